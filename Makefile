@@ -1,0 +1,130 @@
+# handoff: UEFI boot loader and boot toolkit for Linux on x86-64.
+#   make          build/handoff.efi, build/handoff-stub.efi, build/handoff, build/probe.img
+#   make demo     build and boot the demo ESP in QEMU/OVMF
+#   make check    all tests (unit, fuzz corpora, CLI, binaries, boots)
+#   make fuzz     run every libFuzzer target for FUZZ_SECONDS each
+#   make bench    compare boot times with systemd-boot and GRUB
+# Source files are found by wildcard: a new file in src/core, src/efi,
+# tests/unit or tests/fuzz needs no change here.
+
+B        := build
+PREFIX   ?= /usr/local
+VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.1.0)
+
+EFI_CC   := clang -target x86_64-unknown-windows
+EFI_LD   := lld-link
+EFI_AR   := llvm-ar
+HOST_CC  := clang
+WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
+EFI_CFLAGS := -std=gnu11 -ffreestanding -fshort-wchar -mno-red-zone -mgeneral-regs-only \
+	-fno-stack-protector -fno-strict-aliasing -fno-stack-check -mno-stack-arg-probe \
+	-fno-builtin-printf -Os $(WARN) -Iinclude -Isrc -DHANDOFF_VERSION='"$(VERSION)"'
+EFI_LDFLAGS := /nologo /machine:x64 /subsystem:efi_application /entry:efi_main \
+	/nodefaultlib /opt:ref /opt:icf /debug:none
+HOST_CFLAGS := -std=gnu11 -O2 -g $(WARN) -Iinclude -Isrc -DHANDOFF_VERSION='"$(VERSION)"'
+SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_SECONDS ?= 60
+
+CORE_SRCS := $(sort $(wildcard src/core/*.c))
+EFI_SRCS  := $(filter-out src/efi/main.c,$(sort $(wildcard src/efi/*.c)))
+STUB_SRCS := $(sort $(wildcard src/stub/*.c))
+TOOL_SRCS := $(sort $(wildcard src/tool/*.c))
+UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
+FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+# src/efi files that take the firmware tables as parameters and so also run
+# on the host against tests/unit's fake firmware.
+HOST_EFI_SRCS := $(wildcard src/efi/exit_boot.c)
+
+EFI_LIB   := $(B)/efi/libhandoff.a
+EFI_OBJS  := $(patsubst src/%.c,$(B)/efi/%.o,$(CORE_SRCS) $(EFI_SRCS))
+HOST_CORE_OBJS := $(patsubst src/%.c,$(B)/host/%.o,$(CORE_SRCS))
+SAN_OBJS  := $(patsubst %.c,$(B)/san/%.o,$(CORE_SRCS) $(HOST_EFI_SRCS) $(UNIT_SRCS) src/tool/platform_host.c)
+FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
+
+ARTIFACTS := $(B)/handoff.efi $(B)/handoff
+ifneq ($(STUB_SRCS),)
+ARTIFACTS += $(B)/handoff-stub.efi
+endif
+ifneq ($(wildcard src/probe/*.c),)
+ARTIFACTS += $(B)/probe.img
+endif
+
+all: $(ARTIFACTS)
+
+.PHONY: all deps check unit fuzz fuzz-corpus demo bench matrix install clean
+.DELETE_ON_ERROR:
+
+deps:
+	@scripts/deps.sh
+
+# --- UEFI side -------------------------------------------------------------
+$(B)/efi/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(EFI_CC) $(EFI_CFLAGS) -MMD -MP -c $< -o $@
+
+$(EFI_LIB): $(EFI_OBJS)
+	@rm -f $@
+	$(EFI_AR) rcs $@ $^
+
+$(B)/handoff.efi: $(B)/efi/efi/main.o $(EFI_LIB)
+	$(EFI_LD) $(EFI_LDFLAGS) /out:$@ $^
+
+$(B)/handoff-stub.efi: $(patsubst src/%.c,$(B)/efi/%.o,$(STUB_SRCS)) $(EFI_LIB)
+	$(EFI_LD) $(EFI_LDFLAGS) /out:$@ $^
+
+# --- host side -------------------------------------------------------------
+$(B)/host/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/handoff: $(patsubst src/%.c,$(B)/host/%.o,$(TOOL_SRCS)) $(HOST_CORE_OBJS)
+	$(HOST_CC) $(HOST_CFLAGS) $^ -o $@
+
+$(B)/san/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) -Itests/unit $(SAN) -MMD -MP -c $< -o $@
+
+$(B)/unit-tests: $(SAN_OBJS)
+	$(HOST_CC) $(SAN) $^ -o $@
+
+unit: $(B)/unit-tests
+	$(B)/unit-tests
+
+# --- fuzzers (libFuzzer) ---------------------------------------------------
+$(B)/fuzz/%: tests/fuzz/%.c $(CORE_SRCS) src/tool/platform_host.c
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) -DFUZZING -fsanitize=fuzzer,address,undefined $< $(CORE_SRCS) src/tool/platform_host.c -o $@
+
+fuzz: $(FUZZ_BINS)
+	@for f in $(FUZZ_BINS); do n=$${f##*/fuzz_}; mkdir -p tests/fuzz/corpus/$$n; \
+	  echo "fuzz $$n for $(FUZZ_SECONDS)s"; \
+	  $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 tests/fuzz/corpus/$$n || exit 1; done
+
+fuzz-corpus: $(FUZZ_BINS)
+
+# --- probe -----------------------------------------------------------------
+-include mk/probe.mk
+
+# --- tests, demo, benchmarks -----------------------------------------------
+check: deps all $(B)/unit-tests $(FUZZ_BINS)
+	@tests/check.sh
+
+demo: deps all
+	@tests/boot/demo.sh
+
+bench: deps all
+	@bench/run.sh
+
+matrix: deps all
+	@tests/boot/run.py -k matrix --write-matrix docs/compatibility.md
+
+install: all
+	install -D -m 0755 $(B)/handoff $(DESTDIR)$(PREFIX)/bin/handoff
+	install -D -m 0644 $(B)/handoff.efi $(DESTDIR)$(PREFIX)/lib/handoff/handoffx64.efi
+	$(if $(wildcard $(B)/handoff-stub.efi),install -D -m 0644 $(B)/handoff-stub.efi $(DESTDIR)$(PREFIX)/lib/handoff/handoff-stub.efi)
+	$(if $(wildcard doc/handoff.1),install -D -m 0644 doc/handoff.1 $(DESTDIR)$(PREFIX)/share/man/man1/handoff.1)
+
+clean:
+	rm -rf $(B)/efi $(B)/host $(B)/san $(B)/fuzz $(B)/*.efi $(B)/handoff $(B)/unit-tests $(B)/probe.img
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

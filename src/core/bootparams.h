@@ -1,0 +1,57 @@
+/* The one boot_params builder. Every write to a struct boot_params in handoff
+ * goes through these functions (style.md rule 4): handover uses the header,
+ * command-line and initrd part; legacy uses all of it; the stub what it needs. */
+#ifndef CORE_BOOTPARAMS_H
+#define CORE_BOOTPARAMS_H
+
+#include "bzimage.h"
+
+/* A linear framebuffer as GOP describes it, without firmware types. */
+enum fb_format { FB_RGBX8, FB_BGRX8, FB_BITMASK, FB_BLT_ONLY };
+
+struct fb_info {
+	uint64_t base;
+	uint64_t size;
+	uint32_t width, height;
+	uint32_t pixels_per_scan_line;
+	enum fb_format format;
+	uint32_t mask_red, mask_green, mask_blue, mask_reserved; /* FB_BITMASK only */
+};
+
+struct efi_memmap_info {
+	uint64_t addr;        /* physical address of the descriptors */
+	uint64_t size;        /* bytes */
+	uint32_t desc_size;
+	uint32_t desc_version;
+};
+
+/** bp_init_from_image() - zero @bp, copy the setup header (0x1f1 .. hdr_end) and mark the loader. */
+void bp_init_from_image(struct boot_params *bp, const struct bz_info *bz);
+/** bp_set_kernel() - record where the protected-mode kernel was loaded (code32_start). */
+void bp_set_kernel(struct boot_params *bp, uint64_t addr);
+/** bp_set_cmdline() - cmd_line_ptr and ext_cmd_line_ptr for a NUL-terminated line at @addr. */
+void bp_set_cmdline(struct boot_params *bp, uint64_t addr);
+/** bp_set_initrd() - ramdisk_image/size with their ext_* high halves; 0/0 means none. */
+void bp_set_initrd(struct boot_params *bp, uint64_t addr, uint64_t size);
+/** bp_set_screen() - screen_info for an EFI framebuffer (VIDEO_TYPE_EFI). */
+void bp_set_screen(struct boot_params *bp, const struct fb_info *fb);
+/** bp_set_efi_info() - efi_info with the "EL64" signature, system table and memory map. */
+void bp_set_efi_info(struct boot_params *bp, uint64_t systab, const struct efi_memmap_info *map);
+/**
+ * bp_set_e820() - the first 128 entries go into the zero page, the rest into
+ * @ext (a SETUP_E820_EXT node with room for @ext_cap entries), which is then
+ * appended to the setup_data chain at address @ext_addr.
+ * Return: EFI_SUCCESS, or EFI_BUFFER_TOO_SMALL when the entries do not fit.
+ */
+EFI_STATUS bp_set_e820(struct boot_params *bp, const struct boot_e820_entry *e, size_t n,
+		       struct setup_data *ext, size_t ext_cap, uint64_t ext_addr);
+/** bp_append_setup_data() - link @node (at physical @node_addr) at the end of the chain. */
+void bp_append_setup_data(struct boot_params *bp, struct setup_data *node, uint64_t node_addr);
+
+/** bp_e820_ext_size() - bytes of a SETUP_E820_EXT node for @n_extra entries. */
+static inline size_t bp_e820_ext_size(size_t n_extra)
+{
+	return sizeof(struct setup_data) + n_extra * sizeof(struct boot_e820_entry);
+}
+
+#endif

@@ -1,0 +1,46 @@
+/* bzImage reader: validates the real-mode setup header of a Linux x86 image
+ * (boot.rst "The real-mode kernel header") and describes it in struct bz_info. */
+#ifndef CORE_BZIMAGE_H
+#define CORE_BZIMAGE_H
+
+#include "platform.h"
+#include <bootproto/bootparam.h>
+#include <efi/efi.h>
+
+struct bz_info {
+	const uint8_t *image;       /* the whole file */
+	size_t image_size;
+	uint16_t version;           /* boot protocol, e.g. 0x020f */
+	uint8_t setup_sects;        /* effective: 0 read as 4 */
+	size_t setup_size;          /* (setup_sects + 1) * 512: file offset of the kernel */
+	size_t hdr_end;             /* 0x202 + byte[0x201]: end of the setup header copy */
+	const uint8_t *kernel;      /* protected-mode part */
+	size_t kernel_size;
+	uint8_t loadflags;
+	uint16_t xloadflags;
+	uint32_t kernel_alignment;
+	bool relocatable;
+	uint64_t pref_address;
+	uint32_t init_size;
+	uint32_t handover_offset;
+	uint32_t cmdline_size;
+	uint32_t initrd_addr_max;
+	bool has_mz;                /* PE/COFF masquerade ("MZ" at 0) */
+	char kernel_version[128];   /* "" when the image has none */
+};
+
+/**
+ * bz_parse() - check a bzImage and describe it.
+ * @buf, @len: the file; @name: used in messages.
+ * Return: EFI_SUCCESS, or EFI_LOAD_ERROR (not a bzImage / truncated /
+ * inconsistent), with the reason logged once.
+ */
+EFI_STATUS bz_parse(const uint8_t *buf, size_t len, const char *name, struct bz_info *ret);
+
+/** bz_header() - the setup header inside the image (packed, may be unaligned). */
+static inline const struct setup_header *bz_header(const struct bz_info *bz)
+{
+	return (const struct setup_header *)(bz->image + SETUP_HEADER_OFFSET);
+}
+
+#endif

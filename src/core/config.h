@@ -1,0 +1,30 @@
+/* \loader\loader.conf (systemd-boot compatible subset): timeout, default,
+ * editor, console-mode. Unknown keys warn; malformed lines are reported with
+ * file and line number and skipped, the rest of the file still counts. */
+#ifndef CORE_CONFIG_H
+#define CORE_CONFIG_H
+
+#include "platform.h"
+#include <efi/efi.h>
+
+#define CFG_TIMEOUT_UNSET UINT32_MAX
+#define CFG_TIMEOUT_MENU_FORCE (UINT32_MAX - 1) /* "timeout menu-force" */
+
+struct loader_config {
+	uint32_t timeout_sec;   /* CFG_TIMEOUT_UNSET when absent */
+	char *default_glob;     /* NULL when absent */
+	bool editor;            /* default true, as systemd-boot */
+	char *console_mode;     /* NULL when absent */
+	unsigned n_errors;      /* malformed lines seen (each logged) */
+};
+
+/**
+ * cfg_parse_loader_conf() - parse loader.conf text (UTF-8, need not be
+ * NUL-terminated). @path is used in messages ("\loader\loader.conf:3: ...").
+ * Return: EFI_SUCCESS (bad lines are skipped and counted in n_errors) or
+ * EFI_OUT_OF_RESOURCES.
+ */
+EFI_STATUS cfg_parse_loader_conf(const char *text, size_t len, const char *path, struct loader_config *ret);
+void cfg_free(struct loader_config *cfg);
+
+#endif

@@ -1,0 +1,116 @@
+/* PE/COFF reader. Every structure is bounds-checked against the file before
+ * it is read; sizes are checked for overflow (PE/COFF spec §3, §4; the
+ * optional header of a PE32+ image is at least 112 bytes before the data
+ * directories). */
+#include "pe.h"
+#include "log.h"
+
+#define MZ_PE_OFFSET 0x3c
+#define COFF_HEADER_SIZE 20
+#define PE32PLUS_OPT_MIN 112
+#define SECTION_HEADER_SIZE 40
+#define DIR_SECURITY 4
+#define DIR_BASERELOC 5
+
+static EFI_STATUS pe_read_optional(const uint8_t *opt, uint16_t opt_size, const char *name, struct pe_info *pe)
+{
+	pe->magic = get_le16(opt);
+	if (pe->magic != PE_OPT_MAGIC_PE32PLUS)
+		return log_error_status(EFI_LOAD_ERROR, "%s: optional header magic %#x is not PE32+ (0x20b)", name, pe->magic);
+	if (opt_size < PE32PLUS_OPT_MIN)
+		return log_error_status(EFI_LOAD_ERROR, "%s: optional header of %u bytes is too short", name, opt_size);
+	pe->entry_point = get_le32(opt + 16);
+	pe->image_base = get_le64(opt + 24);
+	pe->section_alignment = get_le32(opt + 32);
+	pe->file_alignment = get_le32(opt + 36);
+	pe->size_of_image = get_le32(opt + 56);
+	pe->size_of_headers = get_le32(opt + 60);
+	pe->checksum = get_le32(opt + 64);
+	pe->subsystem = get_le16(opt + 68);
+	pe->dll_characteristics = get_le16(opt + 70);
+	pe->n_rva_and_sizes = get_le32(opt + 108);
+	if (pe->n_rva_and_sizes > (uint32_t)(opt_size - PE32PLUS_OPT_MIN) / 8)
+		return log_error_status(EFI_LOAD_ERROR, "%s: %u data directories do not fit the optional header", name, pe->n_rva_and_sizes);
+	if (pe->n_rva_and_sizes > DIR_SECURITY) {
+		pe->cert_offset = get_le32(opt + PE32PLUS_OPT_MIN + DIR_SECURITY * 8);
+		pe->cert_size = get_le32(opt + PE32PLUS_OPT_MIN + DIR_SECURITY * 8 + 4);
+	}
+	if (pe->n_rva_and_sizes > DIR_BASERELOC) {
+		pe->reloc_rva = get_le32(opt + PE32PLUS_OPT_MIN + DIR_BASERELOC * 8);
+		pe->reloc_size = get_le32(opt + PE32PLUS_OPT_MIN + DIR_BASERELOC * 8 + 4);
+	}
+	return EFI_SUCCESS;
+}
+
+static EFI_STATUS pe_read_sections(const uint8_t *buf, size_t len, size_t off, const char *name, struct pe_info *pe)
+{
+	for (uint32_t i = 0; i < pe->n_sections; i++) {
+		const uint8_t *h = buf + off + (size_t)i * SECTION_HEADER_SIZE;
+		struct pe_section *s = &pe->sections[i];
+
+		memcpy(s->name, h, 8);
+		s->name[8] = '\0';
+		s->virtual_size = get_le32(h + 8);
+		s->virtual_address = get_le32(h + 12);
+		s->raw_size = get_le32(h + 16);
+		s->raw_offset = get_le32(h + 20);
+		s->characteristics = get_le32(h + 36);
+		if (s->raw_size && !range_ok(s->raw_offset, s->raw_size, len))
+			return log_error_status(EFI_LOAD_ERROR, "%s: section %u (%s) raw data %#x+%#x lies outside the file (%zu bytes)",
+						name, i, s->name, s->raw_offset, s->raw_size, len);
+		if ((uint64_t)s->virtual_address + MAX(s->virtual_size, s->raw_size) > pe->size_of_image)
+			return log_error_status(EFI_LOAD_ERROR, "%s: section %u (%s) ends past SizeOfImage %#x",
+						name, i, s->name, pe->size_of_image);
+	}
+	return EFI_SUCCESS;
+}
+
+EFI_STATUS pe_parse(const uint8_t *buf, size_t len, const char *name, struct pe_info *ret)
+{
+	struct pe_info pe;
+	size_t coff, opt, sec;
+	uint16_t opt_size;
+	EFI_STATUS err;
+
+	memset(&pe, 0, sizeof(pe));
+	if (len < MZ_PE_OFFSET + 4 || buf[0] != 'M' || buf[1] != 'Z')
+		return EFI_UNSUPPORTED;
+	pe.pe_offset = get_le32(buf + MZ_PE_OFFSET);
+	if (!range_ok(pe.pe_offset, 4 + COFF_HEADER_SIZE, len) || memcmp(buf + pe.pe_offset, "PE\0\0", 4) != 0)
+		return EFI_UNSUPPORTED;
+	coff = pe.pe_offset + 4;
+	pe.machine = get_le16(buf + coff);
+	pe.n_sections = get_le16(buf + coff + 2);
+	opt_size = get_le16(buf + coff + 16);
+	opt = coff + COFF_HEADER_SIZE;
+	if (pe.n_sections > PE_MAX_SECTIONS)
+		return log_error_status(EFI_LOAD_ERROR, "%s: %u sections, handoff reads at most %u", name, pe.n_sections, PE_MAX_SECTIONS);
+	if (!range_ok(opt, opt_size, len) || opt_size < 2)
+		return log_error_status(EFI_LOAD_ERROR, "%s: optional header (%u bytes at %#zx) lies outside the file", name, opt_size, opt);
+	err = pe_read_optional(buf + opt, opt_size, name, &pe);
+	if (EFI_ERROR(err))
+		return err;
+	sec = opt + opt_size;
+	if (!range_ok(sec, (uint64_t)pe.n_sections * SECTION_HEADER_SIZE, len))
+		return log_error_status(EFI_LOAD_ERROR, "%s: section table (%u entries) lies outside the file", name, pe.n_sections);
+	if (pe.cert_size && !range_ok(pe.cert_offset, pe.cert_size, len))
+		return log_error_status(EFI_LOAD_ERROR, "%s: certificate table %#x+%#x lies outside the file", name, pe.cert_offset, pe.cert_size);
+	err = pe_read_sections(buf, len, sec, name, &pe);
+	if (EFI_ERROR(err))
+		return err;
+	memcpy(ret, &pe, sizeof(pe));
+	return EFI_SUCCESS;
+}
+
+const struct pe_section *pe_find_section(const struct pe_info *pe, const char *name)
+{
+	for (uint32_t i = 0; i < pe->n_sections; i++)
+		if (strncmp(pe->sections[i].name, name, 8) == 0 && strlen(name) <= 8)
+			return &pe->sections[i];
+	return NULL;
+}
+
+bool pe_is_efi_app_x64(const struct pe_info *pe)
+{
+	return pe->machine == PE_MACHINE_X64 && pe->subsystem == PE_SUBSYSTEM_EFI_APPLICATION && pe->entry_point != 0;
+}

@@ -1,0 +1,69 @@
+/* PE/COFF reader (and, on the host, writer) for EFI applications, Linux's PE
+ * masquerade and unified kernel images. PE/COFF spec ("Microsoft PE and COFF
+ * Specification") sections 2-4; UEFI 2.10 §2.1.1 for subsystems. */
+#ifndef CORE_PE_H
+#define CORE_PE_H
+
+#include "platform.h"
+#include <efi/efi.h>
+
+#define PE_MACHINE_X64 0x8664u
+#define PE_MACHINE_I386 0x014cu
+#define PE_SUBSYSTEM_EFI_APPLICATION 10u
+#define PE_SUBSYSTEM_EFI_BOOT_SERVICE_DRIVER 11u
+#define PE_SUBSYSTEM_EFI_RUNTIME_DRIVER 12u
+#define PE_OPT_MAGIC_PE32PLUS 0x20bu
+#define PE_MAX_SECTIONS 96u
+
+#define PE_SCN_CNT_CODE               0x00000020u
+#define PE_SCN_CNT_INITIALIZED_DATA   0x00000040u
+#define PE_SCN_CNT_UNINITIALIZED_DATA 0x00000080u
+#define PE_SCN_MEM_DISCARDABLE        0x02000000u
+#define PE_SCN_MEM_EXECUTE            0x20000000u
+#define PE_SCN_MEM_READ               0x40000000u
+#define PE_SCN_MEM_WRITE              0x80000000u
+
+struct pe_section {
+	char name[9];               /* NUL-terminated */
+	uint32_t virtual_address;
+	uint32_t virtual_size;
+	uint32_t raw_offset;        /* PointerToRawData */
+	uint32_t raw_size;          /* SizeOfRawData */
+	uint32_t characteristics;
+};
+
+struct pe_info {
+	uint32_t pe_offset;         /* from 0x3c */
+	uint16_t machine;
+	uint16_t magic;             /* 0x20b for PE32+ */
+	uint16_t subsystem;
+	uint16_t dll_characteristics;
+	uint64_t image_base;
+	uint32_t entry_point;       /* AddressOfEntryPoint (RVA) */
+	uint32_t size_of_image;
+	uint32_t size_of_headers;
+	uint32_t section_alignment;
+	uint32_t file_alignment;
+	uint32_t checksum;
+	uint32_t n_rva_and_sizes;
+	uint32_t reloc_rva, reloc_size;       /* data directory 5 */
+	uint32_t cert_offset, cert_size;      /* data directory 4 (file offset) */
+	uint32_t n_sections;
+	struct pe_section sections[PE_MAX_SECTIONS];
+};
+
+/**
+ * pe_parse() - validate a PE/COFF image and describe it.
+ * Every header, section and directory is bounds-checked against @len.
+ * Return: EFI_SUCCESS, EFI_UNSUPPORTED (no "MZ"/"PE\0\0": not a PE file,
+ * logged at debug level only), or EFI_LOAD_ERROR (malformed; reason logged).
+ */
+EFI_STATUS pe_parse(const uint8_t *buf, size_t len, const char *name, struct pe_info *ret);
+
+/** pe_find_section() - section by exact name (".linux"), or NULL. */
+const struct pe_section *pe_find_section(const struct pe_info *pe, const char *name);
+
+/** pe_is_efi_app_x64() - an x86-64 EFI application with a non-zero entry point. */
+bool pe_is_efi_app_x64(const struct pe_info *pe);
+
+#endif

@@ -1,0 +1,58 @@
+/* Boot planning: which scheme can start an image (design.md "Choosing the
+ * scheme") and where its parts must go. Pure: src/efi only carries it out. */
+#ifndef CORE_PLAN_H
+#define CORE_PLAN_H
+
+#include "bzimage.h"
+#include "pe.h"
+
+enum boot_scheme { SCHEME_AUTO, SCHEME_STUB, SCHEME_HANDOVER, SCHEME_LEGACY };
+
+struct image_info {
+	bool is_bz, is_pe;
+	struct bz_info bz;
+	struct pe_info pe;
+};
+
+struct kernel_layout {
+	uint64_t alloc_size;     /* bytes to reserve at the load address */
+	uint64_t copy_size;      /* bytes of the protected-mode kernel in the file */
+	uint64_t zero_size;      /* bytes after copy_size to clear (PE footprint past the file) */
+	uint64_t alignment;      /* load address alignment */
+	uint64_t pref_address;   /* tried first */
+	uint64_t max_address;    /* exclusive upper bound for the whole allocation */
+	bool relocatable;        /* may go elsewhere than pref_address */
+};
+
+const char *scheme_name(enum boot_scheme s);
+/** scheme_from_string() - "auto", "stub", "handover" or "legacy". */
+bool scheme_from_string(const char *s, enum boot_scheme *ret);
+
+/**
+ * image_identify() - parse @buf as bzImage and/or PE. At least one must match.
+ * Return: EFI_SUCCESS or EFI_LOAD_ERROR (reason logged, naming @name).
+ */
+EFI_STATUS image_identify(const uint8_t *buf, size_t len, const char *name, struct image_info *ret);
+
+/** scheme_supported() - can @s start this image? If not, @ret_why says why. */
+bool scheme_supported(const struct image_info *img, enum boot_scheme s, const char **ret_why);
+
+/**
+ * plan_scheme() - resolve @requested (SCHEME_AUTO picks stub, then handover,
+ * then legacy). With Secure Boot on, only the stub scheme is allowed: the
+ * other two would run a kernel the firmware never verified.
+ * Return: EFI_SUCCESS, or EFI_UNSUPPORTED with the reason logged.
+ */
+EFI_STATUS plan_scheme(const struct image_info *img, enum boot_scheme requested, bool secure_boot,
+		       const char *name, enum boot_scheme *ret);
+
+/** plan_kernel_layout() - size, alignment and address limits for handover/legacy. */
+EFI_STATUS plan_kernel_layout(const struct image_info *img, const char *name, struct kernel_layout *ret);
+
+/** plan_initrd_max() - highest address (exclusive) the initrd may end at. */
+uint64_t plan_initrd_max(const struct bz_info *bz);
+
+/** plan_check_cmdline() - a command line of @len bytes fits cmdline_size. */
+EFI_STATUS plan_check_cmdline(const struct bz_info *bz, size_t len, const char *name);
+
+#endif

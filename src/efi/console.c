@@ -1,0 +1,101 @@
+/* Console: log lines and menu text on ConOut (OVMF mirrors it to the serial
+ * port), key input with a timeout on ConIn. */
+#include "firmware.h"
+#include "core/fmt.h"
+#include <efi/proto/simple_text_out.h>
+
+#define CON_LINE_MAX 1024
+
+static void con_out16(const CHAR16 *s)
+{
+	ST->ConOut->OutputString(ST->ConOut, (CHAR16 *)s);
+}
+
+/* UTF-8 to the console, turning "\n" into "\r\n". */
+static void con_write(const char *s)
+{
+	CHAR16 buf[CON_LINE_MAX];
+	size_t n = 0;
+
+	for (; *s; s++) {
+		if (n + 3 >= ARRAY_SIZE(buf)) {
+			buf[n] = 0;
+			con_out16(buf);
+			n = 0;
+		}
+		if (*s == '\n')
+			buf[n++] = '\r';
+		/* Bytes >= 0x80 print as Latin-1; the firmware font has no more. */
+		buf[n++] = (uint8_t)*s;
+	}
+	buf[n] = 0;
+	con_out16(buf);
+}
+
+void con_print(const char *fmt, ...)
+{
+	char line[CON_LINE_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	fmt_vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	con_write(line);
+}
+
+void con_clear(void)
+{
+	ST->ConOut->ClearScreen(ST->ConOut);
+}
+
+void con_set_color(unsigned attr)
+{
+	ST->ConOut->SetAttribute(ST->ConOut, attr);
+}
+
+void log_write(enum log_level level, const char *line)
+{
+	static const char *const prefix[] = { "handoff: error: ", "handoff: warning: ", "handoff: ", "handoff: debug: " };
+
+	if (level == LOG_DEBUG)
+		return;
+	if (level <= LOG_WARNING)
+		con_set_color(level == LOG_ERROR ? EFI_TEXT_ATTR(EFI_LIGHTRED, EFI_BLACK)
+						 : EFI_TEXT_ATTR(EFI_YELLOW, EFI_BLACK));
+	con_write(prefix[level]);
+	con_write(line);
+	con_write("\n");
+	if (level <= LOG_WARNING)
+		con_set_color(EFI_TEXT_ATTR(EFI_LIGHTGRAY, EFI_BLACK));
+}
+
+EFI_STATUS con_read_key(uint64_t timeout_us, EFI_INPUT_KEY *ret)
+{
+	EFI_EVENT events[2] = { ST->ConIn->WaitForKey, NULL };
+	UINTN n_events = 1, index;
+	EFI_STATUS err;
+
+	if (timeout_us) {
+		err = BS->CreateEvent(EVT_TIMER, 0, NULL, NULL, &events[1]);
+		if (EFI_ERROR(err))
+			return err;
+		BS->SetTimer(events[1], TimerRelative, timeout_us * 10); /* 100 ns units */
+		n_events = 2;
+	}
+	err = BS->WaitForEvent(n_events, events, &index);
+	if (events[1])
+		BS->CloseEvent(events[1]);
+	if (EFI_ERROR(err))
+		return err;
+	if (index == 1)
+		return EFI_TIMEOUT;
+	return ST->ConIn->ReadKeyStroke(ST->ConIn, ret);
+}
+
+void con_wait_any_key(void)
+{
+	EFI_INPUT_KEY key;
+
+	con_print("Press any key to return to the menu.\n");
+	con_read_key(0, &key);
+}

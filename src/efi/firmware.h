@@ -1,0 +1,65 @@
+/* Firmware glue shared by the loader and the stub: the global tables (only
+ * src/efi holds them), memory, console, files, variables. */
+#ifndef EFI_FIRMWARE_H
+#define EFI_FIRMWARE_H
+
+#include "core/log.h"
+#include <efi/efi.h>
+#include <efi/proto/device_path.h>
+#include <efi/proto/file.h>
+#include <efi/proto/loaded_image.h>
+#include <efi/proto/simple_file_system.h>
+#include <efi/proto/simple_text_in.h>
+
+extern EFI_SYSTEM_TABLE *ST;
+extern EFI_BOOT_SERVICES *BS;
+extern EFI_RUNTIME_SERVICES *RT;
+extern EFI_HANDLE IH; /* this image */
+
+/** efi_init() - remember the tables; call first in every efi_main. */
+void efi_init(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab);
+
+/* --- memory (mem.c) --- */
+/** pages_alloc() - @size bytes of EfiLoaderData pages, @align-aligned, ending at or below @max_end. */
+EFI_STATUS pages_alloc(uint64_t size, uint64_t align, uint64_t max_end, uint64_t *ret_addr);
+/** pages_alloc_at() - @size bytes at exactly @addr. */
+EFI_STATUS pages_alloc_at(uint64_t addr, uint64_t size);
+void pages_free(uint64_t addr, uint64_t size);
+
+/* --- console (console.c) --- */
+void con_print(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void con_clear(void);
+void con_set_color(unsigned attr);
+/** con_read_key() - wait for a key up to @timeout_us (0 = forever). EFI_TIMEOUT when none. */
+EFI_STATUS con_read_key(uint64_t timeout_us, EFI_INPUT_KEY *ret);
+/** con_wait_any_key() - "Press any key" pause after an error. */
+void con_wait_any_key(void);
+
+/* --- strings (str16.c) --- */
+/** str8_to_16() - UTF-8 to a new UCS-2 string ('/' -> '\\' when @path). NULL when out of memory. */
+CHAR16 *str8_to_16(const char *s, bool path);
+/** str16_to_8() - UCS-2 (at most @max chars, stops at NUL) to a new UTF-8 string. */
+char *str16_to_8(const CHAR16 *s, size_t max);
+size_t strlen16(const CHAR16 *s);
+
+/* --- files (file.c) --- */
+/** file_open_root() - the root directory of the volume on @device. */
+EFI_STATUS file_open_root(EFI_HANDLE device, EFI_FILE_PROTOCOL **ret);
+/** file_open() - open @path (UTF-8, '/' or '\\') under @root for reading. */
+EFI_STATUS file_open(EFI_FILE_PROTOCOL *root, const char *path, EFI_FILE_PROTOCOL **ret);
+/** file_size() - size in bytes from EFI_FILE_INFO. */
+EFI_STATUS file_size(EFI_FILE_PROTOCOL *f, uint64_t *ret);
+/** file_read_exact() - read @size bytes into @buf (chunked). */
+EFI_STATUS file_read_exact(EFI_FILE_PROTOCOL *f, void *buf, uint64_t size, const char *path);
+/** file_read_all() - whole file into a new pool buffer (+1 NUL byte); errors logged with @path. */
+EFI_STATUS file_read_all(EFI_FILE_PROTOCOL *root, const char *path, uint8_t **ret, size_t *ret_size);
+void file_close(EFI_FILE_PROTOCOL *f);
+/** file_list_dir() - names (UTF-8) of regular files in @dir_path ending in @suffix. */
+EFI_STATUS file_list_dir(EFI_FILE_PROTOCOL *root, const char *dir_path, const char *suffix,
+			 char ***ret_names, size_t *ret_n);
+void strv_free(char **v, size_t n);
+
+/* --- variables (vars.c) --- */
+bool secure_boot_enabled(void);
+
+#endif

@@ -1,0 +1,59 @@
+/* Memory: pool allocations for core (mem_alloc) and aligned page ranges for
+ * kernels and initrds. Failure is a status, never an assert (style.md 7). */
+#include "firmware.h"
+
+void *mem_alloc(size_t size)
+{
+	void *p = NULL;
+
+	if (BS->AllocatePool(EfiLoaderData, size ? size : 1, &p) != EFI_SUCCESS)
+		return NULL;
+	return p;
+}
+
+void mem_free(void *p)
+{
+	if (p)
+		BS->FreePool(p);
+}
+
+EFI_STATUS pages_alloc_at(uint64_t addr, uint64_t size)
+{
+	EFI_PHYSICAL_ADDRESS a = addr;
+
+	return BS->AllocatePages(AllocateAddress, EfiLoaderData, EFI_SIZE_TO_PAGES(size), &a);
+}
+
+void pages_free(uint64_t addr, uint64_t size)
+{
+	if (addr && size)
+		BS->FreePages(addr, EFI_SIZE_TO_PAGES(size));
+}
+
+/* Over-allocate by the alignment below @max_end, then give back the
+ * unaligned head and the unused tail (as libstub's efi_allocate_pages_aligned). */
+EFI_STATUS pages_alloc(uint64_t size, uint64_t align, uint64_t max_end, uint64_t *ret_addr)
+{
+	uint64_t pages, extra, addr, aligned;
+	EFI_PHYSICAL_ADDRESS a;
+	EFI_STATUS err;
+
+	if (align < EFI_PAGE_SIZE)
+		align = EFI_PAGE_SIZE;
+	size = ALIGN_UP(size, (uint64_t)EFI_PAGE_SIZE);
+	extra = align - EFI_PAGE_SIZE;
+	pages = EFI_SIZE_TO_PAGES(size + extra);
+	a = max_end == UINT64_MAX ? UINT64_MAX : max_end - 1;
+	err = BS->AllocatePages(max_end == UINT64_MAX ? AllocateAnyPages : AllocateMaxAddress,
+				EfiLoaderData, pages, &a);
+	if (EFI_ERROR(err))
+		return err;
+	addr = a;
+	aligned = ALIGN_UP(addr, align);
+	if (aligned > addr)
+		BS->FreePages(addr, EFI_SIZE_TO_PAGES(aligned - addr));
+	if (addr + pages * EFI_PAGE_SIZE > aligned + size)
+		BS->FreePages(aligned + size, EFI_SIZE_TO_PAGES(addr + pages * EFI_PAGE_SIZE - aligned - size));
+	*ret_addr = aligned;
+	return EFI_SUCCESS;
+}

@@ -1,0 +1,44 @@
+/* Host implementation of src/core/platform.h and log_write(): libc malloc,
+ * and log lines to stderr or to a sink the unit tests install. */
+#include "core/log.h"
+#include "core/platform_host.h"
+#include <stdio.h>
+#include <stdlib.h>
+
+static log_sink_fn sink;
+static void *sink_ctx;
+static enum log_level max_level = LOG_INFO;
+
+void *mem_alloc(size_t size)
+{
+	return malloc(size ? size : 1);
+}
+
+void mem_free(void *p)
+{
+	free(p);
+}
+
+void log_set_sink(log_sink_fn fn, void *ctx)
+{
+	sink = fn;
+	sink_ctx = ctx;
+}
+
+void log_set_max_level(enum log_level level)
+{
+	max_level = level;
+}
+
+void log_write(enum log_level level, const char *line)
+{
+	static const char *const prefix[] = { "error: ", "warning: ", "", "debug: " };
+
+	if (sink) {
+		sink(sink_ctx, level, line);
+		return;
+	}
+	if (level > max_level)
+		return;
+	fprintf(stderr, "%s%s\n", prefix[level], line);
+}

@@ -1,0 +1,40 @@
+/* fmt_vsnprintf() against libc's snprintf for the conversions handoff uses. */
+#include "test.h"
+#include "core/fmt.h"
+
+#define CHECK_FMT(...)                                                     \
+	do {                                                               \
+		char _got[128], _want[128];                                \
+		size_t _n = fmt_snprintf(_got, sizeof(_got), __VA_ARGS__); \
+		int _m = snprintf(_want, sizeof(_want), __VA_ARGS__);      \
+		CHECK_STR(_got, _want);                                    \
+		CHECK_EQ(_n, _m);                                          \
+	} while (0)
+
+TEST(fmt_integers)
+{
+	CHECK_FMT("%d %i %u", -42, 17, 4000000000u);
+	CHECK_FMT("%x %X %#x %#o %o", 0xbeef, 0xbeef, 0x1f1, 8, 0);
+	CHECK_FMT("%08x|%-6d|%6d|%+d|% d", 0x2d0, 5, -5, 3, 3);
+	CHECK_FMT("%llu %lld %llx", 18446744073709551615ull, -9223372036854775807ll - 1, 0xffffffffffull);
+	CHECK_FMT("%zu %lu %hhu %hu", (size_t)123456789, 77ul, (unsigned char)44, (unsigned short)7000);
+	CHECK_FMT("%.4d %5.3d %#x", 7, 7, 0);
+}
+
+TEST(fmt_strings_and_chars)
+{
+	CHECK_FMT("[%s] [%10s] [%-10s] [%.3s] [%.*s]", "abc", "abc", "abc", "abcdef", 2, "xyz");
+	CHECK_FMT("%c%c%% %5c", 'o', 'k', 'z');
+	CHECK_FMT("%p", (void *)0x1234);
+}
+
+TEST(fmt_truncation)
+{
+	char buf[8];
+	size_t n = fmt_snprintf(buf, sizeof(buf), "%s", "0123456789");
+
+	CHECK_EQ(n, 10);
+	CHECK_STR(buf, "0123456");
+	n = fmt_snprintf(NULL, 0, "%d", 12345);
+	CHECK_EQ(n, 5);
+}

@@ -1,0 +1,130 @@
+/* Scheme choice and kernel layout. */
+#include "test.h"
+#include "fake_image.h"
+#include "core/plan.h"
+#include <stdlib.h>
+
+static void bz_image(struct image_info *img, const struct fake_bz *f, uint8_t **buf)
+{
+	size_t len;
+
+	*buf = fake_bz_build(f, &len);
+	memset(img, 0, sizeof(*img));
+	img->is_bz = bz_parse(*buf, len, "k", &img->bz) == EFI_SUCCESS;
+}
+
+TEST(plan_auto_prefers_stub_then_handover_then_legacy)
+{
+	struct fake_bz f = fake_bz_default();
+	struct image_info img;
+	uint8_t *buf;
+	enum boot_scheme s;
+
+	bz_image(&img, &f, &buf);
+	img.is_pe = true;
+	img.pe.machine = PE_MACHINE_X64;
+	img.pe.subsystem = PE_SUBSYSTEM_EFI_APPLICATION;
+	img.pe.entry_point = 0x4000;
+	CHECK_EQ(plan_scheme(&img, SCHEME_AUTO, false, "k", &s), EFI_SUCCESS);
+	CHECK_EQ(s, SCHEME_STUB);
+	img.is_pe = false;
+	CHECK_EQ(plan_scheme(&img, SCHEME_AUTO, false, "k", &s), EFI_SUCCESS);
+	CHECK_EQ(s, SCHEME_HANDOVER);
+	img.bz.xloadflags &= (uint16_t)~XLF_EFI_HANDOVER_64;
+	CHECK_EQ(plan_scheme(&img, SCHEME_AUTO, false, "k", &s), EFI_SUCCESS);
+	CHECK_EQ(s, SCHEME_LEGACY);
+	img.bz.xloadflags &= (uint16_t)~XLF_KERNEL_64;
+	CHECK_EQ(plan_scheme(&img, SCHEME_AUTO, false, "k", &s), EFI_UNSUPPORTED);
+	free(buf);
+}
+
+TEST(plan_explicit_scheme_checks_requirements)
+{
+	struct fake_bz f = fake_bz_default();
+	struct image_info img;
+	uint8_t *buf;
+	enum boot_scheme s;
+
+	f.version = 0x020a;
+	bz_image(&img, &f, &buf);
+	CHECK_EQ(plan_scheme(&img, SCHEME_HANDOVER, false, "vmlinuz", &s), EFI_UNSUPPORTED);
+	CHECK_LOG("boot protocol older than 2.11");
+	CHECK_EQ(plan_scheme(&img, SCHEME_STUB, false, "vmlinuz", &s), EFI_UNSUPPORTED);
+	CHECK_LOG("not an x86-64 EFI application");
+	CHECK_EQ(plan_scheme(&img, SCHEME_LEGACY, false, "vmlinuz", &s), EFI_UNSUPPORTED);
+	free(buf);
+
+	f = fake_bz_default();
+	f.xloadflags = XLF_KERNEL_64; /* no handover flag: never enter on a guess */
+	bz_image(&img, &f, &buf);
+	CHECK_EQ(plan_scheme(&img, SCHEME_HANDOVER, false, "vmlinuz", &s), EFI_UNSUPPORTED);
+	CHECK_LOG("XLF_EFI_HANDOVER_64");
+	CHECK_EQ(plan_scheme(&img, SCHEME_LEGACY, false, "vmlinuz", &s), EFI_SUCCESS);
+	CHECK_EQ(s, SCHEME_LEGACY);
+	free(buf);
+}
+
+TEST(plan_secure_boot_allows_only_stub)
+{
+	struct fake_bz f = fake_bz_default();
+	struct image_info img;
+	uint8_t *buf;
+	enum boot_scheme s;
+
+	bz_image(&img, &f, &buf);
+	CHECK_EQ(plan_scheme(&img, SCHEME_LEGACY, true, "k", &s), EFI_SECURITY_VIOLATION);
+	CHECK_EQ(plan_scheme(&img, SCHEME_AUTO, true, "k", &s), EFI_UNSUPPORTED);
+	free(buf);
+}
+
+TEST(plan_kernel_layout_uses_init_size_and_alignment)
+{
+	struct fake_bz f = fake_bz_default();
+	struct image_info img;
+	uint8_t *buf;
+	struct kernel_layout l;
+
+	bz_image(&img, &f, &buf);
+	CHECK_EQ(plan_kernel_layout(&img, "k", &l), EFI_SUCCESS);
+	CHECK_EQ(l.alloc_size, 0x2000000);
+	CHECK_EQ(l.copy_size, 0x4000);
+	CHECK_EQ(l.zero_size, 0);
+	CHECK_EQ(l.alignment, 0x200000);
+	CHECK_EQ(l.pref_address, 0x1000000);
+	CHECK(l.relocatable);
+	/* PE footprint beyond the file and beyond init_size: reserved and zeroed. */
+	img.is_pe = true;
+	img.pe.size_of_image = (uint32_t)(img.bz.setup_size + 0x3000000);
+	CHECK_EQ(plan_kernel_layout(&img, "k", &l), EFI_SUCCESS);
+	CHECK_EQ(l.alloc_size, 0x3000000);
+	CHECK_EQ(l.zero_size, 0x3000000 - 0x4000);
+	free(buf);
+}
+
+TEST(plan_initrd_limit_and_cmdline_size)
+{
+	struct fake_bz f = fake_bz_default();
+	struct image_info img;
+	uint8_t *buf;
+
+	bz_image(&img, &f, &buf);
+	CHECK_EQ(plan_initrd_max(&img.bz), UINT64_MAX);
+	img.bz.xloadflags &= (uint16_t)~XLF_CAN_BE_LOADED_ABOVE_4G;
+	CHECK_EQ(plan_initrd_max(&img.bz), 0x80000000ull);
+	CHECK_EQ(plan_check_cmdline(&img.bz, 2047, "k"), EFI_SUCCESS);
+	CHECK_EQ(plan_check_cmdline(&img.bz, 2048, "k"), EFI_INVALID_PARAMETER);
+	CHECK_LOG("cmdline_size");
+	free(buf);
+}
+
+TEST(scheme_names_round_trip)
+{
+	enum boot_scheme s;
+
+	CHECK(scheme_from_string("handover", &s));
+	CHECK_EQ(s, SCHEME_HANDOVER);
+	CHECK(scheme_from_string("auto", &s));
+	CHECK_EQ(s, SCHEME_AUTO);
+	CHECK(!scheme_from_string("Legacy", &s));
+	CHECK_STR(scheme_name(SCHEME_LEGACY), "legacy");
+}
