@@ -7,7 +7,12 @@
 
 static log_sink_fn sink;
 static void *sink_ctx;
-static enum log_level max_level = LOG_INFO;
+#ifdef FUZZING
+static const enum log_level default_level = (enum log_level)-1; /* quiet: speed */
+#else
+static const enum log_level default_level = LOG_INFO;
+#endif
+static enum log_level max_level = default_level;
 
 void *mem_alloc(size_t size)
 {
@@ -38,7 +43,7 @@ void log_write(enum log_level level, const char *line)
 		sink(sink_ctx, level, line);
 		return;
 	}
-	if (level > max_level)
+	if ((int)level > (int)max_level)
 		return;
 	fprintf(stderr, "%s%s\n", prefix[level], line);
 }
