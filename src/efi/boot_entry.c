@@ -5,16 +5,6 @@
 #include "vars.h"
 #include "boot.h"
 
-static EFI_STATUS run_scheme(const struct boot_plan *plan)
-{
-	switch (plan->scheme) {
-	case SCHEME_STUB: return boot_stub(plan);
-	case SCHEME_HANDOVER: return boot_handover(plan);
-	case SCHEME_LEGACY: return boot_legacy(plan);
-	default: return EFI_INVALID_PARAMETER;
-	}
-}
-
 /* An "efi" entry (or a UKI): started as an EFI application, no initrd. */
 static EFI_STATUS plan_efi_app(struct boot_plan *plan, bool secure_boot)
 {
@@ -57,9 +47,11 @@ EFI_STATUS boot_entry(struct loader *l, const struct bls_entry *e, const char *c
 	if (EFI_ERROR(err))
 		return log_error_status(err, "entry '%s': cannot boot %s", plan.title, plan.kernel_path);
 	if (e->linux) {
-		err = initrd_set_open(l->root, e->initrd, e->n_initrd, &initrds);
-		if (EFI_ERROR(err))
+		err = initrd_set_add_files(&initrds, l->root, e->initrd, e->n_initrd);
+		if (EFI_ERROR(err)) {
+			initrd_set_close(&initrds);
 			return log_error_status(err, "entry '%s': initrd missing, not booting", plan.title);
+		}
 	}
 	log_info("booting '%s' by %s%s (%llu KiB kernel, %zu initrd, %llu KiB)", plan.title, scheme_name(plan.scheme),
 		 e->protocol == SCHEME_AUTO ? " (protocol auto)" : "", (unsigned long long)(plan.image_size >> 10),
@@ -67,7 +59,7 @@ EFI_STATUS boot_entry(struct loader *l, const struct bls_entry *e, const char *c
 	loader_var_set_str(u"HandoffBootScheme", scheme_name(plan.scheme));
 	loader_var_set_str(u"LoaderEntrySelected", e->id);
 	loader_var_set_time(u"LoaderTimeExecUSec");
-	err = run_scheme(&plan);
+	err = boot_run(&plan);
 	initrd_set_close(&initrds);
 	return log_error_status(err, "entry '%s': boot by %s failed", plan.title, scheme_name(plan.scheme));
 }

@@ -26,12 +26,13 @@ static EFI_STATUS set_load_options(EFI_HANDLE child, const char *cmdline, CHAR16
 
 EFI_STATUS boot_stub(const struct boot_plan *plan)
 {
-	_cleanup_free_ EFI_DEVICE_PATH_PROTOCOL *dp = devpath_for_file(plan->device, plan->kernel_path);
+	_cleanup_free_ EFI_DEVICE_PATH_PROTOCOL *own_dp = plan->devpath ? NULL : devpath_for_file(plan->device, plan->kernel_path);
+	const EFI_DEVICE_PATH_PROTOCOL *dp = plan->devpath ? plan->devpath : own_dp;
 	_cleanup_free_ CHAR16 *opts = NULL;
 	EFI_HANDLE child = NULL, initrd_handle = NULL;
 	EFI_STATUS err;
 
-	err = BS->LoadImage(FALSE, IH, dp, (void *)plan->image, plan->image_size, &child);
+	err = BS->LoadImage(FALSE, IH, (EFI_DEVICE_PATH_PROTOCOL *)dp, (void *)plan->image, plan->image_size, &child);
 	if (EFI_ERROR(err))
 		return log_error_status(err, "%s: LoadImage failed: %s%s", plan->kernel_path, efi_status_str(err),
 					err == EFI_SECURITY_VIOLATION || err == EFI_ACCESS_DENIED ? " (not signed for Secure Boot?)" : "");
