@@ -56,7 +56,7 @@ static EFI_STATUS pe_check_section(const struct pe_section *s, uint32_t i, size_
 	return EFI_SUCCESS;
 }
 
-static EFI_STATUS pe_read_sections(const uint8_t *buf, size_t len, size_t off, enum pe_layout layout,
+static EFI_STATUS pe_read_sections(const uint8_t *buf, uint64_t len, size_t off, enum pe_layout layout,
 				   const char *name, struct pe_info *pe)
 {
 	for (uint32_t i = 0; i < pe->n_sections; i++) {
@@ -88,8 +88,10 @@ static EFI_STATUS pe_check_alignment(const char *name, const struct pe_info *pe)
 	return EFI_SUCCESS;
 }
 
-static EFI_STATUS pe_parse_layout(const uint8_t *buf, size_t len, enum pe_layout layout, const char *name,
-				  struct pe_info *ret)
+/* @len bounds every header read; @extent (file size or SizeOfImage bound)
+ * bounds the section and certificate ranges, which need not be in @buf. */
+static EFI_STATUS pe_parse_layout(const uint8_t *buf, size_t len, uint64_t extent, enum pe_layout layout,
+				  const char *name, struct pe_info *ret)
 {
 	struct pe_info pe;
 	size_t coff, opt, sec;
@@ -122,11 +124,12 @@ static EFI_STATUS pe_parse_layout(const uint8_t *buf, size_t len, enum pe_layout
 		return log_error_status(EFI_LOAD_ERROR, "%s: section table (%u entries) lies outside the file", name, pe.n_sections);
 	pe.section_table_offset = (uint32_t)sec;
 	/* The certificate table is a file offset and is not loaded (§4.7). */
-	if (layout == PE_LAYOUT_FILE && pe.cert_size && !range_ok(pe.cert_offset, pe.cert_size, len))
+	if (layout == PE_LAYOUT_FILE && pe.cert_size && !range_ok(pe.cert_offset, pe.cert_size, extent))
 		return log_error_status(EFI_LOAD_ERROR, "%s: certificate table %#x+%#x lies outside the file", name, pe.cert_offset, pe.cert_size);
-	if (layout == PE_LAYOUT_MEMORY && pe.size_of_image > len)
-		return log_error_status(EFI_LOAD_ERROR, "%s: SizeOfImage %#x exceeds the loaded image (%zu bytes)", name, pe.size_of_image, len);
-	err = pe_read_sections(buf, len, sec, layout, name, &pe);
+	if (layout == PE_LAYOUT_MEMORY && pe.size_of_image > extent)
+		return log_error_status(EFI_LOAD_ERROR, "%s: SizeOfImage %#x exceeds the loaded image (%llu bytes)", name,
+					pe.size_of_image, (unsigned long long)extent);
+	err = pe_read_sections(buf, extent, sec, layout, name, &pe);
 	if (EFI_ERROR(err))
 		return err;
 	memcpy(ret, &pe, sizeof(pe));
@@ -135,12 +138,17 @@ static EFI_STATUS pe_parse_layout(const uint8_t *buf, size_t len, enum pe_layout
 
 EFI_STATUS pe_parse(const uint8_t *buf, size_t len, const char *name, struct pe_info *ret)
 {
-	return pe_parse_layout(buf, len, PE_LAYOUT_FILE, name, ret);
+	return pe_parse_layout(buf, len, len, PE_LAYOUT_FILE, name, ret);
+}
+
+EFI_STATUS pe_parse_head(const uint8_t *head, size_t head_len, uint64_t file_size, const char *name, struct pe_info *ret)
+{
+	return pe_parse_layout(head, MIN((uint64_t)head_len, file_size), file_size, PE_LAYOUT_FILE, name, ret);
 }
 
 EFI_STATUS pe_parse_loaded(const uint8_t *base, size_t image_size, const char *name, struct pe_info *ret)
 {
-	return pe_parse_layout(base, image_size, PE_LAYOUT_MEMORY, name, ret);
+	return pe_parse_layout(base, image_size, image_size, PE_LAYOUT_MEMORY, name, ret);
 }
 
 const uint8_t *pe_section_data(const struct pe_section *s, const uint8_t *buf, size_t len, enum pe_layout layout, size_t *ret_size)
