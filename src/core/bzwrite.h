@@ -8,7 +8,9 @@
 #include "platform.h"
 #include <efi/efi.h>
 
-#define BZW_SETUP_SECTS 4u          /* setup area: 5 sectors, 0xa00 bytes */
+/* Setup area: 8 sectors, one zero page. OVMF's legacy loader (LoadLinuxLib
+ * LoadLinuxCheckKernelSetup) refuses a setup smaller than struct boot_params. */
+#define BZW_SETUP_SECTS 7u
 #define BZW_VERSION_OFFSET 0x300u   /* kernel_version string, in sector 1 */
 #define BZW_VERSION_MAX 127u
 #define BZW_REALMODE_OFFSET 0x26cu  /* where the jump at 0x200 lands */

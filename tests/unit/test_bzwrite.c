@@ -33,11 +33,11 @@ TEST(bzwrite_roundtrip_through_bz_parse)
 	struct bz_info bz;
 
 	CHECK_EQ(bz_write(payload, plen, &p, &img, &len), EFI_SUCCESS);
-	CHECK_EQ(len, 5 * 512 + 0x1240);
+	CHECK_EQ(len, 8 * 512 + 0x1240);
 	CHECK_EQ(bz_parse(img, len, "probe", &bz), EFI_SUCCESS);
 	CHECK_EQ(bz.version, 0x020f);
-	CHECK_EQ(bz.setup_sects, 4);
-	CHECK_EQ(bz.setup_size, 0xa00);
+	CHECK_EQ(bz.setup_sects, 7);
+	CHECK_EQ(bz.setup_size, 0x1000);
 	CHECK_EQ(bz.hdr_end, 0x26c);
 	CHECK_EQ(bz.kernel_size, 0x1240);
 	CHECK_MEM(bz.kernel, payload, plen);
@@ -66,7 +66,7 @@ TEST(bzwrite_raw_header_bytes)
 	CHECK_EQ(bz_write(payload, 0x800, &p, &img, &len), EFI_SUCCESS);
 	if (!img)
 		return;
-	CHECK_EQ(img[0x1f1], 4);
+	CHECK_EQ(img[0x1f1], 7);
 	CHECK_EQ(get_le32(img + 0x1f4), 0x80);          /* syssize in paragraphs */
 	CHECK_EQ(get_le16(img + 0x1fe), 0xaa55);
 	CHECK_EQ(img[0x200], 0xeb);

@@ -1,0 +1,56 @@
+# build/probe.img: the boot-protocol probe (design.md "The probe").
+#   payload: src/probe/*.c + entry.S and the src/core files its checks need,
+#            freestanding x86-64 ELF, position independent (self-relocating),
+#            linked at 0 by probe.lds, flattened with llvm-objcopy
+#   image:   build/mkprobe (tests/tools/mkprobe.c + src/core/bzwrite.c) writes
+#            the bzImage; with build/handoff-stub.efi present it is wrapped
+#            into a PE/COFF image (src/core/wrap.c) that firmware can start.
+
+PROBE_CC     := clang -target x86_64-unknown-elf
+PROBE_CFLAGS := -std=gnu11 -ffreestanding -fPIE -fvisibility=hidden -mno-red-zone -mgeneral-regs-only \
+	-fno-stack-protector -fno-strict-aliasing -fno-builtin-printf -fshort-wchar -fno-asynchronous-unwind-tables \
+	-ffunction-sections -fdata-sections -Os $(WARN) -Iinclude -Isrc
+PROBE_CORE   := src/core/probe_check.c src/core/probe_mem.c src/core/probe_json.c src/core/sha256.c \
+	src/core/fmt.c src/core/log.c src/core/e820.c src/efi/libc.c
+PROBE_OBJS   := $(patsubst %.c,$(B)/probe/%.o,$(wildcard src/probe/*.c) $(PROBE_CORE)) $(B)/probe/src/probe/entry.o
+# Parameters of the image; the payload's layout (probe.h) fixes the handover offset.
+PROBE_IMG_ARGS := --handover-offset 0x200 --cmdline-size 4095 --kernel-alignment 0x200000 \
+	--pref-address 0x1000000 --kernel-version "handoff-probe $(VERSION)"
+# The PE/COFF wrap: one line, active when the stub is built.
+PROBE_STUB   := $(if $(STUB_SRCS),$(B)/handoff-stub.efi)
+
+$(B)/probe/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(PROBE_CC) $(PROBE_CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/probe/src/probe/entry.o: src/probe/entry.S
+	@mkdir -p $(dir $@)
+	$(PROBE_CC) -c $< -o $@
+
+$(B)/probe/probe.elf: $(PROBE_OBJS) src/probe/probe.lds
+	ld.lld -pie --no-dynamic-linker -z norelro -z notext --gc-sections -nostdlib \
+		-T src/probe/probe.lds $(PROBE_OBJS) -o $@
+	@# self-relocation handles R_X86_64_RELATIVE only
+	@! llvm-readelf -r $@ | grep -E 'R_X86_64_' | grep -v R_X86_64_RELATIVE
+	@test "$$(llvm-nm $@ | awk '$$3 == "entry64" {print $$1}')" = 0000000000000200
+	@test "$$(llvm-nm $@ | awk '$$3 == "handover64" {print $$1}')" = 0000000000000400
+
+$(B)/probe/probe.bin: $(B)/probe/probe.elf
+	llvm-objcopy -O binary $< $@
+
+$(B)/mkprobe: tests/tools/mkprobe.c $(HOST_CORE_OBJS) $(B)/host/tool/platform_host.o
+	$(HOST_CC) $(HOST_CFLAGS) $^ -o $@
+
+$(B)/probe.img: $(B)/probe/probe.bin $(B)/probe/probe.elf $(B)/mkprobe $(PROBE_STUB)
+	$(B)/mkprobe --payload $< -o $@ $(PROBE_IMG_ARGS) \
+		--init-size 0x$$(llvm-nm $(B)/probe/probe.elf | awk '$$3 == "_end" {print $$1}') \
+		$(if $(PROBE_STUB),--stub $(PROBE_STUB))
+
+# The same image without the PE/COFF wrap: what GRUB's and OVMF's own bzImage
+# loaders see when the file has no MZ header (the boot tests use both).
+$(B)/probe/probe-bare.img: $(B)/probe/probe.bin $(B)/probe/probe.elf $(B)/mkprobe
+	$(B)/mkprobe --payload $< -o $@ $(PROBE_IMG_ARGS) \
+		--init-size 0x$$(llvm-nm $(B)/probe/probe.elf | awk '$$3 == "_end" {print $$1}')
+
+probe: $(B)/probe.img $(B)/probe/probe-bare.img
+.PHONY: probe

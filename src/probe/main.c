@@ -1,0 +1,35 @@
+/* The probe payload's main line: gather what the entry saw, run the checks
+ * of src/core/probe_check.c, print the one HANDOFF-PROBE line on COM1 and
+ * power off (exit status 1 without errors, 3 with, under QEMU). */
+#include "probe.h"
+
+static struct probe_report report;
+static char line[16384];
+
+void probe_main(unsigned entry, EFI_HANDLE image, EFI_SYSTEM_TABLE *st, struct boot_params *bp, uint64_t rflags)
+{
+	struct probe_input in = {
+		.entry = entry ? PROBE_ENTRY_HANDOVER : PROBE_ENTRY_LEGACY64,
+		.bp_addr = (uintptr_t)bp,
+		.kernel_addr = (uintptr_t)_start,
+		.expected_hdr = probe_manifest.hdr,
+		.expected_hdr_size = MIN(probe_manifest.hdr_size, PROBE_MANIFEST_HDR_MAX),
+		.read = mem_read,
+		.rflags = rflags,
+		.cr3 = read_cr3(),
+		.la57 = (read_cr4() >> 12) & 1,
+		.check_paging = true,
+	};
+
+	serial_init();
+	if (entry)
+		probe_efi_gather(&in, image, st);
+	else if (bp)
+		st = (EFI_SYSTEM_TABLE *)(uintptr_t)(bp->efi_info.efi_systab | (uint64_t)bp->efi_info.efi_systab_hi << 32);
+	probe_run(&in, &report);
+	probe_report_json(&report, line, sizeof(line));
+	serial_puts("\r\n");
+	serial_puts(line);
+	serial_puts("\r\n");
+	probe_poweroff(report.errors ? PROBE_EXIT_ERRORS : PROBE_EXIT_OK, st);
+}
