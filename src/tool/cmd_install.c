@@ -1,0 +1,6 @@
+#include "tool.h"
+int cmd_install(int argc, char **argv)
+{
+	(void)argc; (void)argv;
+	return tool_fail("not implemented yet");
+}
