@@ -30,6 +30,13 @@ int cmd_entry(int argc, char **argv);
 int cmd_disk(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 
+/**
+ * disk_build() - write the GPT disk image @img: an ESP with the tree @esp and,
+ * when @xbootldr is set, an XBOOTLDR partition (vfat, or ext4). @size_mib 0
+ * sizes the image to fit. Return: 0 or -1 (reason printed, no file left).
+ */
+int disk_build(const char *img, const char *esp, const char *xbootldr, bool xbootldr_ext4, uint64_t size_mib);
+
 /* ---- diagnostics (diag.c) ---- */
 /** diag_init() - route core's log lines to stderr as "handoff: @cmd: ...". */
 void diag_init(const char *cmd);
