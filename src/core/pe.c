@@ -42,7 +42,8 @@ static EFI_STATUS pe_read_optional(const uint8_t *opt, uint16_t opt_size, const 
 	return EFI_SUCCESS;
 }
 
-static EFI_STATUS pe_read_sections(const uint8_t *buf, size_t len, size_t off, const char *name, struct pe_info *pe)
+static EFI_STATUS pe_read_sections(const uint8_t *buf, size_t len, size_t off, bool loaded, const char *name,
+				   struct pe_info *pe)
 {
 	for (uint32_t i = 0; i < pe->n_sections; i++) {
 		const uint8_t *h = buf + off + (size_t)i * SECTION_HEADER_SIZE;
@@ -55,7 +56,8 @@ static EFI_STATUS pe_read_sections(const uint8_t *buf, size_t len, size_t off, c
 		s->raw_size = get_le32(h + 16);
 		s->raw_offset = get_le32(h + 20);
 		s->characteristics = get_le32(h + 36);
-		if (s->raw_size && !range_ok(s->raw_offset, s->raw_size, len))
+		/* In a loaded image raw offsets no longer mean anything. */
+		if (!loaded && s->raw_size && !range_ok(s->raw_offset, s->raw_size, len))
 			return log_error_status(EFI_LOAD_ERROR, "%s: section %u (%s) raw data %#x+%#x lies outside the file (%zu bytes)",
 						name, i, s->name, s->raw_offset, s->raw_size, len);
 		if ((uint64_t)s->virtual_address + MAX(s->virtual_size, s->raw_size) > pe->size_of_image)
@@ -65,7 +67,7 @@ static EFI_STATUS pe_read_sections(const uint8_t *buf, size_t len, size_t off, c
 	return EFI_SUCCESS;
 }
 
-EFI_STATUS pe_parse(const uint8_t *buf, size_t len, const char *name, struct pe_info *ret)
+static EFI_STATUS pe_parse_common(const uint8_t *buf, size_t len, bool loaded, const char *name, struct pe_info *ret)
 {
 	struct pe_info pe;
 	size_t coff, opt, sec;
@@ -93,13 +95,23 @@ EFI_STATUS pe_parse(const uint8_t *buf, size_t len, const char *name, struct pe_
 	sec = opt + opt_size;
 	if (!range_ok(sec, (uint64_t)pe.n_sections * SECTION_HEADER_SIZE, len))
 		return log_error_status(EFI_LOAD_ERROR, "%s: section table (%u entries) lies outside the file", name, pe.n_sections);
-	if (pe.cert_size && !range_ok(pe.cert_offset, pe.cert_size, len))
+	if (!loaded && pe.cert_size && !range_ok(pe.cert_offset, pe.cert_size, len))
 		return log_error_status(EFI_LOAD_ERROR, "%s: certificate table %#x+%#x lies outside the file", name, pe.cert_offset, pe.cert_size);
-	err = pe_read_sections(buf, len, sec, name, &pe);
+	err = pe_read_sections(buf, len, sec, loaded, name, &pe);
 	if (EFI_ERROR(err))
 		return err;
 	memcpy(ret, &pe, sizeof(pe));
 	return EFI_SUCCESS;
+}
+
+EFI_STATUS pe_parse(const uint8_t *buf, size_t len, const char *name, struct pe_info *ret)
+{
+	return pe_parse_common(buf, len, /* loaded= */ false, name, ret);
+}
+
+EFI_STATUS pe_parse_loaded(const void *image_base, uint64_t image_size, const char *name, struct pe_info *ret)
+{
+	return pe_parse_common(image_base, image_size, /* loaded= */ true, name, ret);
 }
 
 const struct pe_section *pe_find_section(const struct pe_info *pe, const char *name)

@@ -60,6 +60,13 @@ struct pe_info {
  */
 EFI_STATUS pe_parse(const uint8_t *buf, size_t len, const char *name, struct pe_info *ret);
 
+/**
+ * pe_parse_loaded() - the same for an image mapped by the firmware (headers
+ * at @image_base, sections at their RVAs): bounds are checked against
+ * @image_size (SizeOfImage), raw file offsets are ignored.
+ */
+EFI_STATUS pe_parse_loaded(const void *image_base, uint64_t image_size, const char *name, struct pe_info *ret);
+
 /** pe_find_section() - section by exact name (".linux"), or NULL. */
 const struct pe_section *pe_find_section(const struct pe_info *pe, const char *name);
 

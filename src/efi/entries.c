@@ -1,0 +1,89 @@
+/* Configuration discovery on the boot volume: \loader\loader.conf and the
+ * Boot Loader Specification entries in \loader\entries\*.conf. A file that
+ * cannot be read or parsed is reported and skipped; the rest still counts. */
+#include "loader.h"
+#include "core/fmt.h"
+
+#define LOADER_CONF "\\loader\\loader.conf"
+#define ENTRIES_DIR "\\loader\\entries"
+
+static void load_loader_conf(struct loader *l)
+{
+	_cleanup_free_ uint8_t *text = NULL;
+	size_t size;
+	EFI_FILE_PROTOCOL *f;
+
+	l->cfg = (struct loader_config){ .timeout_sec = CFG_TIMEOUT_UNSET, .editor = true };
+	if (file_open(l->root, LOADER_CONF, &f) != EFI_SUCCESS)
+		return; /* optional, as in systemd-boot */
+	file_close(f);
+	if (file_read_all(l->root, LOADER_CONF, &text, &size) == EFI_SUCCESS)
+		cfg_parse_loader_conf((const char *)text, size, LOADER_CONF, &l->cfg);
+}
+
+static EFI_STATUS add_entry(struct loader *l, struct bls_entry *e)
+{
+	struct bls_entry **grown = mem_alloc((l->n_entries + 1) * sizeof(*grown));
+
+	if (!grown)
+		return EFI_OUT_OF_RESOURCES;
+	if (l->n_entries)
+		memcpy(grown, l->entries, l->n_entries * sizeof(*grown));
+	mem_free(l->entries);
+	grown[l->n_entries++] = e;
+	l->entries = grown;
+	return EFI_SUCCESS;
+}
+
+static void load_type1_entry(struct loader *l, const char *name)
+{
+	_cleanup_free_ char *path = fmt_asprintf("%s\\%s", ENTRIES_DIR, name);
+	_cleanup_free_ uint8_t *text = NULL;
+	struct bls_entry *e;
+	size_t size;
+
+	if (!path || file_read_all(l->root, path, &text, &size) != EFI_SUCCESS)
+		return;
+	e = mem_zalloc(sizeof(*e));
+	if (!e)
+		return;
+	if (bls_parse_entry((const char *)text, size, name, path, e) != EFI_SUCCESS ||
+	    add_entry(l, e) != EFI_SUCCESS) {
+		bls_entry_free(e);
+		mem_free(e);
+		return;
+	}
+	e->volume = l->device;
+}
+
+static void load_type1_entries(struct loader *l)
+{
+	char **names;
+	size_t n;
+
+	if (file_list_dir(l->root, ENTRIES_DIR, ".conf", &names, &n) != EFI_SUCCESS)
+		return;
+	for (size_t i = 0; i < n; i++)
+		load_type1_entry(l, names[i]);
+	strv_free(names, n);
+}
+
+EFI_STATUS loader_load(struct loader *l, EFI_HANDLE image)
+{
+	static EFI_GUID li_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
+	EFI_LOADED_IMAGE_PROTOCOL *li;
+	EFI_STATUS err;
+
+	err = BS->HandleProtocol(image, &li_guid, (void **)&li);
+	if (EFI_ERROR(err))
+		return log_error_status(err, "no loaded image protocol on handoff itself: %s", efi_status_str(err));
+	l->device = li->DeviceHandle;
+	err = file_open_root(l->device, &l->root);
+	if (EFI_ERROR(err))
+		return err;
+	load_loader_conf(l);
+	load_type1_entries(l);
+	bls_sort(l->entries, l->n_entries);
+	l->default_idx = bls_find_default(l->entries, l->n_entries, l->cfg.default_glob);
+	return EFI_SUCCESS;
+}
