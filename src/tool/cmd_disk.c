@@ -238,7 +238,8 @@ static void print_layout(const char *img, const struct gpt_disk *d, const struct
 	putchar('\n');
 }
 
-int disk_build(const char *img, const char *esp, const char *xbootldr, bool xbootldr_ext4, uint64_t size_mib)
+int disk_build(const char *img, const char *esp, const char *xbootldr, bool xbootldr_ext4, uint64_t size_mib,
+	       bool report)
 {
 	struct disk_part_spec specs[2] = {
 		{ .dir = esp, .label = "ESP", .gpt_name = "EFI System Partition", .type = GPT_TYPE_ESP },
@@ -272,7 +273,7 @@ int disk_build(const char *img, const char *esp, const char *xbootldr, bool xboo
 	if (r < 0)
 		unlink(tmp);
 	free(tmp);
-	if (r == 0)
+	if (r == 0 && report)
 		print_layout(img, &d, specs);
 	return r;
 }
@@ -321,7 +322,7 @@ int cmd_disk(int argc, char **argv)
 		return tool_fail("%s: not a directory", xbl);
 	if (is_dir(out))
 		return tool_fail("%s: is a directory", out);
-	if (disk_build(out, esp, xbl, fs && strcmp(fs, "ext4") == 0, size_mib) < 0)
+	if (disk_build(out, esp, xbl, fs && strcmp(fs, "ext4") == 0, size_mib, /* report= */ true) < 0)
 		return EXIT_FAIL;
 	return EXIT_OK;
 }

@@ -33,9 +33,11 @@ int cmd_run(int argc, char **argv);
 /**
  * disk_build() - write the GPT disk image @img: an ESP with the tree @esp and,
  * when @xbootldr is set, an XBOOTLDR partition (vfat, or ext4). @size_mib 0
- * sizes the image to fit. Return: 0 or -1 (reason printed, no file left).
+ * sizes the image to fit; @report prints the layout on stdout.
+ * Return: 0 or -1 (reason printed, no file left).
  */
-int disk_build(const char *img, const char *esp, const char *xbootldr, bool xbootldr_ext4, uint64_t size_mib);
+int disk_build(const char *img, const char *esp, const char *xbootldr, bool xbootldr_ext4, uint64_t size_mib,
+	       bool report);
 
 /* ---- diagnostics (diag.c) ---- */
 /** diag_init() - route core's log lines to stderr as "handoff: @cmd: ...". */
@@ -114,6 +116,14 @@ char *self_dir(void);
  * the command printed. Return: 0 or -1.
  */
 int run_command(const char *what, char *const argv[]);
+
+/**
+ * loader_find() - the loader image: @opt (--loader) when given, else
+ * handoff.efi beside the tool (the build tree), else
+ * ../lib/handoff/handoffx64.efi relative to it (after make install).
+ * Return: a malloc'd path, or NULL (reason printed).
+ */
+char *loader_find(const char *opt);
 
 /* ---- option values ---- */
 /** usage_bad_option() - getopt_long() returned '?' or ':' (optstring starts with ':'). */

@@ -375,3 +375,30 @@ int usage_bad_option(int c, char **argv)
 		return tool_usage("unknown option '-%c'", optopt);
 	return tool_usage("unknown option '%s'", argv[optind - 1]);
 }
+
+char *loader_find(const char *opt)
+{
+	char *dir = self_dir(), *cand[2] = { NULL, NULL };
+	char *found = NULL;
+
+	if (opt) {
+		if (!is_file(opt))
+			tool_fail("%s: loader not found", opt);
+		free(dir);
+		return is_file(opt) ? xstrdup(opt) : NULL;
+	}
+	if (dir) {
+		cand[0] = path_join(dir, "handoff.efi");
+		cand[1] = path_join(dir, "../lib/handoff/handoffx64.efi");
+	}
+	for (size_t i = 0; i < 2 && !found; i++)
+		if (cand[i] && is_file(cand[i]))
+			found = xstrdup(cand[i]);
+	if (!found)
+		tool_fail("no loader: neither %s nor %s exists; build it (make) or give --loader FILE",
+			  cand[0] ? cand[0] : "handoff.efi", cand[1] ? cand[1] : "../lib/handoff/handoffx64.efi");
+	free(cand[0]);
+	free(cand[1]);
+	free(dir);
+	return found;
+}
