@@ -39,6 +39,12 @@ int cmd_run(int argc, char **argv);
 int disk_build(const char *img, const char *esp, const char *xbootldr, bool xbootldr_ext4, uint64_t size_mib,
 	       bool report);
 
+/**
+ * efivar_add_boot_entry() - a Boot#### variable for \EFI\handoff\handoffx64.efi
+ * on the partition holding @esp, first in BootOrder. Return: EXIT_OK or EXIT_FAIL.
+ */
+int efivar_add_boot_entry(const char *esp);
+
 /* ---- diagnostics (diag.c) ---- */
 /** diag_init() - route core's log lines to stderr as "handoff: @cmd: ...". */
 void diag_init(const char *cmd);
