@@ -18,7 +18,7 @@ HOST_CC  := clang
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
 EFI_CFLAGS := -std=gnu11 -ffreestanding -fshort-wchar -mno-red-zone -mgeneral-regs-only \
 	-fno-stack-protector -fno-strict-aliasing -fno-stack-check -mno-stack-arg-probe \
-	-fno-builtin-printf -fno-asynchronous-unwind-tables -fno-unwind-tables -Oz $(WARN) -Iinclude -Isrc -DHANDOFF_VERSION='"$(VERSION)"'
+	-fno-builtin-printf -fno-asynchronous-unwind-tables -fno-unwind-tables -Oz -flto $(WARN) -Iinclude -Isrc -DHANDOFF_VERSION='"$(VERSION)"'
 EFI_LDFLAGS := /nologo /machine:x64 /subsystem:efi_application /entry:efi_main \
 	/nodefaultlib /opt:ref /opt:icf /debug:none
 HOST_CFLAGS := -std=gnu11 -O2 -g $(WARN) -Iinclude -Isrc -DHANDOFF_VERSION='"$(VERSION)"'

@@ -8,11 +8,10 @@ static bool find(const struct pe_info *pe, const EFI_LOADED_IMAGE_PROTOCOL *li, 
 {
 	const struct pe_section *s = pe_find_section(pe, name);
 
-	if (!s || !range_ok(s->virtual_address, s->virtual_size, li->ImageSize))
+	if (!s)
 		return false;
-	ret->data = (const uint8_t *)li->ImageBase + s->virtual_address;
-	ret->size = s->virtual_size;
-	return true;
+	ret->data = pe_section_data(s, li->ImageBase, li->ImageSize, PE_LAYOUT_MEMORY, &ret->size);
+	return ret->data != NULL;
 }
 
 EFI_STATUS stub_find_sections(const EFI_LOADED_IMAGE_PROTOCOL *li, struct stub_sections *ret)
