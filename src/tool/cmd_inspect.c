@@ -41,12 +41,14 @@ int cmd_inspect(int argc, char **argv)
 	if (read_file(argv[optind], TOOL_READ_MAX, &buf, &len) < 0)
 		return EXIT_FAIL;
 	if (EFI_ERROR(inspect_image(buf, len, argv[optind], &r))) {
+		inspect_result_free(&r);
 		free(buf);
 		return EXIT_FAIL;
 	}
 	(json ? inspect_render_json : inspect_render_text)(&r, &out);
 	fwrite(out.buf, 1, out.len, stdout);
 	sb_free(&out);
+	inspect_result_free(&r);
 	free(buf);
 	return fflush(stdout) == 0 ? EXIT_OK : tool_fail("stdout: write error");
 }

@@ -63,36 +63,58 @@ static EFI_STATUS check_certs(const uint8_t *buf, const struct pe_info *pe, cons
 	return EFI_SUCCESS;
 }
 
-static struct inspect_blob section_blob(const uint8_t *buf, const struct pe_info *pe, const char *sname)
+static struct inspect_blob blob_of_section(const uint8_t *buf, size_t len, const struct pe_info *pe, const char *sname)
 {
 	const struct pe_section *s = pe_find_section(pe, sname);
 	struct inspect_blob b = { 0 };
 
-	if (!s)
-		return b;
-	b.present = true;
-	b.data = buf + s->raw_offset;
-	b.size = s->virtual_size ? MIN(s->virtual_size, s->raw_size) : s->raw_size;
+	if (s)
+		b.data = pe_section_data(s, buf, len, PE_LAYOUT_FILE, &b.size);
+	b.present = b.data != NULL;
 	return b;
 }
 
-static EFI_STATUS inspect_uki(const uint8_t *buf, const char *name, struct inspect_result *r)
+static struct inspect_blob blob(const struct uki_blob *b)
 {
+	struct inspect_blob r = { .data = b->data, .size = b->size, .present = b->data != NULL };
+
+	return r;
+}
+
+/* A PE with .linux (uki_parse() finds it before any .profile) is a UKI;
+ * its kernel must itself be a sound bzImage. */
+static EFI_STATUS inspect_uki(const uint8_t *buf, size_t len, const char *name, struct inspect_result *r)
+{
+	struct uki_sections u;
 	char sub[256];
 	EFI_STATUS err;
 
+	err = uki_parse(&r->img.pe, buf, len, PE_LAYOUT_FILE, name, &u);
+	if (err == EFI_NOT_FOUND)
+		return EFI_SUCCESS;
+	if (EFI_ERROR(err))
+		return err;
 	r->format = INSPECT_UKI;
-	r->kernel = section_blob(buf, &r->img.pe, ".linux");
-	r->initrd = section_blob(buf, &r->img.pe, ".initrd");
-	r->cmdline = section_blob(buf, &r->img.pe, ".cmdline");
-	r->osrel = section_blob(buf, &r->img.pe, ".osrel");
-	r->uname = section_blob(buf, &r->img.pe, ".uname");
+	r->kernel = blob(&u.s[UKI_LINUX]);
+	r->initrd = blob(&u.s[UKI_INITRD]);
+	r->cmdline = blob(&u.s[UKI_CMDLINE]);
+	r->osrel = blob(&u.s[UKI_OSREL]);
+	r->uname = blob(&u.s[UKI_UNAME]);
+	r->sbat = blob(&u.s[UKI_SBAT]);
 	fmt_snprintf(sub, sizeof(sub), "%s: .linux", name);
 	err = bz_parse(r->kernel.data, r->kernel.size, sub, &r->bz);
 	if (EFI_ERROR(err))
 		return err;
 	r->has_kernel = true;
+	fmt_snprintf(sub, sizeof(sub), "%s: .osrel", name);
+	if (r->osrel.present)
+		return osrel_parse((const char *)r->osrel.data, r->osrel.size, sub, &r->os);
 	return EFI_SUCCESS;
+}
+
+void inspect_result_free(struct inspect_result *r)
+{
+	osrel_free(&r->os);
 }
 
 EFI_STATUS inspect_image(const uint8_t *buf, size_t len, const char *name, struct inspect_result *r)
@@ -127,8 +149,6 @@ EFI_STATUS inspect_image(const uint8_t *buf, size_t len, const char *name, struc
 		err = check_certs(buf, &r->img.pe, name, &r->is_signed);
 	if (EFI_ERROR(err))
 		return err;
-	r->sbat = section_blob(buf, &r->img.pe, ".sbat");
-	if (pe_find_section(&r->img.pe, ".linux"))
-		return inspect_uki(buf, name, r);
-	return EFI_SUCCESS;
+	r->sbat = blob_of_section(buf, len, &r->img.pe, ".sbat");
+	return inspect_uki(buf, len, name, r);
 }

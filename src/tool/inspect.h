@@ -4,7 +4,9 @@
 #ifndef TOOL_INSPECT_H
 #define TOOL_INSPECT_H
 
+#include "core/osrel.h"
 #include "core/plan.h"
+#include "core/uki.h"
 #include "tool.h"
 
 enum inspect_format { INSPECT_BZIMAGE, INSPECT_PE, INSPECT_UKI };
@@ -26,6 +28,7 @@ struct inspect_result {
 	bool is_signed;            /* Authenticode: a WIN_CERT_TYPE_PKCS_SIGNED_DATA certificate */
 	struct inspect_blob sbat;
 	struct inspect_blob kernel, initrd, cmdline, osrel, uname; /* UKI sections */
+	struct osrel os;           /* .osrel parsed (UKI) */
 };
 
 /**
@@ -35,6 +38,9 @@ struct inspect_result {
  * logged line. Return: EFI_SUCCESS or EFI_LOAD_ERROR.
  */
 EFI_STATUS inspect_image(const uint8_t *buf, size_t len, const char *name, struct inspect_result *ret);
+
+/** inspect_result_free() - free what inspect_image() allocated (safe after a failure). */
+void inspect_result_free(struct inspect_result *r);
 
 /** inspect_render_json() - the JSON object of @r (keys as in doc/handoff.1). */
 void inspect_render_json(const struct inspect_result *r, struct strbuf *out);

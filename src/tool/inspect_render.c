@@ -73,46 +73,33 @@ static void json_flag(void *ctx, const char *name) { json_str(ctx, NULL, name); 
 
 static void text_flag(void *ctx, const char *name) { sb_printf(ctx, " %s", name); }
 
-/* One os-release line "KEY=VALUE" with optional quotes (os-release(5)). */
-static void osrel_each(const struct inspect_blob *b, void (*fn)(void *ctx, const char *k, size_t kn, const char *v, size_t vn), void *ctx)
+/* The os-release fields handoff knows, under their os-release(5) names. */
+static void osrel_each(const struct osrel *o, void (*fn)(void *ctx, const char *key, const char *value), void *ctx)
 {
-	const char *p = (const char *)b->data, *end = p + b->size;
+	const struct { const char *key; const char *value; } f[] = {
+		{ "PRETTY_NAME", o->pretty_name }, { "NAME", o->name }, { "ID", o->id },
+		{ "VERSION_ID", o->version_id }, { "VERSION", o->version }, { "IMAGE_ID", o->image_id },
+		{ "IMAGE_VERSION", o->image_version }, { "BUILD_ID", o->build_id },
+	};
 
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p)), *eol = nl ? nl : end;
-		const char *eq = memchr(p, '=', (size_t)(eol - p));
-
-		if (eq && eq > p && *p != '#') {
-			const char *v = eq + 1, *ve = eol;
-			if (ve > v && ve[-1] == '\r')
-				ve--;
-			if (ve - v >= 2 && (*v == '"' || *v == '\'') && ve[-1] == *v)
-				v++, ve--;
-			fn(ctx, p, (size_t)(eq - p), v, (size_t)(ve - v));
-		}
-		p = eol + 1;
-	}
+	for (size_t i = 0; i < ARRAY_SIZE(f); i++)
+		if (f[i].value)
+			fn(ctx, f[i].key, f[i].value);
 }
 
-static void osrel_json(void *ctx, const char *k, size_t kn, const char *v, size_t vn)
+static void osrel_json(void *ctx, const char *key, const char *value)
 {
-	struct json *j = ctx;
-	char *key = strndup(k, kn);
-
-	json_strn(j, key ? key : "?", v, vn);
-	free(key);
+	json_str(ctx, key, value);
 }
 
 static void text_safe(struct strbuf *sb, const uint8_t *s, size_t n);
 
-static void osrel_text(void *ctx, const char *k, size_t kn, const char *v, size_t vn)
+static void osrel_text(void *ctx, const char *key, const char *value)
 {
 	struct strbuf *sb = ctx;
 
-	sb_puts(sb, "    ");
-	text_safe(sb, (const uint8_t *)k, kn);
-	sb_printf(sb, "%*s ", kn < 17 ? (int)(17 - kn) : 0, "");
-	text_safe(sb, (const uint8_t *)v, vn);
+	sb_printf(sb, "    %-17s ", key);
+	text_safe(sb, (const uint8_t *)value, strlen(value));
 	sb_putc(sb, '\n');
 }
 
@@ -192,7 +179,7 @@ static void json_uki(struct json *j, const struct inspect_result *r)
 	json_blob(j, "uname", &r->uname);
 	if (r->osrel.present) {
 		json_obj_begin(j, "osrel");
-		osrel_each(&r->osrel, osrel_json, j);
+		osrel_each(&r->os, osrel_json, j);
 		json_obj_end(j);
 	} else {
 		json_null(j, "osrel");
@@ -318,7 +305,7 @@ static void text_uki(struct strbuf *sb, const struct inspect_result *r)
 	text_blob(sb, "UKI .uname", &r->uname);
 	if (r->osrel.present) {
 		sb_puts(sb, "  UKI .osrel\n");
-		osrel_each(&r->osrel, osrel_text, sb);
+		osrel_each(&r->os, osrel_text, sb);
 	}
 }
 
