@@ -19,6 +19,7 @@
 #define MIB (1ull << 20)
 #define FAT32_MIN_MIB 64ull   /* FAT32 needs 65525 clusters; 64 MiB leaves room */
 #define EXT4_MIN_MIB 16ull
+#define FAT32_4K_SECTORS (260ull * 2048) /* 260 MiB in sectors */
 #define SIZE_MAX_MIB (1ull << 20) /* 1 TiB */
 
 static const char help[] =
@@ -139,8 +140,12 @@ static int make_vfat(const char *img, const struct gpt_part *p, const struct dis
 	volid = xasprintf("%08x", id);
 	offset = xasprintf("%llu", (unsigned long long)p->first_lba);
 	blocks = xasprintf("%llu", (unsigned long long)(sectors / 2));
-	r = run_command(s->dir, (char *[]){ "mkfs.vfat", "-F", "32", "-n", (char *)s->label, "-i", volid,
-					    "--offset", offset, (char *)img, blocks, NULL });
+	/* FAT32 needs at least 65525 clusters (Microsoft FAT spec §3.5): 512-byte
+	 * clusters below 260 MiB, 4 KiB above, as that spec's size table. The
+	 * hidden-sector count is the partition's start. */
+	r = run_command(s->dir, (char *[]){ "mkfs.vfat", "-F", "32", "-S", "512", "-s", sectors < FAT32_4K_SECTORS ? "1" : "8",
+					    "-h", offset, "-n", (char *)s->label, "-i", volid, "--offset", offset,
+					    (char *)img, blocks, NULL });
 	free(volid);
 	free(offset);
 	free(blocks);

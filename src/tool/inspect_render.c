@@ -225,7 +225,7 @@ void inspect_render_json(const struct inspect_result *r, struct strbuf *out)
 static void text_safe(struct strbuf *sb, const uint8_t *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		if (s[i] >= 0x20 && s[i] < 0x7f)
+		if (s[i] >= 0x20 && s[i] < 0x7f && s[i] != '\\')
 			sb_putc(sb, (char)s[i]);
 		else
 			sb_printf(sb, "\\x%02x", s[i]);
