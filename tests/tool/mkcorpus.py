@@ -87,6 +87,21 @@ def with_cert(length, cert_type=2):
     return b
 
 
+def uki():
+    """A PE (no setup header) with .osrel, .cmdline and a .linux holding base()."""
+    osrel = b'NAME="Corpus"\nPRETTY_NAME="Corpus \\"OS\\""\nID=corpus\n'
+    cmdline = b"console=ttyS0 quiet\0"
+    secs = [(b".osrel", 0x1000, len(osrel), 0x400, 0x200), (b".cmdline", 0x1200, len(cmdline), 0x600, 0x200),
+            (b".linux", 0x2000, SIZE, 0x1000, SIZE)]
+    b = not_bz(base(secs))[:0x1000] + base()
+    b = bytearray(b)
+    b[0x1f1:0x300] = bytes(0x300 - 0x1f1)  # no setup header in the outer PE
+    put(b, PE_OFF + 24 + 56, "I", 0x3000)   # SizeOfImage
+    b[0x400:0x400 + len(osrel)] = osrel
+    b[0x600:0x600 + len(cmdline)] = cmdline
+    return b
+
+
 def files():
     rnd = hashlib.shake_256(b"handoff corpus random").digest(SIZE)
     uki_secs = [(b".setup", 0x200, 0x600, 0x200, 0x600), (b".linux", 0x800, 0x800, 0x800, 0x800)]
@@ -97,6 +112,7 @@ def files():
     b["ok-synthetic"] = base()
     b["ok-signed"] = with_cert(0x100)
     b["ok-weird-section-name"] = base(weird)
+    b["ok-uki"] = uki()
     b["bad-empty"] = b""
     b["bad-truncated-100"] = base()[:100]
     b["bad-truncated-1024"] = base()[:1024]

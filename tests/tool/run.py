@@ -341,6 +341,10 @@ def inspect_synthetic_values():
     assert s["signed"] is True
     w = json.loads(ok(h("inspect", "--json", os.path.join(CORPUS, "ok-weird-section-name"))).stdout)
     assert w["pe"]["sections"][0]["name"] == '"\\\n\x1b\ufffd'
+    u = json.loads(ok(h("inspect", "--json", os.path.join(CORPUS, "ok-uki"))).stdout)
+    assert u["format"] == "uki" and u["setup_sects"] == 3 and u["schemes"] == ["stub"]
+    assert u["uki"]["cmdline"] == "console=ttyS0 quiet"
+    assert u["uki"]["osrel"] == {"PRETTY_NAME": 'Corpus "OS"', "NAME": "Corpus", "ID": "corpus"}
     t = ok(h("inspect", os.path.join(CORPUS, "ok-weird-section-name"))).stdout
     assert b"\x1b" not in t and b"\xff" not in t
 
