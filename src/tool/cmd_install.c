@@ -160,8 +160,8 @@ int cmd_install(int argc, char **argv)
 		return r < 0 ? EXIT_OK : r;
 	if (!is_dir(a.esp))
 		return tool_fail("%s: not a directory", a.esp);
-	if (a.variables && !is_dir(EFIVARS_DIR))
-		return tool_fail("--variables yes: %s is missing (not booted with UEFI, or efivarfs not mounted)", EFIVARS_DIR);
+	if (a.variables && !is_dir(efivars_dir()))
+		return tool_fail("--variables yes: %s is missing (not booted with UEFI, or efivarfs not mounted)", efivars_dir());
 	if (!(loader = loader_find(a.loader_opt)))
 		return EXIT_FAIL;
 	r = EXIT_FAIL;

@@ -44,6 +44,8 @@ int disk_build(const char *img, const char *esp, const char *xbootldr, bool xboo
  * on the partition holding @esp, first in BootOrder. Return: EXIT_OK or EXIT_FAIL.
  */
 int efivar_add_boot_entry(const char *esp);
+/** efivars_dir() - where EFI variables are (efivarfs, or $HANDOFF_EFIVARS_DIR in tests). */
+const char *efivars_dir(void);
 
 /* ---- diagnostics (diag.c) ---- */
 /** diag_init() - route core's log lines to stderr as "handoff: @cmd: ...". */

@@ -424,6 +424,46 @@ def install_errors():
         assert os.listdir(tmp) == [], os.listdir(tmp)
 
 
+@test
+def install_boot_variable():
+    """Boot#### and BootOrder through a stand-in efivarfs directory."""
+    g = "8be4df61-93ca-11d2-aa0d-00e098032b8c"
+    with Tmp() as tmp:
+        ev, esp = os.path.join(tmp, "efivars"), os.path.join(tmp, "esp")
+        os.makedirs(ev)
+        os.makedirs(esp)
+        with open(os.path.join(ev, f"Boot0000-{g}"), "wb") as f:
+            f.write(struct.pack("<I", 7) + b"firmware entry")
+        with open(os.path.join(ev, f"BootOrder-{g}"), "wb") as f:
+            f.write(struct.pack("<IHH", 7, 0, 3))
+        env = {"HANDOFF_EFIVARS_DIR": ev, "HANDOFF_ESP_PARTITION": "1:2048:131072:c0ffee00-1234-4321-8765-0123456789ab"}
+        ok(h("install", "--esp", esp, "--loader", SDBOOT, "--variables", "yes", env=env))
+        data = open(os.path.join(ev, f"Boot0001-{g}"), "rb").read()
+        attrs, active, fpl = struct.unpack_from("<IIH", data, 0)
+        assert attrs == 7 and active == 1
+        desc_end = data.index(b"\0\0", 10)
+        desc_end += (desc_end - 10) % 2
+        assert data[10:desc_end].decode("utf-16-le") == "handoff"
+        dp = data[desc_end + 2:]
+        assert len(dp) == fpl
+        t, st, ln, part, start, size = struct.unpack_from("<BBHIQQ", dp, 0)
+        assert (t, st, ln, part, start, size) == (4, 1, 42, 1, 2048, 131072)
+        import uuid
+        assert uuid.UUID(bytes_le=dp[24:40]) == uuid.UUID("c0ffee00-1234-4321-8765-0123456789ab")
+        assert dp[40:42] == b"\x02\x02"
+        t, st, ln = struct.unpack_from("<BBH", dp, 42)
+        assert (t, st) == (4, 4)
+        assert dp[46:42 + ln].decode("utf-16-le") == "\\EFI\\handoff\\handoffx64.efi\0"
+        assert dp[42 + ln:] == b"\x7f\xff\x04\x00"
+        order = open(os.path.join(ev, f"BootOrder-{g}"), "rb").read()
+        assert struct.unpack("<IHHH", order) == (7, 1, 0, 3)
+        before = tree_state(tmp)
+        ok(h("install", "--esp", esp, "--loader", SDBOOT, "--variables", "yes", env=env))
+        assert tree_state(tmp) == before, "second install --variables yes changed something"
+        fails(h("install", "--esp", esp, "--loader", SDBOOT, "--variables", "yes",
+                env={"HANDOFF_EFIVARS_DIR": ev}), 1, "not on a FAT file system")
+
+
 # ---- entry -------------------------------------------------------------------
 
 def kernel_release():
