@@ -241,6 +241,7 @@ static void check_added(const uint8_t *in, size_t in_len, const uint8_t *out, si
 		CHECK(s->virtual_address >= va_min);
 		CHECK_EQ(s->raw_offset % a.file_alignment, 0);
 		CHECK(s->raw_offset >= raw_min);
+		CHECK(s->raw_offset >= b.size_of_headers);
 		CHECK_EQ(s->raw_size, (secs[i].size + a.file_alignment - 1) / a.file_alignment * a.file_alignment);
 		CHECK_EQ(s->characteristics, secs[i].characteristics);
 		CHECK_MEM(out + s->raw_offset, secs[i].data, secs[i].size);
@@ -439,6 +440,35 @@ TEST(pe_add_sections_small_alignment)
 	new_section(&s[0], ".big", data, sizeof(data));
 	new_section(&s[1], ".small", data, 3);
 	CHECK_EQ(pe_add_sections(img, len, "sa512", s, 2, &out, &out_len), EFI_SUCCESS);
+	if (out)
+		check_added(img, len, out, out_len, s, 2);
+	mem_free(out);
+	free(img);
+}
+
+/* Found by fuzz_uki: inputs the writer must refuse or lay out safely. */
+TEST(pe_add_sections_odd_inputs)
+{
+	struct fake_pe f = fake_pe_default();
+	size_t len, out_len;
+	uint8_t *img, *out = NULL;
+	static const uint8_t data[4] = "abc";
+	struct pe_new_section s[2];
+
+	new_section(&s[0], ".a", data, 4);
+	new_section(&s[1], ".b", data, 4);
+	/* section data that starts inside the section table */
+	img = fake_pe_build(&f, &len);
+	put_le32(img + ref_sec(img, 0) + 20, 0x100);
+	CHECK_EQ(pe_add_sections(img, len, "odd", s, 1, &out, &out_len), EFI_LOAD_ERROR);
+	CHECK_LOG("odd: section data at 0x100 overlaps the section table");
+	free(img);
+	/* FileAlignment 1 and headers ending exactly at the table: new data must
+	 * still go after the grown headers */
+	f.file_alignment = 1;
+	f.size_of_headers = 0x228;
+	img = fake_pe_build(&f, &len);
+	CHECK_EQ(pe_add_sections(img, len, "fa1", s, 2, &out, &out_len), EFI_SUCCESS);
 	if (out)
 		check_added(img, len, out, out_len, s, 2);
 	mem_free(out);
