@@ -463,11 +463,13 @@ TEST(pe_add_sections_odd_inputs)
 	CHECK_EQ(pe_add_sections(img, len, "odd", s, 1, &out, &out_len), EFI_LOAD_ERROR);
 	CHECK_LOG("odd: section data at 0x100 overlaps the section table");
 	free(img);
-	/* FileAlignment 1 and headers ending exactly at the table: new data must
+	/* FileAlignment 1, SizeOfHeaders 0 and no section data: new data must
 	 * still go after the grown headers */
 	f.file_alignment = 1;
-	f.size_of_headers = 0x228;
+	for (unsigned i = 0; i < f.n_sections; i++)
+		f.s[i].raw_size = 0;
 	img = fake_pe_build(&f, &len);
+	put_le32(img + ref_opt(img) + 60, 0); /* SizeOfHeaders 0 */
 	CHECK_EQ(pe_add_sections(img, len, "fa1", s, 2, &out, &out_len), EFI_SUCCESS);
 	if (out)
 		check_added(img, len, out, out_len, s, 2);
