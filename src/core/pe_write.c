@@ -14,7 +14,6 @@
 #define COFF_N_SECTIONS 2u
 #define COFF_SYMTAB_PTR 8u
 #define COFF_N_SYMBOLS 12u
-#define PE_DIR_DEBUG 6u
 
 struct add_plan {
 	uint32_t table_end;       /* file offset just past the grown section table */

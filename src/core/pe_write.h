@@ -12,6 +12,7 @@
 #define PE_OPT_CHECKSUM 64u          /* offset of CheckSum in the optional header */
 #define PE_DIR_SECURITY 4u           /* data directory: attribute certificate table */
 #define PE_DIR_BASERELOC 5u
+#define PE_DIR_DEBUG 6u             /* its entries hold file offsets */
 
 struct pe_new_section {
 	char name[9];                 /* 1..8 characters, NUL-terminated */
