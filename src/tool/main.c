@@ -16,6 +16,8 @@ static const struct command commands[] = {
 	{ "entry", cmd_entry, "add|list|remove --esp DIR  manage Boot Loader Specification entries" },
 	{ "disk", cmd_disk, "-o IMG --esp DIR            build a GPT disk image from directories" },
 	{ "run", cmd_run, "TARGET [-- QEMU-ARGS]        boot a disk, ESP or EFI file in QEMU/OVMF" },
+	{ "uki", cmd_uki, "--linux FILE -o OUT.efi      build a unified kernel image" },
+	{ "wrap", cmd_wrap, "--linux FILE -o OUT.efi     make any bzImage an EFI application" },
 };
 
 static void usage(FILE *f)

@@ -29,6 +29,8 @@ int cmd_install(int argc, char **argv);
 int cmd_entry(int argc, char **argv);
 int cmd_disk(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_uki(int argc, char **argv);
+int cmd_wrap(int argc, char **argv);
 
 /**
  * disk_build() - write the GPT disk image @img: an ESP with the tree @esp and,
@@ -132,6 +134,10 @@ int run_command(const char *what, char *const argv[]);
  * Return: a malloc'd path, or NULL (reason printed).
  */
 char *loader_find(const char *opt);
+/** stub_find() - the same for handoff-stub.efi (--stub). */
+char *stub_find(const char *opt);
+/** artifact_find() - @opt, else @local beside the tool, else @installed relative to it. */
+char *artifact_find(const char *opt, const char *local, const char *installed, const char *what);
 
 /* ---- option values ---- */
 /** usage_bad_option() - getopt_long() returned '?' or ':' (optstring starts with ':'). */

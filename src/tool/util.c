@@ -376,29 +376,41 @@ int usage_bad_option(int c, char **argv)
 	return tool_usage("unknown option '%s'", argv[optind - 1]);
 }
 
-char *loader_find(const char *opt)
+char *artifact_find(const char *opt, const char *local, const char *installed, const char *what)
 {
 	char *dir = self_dir(), *cand[2] = { NULL, NULL };
 	char *found = NULL;
 
 	if (opt) {
-		if (!is_file(opt))
-			tool_fail("%s: loader not found", opt);
 		free(dir);
-		return is_file(opt) ? xstrdup(opt) : NULL;
+		if (!is_file(opt)) {
+			tool_fail("%s: %s not found", opt, what);
+			return NULL;
+		}
+		return xstrdup(opt);
 	}
 	if (dir) {
-		cand[0] = path_join(dir, "handoff.efi");
-		cand[1] = path_join(dir, "../lib/handoff/handoffx64.efi");
+		cand[0] = path_join(dir, local);
+		cand[1] = path_join(dir, installed);
 	}
 	for (size_t i = 0; i < 2 && !found; i++)
 		if (cand[i] && is_file(cand[i]))
 			found = xstrdup(cand[i]);
 	if (!found)
-		tool_fail("no loader: neither %s nor %s exists; build it (make) or give --loader FILE",
-			  cand[0] ? cand[0] : "handoff.efi", cand[1] ? cand[1] : "../lib/handoff/handoffx64.efi");
+		tool_fail("no %s: neither %s nor %s exists; build it (make) or name it with an option",
+			  what, cand[0] ? cand[0] : local, cand[1] ? cand[1] : installed);
 	free(cand[0]);
 	free(cand[1]);
 	free(dir);
 	return found;
+}
+
+char *loader_find(const char *opt)
+{
+	return artifact_find(opt, "handoff.efi", "../lib/handoff/handoffx64.efi", "loader");
+}
+
+char *stub_find(const char *opt)
+{
+	return artifact_find(opt, "handoff-stub.efi", "../lib/handoff/handoff-stub.efi", "stub");
 }
