@@ -383,13 +383,6 @@ static int entry_remove(int argc, char **argv)
 	return c;
 }
 
-static int entry_list(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return tool_fail("entry list: not implemented yet");
-}
-
 int cmd_entry(int argc, char **argv)
 {
 	opterr = 0;
@@ -400,7 +393,7 @@ int cmd_entry(int argc, char **argv)
 	if (strcmp(argv[1], "add") == 0)
 		return entry_add(argc - 1, argv + 1);
 	if (strcmp(argv[1], "list") == 0)
-		return entry_list(argc - 1, argv + 1);
+		return entry_list(argc - 1, argv + 1, help);
 	if (strcmp(argv[1], "remove") == 0)
 		return entry_remove(argc - 1, argv + 1);
 	return tool_usage("unknown subcommand '%s': expected add, list or remove", argv[1]);
