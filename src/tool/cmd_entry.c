@@ -335,6 +335,16 @@ static void remove_file_and_dirs(const char *esp, const char *file)
 	free(path);
 }
 
+/* The entry id: the file name without ".conf", given with or without it. */
+static char *strip_conf(const char *arg)
+{
+	size_t n = strlen(arg);
+
+	if (n > 5 && strcmp(arg + n - 5, ".conf") == 0)
+		n -= 5;
+	return strndup(arg, n);
+}
+
 static int entry_remove(int argc, char **argv)
 {
 	static const struct option opts[] = { { "esp", required_argument, NULL, 'e' }, { "help", no_argument, NULL, 'h' }, { 0 } };
@@ -353,7 +363,7 @@ static int entry_remove(int argc, char **argv)
 	}
 	if (!esp || optind + 1 != argc)
 		return tool_usage("usage: entry remove --esp DIR ID");
-	id = strndup(argv[optind], strlen(argv[optind]) - (strlen(argv[optind]) > 5 && strcmp(argv[optind] + strlen(argv[optind]) - 5, ".conf") == 0 ? 5 : 0));
+	id = strip_conf(argv[optind]);
 	if (!entry_name_ok(id)) {
 		free(id);
 		return tool_usage("entry id '%s': use the entry's file name", argv[optind]);

@@ -186,15 +186,23 @@ static int stage_kernel(const struct run_args *a, const char *esp, const char *b
 	};
 	bool needs_loader = a->loader_opt || a->protocol == SCHEME_HANDOVER || a->protocol == SCHEME_LEGACY ||
 			    a->n_initrds || a->options;
-	char *loader = loader_find(a->loader_opt), *conf, *ldir;
+	struct diag_capture why;
+	char *loader, *conf, *ldir;
 	int r;
 
+	diag_capture_begin(&why);
+	loader = loader_find(a->loader_opt);
+	diag_capture_end(&why);
 	if (!loader) {
+		if (needs_loader)
+			diag_capture_replay(&why, LOG_ERROR);
+		diag_capture_free(&why);
 		if (needs_loader)
 			return -1;
 		tool_note("starting %s directly by its EFI stub", a->target);
 		return copy_file(a->target, bootx64);
 	}
+	diag_capture_free(&why);
 	ldir = path_join(esp, "loader");
 	conf = path_join(ldir, "loader.conf");
 	r = copy_file(loader, bootx64);
