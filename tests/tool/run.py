@@ -794,6 +794,23 @@ def new_user_end_to_end():
         assert rep["payload_sha256"] == payload_sha()
 
 
+@test
+def run_kernel_by_each_protocol():
+    """run KERNEL --protocol P with handoff's loader: the entry it writes pins the scheme."""
+    if not os.path.exists(LOADER):
+        print(f"  SKIP: {LOADER} not built")
+        return
+    for proto, code in (("handover", 3), ("legacy", 4)):
+        r = h("run", KERNEL, "--protocol", proto, "--initrd", INITRD,
+              "--options", f"console=ttyS0 handoff.debug_exit={code}", "--timeout", str(BOOT_TIMEOUT),
+              timeout=BOOT_TIMEOUT + 30)
+        out = r.stdout.decode(errors="replace")
+        rep = init_report(r.stdout)
+        assert rep and r.returncode == code, f"{proto}: exit {r.returncode} {r.stderr!r} {out[-2000:]}"
+        assert f"by {proto}" in out, f"{proto}: the loader did not say it used {proto}"
+        assert rep["payload_sha256"] == payload_sha()
+
+
 def main():
     args = sys.argv[1:]
     only = args[args.index("-k") + 1] if "-k" in args else None
