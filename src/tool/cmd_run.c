@@ -390,7 +390,7 @@ static int qemu_run(const struct run_args *a, char **argv)
 	static const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
 	posix_spawn_file_actions_t fa;
 	struct strbuf err = { 0 };
-	int pipefd[2], status, r;
+	int pipefd[2], status, r, spawn_err;
 	bool timed_out;
 	pid_t pid;
 
@@ -400,11 +400,11 @@ static int qemu_run(const struct run_args *a, char **argv)
 		sigaction(sigs[i], &sa, &old[i]);
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
-	errno = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	spawn_err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	close(pipefd[1]);
-	if (errno) {
-		r = tool_fail("cannot run %s: %s (install the Debian package qemu-system-x86)", argv[0], strerror(errno));
+	if (spawn_err) {
+		r = tool_fail("cannot run %s: %s (install the Debian package qemu-system-x86)", argv[0], strerror(spawn_err));
 	} else {
 		fflush(stdout);
 		status = qemu_wait(pid, pipefd[0], a->timeout_sec, &err, &timed_out);
