@@ -335,6 +335,16 @@ static void remove_file_and_dirs(const char *esp, const char *file)
 	free(path);
 }
 
+/* The entry id: the file name without ".conf", given with or without it. */
+static char *strip_conf(const char *arg)
+{
+	size_t n = strlen(arg);
+
+	if (n > 5 && strcmp(arg + n - 5, ".conf") == 0)
+		n -= 5;
+	return strndup(arg, n);
+}
+
 static int entry_remove(int argc, char **argv)
 {
 	static const struct option opts[] = { { "esp", required_argument, NULL, 'e' }, { "help", no_argument, NULL, 'h' }, { 0 } };
@@ -353,7 +363,7 @@ static int entry_remove(int argc, char **argv)
 	}
 	if (!esp || optind + 1 != argc)
 		return tool_usage("usage: entry remove --esp DIR ID");
-	id = strndup(argv[optind], strlen(argv[optind]) - (strlen(argv[optind]) > 5 && strcmp(argv[optind] + strlen(argv[optind]) - 5, ".conf") == 0 ? 5 : 0));
+	id = strip_conf(argv[optind]);
 	if (!entry_name_ok(id)) {
 		free(id);
 		return tool_usage("entry id '%s': use the entry's file name", argv[optind]);
@@ -383,13 +393,6 @@ static int entry_remove(int argc, char **argv)
 	return c;
 }
 
-static int entry_list(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return tool_fail("entry list: not implemented yet");
-}
-
 int cmd_entry(int argc, char **argv)
 {
 	opterr = 0;
@@ -400,7 +403,7 @@ int cmd_entry(int argc, char **argv)
 	if (strcmp(argv[1], "add") == 0)
 		return entry_add(argc - 1, argv + 1);
 	if (strcmp(argv[1], "list") == 0)
-		return entry_list(argc - 1, argv + 1);
+		return entry_list(argc - 1, argv + 1, help);
 	if (strcmp(argv[1], "remove") == 0)
 		return entry_remove(argc - 1, argv + 1);
 	return tool_usage("unknown subcommand '%s': expected add, list or remove", argv[1]);

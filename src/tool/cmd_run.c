@@ -186,15 +186,23 @@ static int stage_kernel(const struct run_args *a, const char *esp, const char *b
 	};
 	bool needs_loader = a->loader_opt || a->protocol == SCHEME_HANDOVER || a->protocol == SCHEME_LEGACY ||
 			    a->n_initrds || a->options;
-	char *loader = loader_find(a->loader_opt), *conf, *ldir;
+	struct diag_capture why;
+	char *loader, *conf, *ldir;
 	int r;
 
+	diag_capture_begin(&why);
+	loader = loader_find(a->loader_opt);
+	diag_capture_end(&why);
 	if (!loader) {
+		if (needs_loader)
+			diag_capture_replay(&why, LOG_ERROR);
+		diag_capture_free(&why);
 		if (needs_loader)
 			return -1;
 		tool_note("starting %s directly by its EFI stub", a->target);
 		return copy_file(a->target, bootx64);
 	}
+	diag_capture_free(&why);
 	ldir = path_join(esp, "loader");
 	conf = path_join(ldir, "loader.conf");
 	r = copy_file(loader, bootx64);
@@ -382,7 +390,7 @@ static int qemu_run(const struct run_args *a, char **argv)
 	static const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
 	posix_spawn_file_actions_t fa;
 	struct strbuf err = { 0 };
-	int pipefd[2], status, r;
+	int pipefd[2], status, r, spawn_err;
 	bool timed_out;
 	pid_t pid;
 
@@ -392,11 +400,11 @@ static int qemu_run(const struct run_args *a, char **argv)
 		sigaction(sigs[i], &sa, &old[i]);
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
-	errno = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	spawn_err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	close(pipefd[1]);
-	if (errno) {
-		r = tool_fail("cannot run %s: %s (install the Debian package qemu-system-x86)", argv[0], strerror(errno));
+	if (spawn_err) {
+		r = tool_fail("cannot run %s: %s (install the Debian package qemu-system-x86)", argv[0], strerror(spawn_err));
 	} else {
 		fflush(stdout);
 		status = qemu_wait(pid, pipefd[0], a->timeout_sec, &err, &timed_out);

@@ -221,17 +221,20 @@ static int pick_boot_number(const char *dir, const struct strbuf *opt, bool *ret
 		size_t len = 0;
 		uint8_t *cur;
 
+		bool absent;
+
 		snprintf(name, sizeof(name), "Boot%04X", (unsigned)i);
 		cur = var_read(dir, name, &len);
-		if (!cur && free_num < 0)
+		absent = cur == NULL;
+		if (absent && free_num < 0)
 			free_num = i;
-		if (cur && len == opt->len && memcmp(cur, opt->buf, len) == 0) {
+		if (!absent && len == opt->len && memcmp(cur, opt->buf, len) == 0) {
 			free(cur);
 			*ret_exists = true;
 			return i;
 		}
 		free(cur);
-		if (!cur && free_num >= 0 && i > free_num + 64)
+		if (absent && free_num >= 0 && i > free_num + 64)
 			break; /* numbers are dense in practice: stop after a run of free ones */
 	}
 	*ret_exists = false;

@@ -29,6 +29,9 @@ struct entry_spec {
  */
 int entry_install(const struct entry_spec *s);
 
+/** entry_list() - `handoff entry list` (entry_list.c); @help is the command's --help text. */
+int entry_list(int argc, char **argv, const char *help);
+
 /** entry_name_ok() - @s is usable as a path component (token, version, id). */
 bool entry_name_ok(const char *s);
 

@@ -336,7 +336,7 @@ int run_command(const char *what, char *const argv[])
 	posix_spawn_file_actions_t fa;
 	struct strbuf out = { 0 };
 	char line[512];
-	int pipefd[2], status;
+	int pipefd[2], status, err;
 	pid_t pid;
 
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
@@ -345,12 +345,12 @@ int run_command(const char *what, char *const argv[])
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
 	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
-	errno = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	close(pipefd[1]);
-	if (errno) {
+	if (err) {
 		close(pipefd[0]);
-		return tool_fail("%s: cannot run %s: %s", what, argv[0], strerror(errno)), -1;
+		return tool_fail("%s: cannot run %s: %s", what, argv[0], strerror(err)), -1;
 	}
 	status = wait_collect(pid, pipefd[0], &out);
 	close(pipefd[0]);

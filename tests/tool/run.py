@@ -546,6 +546,59 @@ def entry_remove_keeps_shared_files():
             os.unlink(outside)
 
 
+@test
+def entry_list_as_the_loader_sees_it():
+    with Tmp() as tmp:
+        esp = os.path.join(tmp, "esp")
+        os.mkdir(esp)
+        for tok, v, proto in (("a", "1", "auto"), ("a", "2", "handover"), ("b", "1", "auto")):
+            ok(h("entry", "add", "--esp", esp, "--linux", KERNEL, "--entry-token", tok, "--version", v,
+                 "--protocol", proto, "--initrd", INITRD))
+            conf = os.path.join(esp, f"loader/entries/{tok}-{v}.conf")
+            text = open(conf).read().replace("sort-key   debian", f"sort-key   {tok}")
+            if "sort-key" not in text:
+                text += f"sort-key {tok}\n"
+            open(conf, "w").write(text)
+        populate(esp, {
+            "loader/loader.conf": b"timeout 5\ndefault b-*\nfrobnicate yes\n",
+            # Upper case on disk, lower case in the entry: FAT would find it.
+            "EFI/TOOLS/SHELL.EFI": open(SDBOOT, "rb").read(),
+            "loader/entries/tool.conf": b"title Tool\nefi /efi/tools/shell.efi\nbogus line here\n",
+            "loader/entries/broken.conf": b"title Broken\nlinux /missing/linux\ninitrd /missing/initrd\n",
+            "loader/entries/sdboot-legacy.conf": b"title Not a bzImage\nlinux /EFI/TOOLS/SHELL.EFI\nprotocol legacy\n",
+            "loader/entries/empty.conf": b"title Nothing\n",
+        })
+        os.makedirs(os.path.join(esp, "EFI/Linux"))
+        make_uki(os.path.join(esp, "EFI/Linux"))
+        j = json.loads(ok(h("entry", "list", "--esp", esp, "--json")).stdout)
+        ids = [e["id"] for e in j["entries"]]
+        assert ids[:3] == ["a-2", "a-1", "b-1"], ids
+        assert set(ids[3:]) == {"tool", "broken", "sdboot-legacy", "uki.efi"}, ids
+        by = {e["id"]: e for e in j["entries"]}
+        assert j["default"] == "b-1" and by["b-1"]["default"] and not by["a-2"]["default"]
+        assert j["timeout"] == 5
+        assert any("frobnicate" in p for p in j["problems"]), j["problems"]
+        assert by["a-2"]["protocol"] == "handover" and by["a-2"]["problems"] == []
+        assert by["a-1"]["initrd"] == ["/a/1/initramfs.cpio.gz"]
+        assert by["tool"]["efi"] == "/efi/tools/shell.efi"
+        assert len(by["tool"]["problems"]) == 1 and "bogus" in by["tool"]["problems"][0], by["tool"]["problems"]
+        probs = by["broken"]["problems"]
+        assert any("linux /missing/linux: file not found" in p for p in probs), probs
+        assert any("initrd /missing/initrd: file not found" in p for p in probs), probs
+        assert any("cannot boot by legacy" in p for p in by["sdboot-legacy"]["problems"]), by["sdboot-legacy"]
+        assert by["uki.efi"]["type"] == "type2" and by["uki.efi"]["title"] == 'Test OS "1"'
+        assert by["uki.efi"]["version"] == "1" and by["uki.efi"]["sort_key"] == "test"
+        assert [i["path"] for i in j["ignored"]] == ["loader/entries/empty.conf"]
+        assert "nothing to boot" in j["ignored"][0]["problems"][0]
+        text = ok(h("entry", "list", "--esp", esp)).stdout.decode()
+        assert "* " in text and "problem: initrd /missing/initrd: file not found" in text
+        assert "ignored by the loader" in text
+        fails(h("entry", "list", "--esp", os.path.join(tmp, "none")), 1, "not a directory")
+        empty = os.path.join(tmp, "empty")
+        os.mkdir(empty)
+        assert json.loads(ok(h("entry", "list", "--esp", empty, "--json")).stdout)["entries"] == []
+
+
 # ---- disk --------------------------------------------------------------------
 
 def populate(d, files):
@@ -738,6 +791,23 @@ def new_user_end_to_end():
         assert r.returncode == 0, f"exit {r.returncode}: {r.stderr!r}"
         assert "console=ttyS0 rdinit=/init" in rep["cmdline"], rep["cmdline"]
         assert rep["efi"] is True
+        assert rep["payload_sha256"] == payload_sha()
+
+
+@test
+def run_kernel_by_each_protocol():
+    """run KERNEL --protocol P with handoff's loader: the entry it writes pins the scheme."""
+    if not os.path.exists(LOADER):
+        print(f"  SKIP: {LOADER} not built")
+        return
+    for proto, code in (("handover", 3), ("legacy", 4)):
+        r = h("run", KERNEL, "--protocol", proto, "--initrd", INITRD,
+              "--options", f"console=ttyS0 handoff.debug_exit={code}", "--timeout", str(BOOT_TIMEOUT),
+              timeout=BOOT_TIMEOUT + 30)
+        out = r.stdout.decode(errors="replace")
+        rep = init_report(r.stdout)
+        assert rep and r.returncode == code, f"{proto}: exit {r.returncode} {r.stderr!r} {out[-2000:]}"
+        assert f"by {proto}" in out, f"{proto}: the loader did not say it used {proto}"
         assert rep["payload_sha256"] == payload_sha()
 
 
