@@ -167,19 +167,53 @@ struct ext4_run {
 };
 
 /* ext4_super.c */
+/**
+ * ext4_dev_read() - read @len bytes at partition byte @offset, refusing
+ * (EFI_VOLUME_CORRUPTED) anything past the partition end.
+ * Return: EFI_SUCCESS or the error, logged.
+ */
 EFI_STATUS ext4_dev_read(struct ext4_fs *fs, uint64_t offset, void *buf, size_t len);
+/**
+ * ext4_read_block() - read block @blk (1..blocks_count-1) into @buf; @what
+ * names the structure in the error line.
+ * Return: EFI_SUCCESS or the error, logged.
+ */
 EFI_STATUS ext4_read_block(struct ext4_fs *fs, uint64_t blk, void *buf, const char *what);
+/**
+ * ext4_inode_table_block() - first block of @group's inode table, from its
+ * group descriptor (checksum checked under metadata_csum).
+ * Return: EFI_SUCCESS or EFI_VOLUME_CORRUPTED / a read error, logged.
+ */
 EFI_STATUS ext4_inode_table_block(struct ext4_fs *fs, uint32_t group, uint64_t *ret);
 
 /* ext4_inode.c */
+/**
+ * ext4_inode_load() - read and check inode @ino (range, checksum,
+ * i_extra_isize, in use); free with ext4_inode_free().
+ * Return: EFI_SUCCESS, EFI_VOLUME_CORRUPTED, EFI_UNSUPPORTED (encrypted),
+ * EFI_OUT_OF_RESOURCES or a read error, logged.
+ */
 EFI_STATUS ext4_inode_load(struct ext4_fs *fs, uint32_t ino, struct ext4_inode *ret);
+/** ext4_inode_free() - free what ext4_inode_load() allocated. */
 void ext4_inode_free(struct ext4_inode *inode);
+/** ext4_mode_type() - the EXT4_FT_* of an i_mode. */
 enum ext4_file_type ext4_mode_type(uint16_t mode);
+/**
+ * ext4_inline_data() - the part of an inline_data inode's content that
+ * follows i_block: the in-inode "system.data" xattr value (none: size 0).
+ * Return: EFI_SUCCESS, or EFI_VOLUME_CORRUPTED if the value is out of bounds.
+ */
 EFI_STATUS ext4_inline_data(struct ext4_fs *fs, const struct ext4_inode *inode,
 			    const uint8_t **ret_extra, size_t *ret_extra_size);
 
 /* ext4_map.c */
 EFI_STATUS ext4_map(struct ext4_file *f, uint64_t lblk, struct ext4_run *ret);
+/**
+ * ext4_cache_block() - make @c hold block @blk, reading it unless it does
+ * already; *@ret_fresh tells the caller to check it (and to clear c->blk
+ * when the check fails, so a bad block is never served from the cache).
+ * Return: EFI_SUCCESS, EFI_OUT_OF_RESOURCES or a read error, logged.
+ */
 EFI_STATUS ext4_cache_block(struct ext4_file *f, struct ext4_block_cache *c, uint64_t blk,
 			    const char *what, bool *ret_fresh);
 

@@ -40,7 +40,10 @@ make_small() {
 	mkdir -p "$d"
 	rnd "$d/file" 2000
 	ln -s ../../one1k "$s/d01/d02/lnk_up"
-	mkdir "$s/emptydir"
+	mkdir "$s/emptydir" "$s/inl"
+	# 4 entries of 20 bytes, more than i_block's 56: libext2fs then moves
+	# an inline_data directory to a block (Linux would use system.data)
+	for i in 1 2 3 4; do rnd "$s/inl/entry-0$i" 7; done
 	rnd "$s/$(printf 'n%.0s' $(seq 255))" 33   # a 255-byte name
 	rnd "$s/name with spaces" 5
 	ln -s one1k "$s/lnk_fast"
