@@ -85,8 +85,15 @@ EFI_STATUS ext4_mount(ext4_read_fn read, void *ctx, uint64_t part_size, const ch
 /** ext4_unmount() - free a volume; every file of it must be closed first. NULL is fine. */
 void ext4_unmount(struct ext4_fs *fs);
 
-/** ext4_volume_label() - the superblock's volume name (NUL-terminated, may be ""). */
-const char *ext4_volume_label(const struct ext4_fs *fs);
+struct ext4_volume_info {
+	uint64_t size;            /* bytes: s_blocks_count * block size */
+	uint64_t free;            /* bytes: s_free_blocks_count * block size (as of the last write) */
+	uint32_t block_size;
+	char label[17];           /* s_volume_name, NUL-terminated, may be "" */
+};
+
+/** ext4_volume_info() - size, free space, block size and label (EFI_FILE_SYSTEM_INFO). */
+void ext4_volume_info(const struct ext4_fs *fs, struct ext4_volume_info *ret);
 
 /**
  * ext4_open_at() - open @path relative to directory @dir (NULL: the root).

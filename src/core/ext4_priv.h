@@ -11,8 +11,10 @@
 #define SB_SIZE 1024u
 #define SB_INODES_COUNT 0x00
 #define SB_BLOCKS_COUNT_LO 0x04
+#define SB_FREE_BLOCKS_COUNT_LO 0x0c
 #define SB_FIRST_DATA_BLOCK 0x14
 #define SB_LOG_BLOCK_SIZE 0x18
+#define SB_LOG_CLUSTER_SIZE 0x1c
 #define SB_BLOCKS_PER_GROUP 0x20
 #define SB_INODES_PER_GROUP 0x28
 #define SB_MAGIC 0x38
@@ -26,6 +28,7 @@
 #define SB_DESC_SIZE 0xfe
 #define SB_FIRST_META_BG 0x104
 #define SB_BLOCKS_COUNT_HI 0x150
+#define SB_FREE_BLOCKS_COUNT_HI 0x158
 #define SB_CHECKSUM_TYPE 0x175
 #define SB_BACKUP_BGS 0x24c
 #define SB_CHECKSUM_SEED 0x270
@@ -54,6 +57,7 @@
 #define RO_COMPAT_SPARSE_SUPER 0x1u
 #define RO_COMPAT_HUGE_FILE 0x8u
 #define RO_COMPAT_GDT_CSUM 0x10u
+#define RO_COMPAT_BIGALLOC 0x200u
 #define RO_COMPAT_METADATA_CSUM 0x400u
 
 /* Group descriptor (32 bytes, 64 with 64bit and s_desc_size >= 64). */
@@ -119,6 +123,7 @@ struct ext4_fs {
 	uint32_t block_size;
 	uint32_t block_bits;
 	uint64_t blocks_count;
+	uint64_t free_blocks;
 	uint32_t first_data_block;
 	uint32_t blocks_per_group;
 	uint32_t inodes_per_group;

@@ -84,7 +84,10 @@ static uint64_t gdt_block(const struct ext4_fs *fs, uint32_t nr)
 	if (!(fs->incompat & INCOMPAT_META_BG) || nr < fs->first_meta_bg)
 		return sb_block + 1 + nr;
 	group = (uint64_t)nr * fs->desc_per_block;
-	return fs->first_data_block + group * fs->blocks_per_group + (group_has_super(fs, (uint32_t)group) ? 1 : 0);
+	/* 1 KiB blocks with s_first_data_block 0 (bigalloc): group 0 starts at
+	 * block 0, its superblock is block 1, so its GDT is block 2. */
+	return fs->first_data_block + group * fs->blocks_per_group + (group_has_super(fs, (uint32_t)group) ? 1 : 0) +
+	       (fs->block_size == 1024 && nr == 0 && fs->first_data_block == 0 ? 1 : 0);
 }
 
 static EFI_STATUS check_desc_csum(struct ext4_fs *fs, uint32_t group, uint8_t *desc)
@@ -205,6 +208,17 @@ static EFI_STATUS parse_sizes(struct ext4_fs *fs, const uint8_t *sb)
 	return EFI_SUCCESS;
 }
 
+/* One block bitmap block per group: 8 bits per byte, each bit a block or,
+ * with bigalloc, a cluster of 2^(s_log_cluster_size - s_log_block_size). */
+static uint64_t max_blocks_per_group(const struct ext4_fs *fs, const uint8_t *sb)
+{
+	uint32_t log_cluster = get_le32(sb + SB_LOG_CLUSTER_SIZE), shift = 0;
+
+	if ((fs->ro_compat & RO_COMPAT_BIGALLOC) && log_cluster + 10 > fs->block_bits && log_cluster <= 20)
+		shift = log_cluster + 10 - fs->block_bits;
+	return (uint64_t)8 * fs->block_size << shift;
+}
+
 /* Block and inode counts, and the group geometry they imply. */
 static EFI_STATUS parse_geometry(struct ext4_fs *fs, const uint8_t *sb)
 {
@@ -222,7 +236,7 @@ static EFI_STATUS parse_geometry(struct ext4_fs *fs, const uint8_t *sb)
 	if (fs->first_data_block > 1 || fs->first_data_block >= fs->blocks_count)
 		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: superblock: s_first_data_block %u is invalid",
 					fs->name, fs->first_data_block);
-	if (fs->blocks_per_group == 0 || fs->blocks_per_group > 8 * fs->block_size)
+	if (fs->blocks_per_group == 0 || fs->blocks_per_group > max_blocks_per_group(fs, sb))
 		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: superblock: s_blocks_per_group %u is invalid",
 					fs->name, fs->blocks_per_group);
 	if (fs->inodes_per_group == 0 || fs->inodes_per_group > 8 * fs->block_size)
@@ -259,6 +273,10 @@ static EFI_STATUS parse_super(struct ext4_fs *fs, const uint8_t *sb)
 		err = parse_geometry(fs, sb);
 	if (err != EFI_SUCCESS)
 		return err;
+	fs->free_blocks = get_le32(sb + SB_FREE_BLOCKS_COUNT_LO);
+	if (fs->incompat & INCOMPAT_64BIT)
+		fs->free_blocks |= (uint64_t)get_le32(sb + SB_FREE_BLOCKS_COUNT_HI) << 32;
+	fs->free_blocks = MIN(fs->free_blocks, fs->blocks_count);
 	memcpy(fs->label, sb + SB_VOLUME_NAME, 16);
 	fs->label[16] = '\0';
 	return EFI_SUCCESS;
@@ -300,7 +318,12 @@ void ext4_unmount(struct ext4_fs *fs)
 	mem_free(fs);
 }
 
-const char *ext4_volume_label(const struct ext4_fs *fs)
+void ext4_volume_info(const struct ext4_fs *fs, struct ext4_volume_info *ret)
 {
-	return fs->label;
+	*ret = (struct ext4_volume_info){
+		.size = fs->blocks_count << fs->block_bits,
+		.free = fs->free_blocks << fs->block_bits,
+		.block_size = fs->block_size,
+	};
+	memcpy(ret->label, fs->label, sizeof(ret->label));
 }

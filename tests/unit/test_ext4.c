@@ -395,6 +395,9 @@ ROUNDTRIP(ext4_metabg, "ext4-metabg", "full")
 ROUNDTRIP(ext4_sparse2, "ext4-sparse2", "full")
 ROUNDTRIP(ext4_seed, "ext4-seed", "full")
 ROUNDTRIP(ext4_64k, "ext4-64k", "small")
+ROUNDTRIP(ext4_noextent, "ext4-noextent", "full")
+ROUNDTRIP(ext4_bigalloc, "ext4-bigalloc", "small")
+ROUNDTRIP(ext4_bigalloc_1k, "ext4-bigalloc-1k", "small")
 ROUNDTRIP(ext3_4k, "ext3-4k", "full")
 ROUNDTRIP(ext2_1k, "ext2-1k", "full")
 ROUNDTRIP(ext2_rev0, "ext2-rev0", "small")
@@ -404,7 +407,7 @@ TEST(ext4_roundtrip_covers_images_list)
 {
 	static const char *const covered[] = { "ext4-4k", "ext4-1k", "ext4-no64", "ext4-nocsum", "ext4-inline",
 					       "ext4-i128", "ext4-metabg", "ext4-sparse2", "ext4-seed", "ext4-64k",
-					       "ext3-4k", "ext2-1k", "ext2-rev0" };
+					       "ext4-noextent", "ext4-bigalloc", "ext4-bigalloc-1k", "ext3-4k", "ext2-1k", "ext2-rev0" };
 	FILE *f = fopen(img_path("images", ".list"), "r");
 	char line[512], name[128];
 	int n = 0;
@@ -418,7 +421,7 @@ TEST(ext4_roundtrip_covers_images_list)
 			test_fail(__FILE__, __LINE__, "image %s has no roundtrip test", name);
 		n++;
 	}
-	CHECK_EQ(n, 13);
+	CHECK_EQ(n, 16);
 	if (f)
 		fclose(f);
 }
@@ -486,6 +489,7 @@ TEST(ext4_open_at_and_read_edges)
 	struct ext4_fs *fs = mount_4k(&im);
 	struct ext4_file *d = NULL, *f = NULL;
 	struct ext4_stat st;
+	struct ext4_volume_info vi;
 	uint8_t buf[16];
 	size_t got = 99;
 
@@ -518,6 +522,11 @@ TEST(ext4_open_at_and_read_edges)
 	ext4_stat(d, &st);
 	CHECK_EQ(st.ino, 2);
 	ext4_close(d);
+	ext4_volume_info(fs, &vi);
+	CHECK_EQ(vi.size, 64 * 1024 * 1024);
+	CHECK_EQ(vi.block_size, 4096);
+	CHECK(vi.free > 0 && vi.free < vi.size);
+	CHECK_STR(vi.label, "handoff-test");
 	CHECK_EQ(ext4_open_inode(fs, 0, &f), EFI_VOLUME_CORRUPTED);
 	CHECK_LOG("ext4: inode 0: out of range");
 	CHECK_EQ(ext4_open_inode(fs, 0x40000000, &f), EFI_VOLUME_CORRUPTED);

@@ -86,7 +86,7 @@ make_full "$out/full"
 
 # name size tree mke2fs-options
 cat > "$out/images.list" <<'LIST'
-ext4-4k 64M full -t ext4 -b 4096
+ext4-4k 64M full -t ext4 -b 4096 -L handoff-test
 ext4-1k 64M full -t ext4 -b 1024
 ext4-no64 64M full -t ext4 -O ^64bit
 ext4-nocsum 64M full -t ext4 -O ^metadata_csum
@@ -96,6 +96,9 @@ ext4-metabg 64M full -t ext4 -b 1024 -g 1024 -O meta_bg,^resize_inode
 ext4-sparse2 64M full -t ext4 -O sparse_super2
 ext4-seed 64M full -t ext4 -b 1024 -O metadata_csum_seed
 ext4-64k 64M small -t ext4 -b 65536 -O ^has_journal
+ext4-noextent 64M full -t ext4 -O ^extent,^64bit
+ext4-bigalloc 64M small -t ext4 -O bigalloc -C 16384
+ext4-bigalloc-1k 64M small -t ext4 -b 1024 -C 4096 -O bigalloc,meta_bg,^resize_inode
 ext3-4k 64M full -t ext3 -b 4096
 ext2-1k 64M full -t ext2 -b 1024
 ext2-rev0 16M small -t ext2 -r 0
