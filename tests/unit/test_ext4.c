@@ -24,6 +24,7 @@ struct img {
 	const uint8_t *watch;   /* count reads landing in [watch, watch + watch_size) */
 	size_t watch_size;
 	unsigned n_watched;
+	bool fail;              /* every read fails with EFI_DEVICE_ERROR */
 };
 
 static EFI_STATUS img_read(void *ctx, uint64_t offset, void *buf, size_t len)
@@ -31,6 +32,8 @@ static EFI_STATUS img_read(void *ctx, uint64_t offset, void *buf, size_t len)
 	struct img *im = ctx;
 
 	im->n_reads++;
+	if (im->fail)
+		return EFI_DEVICE_ERROR;
 	if (im->watch && (const uint8_t *)buf >= im->watch && (const uint8_t *)buf + len <= im->watch + im->watch_size)
 		im->n_watched++;
 	if (offset > im->size || len > im->size - offset) {
@@ -694,5 +697,91 @@ TEST(ext4_mount_rejects_small_or_truncated)
 	CHECK_EQ(ext4_mount(img_read, &im, im.size / 2, "half", &fs), EFI_VOLUME_CORRUPTED);
 	CHECK_LOG("half: superblock: s_blocks_count 2048 (1024-byte blocks) exceeds the partition (1048576 bytes)");
 	CHECK(fs == NULL);
+	img_close(&im);
+}
+
+TEST(ext4_unwritten_extent_reads_as_zeros)
+{
+	struct img im;
+	struct ext4_fs *fs = NULL;
+	struct ext4_file *f = NULL;
+	uint8_t buf[4000], zero[4000] = { 0 };
+	size_t got = 0;
+
+	if (!img_load(&im, "corrupt-nocsum"))
+		return;
+	uint8_t *ee_len = im.mem + inode_at("corrupt-nocsum", "f") + 0x28 + 12 + 4;
+	CHECK_EQ(get_le16(ee_len), 3); /* 3000 bytes in one 3-block extent */
+	put_le16(ee_len, 3 + 32768);   /* the same extent, marked unwritten */
+	CHECK_EQ(ext4_mount(img_read, &im, im.size, "ext4", &fs), EFI_SUCCESS);
+	CHECK_EQ(ext4_open(fs, "/f", &f), EFI_SUCCESS);
+	memset(buf, 0xaa, sizeof(buf));
+	CHECK_EQ(ext4_read(f, 0, buf, sizeof(buf), &got), EFI_SUCCESS);
+	CHECK_EQ(got, 3000);
+	CHECK_MEM(buf, zero, 3000);
+	ext4_close(f);
+	ext4_unmount(fs);
+	img_close(&im);
+}
+
+TEST(ext4_read_errors_propagate)
+{
+	struct img im;
+	struct ext4_fs *fs = mount_4k(&im);
+	struct ext4_file *f = NULL;
+	uint8_t buf[64];
+	size_t got = 1;
+
+	if (!fs)
+		return;
+	CHECK_EQ(ext4_open(fs, "/one1k", &f), EFI_SUCCESS);
+	im.fail = true;
+	CHECK_EQ(ext4_read(f, 0, buf, sizeof(buf), &got), EFI_DEVICE_ERROR);
+	CHECK_EQ(got, 0);
+	CHECK_LOG("ext4: reading 64 bytes at");
+	CHECK_LOG("EFI_DEVICE_ERROR");
+	ext4_close(f);
+	f = NULL;
+	CHECK_EQ(ext4_open(fs, "/medium", &f), EFI_DEVICE_ERROR);
+	CHECK(f == NULL);
+	im.fail = false;
+	ext4_unmount(fs);
+	img_close(&im);
+}
+
+/* /f's one 3-block extent split into three adjacent 1-block extents: still
+ * one read, straight into the caller's buffer. */
+TEST(ext4_adjacent_extents_merge_into_one_read)
+{
+	struct img im;
+	struct ext4_fs *fs = NULL;
+	struct ext4_file *f = NULL;
+	uint8_t buf[3000];
+	size_t got = 0;
+
+	if (!img_load(&im, "corrupt-nocsum"))
+		return;
+	uint8_t *root = im.mem + inode_at("corrupt-nocsum", "f") + 0x28;
+	uint32_t pblk = get_le32(root + 12 + 8);
+	CHECK_EQ(get_le16(root + 2), 1);
+	CHECK_EQ(pblk, at("corrupt-nocsum", "f_block"));
+	put_le16(root + 2, 3);
+	for (uint32_t i = 0; i < 3; i++) {
+		uint8_t *e = root + 12 + 12 * i;
+		put_le32(e, i);            /* ee_block */
+		put_le16(e + 4, 1);        /* ee_len */
+		put_le16(e + 6, 0);        /* ee_start_hi */
+		put_le32(e + 8, pblk + i); /* ee_start_lo */
+	}
+	CHECK_EQ(ext4_mount(img_read, &im, im.size, "ext4", &fs), EFI_SUCCESS);
+	CHECK_EQ(ext4_open(fs, "/f", &f), EFI_SUCCESS);
+	im.watch = buf;
+	im.watch_size = sizeof(buf);
+	CHECK_EQ(ext4_read(f, 0, buf, sizeof(buf), &got), EFI_SUCCESS);
+	CHECK_EQ(got, 3000);
+	CHECK_EQ(im.n_watched, 1);
+	CHECK_MEM(buf, im.mem + (uint64_t)pblk * 1024, 3000);
+	ext4_close(f);
+	ext4_unmount(fs);
 	img_close(&im);
 }
