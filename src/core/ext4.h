@@ -75,9 +75,9 @@ struct ext4_dirent {
  * @part_size: partition size in bytes; nothing beyond is ever read.
  * @name: names the volume in log lines ("ext4", "disk0p2").
  * Logs a warning (and mounts) when the journal needs recovery.
- * Return: EFI_SUCCESS, EFI_UNSUPPORTED (not ext2/3/4: bad magic, or an
- * incompatible feature, named in the log), EFI_VOLUME_CORRUPTED, or
- * EFI_OUT_OF_RESOURCES.
+ * Return: EFI_SUCCESS, EFI_UNSUPPORTED (not ext2/3/4: no magic, logged at
+ * debug level only since partitions are probed; or an incompatible feature,
+ * named in an error line), EFI_VOLUME_CORRUPTED, or EFI_OUT_OF_RESOURCES.
  */
 EFI_STATUS ext4_mount(ext4_read_fn read, void *ctx, uint64_t part_size, const char *name,
 		      struct ext4_fs **ret);

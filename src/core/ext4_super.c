@@ -257,9 +257,11 @@ static EFI_STATUS parse_super(struct ext4_fs *fs, const uint8_t *sb)
 {
 	EFI_STATUS err;
 
-	if (get_le16(sb + SB_MAGIC) != EXT4_SUPER_MAGIC)
-		return log_error_status(EFI_UNSUPPORTED, "%s: superblock: magic %#x is not 0xef53: not ext2/3/4",
-					fs->name, get_le16(sb + SB_MAGIC));
+	/* Not ext at all is no error: the loader probes every partition. */
+	if (get_le16(sb + SB_MAGIC) != EXT4_SUPER_MAGIC) {
+		log_debug("%s: superblock: magic %#x is not 0xef53: not ext2/3/4", fs->name, get_le16(sb + SB_MAGIC));
+		return EFI_UNSUPPORTED;
+	}
 	fs->compat = get_le32(sb + SB_FEATURE_COMPAT);
 	fs->incompat = get_le32(sb + SB_FEATURE_INCOMPAT);
 	fs->ro_compat = get_le32(sb + SB_FEATURE_RO_COMPAT);
@@ -295,9 +297,10 @@ EFI_STATUS ext4_mount(ext4_read_fn read, void *ctx, uint64_t part_size, const ch
 	fs->ctx = ctx;
 	fs->part_size = part_size;
 	fmt_snprintf(fs->name, sizeof(fs->name), "%s", name);
-	if (part_size < SB_OFFSET + SB_SIZE)
-		return log_error_status(EFI_UNSUPPORTED, "%s: %llu bytes, too small for an ext2/3/4 superblock",
-					name, (unsigned long long)part_size);
+	if (part_size < SB_OFFSET + SB_SIZE) {
+		log_debug("%s: %llu bytes, too small for an ext2/3/4 superblock", name, (unsigned long long)part_size);
+		return EFI_UNSUPPORTED;
+	}
 	err = ext4_dev_read(fs, SB_OFFSET, sb, sizeof(sb));
 	if (err != EFI_SUCCESS)
 		return err;
