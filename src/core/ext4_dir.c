@@ -93,7 +93,8 @@ static EFI_STATUS dir_scan(struct ext4_file *dir, const uint8_t *buf, size_t siz
 		EFI_STATUS err;
 
 		if (size - pos < DIRENT_HDR)
-			return dirent_check(dir, d, pos, size, 0);
+			return log_error_status(EFI_VOLUME_CORRUPTED, "%s: inode %u: directory entry at %zu: %zu bytes left, too few for an entry",
+						dir->fs->name, dir->inode.ino, pos, size - pos);
 		len = rec_len(d, bs);
 		err = dirent_check(dir, d, pos, size, len);
 		if (err != EFI_SUCCESS)

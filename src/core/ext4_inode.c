@@ -134,7 +134,8 @@ static EFI_STATUS find_system_data(struct ext4_fs *fs, const struct ext4_inode *
 {
 	const uint8_t *raw = inode->raw;
 
-	for (size_t pos = base; pos + 4 <= end && get_le32(raw + pos) != 0;) {
+	/* The list ends at 4 zero bytes; an entry must fit before its fields are read. */
+	for (size_t pos = base; pos + XATTR_ENTRY_SIZE <= end && get_le32(raw + pos) != 0;) {
 		const uint8_t *e = raw + pos;
 		size_t name_len = e[0], entry = ALIGN_UP(XATTR_ENTRY_SIZE + name_len, 4);
 		uint32_t offs = get_le16(e + 2), size = get_le32(e + 8);

@@ -786,3 +786,25 @@ TEST(ext4_adjacent_extents_merge_into_one_read)
 	ext4_unmount(fs);
 	img_close(&im);
 }
+
+/* The last entry of /d's first block shortened by 4: 4 bytes remain, too
+ * few for an entry header (and must not be read past the block). */
+static void dirent_leaves_4(uint8_t *m, const char *base)
+{
+	uint8_t *blk = m + at(base, "d_block") * 1024;
+	size_t pos = 0;
+
+	for (int i = 0; i < 64; i++) {
+		uint16_t len = get_le16(blk + pos + 4);
+		if (len < 12 || pos + len >= 1024) {
+			put_le16(blk + pos + 4, (uint16_t)(len - 4));
+			return;
+		}
+		pos += len;
+	}
+}
+
+TEST(ext4_dirent_tail_too_short)
+{
+	damaged("corrupt-nocsum", dirent_leaves_4, "/d", EFI_VOLUME_CORRUPTED, "4 bytes left, too few for an entry");
+}
