@@ -8,7 +8,19 @@
  * ext4_read() / ext4_readdir() / ext4_stat() on the handle, ext4_close() it
  * and ext4_unmount() the volume. Handles are independent: several may be
  * open at once, each with its own small block cache. Nothing here is thread
- * safe (UEFI is single threaded).
+ * safe (UEFI is single threaded). Memory: a handle holds its inode and up
+ * to six blocks (extent/indirect levels, one directory block).
+ *
+ * Reads: 1-64 KiB blocks; extent trees (depth <= 5, checked per level, so a
+ * loop ends as a depth mismatch) and ext2/3 block maps; 64bit, flex_bg,
+ * meta_bg, sparse_super2, bigalloc; htree directories (read linearly);
+ * inline_data files and directories; fast and slow symlinks; holes and
+ * unwritten extents as zeros; huge_file. metadata_csum (CRC32C, with
+ * metadata_csum_seed) is verified for the superblock, group descriptors,
+ * inodes, extent blocks and directory leaf blocks; gdt_csum (crc16) is not
+ * checked. A journal needing recovery is a warning; incompatible features
+ * it does not know (compression, journal_dev, dirdata, unknown bits) are
+ * refused by name. Encrypted inodes are refused.
  *
  * Errors: EFI_VOLUME_CORRUPTED for any inconsistent metadata (the log line
  * names the structure: "ext4: inode 12: checksum mismatch"), EFI_UNSUPPORTED
@@ -133,10 +145,11 @@ bool ext4_file_is_dir(const struct ext4_file *f);
  * Holes and unwritten extents read as zeros. Each physically contiguous run
  * is one read callback straight into @buf, as large as the extents allow.
  * Reading at or past the end gives *@ret_read = 0. A symlink opened with
- * EXT4_OPEN_NOFOLLOW reads as its target. Directories cannot be read.
+ * EXT4_OPEN_NOFOLLOW reads as its target. Only regular files and symlinks
+ * can be read (directories: ext4_readdir()).
  * Return: EFI_SUCCESS (*@ret_read bytes read, < @len only at end of file),
- * EFI_INVALID_PARAMETER (a directory), EFI_VOLUME_CORRUPTED, or the
- * callback's error.
+ * EFI_INVALID_PARAMETER (a directory or special file), EFI_VOLUME_CORRUPTED,
+ * or the callback's error.
  */
 EFI_STATUS ext4_read(struct ext4_file *f, uint64_t offset, void *buf, size_t len, size_t *ret_read);
 
