@@ -17,7 +17,7 @@ struct bls_entry {
 	char *version;
 	char *sort_key;
 	char *machine_id;
-	char *linux;         /* Type #1 kernel path, or NULL */
+	char *kernel;        /* Type #1 "linux" key: the kernel path, or NULL */
 	char *efi;           /* Type #1 "efi" chainload path, or the UKI path for Type #2 */
 	char **initrd;       /* n_initrd paths, in order */
 	size_t n_initrd;

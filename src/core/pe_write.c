@@ -18,8 +18,10 @@
 struct add_plan {
 	uint32_t table_end;       /* file offset just past the grown section table */
 	uint32_t size_of_headers;
+	uint32_t first_raw;       /* file offset of the first section data (or the file size) */
+	uint32_t shift;           /* how far section data moves to make room (FileAlignment multiple) */
 	uint32_t copy_len;        /* end of the last section's raw data in the input */
-	uint32_t data_end;        /* copy_len rounded up to FileAlignment */
+	uint32_t data_end;        /* where new raw data starts: moved old data's end, aligned */
 	uint32_t va[PE_MAX_SECTIONS], raw[PE_MAX_SECTIONS], raw_size[PE_MAX_SECTIONS];
 	uint32_t size_of_image;
 	uint32_t out_len;
@@ -77,14 +79,39 @@ static EFI_STATUS check_new_sections(const struct pe_info *pe, const char *name,
 	return EFI_SUCCESS;
 }
 
-/* The new headers overwrite [old table end, new table end): that must lie
- * before any section's raw data, and hold nothing (lld-link and GNU ld leave
- * zero padding up to SizeOfHeaders). */
+/* Section data may have to move to make room for the grown table (lld-link
+ * rounds SizeOfHeaders up to FileAlignment and no further: a 3-section image
+ * has no spare header byte). Moving raw data by a multiple of FileAlignment
+ * keeps every RVA, so code and relocations are untouched; the only file
+ * offsets outside the section table are the certificate table (dropped), the
+ * COFF symbol table (dropped) and the debug directory's entries: refuse then. */
+static EFI_STATUS plan_shift(const struct pe_info *pe, const uint8_t *buf, const char *name, size_t n, struct add_plan *p)
+{
+	uint32_t opt = pe_opt_offset(pe);
+
+	p->shift = 0;
+	if (p->table_end <= p->first_raw)
+		return EFI_SUCCESS;
+	if (pe->n_rva_and_sizes > PE_DIR_DEBUG && get_le32(buf + opt + OPT_DATA_DIRS + PE_DIR_DEBUG * 8 + 4))
+		return log_error_status(EFI_BUFFER_TOO_SMALL,
+					"%s: no room for %zu more section headers before the data at %#x, and the debug directory pins the data there",
+					name, n, p->first_raw);
+	if (p->first_raw % pe->file_alignment)
+		return log_error_status(EFI_BUFFER_TOO_SMALL, "%s: section data at %#x is not FileAlignment-aligned: cannot move it",
+					name, p->first_raw);
+	p->shift = ALIGN_UP(p->table_end - p->first_raw, pe->file_alignment);
+	return EFI_SUCCESS;
+}
+
+/* The new headers overwrite [old table end, new table end): that must hold
+ * nothing (lld-link and GNU ld leave zero padding up to SizeOfHeaders; Linux's
+ * PE masquerade does not: its setup header follows). */
 static EFI_STATUS plan_headers(const struct pe_info *pe, const uint8_t *buf, size_t len, const char *name, size_t n,
 			       struct add_plan *p)
 {
 	uint32_t old_end = pe->section_table_offset + pe->n_sections * PE_SECTION_HEADER_SIZE;
-	uint64_t first_raw = UINT32_MAX, raw_end = pe->size_of_headers;
+	uint64_t first_raw = len, raw_end = MAX(pe->size_of_headers, old_end);
+	EFI_STATUS err;
 
 	for (uint32_t i = 0; i < pe->n_sections; i++) {
 		const struct pe_section *s = &pe->sections[i];
@@ -93,22 +120,27 @@ static EFI_STATUS plan_headers(const struct pe_info *pe, const uint8_t *buf, siz
 			raw_end = MAX(raw_end, (uint64_t)s->raw_offset + s->raw_size);
 		}
 	}
+	if (first_raw < old_end)
+		return log_error_status(EFI_LOAD_ERROR, "%s: section data at %#llx overlaps the section table (ends at %#x)", name,
+					(unsigned long long)first_raw, old_end);
+	p->first_raw = (uint32_t)first_raw;
 	p->table_end = old_end + (uint32_t)n * PE_SECTION_HEADER_SIZE;
-	if (p->table_end > first_raw || p->table_end > len)
-		return log_error_status(EFI_BUFFER_TOO_SMALL,
-					"%s: no room for %zu more section headers: the table would end at %#x, section data starts at %#llx",
-					name, n, p->table_end, (unsigned long long)MIN(first_raw, (uint64_t)len));
-	for (uint32_t off = old_end; off < p->table_end; off++)
+	for (uint32_t off = old_end; off < MIN(p->table_end, p->first_raw); off++)
 		if (buf[off])
-			return log_error_status(EFI_BUFFER_TOO_SMALL, "%s: header bytes at %#x after the section table are in use", name, off);
+			return log_error_status(EFI_BUFFER_TOO_SMALL, "%s: no room for %zu more section headers: header bytes at %#x are in use",
+						name, n, off);
+	err = plan_shift(pe, buf, name, n, p);
+	if (EFI_ERROR(err))
+		return err;
 	p->size_of_headers = MAX(pe->size_of_headers, ALIGN_UP(p->table_end, pe->file_alignment));
-	if (p->size_of_headers > first_raw)
-		return log_error_status(EFI_BUFFER_TOO_SMALL, "%s: SizeOfHeaders %#x would overlap section data at %#llx", name,
-					p->size_of_headers, (unsigned long long)first_raw);
-	if (ALIGN_UP(raw_end, (uint64_t)pe->file_alignment) > UINT32_MAX)
+	if (p->size_of_headers > (uint64_t)p->first_raw + p->shift)
+		return log_error_status(EFI_BUFFER_TOO_SMALL, "%s: SizeOfHeaders %#x would overlap section data at %#x", name,
+					p->size_of_headers, p->first_raw + p->shift);
+	if (ALIGN_UP(raw_end + p->shift, (uint64_t)pe->file_alignment) > UINT32_MAX)
 		return log_error_status(EFI_LOAD_ERROR, "%s: section data ends past 4 GiB", name);
 	p->copy_len = (uint32_t)MIN(raw_end, (uint64_t)len);
-	p->data_end = (uint32_t)ALIGN_UP(raw_end, (uint64_t)pe->file_alignment);
+	/* new data goes after the old data and after the grown headers */
+	p->data_end = MAX((uint32_t)ALIGN_UP(raw_end + p->shift, (uint64_t)pe->file_alignment), p->size_of_headers);
 	return EFI_SUCCESS;
 }
 
@@ -149,15 +181,32 @@ static void write_section_header(uint8_t *h, const struct pe_new_section *s, uin
 	put_le32(h + 36, s->characteristics);
 }
 
+/* Headers as they are, section data moved by p->shift, raw pointers updated. */
+static void copy_moved(uint8_t *out, const uint8_t *in, const struct pe_info *pe, const struct add_plan *p)
+{
+	uint32_t head = MIN(p->first_raw, p->copy_len);
+
+	memcpy(out, in, head);
+	memcpy(out + head + p->shift, in + head, p->copy_len - head);
+	if (p->shift == 0)
+		return;
+	for (uint32_t i = 0; i < pe->n_sections; i++)
+		if (pe->sections[i].raw_size)
+			put_le32(out + pe->section_table_offset + i * PE_SECTION_HEADER_SIZE + 20, pe->sections[i].raw_offset + p->shift);
+}
+
 /* Header fields that change; the cert table and COFF symbols past the data are dropped. */
 static void write_headers(uint8_t *out, const struct pe_info *pe, const struct add_plan *p, size_t n)
 {
 	uint8_t *coff = out + pe->pe_offset + 4, *opt = out + pe_opt_offset(pe);
+	uint32_t symtab = get_le32(coff + COFF_SYMTAB_PTR);
 
 	put_le16(coff + COFF_N_SECTIONS, (uint16_t)(pe->n_sections + n));
-	if (get_le32(coff + COFF_SYMTAB_PTR) >= p->copy_len) {
+	if (symtab >= p->copy_len) {
 		put_le32(coff + COFF_SYMTAB_PTR, 0);
 		put_le32(coff + COFF_N_SYMBOLS, 0);
+	} else if (symtab >= p->first_raw) {
+		put_le32(coff + COFF_SYMTAB_PTR, symtab + p->shift);
 	}
 	put_le32(opt + OPT_SIZE_OF_INIT_DATA, get_le32(opt + OPT_SIZE_OF_INIT_DATA) + p->init_data_added);
 	put_le32(opt + OPT_SIZE_OF_IMAGE, p->size_of_image);
@@ -193,7 +242,7 @@ EFI_STATUS pe_add_sections(const uint8_t *pe, size_t len, const char *name, cons
 	out = mem_zalloc(p->out_len);
 	if (!out)
 		return log_error_status(EFI_OUT_OF_RESOURCES, "%s: out of memory for %u bytes of output", name, p->out_len);
-	memcpy(out, pe, p->copy_len);
+	copy_moved(out, pe, info, p);
 	for (size_t i = 0; i < n; i++) {
 		write_section_header(out + p->table_end - (n - i) * PE_SECTION_HEADER_SIZE, &secs[i], p->va[i], p->raw[i], p->raw_size[i]);
 		memcpy(out + p->raw[i], secs[i].data, secs[i].size);

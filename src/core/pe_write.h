@@ -12,6 +12,7 @@
 #define PE_OPT_CHECKSUM 64u          /* offset of CheckSum in the optional header */
 #define PE_DIR_SECURITY 4u           /* data directory: attribute certificate table */
 #define PE_DIR_BASERELOC 5u
+#define PE_DIR_DEBUG 6u             /* its entries hold file offsets */
 
 struct pe_new_section {
 	char name[9];                 /* 1..8 characters, NUL-terminated */
@@ -29,16 +30,19 @@ struct pe_new_section {
  * Each new section starts at the next SectionAlignment boundary after the
  * previous one (the first after SizeOfImage), its raw data at the next
  * FileAlignment boundary after the previous raw data, SizeOfRawData rounded
- * up to FileAlignment and VirtualSize exact. The section table grows in place:
- * the headers must have room for it before the first section's raw data (and
- * that room must be zero), else EFI_BUFFER_TOO_SMALL. Bytes past the last
+ * up to FileAlignment and VirtualSize exact. The section table grows in place
+ * into the zero padding after it (non-zero bytes there: EFI_BUFFER_TOO_SMALL,
+ * as for Linux's PE masquerade, whose setup header follows the table); when
+ * the padding ends before the table does, all section data moves up by a
+ * multiple of FileAlignment (RVAs unchanged), unless a debug directory holds
+ * file offsets into it (EFI_BUFFER_TOO_SMALL). Bytes past the last
  * section (an attribute certificate table, a COFF symbol table) are dropped and
  * their header fields cleared: the output is to be signed again. SizeOfImage,
  * SizeOfHeaders, SizeOfInitializedData and CheckSum are recomputed.
  *
  * Return: EFI_SUCCESS with *@ret (mem_alloc'd, caller frees) and *@ret_len;
  * EFI_LOAD_ERROR / EFI_UNSUPPORTED for an unusable input, EFI_INVALID_PARAMETER
- * for bad sections, EFI_BUFFER_TOO_SMALL for no header room,
+ * for bad sections, EFI_BUFFER_TOO_SMALL when the table cannot grow,
  * EFI_OUT_OF_RESOURCES. The reason is logged once.
  */
 EFI_STATUS pe_add_sections(const uint8_t *pe, size_t len, const char *name, const struct pe_new_section *secs, size_t n,

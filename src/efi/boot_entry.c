@@ -31,7 +31,7 @@ EFI_STATUS boot_entry(struct loader *l, const struct bls_entry *e, const char *c
 	struct initrd_set initrds = { 0 };
 	struct boot_plan plan = {
 		.title = title ? title : e->id,
-		.kernel_path = e->linux ? e->linux : e->efi,
+		.kernel_path = e->kernel ? e->kernel : e->efi,
 		.device = l->device,
 		.cmdline = cmdline ? cmdline : (e->options ? e->options : ""),
 		.initrds = &initrds,
@@ -43,10 +43,10 @@ EFI_STATUS boot_entry(struct loader *l, const struct bls_entry *e, const char *c
 	if (EFI_ERROR(err))
 		return log_error_status(err, "entry '%s': cannot load %s", plan.title, plan.kernel_path);
 	plan.image = image;
-	err = e->linux ? plan_linux(&plan, e, l->secure_boot) : plan_efi_app(&plan, l->secure_boot);
+	err = e->kernel ? plan_linux(&plan, e, l->secure_boot) : plan_efi_app(&plan, l->secure_boot);
 	if (EFI_ERROR(err))
 		return log_error_status(err, "entry '%s': cannot boot %s", plan.title, plan.kernel_path);
-	if (e->linux) {
+	if (e->kernel) {
 		err = initrd_set_add_files(&initrds, l->root, e->initrd, e->n_initrd);
 		if (EFI_ERROR(err)) {
 			initrd_set_close(&initrds);

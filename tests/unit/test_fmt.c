@@ -1,6 +1,7 @@
 /* fmt_vsnprintf() against libc's snprintf for the conversions handoff uses. */
 #include "test.h"
 #include "core/fmt.h"
+#include <stdlib.h>
 
 #define CHECK_FMT(...)                                                     \
 	do {                                                               \
@@ -37,4 +38,15 @@ TEST(fmt_truncation)
 	CHECK_STR(buf, "0123456");
 	n = fmt_snprintf(NULL, 0, "%d", 12345);
 	CHECK_EQ(n, 5);
+}
+
+TEST(fmt_precision_does_not_read_past)
+{
+	char *unterminated = malloc(3);
+	char buf[8];
+
+	memcpy(unterminated, "abc", 3); /* ASan catches a read of byte 3 */
+	fmt_snprintf(buf, sizeof(buf), "%.*s", 3, unterminated);
+	CHECK_STR(buf, "abc");
+	free(unterminated);
 }

@@ -225,9 +225,13 @@ static void check_added(const uint8_t *in, size_t in_len, const uint8_t *out, si
 	va_min = a.size_of_image;
 	raw_min = 0;
 	for (unsigned i = 0; i < a.n_sections; i++) {
-		CHECK_MEM(out + ref_sec(out, i), in + ref_sec(in, i), 40);
-		CHECK_MEM(out + a.sections[i].raw_offset, in + a.sections[i].raw_offset, a.sections[i].raw_size);
-		raw_min = MAX(raw_min, a.sections[i].raw_offset + a.sections[i].raw_size);
+		/* the old section headers are unchanged but for a moved PointerToRawData */
+		CHECK_MEM(out + ref_sec(out, i), in + ref_sec(in, i), 20);
+		CHECK_MEM(out + ref_sec(out, i) + 24, in + ref_sec(in, i) + 24, 16);
+		CHECK_EQ(b.sections[i].raw_offset % a.file_alignment, a.sections[i].raw_offset % a.file_alignment);
+		CHECK(b.sections[i].raw_offset >= b.size_of_headers || !b.sections[i].raw_size);
+		CHECK_MEM(out + b.sections[i].raw_offset, in + a.sections[i].raw_offset, a.sections[i].raw_size);
+		raw_min = MAX(raw_min, b.sections[i].raw_offset + b.sections[i].raw_size);
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct pe_section *s = &b.sections[a.n_sections + i];
@@ -237,6 +241,7 @@ static void check_added(const uint8_t *in, size_t in_len, const uint8_t *out, si
 		CHECK(s->virtual_address >= va_min);
 		CHECK_EQ(s->raw_offset % a.file_alignment, 0);
 		CHECK(s->raw_offset >= raw_min);
+		CHECK(s->raw_offset >= b.size_of_headers);
 		CHECK_EQ(s->raw_size, (secs[i].size + a.file_alignment - 1) / a.file_alignment * a.file_alignment);
 		CHECK_EQ(s->characteristics, secs[i].characteristics);
 		CHECK_MEM(out + s->raw_offset, secs[i].data, secs[i].size);
@@ -315,7 +320,7 @@ TEST(pe_add_sections_keeps_kernel_setup_header)
 		return;
 	new_section(&sec, ".cmdline", data, sizeof(data) - 1);
 	CHECK_EQ(pe_add_sections(img, len, "vmlinuz", &sec, 1, &out, &out_len), EFI_BUFFER_TOO_SMALL);
-	CHECK_LOG("vmlinuz: header bytes at");
+	CHECK_LOG("vmlinuz: no room for 1 more section headers: header bytes at");
 	CHECK(out == NULL);
 	free(img);
 }
@@ -352,38 +357,70 @@ TEST(pe_add_sections_rejects_bad_sections)
 	free(img);
 }
 
-TEST(pe_add_sections_needs_header_room)
+TEST(pe_add_sections_header_room)
 {
 	struct fake_pe f = fake_pe_default();
 	size_t len, out_len;
 	uint8_t *img, *out = NULL;
 	static const uint8_t data[4] = "abc";
 	struct pe_new_section s[4];
+	struct pe_info pe;
 
-	/* table at 0x80+24+240 = 0x188, 4 sections to 0x228; 0x400 leaves room for 14 more */
-	img = fake_pe_build(&f, &len);
 	for (int i = 0; i < 4; i++)
 		new_section(&s[i], i == 0 ? ".a" : i == 1 ? ".b" : i == 2 ? ".c" : ".d", data, 4);
+	/* table at 0x80+24+240 = 0x188, 4 sections to 0x228; 0x400 leaves room: nothing moves */
+	img = fake_pe_build(&f, &len);
 	CHECK_EQ(pe_add_sections(img, len, "roomy", s, 4, &out, &out_len), EFI_SUCCESS);
+	if (out) {
+		check_added(img, len, out, out_len, s, 4);
+		CHECK_EQ(pe_parse(out, out_len, "roomy", &pe), EFI_SUCCESS);
+		CHECK_EQ(pe.sections[0].raw_offset, 0x400);
+		CHECK_EQ(pe.size_of_headers, 0x400);
+	}
 	mem_free(out);
 	out = NULL;
 	free(img);
-	/* SizeOfHeaders 0x200 = first raw data: only 0x200 - 0x228 < 0: no room even for one */
+	/* SizeOfHeaders 0x200 = first data, table 0x40+24+160 = 0xf8, 4 sections to 0x198: room for 2 */
 	f.pe_offset = 0x40;
 	f.size_of_headers = 0x200;
-	f.n_dirs = 6; /* table 0x40+24+160 = 0xf8, 4 sections to 0x198: room for 2 */
+	f.n_dirs = 6;
 	img = fake_pe_build(&f, &len);
 	CHECK_EQ(pe_add_sections(img, len, "tight", s, 2, &out, &out_len), EFI_SUCCESS);
-	if (out)
+	if (out) {
 		check_added(img, len, out, out_len, s, 2);
+		CHECK_EQ(pe_parse(out, out_len, "tight", &pe), EFI_SUCCESS);
+		CHECK_EQ(pe.sections[0].raw_offset, 0x200);
+	}
 	mem_free(out);
 	out = NULL;
-	CHECK_EQ(pe_add_sections(img, len, "tight", s, 3, &out, &out_len), EFI_BUFFER_TOO_SMALL);
-	CHECK_LOG("tight: no room for 3 more section headers");
+	/* 3 do not fit: the section data moves up by one FileAlignment, RVAs stay */
+	CHECK_EQ(pe_add_sections(img, len, "tight", s, 3, &out, &out_len), EFI_SUCCESS);
+	if (out) {
+		check_added(img, len, out, out_len, s, 3);
+		CHECK_EQ(pe_parse(out, out_len, "moved", &pe), EFI_SUCCESS);
+		CHECK_EQ(pe.sections[0].raw_offset, 0x400);
+		CHECK_EQ(pe.sections[0].virtual_address, 0x1000);
+		CHECK_EQ(pe.size_of_headers, 0x400);
+	}
+	mem_free(out);
+	out = NULL;
+	/* a debug directory holds file offsets: data cannot move */
+	put_le32(img + ref_opt(img) + 108, 7);
+	put_le16(img + ref_pe_offset(img) + 4 + 16, 112 + 7 * 8); /* eats 8 bytes of padding */
+	memmove(img + ref_sec(img, 0), img + ref_sec(img, 0) - 8, 4 * 40);
+	memset(img + ref_sec(img, 0) - 8, 0, 8);
+	put_le32(img + ref_opt(img) + 112 + 6 * 8, 0x5000);
+	put_le32(img + ref_opt(img) + 112 + 6 * 8 + 4, 0x1c);
+	CHECK_EQ(pe_parse(img, len, "debug", &pe), EFI_SUCCESS);
+	CHECK_EQ(pe_add_sections(img, len, "debug", s, 1, &out, &out_len), EFI_SUCCESS);
+	mem_free(out);
+	out = NULL;
+	CHECK_EQ(pe_add_sections(img, len, "debug", s, 3, &out, &out_len), EFI_BUFFER_TOO_SMALL);
+	CHECK_LOG("debug: no room for 3 more section headers before the data at 0x200, and the debug directory");
 	/* the room must be unused */
-	img[0x198 + 5] = 0x11;
+	img[ref_sec(img, 4) + 5] = 0x11;
 	CHECK_EQ(pe_add_sections(img, len, "busy", s, 1, &out, &out_len), EFI_BUFFER_TOO_SMALL);
-	CHECK_LOG("busy: header bytes at 0x19d");
+	CHECK_LOG("busy: no room for 1 more section headers: header bytes at");
 	CHECK(out == NULL);
 	free(img);
 }
@@ -403,6 +440,37 @@ TEST(pe_add_sections_small_alignment)
 	new_section(&s[0], ".big", data, sizeof(data));
 	new_section(&s[1], ".small", data, 3);
 	CHECK_EQ(pe_add_sections(img, len, "sa512", s, 2, &out, &out_len), EFI_SUCCESS);
+	if (out)
+		check_added(img, len, out, out_len, s, 2);
+	mem_free(out);
+	free(img);
+}
+
+/* Found by fuzz_uki: inputs the writer must refuse or lay out safely. */
+TEST(pe_add_sections_odd_inputs)
+{
+	struct fake_pe f = fake_pe_default();
+	size_t len, out_len;
+	uint8_t *img, *out = NULL;
+	static const uint8_t data[4] = "abc";
+	struct pe_new_section s[2];
+
+	new_section(&s[0], ".a", data, 4);
+	new_section(&s[1], ".b", data, 4);
+	/* section data that starts inside the section table */
+	img = fake_pe_build(&f, &len);
+	put_le32(img + ref_sec(img, 0) + 20, 0x100);
+	CHECK_EQ(pe_add_sections(img, len, "odd", s, 1, &out, &out_len), EFI_LOAD_ERROR);
+	CHECK_LOG("odd: section data at 0x100 overlaps the section table");
+	free(img);
+	/* FileAlignment 1, SizeOfHeaders 0 and no section data: new data must
+	 * still go after the grown headers */
+	f.file_alignment = 1;
+	for (unsigned i = 0; i < f.n_sections; i++)
+		f.s[i].raw_size = 0;
+	img = fake_pe_build(&f, &len);
+	put_le32(img + ref_opt(img) + 60, 0); /* SizeOfHeaders 0 */
+	CHECK_EQ(pe_add_sections(img, len, "fa1", s, 2, &out, &out_len), EFI_SUCCESS);
 	if (out)
 		check_added(img, len, out, out_len, s, 2);
 	mem_free(out);

@@ -53,6 +53,15 @@ static void check_wrapped(const uint8_t *stub, size_t stub_len, const uint8_t *k
 	CHECK_STR(bs->name, WRAP_SECTION);
 	CHECK_EQ(bs->raw_offset, wp.size_of_headers);
 	CHECK_EQ(bs->virtual_size, kernel_end - wp.size_of_headers);
+	CHECK_EQ(bs->raw_size, ALIGN_UP(kernel_end, (size_t)wp.file_alignment) - wp.size_of_headers);
+	/* no two sections share file bytes */
+	for (uint32_t i = 0; i < wp.n_sections; i++)
+		for (uint32_t j = i + 1; j < wp.n_sections; j++) {
+			const struct pe_section *a = &wp.sections[i], *b = &wp.sections[j];
+			if (a->raw_size && b->raw_size && a->raw_offset < b->raw_offset + b->raw_size &&
+			    b->raw_offset < a->raw_offset + a->raw_size)
+				test_fail(__FILE__, __LINE__, "sections %s and %s overlap in the file", a->name, b->name);
+		}
 	CHECK_EQ(bs->virtual_address, ALIGN_UP(sp.size_of_image, sp.section_alignment));
 	CHECK_EQ(wp.size_of_image, ALIGN_UP(bs->virtual_address + bs->raw_size, sp.section_alignment));
 	CHECK_EQ(wp.checksum, ref_checksum(out, out_len));
