@@ -21,14 +21,14 @@ PROBE_STUB   := $(if $(STUB_SRCS),$(B)/handoff-stub.efi)
 
 $(B)/probe/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(PROBE_CC) $(PROBE_CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(call msg,PROBECC,$@) $(PROBE_CC) $(PROBE_CFLAGS) -MMD -MP -c $< -o $@
 
 $(B)/probe/src/probe/entry.o: src/probe/entry.S
 	@mkdir -p $(dir $@)
-	$(PROBE_CC) -c $< -o $@
+	$(Q)$(call msg,PROBEAS,$@) $(PROBE_CC) -c $< -o $@
 
 $(B)/probe/probe.elf: $(PROBE_OBJS) src/probe/probe.lds
-	ld.lld -pie --no-dynamic-linker -z norelro -z notext --gc-sections -nostdlib \
+	$(Q)$(call msg,LD,$@) ld.lld -pie --no-dynamic-linker -z norelro -z notext --gc-sections -nostdlib \
 		-T src/probe/probe.lds $(PROBE_OBJS) -o $@
 	@# self-relocation handles R_X86_64_RELATIVE only
 	@! llvm-readelf -r $@ | grep -E 'R_X86_64_' | grep -v R_X86_64_RELATIVE
@@ -36,21 +36,27 @@ $(B)/probe/probe.elf: $(PROBE_OBJS) src/probe/probe.lds
 	@test "$$(llvm-nm $@ | awk '$$3 == "handover64" {print $$1}')" = 0000000000000400
 
 $(B)/probe/probe.bin: $(B)/probe/probe.elf
-	llvm-objcopy -O binary $< $@
+	$(Q)$(call msg,OBJCOPY,$@) llvm-objcopy -O binary $< $@
 
 $(B)/mkprobe: tests/tools/mkprobe.c $(HOST_CORE_OBJS) $(B)/host/tool/platform_host.o
-	$(HOST_CC) $(HOST_CFLAGS) $^ -o $@
+	$(Q)$(call msg,LINK,$@) $(HOST_CC) $(HOST_CFLAGS) $^ -o $@
 
 $(B)/probe.img: $(B)/probe/probe.bin $(B)/probe/probe.elf $(B)/mkprobe $(PROBE_STUB)
-	$(B)/mkprobe --payload $< -o $@ $(PROBE_IMG_ARGS) \
+	$(Q)$(call msg,MKPROBE,$@) $(B)/mkprobe --payload $< -o $@ $(PROBE_IMG_ARGS) \
 		--init-size 0x$$(llvm-nm $(B)/probe/probe.elf | awk '$$3 == "_end" {print $$1}') \
 		$(if $(PROBE_STUB),--stub $(PROBE_STUB))
 
 # The same image without the PE/COFF wrap: what GRUB's and OVMF's own bzImage
 # loaders see when the file has no MZ header (the boot tests use both).
 $(B)/probe/probe-bare.img: $(B)/probe/probe.bin $(B)/probe/probe.elf $(B)/mkprobe
-	$(B)/mkprobe --payload $< -o $@ $(PROBE_IMG_ARGS) \
+	$(Q)$(call msg,MKPROBE,$@) $(B)/mkprobe --payload $< -o $@ $(PROBE_IMG_ARGS) \
 		--init-size 0x$$(llvm-nm $(B)/probe/probe.elf | awk '$$3 == "_end" {print $$1}')
 
 probe: $(B)/probe.img $(B)/probe/probe-bare.img
 .PHONY: probe
+all: $(B)/probe/probe-bare.img
+
+clean: clean-probe
+clean-probe:
+	rm -rf $(B)/probe $(B)/mkprobe
+.PHONY: clean-probe

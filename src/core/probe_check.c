@@ -52,6 +52,8 @@ const char *probe_entry_name(enum probe_entry entry)
 		return "handover";
 	case PROBE_ENTRY_STUB:
 		return "stub";
+	case PROBE_ENTRY_BOOT32:
+		return "boot32";
 	}
 	return "unknown";
 }
@@ -75,13 +77,15 @@ static uint64_t expected_le(const struct probe_ctx *c, size_t bp_offset, size_t 
 	return v;
 }
 
-/* boot.rst marks these fields "read" (or "read/modify (optional)" only for
- * fields not listed): a loader copies them from the image and must not change
- * them. kernel_alignment is left out: a loader may lower it (2.10+). */
+/* boot.rst marks these fields "read": a loader copies them from the image
+ * and must not change them. Left out: kernel_alignment (a loader may lower
+ * it, 2.10+), and boot_flag and jump, which belong to the boot sector and the
+ * real-mode code rather than to what the kernel reads from the zero page
+ * (Debian's GRUB 2.06 does not carry boot_flag over). */
 static void check_header(struct probe_ctx *c)
 {
 	static const struct { uint16_t offset; uint8_t size; } ro[] = {
-		{ 0x1f1, 1 }, { 0x1f4, 4 }, { 0x1fe, 2 }, { 0x200, 2 }, { 0x202, 4 }, { 0x206, 2 },
+		{ 0x1f1, 1 }, { 0x1f4, 4 }, { 0x202, 4 }, { 0x206, 2 },
 		{ 0x20e, 2 }, { 0x22c, 4 }, { 0x234, 1 }, { 0x236, 2 }, { 0x238, 4 }, { 0x248, 4 },
 		{ 0x24c, 4 }, { 0x258, 8 }, { 0x260, 4 }, { 0x264, 4 }, { 0x268, 4 },
 	};
@@ -92,7 +96,8 @@ static void check_header(struct probe_ctx *c)
 			continue;
 		if (memcmp(seen + ro[i].offset, c->in->expected_hdr + (ro[i].offset - SETUP_HEADER_OFFSET), ro[i].size)) {
 			probe_fail(c, PROBE_ERR_HDR_MISMATCH);
-			return;
+			c->r->hdr_mismatch_at = ro[i].offset;
+			break;
 		}
 	}
 	if (c->bp.sentinel != 0)
@@ -181,7 +186,7 @@ static void check_kernel_placement(struct probe_ctx *c)
 {
 	uint64_t align = expected_le(c, 0x230, 4);
 
-	if (c->in->entry == PROBE_ENTRY_LEGACY64) {
+	if (probe_entry_is_legacy(c->in->entry)) {
 		if (align && c->in->kernel_addr % align)
 			probe_fail(c, PROBE_ERR_KERNEL_MISALIGNED);
 		return;
@@ -240,15 +245,15 @@ static void check_screen(struct probe_ctx *c)
 		probe_fail(c, PROBE_ERR_SCREEN_GOP_MISMATCH);
 }
 
-/* boot.rst "64-bit boot protocol": interrupts must be disabled. On EFI
- * entries they are on, as boot services still run. */
+/* boot.rst "32-bit/64-bit boot protocol": interrupts must be disabled. On
+ * EFI entries they are on, as boot services still run. */
 static void check_cpu(struct probe_ctx *c)
 {
 	const struct probe_input *in = c->in;
 
-	if (in->entry == PROBE_ENTRY_LEGACY64 && (in->rflags & RFLAGS_IF))
+	if (probe_entry_is_legacy(in->entry) && (in->rflags & RFLAGS_IF))
 		probe_fail(c, PROBE_ERR_INTERRUPTS_ON);
-	if (in->entry != PROBE_ENTRY_LEGACY64 && (!in->bs_tested || in->bs_status != EFI_BUFFER_TOO_SMALL))
+	if (!probe_entry_is_legacy(in->entry) && (!in->bs_tested || in->bs_status != EFI_BUFFER_TOO_SMALL))
 		probe_fail(c, PROBE_ERR_BOOT_SERVICES_UNUSABLE);
 	if (in->check_paging)
 		probe_check_paging(c);

@@ -11,12 +11,20 @@
 #include <bootproto/bootparam.h>
 #include <efi/efi.h>
 
-/* How the payload was entered. */
+/* How the payload was entered (the values are also used by src/probe/entry.S). */
 enum probe_entry {
-	PROBE_ENTRY_LEGACY64,  /* 64-bit entry at load address + 0x200 (rsi = boot_params) */
-	PROBE_ENTRY_HANDOVER,  /* EFI handover entry, called by a loader */
-	PROBE_ENTRY_STUB,      /* handover entry, called by handoff's stub inside probe.img */
+	PROBE_ENTRY_LEGACY64 = 0, /* 64-bit entry at load address + 0x200 (rsi = boot_params) */
+	PROBE_ENTRY_HANDOVER = 1, /* EFI handover entry, called by a loader */
+	PROBE_ENTRY_STUB = 2,     /* handover entry, called by handoff's stub inside probe.img */
+	PROBE_ENTRY_BOOT32 = 3,   /* 32-bit entry at the load address (esi = boot_params) */
 };
+
+/* Entries after which the loader owns the whole boot_params (e820, efi_info)
+ * and boot services are gone: the 64-bit and the 32-bit boot protocols. */
+static inline bool probe_entry_is_legacy(enum probe_entry e)
+{
+	return e == PROBE_ENTRY_LEGACY64 || e == PROBE_ENTRY_BOOT32;
+}
 
 /* Error names, reported in "errors" (one bit each in probe_report.errors). */
 enum probe_error {
@@ -101,6 +109,7 @@ struct probe_report {
 	unsigned efi_memmap;           /* descriptors in the map checked */
 	char efi_sig[5];               /* efi_info.efi_loader_signature as text */
 	uint8_t video_type;            /* screen_info.orig_video_isVGA */
+	uint16_t hdr_mismatch_at;      /* zero-page offset of the first changed header field, or 0 */
 	uint16_t version;              /* hdr.version as seen */
 	uint8_t type_of_loader;
 	uint8_t loadflags;

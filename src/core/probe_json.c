@@ -74,6 +74,8 @@ static void put_details(struct jout *o, const struct probe_report *r)
 	    (unsigned long long)r->kernel_addr, (unsigned long long)r->bp_addr, (unsigned long long)r->initrd_addr);
 	put(o, ",\"efi_systab_revision\":\"%#x\",\"video_type\":\"%#x\",\"cmdline_truncated\":%s",
 	    r->efi_systab_revision, r->video_type, r->cmdline_truncated ? "true" : "false");
+	if (r->hdr_mismatch_at)
+		put(o, ",\"hdr_mismatch_at\":\"%#x\"", r->hdr_mismatch_at);
 	put(o, ",\"setup_data\":[");
 	for (unsigned i = 0; i < r->n_setup_data; i++)
 		put(o, "%s%u", i ? "," : "", r->setup_data_types[i]);

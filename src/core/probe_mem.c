@@ -93,7 +93,7 @@ void probe_check_e820(struct probe_ctx *c)
 	unsigned n = c->bp.e820_entries;
 	const struct boot_e820_entry *t = c->bp.e820_table;
 
-	if (n == 0 && c->in->entry != PROBE_ENTRY_LEGACY64)
+	if (n == 0 && !probe_entry_is_legacy(c->in->entry))
 		return;
 	if (n > E820_MAX_ENTRIES_ZEROPAGE) {
 		probe_fail(c, PROBE_ERR_E820_TOO_MANY);
@@ -171,7 +171,7 @@ static void check_map_vs_e820(struct probe_ctx *c)
 void probe_check_efi(struct probe_ctx *c)
 {
 	const struct efi_info *ei = &c->bp.efi_info;
-	bool legacy = c->in->entry == PROBE_ENTRY_LEGACY64;
+	bool legacy = probe_entry_is_legacy(c->in->entry);
 	uint64_t systab = legacy ? ei->efi_systab | (uint64_t)ei->efi_systab_hi << 32 : c->in->systab_addr;
 	uint32_t desc_version;
 

@@ -9,7 +9,7 @@ static char line[16384];
 void probe_main(unsigned entry, EFI_HANDLE image, EFI_SYSTEM_TABLE *st, struct boot_params *bp, uint64_t rflags)
 {
 	struct probe_input in = {
-		.entry = entry ? PROBE_ENTRY_HANDOVER : PROBE_ENTRY_LEGACY64,
+		.entry = (enum probe_entry)entry,
 		.bp_addr = (uintptr_t)bp,
 		.kernel_addr = (uintptr_t)_start,
 		.expected_hdr = probe_manifest.hdr,
@@ -18,11 +18,12 @@ void probe_main(unsigned entry, EFI_HANDLE image, EFI_SYSTEM_TABLE *st, struct b
 		.rflags = rflags,
 		.cr3 = read_cr3(),
 		.la57 = (read_cr4() >> 12) & 1,
-		.check_paging = true,
+		/* after the 32-bit entry the page tables are our own */
+		.check_paging = entry != PROBE_ENTRY_BOOT32,
 	};
 
 	serial_init();
-	if (entry)
+	if (entry == PROBE_ENTRY_HANDOVER)
 		probe_efi_gather(&in, image, st);
 	else if (bp)
 		st = (EFI_SYSTEM_TABLE *)(uintptr_t)(bp->efi_info.efi_systab | (uint64_t)bp->efi_info.efi_systab_hi << 32);

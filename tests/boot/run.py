@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Boot-test runner for handoff.
 
-    tests/boot/run.py [-j N] [-k PATTERN]... [-v] [--no-prepare] [--list]
+    tests/boot/run.py [-j N] [-k PATTERN]... [-v] [--no-prepare] [--list] [--write-matrix PATH]
 
 Discovers tests/boot/test_*.py and runs every function named test_* in them
 (a test fails by raising; qemu.expect* helpers attach the serial log tail).
@@ -128,6 +128,8 @@ def main():
     ap.add_argument("-v", "--verbose", action="store_true", help="show test notes (timings)")
     ap.add_argument("--no-prepare", action="store_true", help="do not run prepare.sh")
     ap.add_argument("--list", action="store_true", help="list tests and exit")
+    ap.add_argument("--write-matrix", metavar="PATH",
+                    help="after the run, write the probe's compatibility matrix (test_matrix.py) to PATH")
     a = ap.parse_args()
 
     tests = discover()
@@ -171,6 +173,9 @@ def main():
     with open(os.path.join(qemu.TESTS_OUT, "results.json"), "w") as f:
         json.dump(dict(passed=passed, failed=failed, wall=round(time.monotonic() - t0, 1),
                        tests=sorted(results, key=lambda r: r["name"])), f, indent=1)
+    if a.write_matrix:
+        import test_matrix
+        test_matrix.write_doc(a.write_matrix, results)
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

@@ -170,7 +170,7 @@ static struct world *world_new(enum probe_entry entry)
 		.expected_hdr_size = HDR_SIZE, .read = fake_read, .read_ctx = w, .rflags = 0x2,
 		.cr3 = PML4, .check_paging = true,
 	};
-	if (entry != PROBE_ENTRY_LEGACY64) {
+	if (!probe_entry_is_legacy(entry)) {
 		/* The loader fills the header part only; the firmware answers. */
 		struct boot_params *bp = bp_of(w);
 		bp->e820_entries = 0;
@@ -226,8 +226,8 @@ static void check_valid(enum probe_entry entry)
 	CHECK_EQ(r->efi_memmap, N_DESC);
 	CHECK_EQ(r->n_setup_data, 1);
 	CHECK_EQ(r->setup_data_types[0], SETUP_RNG_SEED);
-	CHECK_EQ(r->e820_entries, entry == PROBE_ENTRY_LEGACY64 ? 3 : 0);
-	CHECK_STR(r->efi_sig, entry == PROBE_ENTRY_LEGACY64 ? "EL64" : "");
+	CHECK_EQ(r->e820_entries, probe_entry_is_legacy(entry) ? 3 : 0);
+	CHECK_STR(r->efi_sig, probe_entry_is_legacy(entry) ? "EL64" : "");
 	free(r);
 	world_free(w);
 }
@@ -235,6 +235,11 @@ static void check_valid(enum probe_entry entry)
 TEST(probe_valid_legacy64_no_errors)
 {
 	check_valid(PROBE_ENTRY_LEGACY64);
+}
+
+TEST(probe_valid_boot32_no_errors)
+{
+	check_valid(PROBE_ENTRY_BOOT32);
 }
 
 TEST(probe_valid_handover_no_errors)
@@ -376,7 +381,11 @@ static const struct broken cases[] = {
 	{ "setup_data next unreadable", PROBE_ENTRY_LEGACY64, setup_far, "setup_data_chain " },
 	{ "boot services answer wrong", PROBE_ENTRY_HANDOVER, bs_broken, "boot_services_unusable " },
 	{ "boot services not callable", PROBE_ENTRY_STUB, bs_untested, "boot_services_unusable " },
+	{ "interrupts on (handover: allowed, boot services run)", PROBE_ENTRY_HANDOVER, irq_on, "" },
 	{ "interrupts on", PROBE_ENTRY_LEGACY64, irq_on, "interrupts_on " },
+	{ "interrupts on (32-bit entry)", PROBE_ENTRY_BOOT32, irq_on, "interrupts_on " },
+	{ "e820 unsorted (32-bit entry)", PROBE_ENTRY_BOOT32, e820_swapped, "e820_unsorted " },
+	{ "kernel misaligned (32-bit entry)", PROBE_ENTRY_BOOT32, kernel_odd, "kernel_misaligned " },
 	{ "2 MiB page elsewhere", PROBE_ENTRY_LEGACY64, pd_shifted, "not_identity_mapped " },
 	{ "LA57, PML5 entry missing", PROBE_ENTRY_LEGACY64, la57_empty, "not_identity_mapped " },
 	{ "boot_params unreadable", PROBE_ENTRY_LEGACY64, bp_far, "boot_params_unreadable " },
@@ -390,6 +399,8 @@ TEST(probe_each_check_fails_alone)
 
 		cases[i].mutate(w);
 		probe_run(&w->in, &r);
+		if (cases[i].mutate == hdr_changed)
+			CHECK_EQ(r.hdr_mismatch_at, 0x260);
 		if (strcmp(error_list(r.errors), cases[i].errors))
 			test_fail(__FILE__, __LINE__, "%s: errors \"%s\", expected \"%s\"", cases[i].what,
 				  error_list(r.errors), cases[i].errors);
