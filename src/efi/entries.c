@@ -29,16 +29,7 @@ static void load_loader_conf(struct loader *l)
 
 static EFI_STATUS add_entry(struct loader *l, struct bls_entry *e)
 {
-	struct bls_entry **grown = mem_alloc((l->n_entries + 1) * sizeof(*grown));
-
-	if (!grown)
-		return EFI_OUT_OF_RESOURCES;
-	if (l->n_entries)
-		memcpy(grown, l->entries, l->n_entries * sizeof(*grown));
-	mem_free(l->entries);
-	grown[l->n_entries++] = e;
-	l->entries = grown;
-	return EFI_SUCCESS;
+	return array_append(&l->entries, &l->n_entries, sizeof(e), &e);
 }
 
 static void load_type1_entry(struct loader *l, struct volume *vol, const char *name)

@@ -47,20 +47,6 @@ static bool dir_exists(EFI_FILE_PROTOCOL *root, const char *path)
 	return true;
 }
 
-static EFI_STATUS push(struct volume **v, size_t *n, const struct volume *add)
-{
-	struct volume *grown = mem_alloc((*n + 1) * sizeof(*grown));
-
-	if (!grown)
-		return EFI_OUT_OF_RESOURCES;
-	if (*n)
-		memcpy(grown, *v, *n * sizeof(*grown));
-	mem_free(*v);
-	grown[(*n)++] = *add;
-	*v = grown;
-	return EFI_SUCCESS;
-}
-
 /* A partition of the boot disk, other than the boot volume, with entries. */
 static void consider_partition(EFI_HANDLE h, size_t index, struct volume **v, size_t *n)
 {
@@ -78,7 +64,7 @@ static void consider_partition(EFI_HANDLE h, size_t index, struct volume **v, si
 		_cleanup_free_ char *uki = fmt_asprintf("%s/EFI/Linux", prefixes[i]);
 		if ((dir && dir_exists(vol.root, dir)) || (uki && dir_exists(vol.root, uki))) {
 			vol.prefix = prefixes[i];
-			if (push(v, n, &vol) == EFI_SUCCESS)
+			if (array_append(v, n, sizeof(vol), &vol) == EFI_SUCCESS)
 				return;
 		}
 	}
@@ -96,7 +82,7 @@ EFI_STATUS volumes_find(EFI_HANDLE boot_device, struct volume **ret, size_t *ret
 	EFI_STATUS err;
 
 	err = file_open_root(boot_device, &boot.root);
-	if (EFI_ERROR(err) || (err = push(&v, &n, &boot)) != EFI_SUCCESS)
+	if (EFI_ERROR(err) || (err = array_append(&v, &n, sizeof(boot), &boot)) != EFI_SUCCESS)
 		return err;
 	if (prefix && BS->LocateHandleBuffer(ByProtocol, &bio_guid, NULL, &n_handles, &handles) == EFI_SUCCESS) {
 		for (UINTN i = 0; i < n_handles; i++) {
