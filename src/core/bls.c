@@ -2,6 +2,7 @@
  * Specification"), their order, and the default entry. handoff adds one key,
  * "protocol". Values are kept as written; paths are resolved by the loader. */
 #include "bls.h"
+#include "array.h"
 #include "fmt.h"
 #include "lines.h"
 #include "log.h"
@@ -28,18 +29,11 @@ static bool set_single(struct bls_ctx *c, char **field, const struct kv_line *l)
 static bool add_initrd(struct bls_ctx *c, const struct kv_line *l)
 {
 	char *v = kv_value_dup(l);
-	char **grown = mem_alloc((c->e->n_initrd + 1) * sizeof(char *));
 
-	if (!v || !grown) {
+	if (!v || array_append(&c->e->initrd, &c->e->n_initrd, sizeof(v), &v) != EFI_SUCCESS) {
 		mem_free(v);
-		mem_free(grown);
-		return c->oom = true, true;
+		c->oom = true;
 	}
-	if (c->e->n_initrd)
-		memcpy(grown, c->e->initrd, c->e->n_initrd * sizeof(char *));
-	mem_free(c->e->initrd);
-	grown[c->e->n_initrd++] = v;
-	c->e->initrd = grown;
 	return true;
 }
 
@@ -136,9 +130,7 @@ void bls_entry_free(struct bls_entry *e)
 		mem_free(*fields[i]);
 		*fields[i] = NULL;
 	}
-	for (size_t i = 0; i < e->n_initrd; i++)
-		mem_free(e->initrd[i]);
-	mem_free(e->initrd);
+	strv_free(e->initrd, e->n_initrd);
 	e->initrd = NULL;
 	e->n_initrd = 0;
 }
