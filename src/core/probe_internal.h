@@ -22,16 +22,23 @@ static inline void probe_fail(struct probe_ctx *c, enum probe_error err)
 	c->r->errors |= 1u << err;
 }
 
-/* Read through the input's callback; address 0 and wrapping ranges count as
- * unreadable (a missing pointer, not memory at 0). */
+/**
+ * probe_read() - read through the input's callback. Address 0 and wrapping
+ * ranges count as unreadable (a missing pointer, not memory at 0).
+ */
 bool probe_read(const struct probe_ctx *c, uint64_t addr, void *buf, size_t len);
 
-/* probe_mem.c */
+/** probe_e820_covers() - [start, start+len) lies in e820 entries of @type (touching ones joined). */
 bool probe_e820_covers(const struct probe_ctx *c, uint32_t type, uint64_t start, uint64_t len);
+/** probe_map_covers_allocated() - the range lies in loader/boot-services memory of the EFI map. */
 bool probe_map_covers_allocated(const struct probe_ctx *c, uint64_t start, uint64_t len);
+/** probe_in_ram() - e820 RAM when the loader gave e820, else allocated EFI memory. */
 bool probe_in_ram(const struct probe_ctx *c, uint64_t start, uint64_t len);
+/** probe_check_e820() - sorted, disjoint, holding the kernel and boot_params (legacy entries). */
 void probe_check_e820(struct probe_ctx *c);
+/** probe_check_efi() - efi_info signature, system table, memory map sanity and agreement with e820. */
 void probe_check_efi(struct probe_ctx *c);
+/** probe_check_paging() - kernel, boot_params and command line identity-mapped under CR3. */
 void probe_check_paging(struct probe_ctx *c);
 
 #endif

@@ -34,21 +34,36 @@ struct probe_manifest {
 extern const struct probe_manifest probe_manifest;
 extern char _start[], _bss[], _ebss[], _end[];
 
-/* hw.c */
+/** serial_init() - COM1 at 115200 8N1, FIFOs on, no interrupts. */
 void serial_init(void);
+/** serial_puts() - write @s to COM1 (each byte waits, boundedly, for the transmitter). */
 void serial_puts(const char *s);
+/** read_cr3() - the page-table root in use. */
 uint64_t read_cr3(void);
+/** read_cr4() - CR4 (bit 12: LA57, 5-level paging). */
 uint64_t read_cr4(void);
+/** mem_read() - probe_read_fn over identity-mapped physical memory. */
 bool mem_read(void *ctx, uint64_t addr, void *buf, size_t len);
+/**
+ * probe_poweroff() - leave: isa-debug-exit with @exit_value, then UEFI
+ * ResetSystem (when @st is valid), ACPI S5, keyboard-controller reset,
+ * triple fault. Never returns.
+ */
 __attribute__((noreturn)) void probe_poweroff(unsigned exit_value, EFI_SYSTEM_TABLE *st);
 
-/* efi.c */
+/**
+ * probe_efi_gather() - handover entry: ask the firmware (GetMemoryMap with no
+ * buffer and with one, GOP mode, LoadedImage of @image) and fill @in.
+ */
 void probe_efi_gather(struct probe_input *in, EFI_HANDLE image, EFI_SYSTEM_TABLE *st);
 
-/* main.c, called from entry.S */
+/**
+ * probe_main() - called by entry.S on the probe's own stack with .bss zeroed:
+ * @entry is an enum probe_entry value, @rflags the flags at entry.
+ */
 __attribute__((noreturn)) void probe_main(unsigned entry, EFI_HANDLE image, EFI_SYSTEM_TABLE *st,
 					  struct boot_params *bp, uint64_t rflags);
-/* reloc.c, called from entry.S before anything else */
+/** probe_relocate() - add @base to every R_X86_64_RELATIVE target; first thing after entry. */
 void probe_relocate(uint8_t *base);
 
 #pragma GCC visibility pop
