@@ -108,7 +108,8 @@ static void check_header(struct probe_ctx *c)
 static void check_cmdline(struct probe_ctx *c)
 {
 	uint64_t ptr = c->bp.hdr.cmd_line_ptr | (uint64_t)c->bp.ext_cmd_line_ptr << 32;
-	uint64_t limit = expected_le(c, 0x238, 4) + 1;
+	/* The image's own limit; without a manifest, the one the loader saw. */
+	uint64_t limit = (c->in->expected_hdr_size ? expected_le(c, 0x238, 4) : c->bp.hdr.cmdline_size) + 1;
 	size_t n = 0;
 
 	if (ptr == 0)

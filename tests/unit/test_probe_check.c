@@ -8,6 +8,7 @@
 #include "core/sha256.h"
 #include "core/platform.h"
 #include <stdlib.h>
+#include <unistd.h>
 
 #define MEM_SIZE 0x500000u
 #define CMDLINE 0x101000u
@@ -264,6 +265,24 @@ TEST(probe_valid_la57_no_errors)
 	world_free(w);
 }
 
+/* Without the image's header (no manifest) the loader's cmdline_size bounds
+ * the command line, and nothing is compared. */
+TEST(probe_without_manifest_uses_loader_cmdline_size)
+{
+	struct world *w = world_new(PROBE_ENTRY_LEGACY64);
+	struct probe_report r;
+
+	w->in.expected_hdr_size = 0;
+	bp_of(w)->hdr.init_size = 0x1000; /* would be hdr_mismatch with a manifest */
+	probe_run(&w->in, &r);
+	CHECK_STR(error_list(r.errors), "");
+	CHECK_STR(r.cmdline, MARKER);
+	bp_of(w)->hdr.cmdline_size = 4;
+	probe_run(&w->in, &r);
+	CHECK_STR(error_list(r.errors), "cmdline_unterminated ");
+	world_free(w);
+}
+
 /* ---- each check failing on its own ---- */
 
 static void hdr_changed(struct world *w) { bp_of(w)->hdr.init_size = 0x1000; }
@@ -428,11 +447,11 @@ TEST(probe_json_line)
 {
 	struct world *w = world_new(PROBE_ENTRY_LEGACY64);
 	struct probe_report *r = calloc(1, sizeof(*r));
-	char line[8192], cmd[256], out[256] = "";
-	const char *path = "build/test-probe-line.json";
+	char line[8192], cmd[256], out[256] = "", path[64];
 	size_t n;
 	FILE *f;
 
+	snprintf(path, sizeof(path), "/tmp/handoff-probe-line-%d.json", (int)getpid());
 	probe_run(&w->in, r);
 	r->errors |= 1u << PROBE_ERR_E820_OVERLAP | 1u << PROBE_ERR_SENTINEL;
 	n = probe_report_json(r, line, sizeof(line));
