@@ -130,6 +130,8 @@ CELLS = [
      "{c}"),
     ("handoff_legacy", "handoff", "protocol legacy", PROBE, lambda *a: run_handoff(*a, "legacy"), "legacy64", "{c}"),
     ("handoff_auto", "handoff", "protocol auto", PROBE, lambda *a: run_handoff(*a, "auto"), "stub", "{c}"),
+    ("handoff_auto_bare", "handoff", "protocol auto, bzImage without PE header", PROBE_BARE,
+     lambda *a: run_handoff(*a, "auto"), "handover", "{c}"),
     ("sdboot", "systemd-boot (Debian 252)", "linux/initrd entry", PROBE, run_sdboot, "stub",
      "initrd=\\initrd.bin {c}"),
     ("grub", "GRUB (Debian 2.06)", "linux/initrd", PROBE, run_grub, "boot32", "BOOT_IMAGE=/probe.img {c}"),
