@@ -1,0 +1,132 @@
+/* \loader\loader.conf, as systemd-boot reads it (loader.conf(5)): timeout,
+ * default, editor and console-mode are used; the other keys systemd-boot
+ * knows are accepted and ignored with a note; unknown keys warn. Line syntax
+ * and error reporting: conf_line.h. */
+#include "config.h"
+#include "conf_line.h"
+#include "log.h"
+
+enum cfg_key { CFG_KEY_TIMEOUT, CFG_KEY_DEFAULT, CFG_KEY_EDITOR, CFG_KEY_CONSOLE_MODE, CFG_KEY_MAX };
+
+static const char *const cfg_key_names[CFG_KEY_MAX] = {
+	[CFG_KEY_TIMEOUT] = "timeout",
+	[CFG_KEY_DEFAULT] = "default",
+	[CFG_KEY_EDITOR] = "editor",
+	[CFG_KEY_CONSOLE_MODE] = "console-mode",
+};
+
+/* Keys of systemd-boot's loader.conf(5) that handoff has no use for: not an
+ * error, a loader.conf written for systemd-boot must work unchanged. */
+static const char *const systemd_boot_keys[] = {
+	"auto-entries", "auto-firmware", "auto-poweroff", "auto-reboot", "beep",
+	"secure-boot-enroll", "secure-boot-enrollment", "secure-boot-enroll-action",
+	"secure-boot-enroll-timeout-sec", "reboot-for-bitlocker", "reboot-on-error",
+	"random-seed-mode", "log-level", "preferred-profile",
+};
+
+void cfg_free(struct loader_config *cfg)
+{
+	mem_free(cfg->default_glob);
+	mem_free(cfg->console_mode);
+	*cfg = (struct loader_config){ .timeout_sec = CFG_TIMEOUT_UNSET, .editor = true };
+}
+
+/* "timeout": seconds, or systemd-boot's menu-force / menu-hidden /
+ * menu-disabled (the last two boot the default at once, as timeout 0). */
+static void cfg_set_timeout(struct conf_reader *r, const struct conf_kv *kv, struct loader_config *cfg)
+{
+	uint64_t v;
+
+	if (conf_value_is(kv, "menu-force"))
+		cfg->timeout_sec = CFG_TIMEOUT_MENU_FORCE;
+	else if (conf_value_is(kv, "menu-hidden") || conf_value_is(kv, "menu-disabled"))
+		cfg->timeout_sec = 0;
+	else if (conf_parse_uint(kv, CFG_TIMEOUT_MENU_FORCE - 1, &v))
+		cfg->timeout_sec = (uint32_t)v;
+	else
+		conf_line_error(r, kv, "timeout: '%.*s' is not a number of seconds (0..%u), menu-force or menu-hidden",
+				(int)kv->value_len, kv->value, CFG_TIMEOUT_MENU_FORCE - 1);
+}
+
+static EFI_STATUS cfg_set_string(struct conf_reader *r, const struct conf_kv *kv, char **field)
+{
+	char *s = conf_strndup(kv->value, kv->value_len);
+
+	if (!s)
+		return log_error_status(EFI_OUT_OF_RESOURCES, "%s:%u: out of memory", r->path, kv->line);
+	mem_free(*field);
+	*field = s;
+	return EFI_SUCCESS;
+}
+
+static EFI_STATUS cfg_apply(struct conf_reader *r, const struct conf_kv *kv, enum cfg_key key,
+			    struct loader_config *cfg)
+{
+	switch (key) {
+	case CFG_KEY_TIMEOUT:
+		cfg_set_timeout(r, kv, cfg);
+		return EFI_SUCCESS;
+	case CFG_KEY_DEFAULT:
+		return cfg_set_string(r, kv, &cfg->default_glob);
+	case CFG_KEY_EDITOR:
+		if (!conf_parse_bool(kv, &cfg->editor))
+			conf_line_error(r, kv, "editor: '%.*s' is not a boolean (yes/no, true/false, on/off, 1/0)",
+					(int)kv->value_len, kv->value);
+		return EFI_SUCCESS;
+	case CFG_KEY_CONSOLE_MODE:
+		return cfg_set_string(r, kv, &cfg->console_mode);
+	default:
+		return EFI_SUCCESS;
+	}
+}
+
+static bool is_systemd_boot_key(const struct conf_kv *kv)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(systemd_boot_keys); i++)
+		if (conf_key_is(kv, systemd_boot_keys[i]))
+			return true;
+	return false;
+}
+
+/* One line: a known key is applied (a repeated one replaces the earlier value,
+ * as in systemd-boot, with a warning); anything else is reported. */
+static EFI_STATUS cfg_line(struct conf_reader *r, const struct conf_kv *kv, struct loader_config *cfg,
+			   unsigned *seen)
+{
+	for (unsigned k = 0; k < CFG_KEY_MAX; k++) {
+		if (!conf_key_is(kv, cfg_key_names[k]))
+			continue;
+		if (*seen & (1u << k))
+			log_warning("%s:%u: '%s' given again, the last one wins", r->path, kv->line, cfg_key_names[k]);
+		*seen |= 1u << k;
+		return cfg_apply(r, kv, (enum cfg_key)k, cfg);
+	}
+	if (is_systemd_boot_key(kv))
+		log_info("%s:%u: '%.*s' is a systemd-boot option that handoff does not implement, ignored", r->path,
+			 kv->line, (int)kv->key_len, kv->key);
+	else
+		log_warning("%s:%u: unknown key '%.*s', ignored", r->path, kv->line, (int)kv->key_len, kv->key);
+	return EFI_SUCCESS;
+}
+
+EFI_STATUS cfg_parse_loader_conf(const char *text, size_t len, const char *path, struct loader_config *ret)
+{
+	struct loader_config cfg = { .timeout_sec = CFG_TIMEOUT_UNSET, .editor = true };
+	struct conf_reader r;
+	struct conf_kv kv;
+	unsigned seen = 0;
+
+	conf_reader_init(&r, text, len, path);
+	while (conf_next(&r, &kv)) {
+		EFI_STATUS err = cfg_line(&r, &kv, &cfg, &seen);
+
+		if (EFI_ERROR(err)) {
+			cfg_free(&cfg);
+			*ret = cfg;
+			return err;
+		}
+	}
+	cfg.n_errors = r.n_errors;
+	*ret = cfg;
+	return EFI_SUCCESS;
+}
