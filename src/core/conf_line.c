@@ -54,7 +54,7 @@ void conf_line_error(struct conf_reader *r, const struct conf_kv *kv, const char
 	va_end(ap);
 }
 
-/* The next line without its LF; false at the end of the text. */
+/* The next line without its LF or CRLF; false at the end of the text. */
 static bool next_raw_line(struct conf_reader *r, const char **ret_start, size_t *ret_len)
 {
 	size_t start = r->pos, end = start;
@@ -65,6 +65,8 @@ static bool next_raw_line(struct conf_reader *r, const char **ret_start, size_t 
 		end++;
 	r->pos = end < r->len ? end + 1 : end;
 	r->line++;
+	if (end > start && r->text[end - 1] == '\r') /* CRLF: the CR is part of the line end */
+		end--;
 	*ret_start = r->text + start;
 	*ret_len = end - start;
 	return true;
