@@ -156,7 +156,8 @@ static void put_string(struct out *o, const struct spec *s, const char *str)
 
 	if (!str)
 		str = "(null)";
-	while (str[n] && (s->prec < 0 || n < (size_t)s->prec))
+	/* precision first: "%.*s" may point into a buffer without a NUL */
+	while ((s->prec < 0 || n < (size_t)s->prec) && str[n])
 		n++;
 	struct spec t = *s;
 	t.zero = false;

@@ -1,6 +1,7 @@
 /* fmt_vsnprintf() against libc's snprintf for the conversions handoff uses. */
 #include "test.h"
 #include "core/fmt.h"
+#include <stdlib.h>
 
 #define CHECK_FMT(...)                                                     \
 	do {                                                               \
@@ -37,4 +38,19 @@ TEST(fmt_truncation)
 	CHECK_STR(buf, "0123456");
 	n = fmt_snprintf(NULL, 0, "%d", 12345);
 	CHECK_EQ(n, 5);
+}
+
+TEST(fmt_precision_string_without_nul)
+{
+	/* "%.*s" of bytes inside a larger buffer (the config parsers print keys
+	 * this way): not one byte past the precision may be read. Under ASan the
+	 * old loop, which tested str[n] before the precision, read buf[3]. */
+	char *buf = malloc(3), out[8];
+
+	memcpy(buf, "key", 3);
+	CHECK_EQ(fmt_snprintf(out, sizeof(out), "%.*s", 3, buf), 3);
+	CHECK_STR(out, "key");
+	CHECK_EQ(fmt_snprintf(out, sizeof(out), "%.2s|", buf), 3);
+	CHECK_STR(out, "ke|");
+	free(buf);
 }
