@@ -250,6 +250,7 @@ EFI_STATUS bls_parse_entry(const char *text, size_t len, const char *filename, c
 	EFI_STATUS err = EFI_SUCCESS;
 
 	*ret = (struct bls_entry){ .type = BLS_TYPE1, .protocol = SCHEME_AUTO };
+	filename = filename ? filename : "";
 	path = path ? path : filename;
 	ret->id = bls_id_from_filename(filename);
 	ret->path = conf_strndup(path, strlen(path));
