@@ -18,12 +18,15 @@ HOST_CC  := clang
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
 EFI_CFLAGS := -std=gnu11 -ffreestanding -fshort-wchar -mno-red-zone -mgeneral-regs-only \
 	-fno-stack-protector -fno-strict-aliasing -fno-stack-check -mno-stack-arg-probe \
-	-fno-builtin-printf -Os $(WARN) -Iinclude -Isrc -DHANDOFF_VERSION='"$(VERSION)"'
+	-fno-builtin-printf -fno-asynchronous-unwind-tables -fno-unwind-tables -Oz -flto $(WARN) -Iinclude -Isrc -DHANDOFF_VERSION='"$(VERSION)"'
 EFI_LDFLAGS := /nologo /machine:x64 /subsystem:efi_application /entry:efi_main \
 	/nodefaultlib /opt:ref /opt:icf /debug:none
 HOST_CFLAGS := -std=gnu11 -O2 -g $(WARN) -Iinclude -Isrc -DHANDOFF_VERSION='"$(VERSION)"'
 SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_SECONDS ?= 60
+# Quiet by default; `make V=1` shows every command.
+Q := $(if $(V),,@)
+msg = $(if $(V),,printf '  %-6s %s\n' $(1) $(2);)
 
 CORE_SRCS := $(sort $(wildcard src/core/*.c))
 EFI_SRCS  := $(filter-out src/efi/main.c,$(sort $(wildcard src/efi/*.c)))
@@ -60,32 +63,32 @@ deps:
 # --- UEFI side -------------------------------------------------------------
 $(B)/efi/%.o: src/%.c
 	@mkdir -p $(dir $@)
-	$(EFI_CC) $(EFI_CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(call msg,CC,$@) $(EFI_CC) $(EFI_CFLAGS) -MMD -MP -c $< -o $@
 
 $(EFI_LIB): $(EFI_OBJS)
 	@rm -f $@
-	$(EFI_AR) rcs $@ $^
+	$(Q)$(call msg,AR,$@) $(EFI_AR) rcs $@ $^
 
 $(B)/handoff.efi: $(B)/efi/efi/main.o $(EFI_LIB)
-	$(EFI_LD) $(EFI_LDFLAGS) /out:$@ $^
+	$(Q)$(call msg,LINK,$@) $(EFI_LD) $(EFI_LDFLAGS) /out:$@ $^
 
 $(B)/handoff-stub.efi: $(patsubst src/%.c,$(B)/efi/%.o,$(STUB_SRCS)) $(EFI_LIB)
-	$(EFI_LD) $(EFI_LDFLAGS) /out:$@ $^
+	$(Q)$(call msg,LINK,$@) $(EFI_LD) $(EFI_LDFLAGS) /out:$@ $^
 
 # --- host side -------------------------------------------------------------
 $(B)/host/%.o: src/%.c
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(call msg,HOSTCC,$@) $(HOST_CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
 
 $(B)/handoff: $(patsubst src/%.c,$(B)/host/%.o,$(TOOL_SRCS)) $(HOST_CORE_OBJS)
-	$(HOST_CC) $(HOST_CFLAGS) $^ -o $@
+	$(Q)$(call msg,LINK,$@) $(HOST_CC) $(HOST_CFLAGS) $^ -o $@
 
 $(B)/san/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) -Itests/unit $(SAN) -MMD -MP -c $< -o $@
+	$(Q)$(call msg,SANCC,$@) $(HOST_CC) $(HOST_CFLAGS) -Itests/unit $(SAN) -MMD -MP -c $< -o $@
 
 $(B)/unit-tests: $(SAN_OBJS)
-	$(HOST_CC) $(SAN) $^ -o $@
+	$(Q)$(call msg,LINK,$@) $(HOST_CC) $(SAN) $^ -o $@
 
 unit: $(B)/unit-tests
 	$(B)/unit-tests
@@ -93,7 +96,7 @@ unit: $(B)/unit-tests
 # --- fuzzers (libFuzzer) ---------------------------------------------------
 $(B)/fuzz/%: tests/fuzz/%.c $(CORE_SRCS) src/tool/platform_host.c
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) -DFUZZING -fsanitize=fuzzer,address,undefined $< $(CORE_SRCS) src/tool/platform_host.c -o $@
+	$(Q)$(call msg,FUZZ,$@) $(HOST_CC) $(HOST_CFLAGS) -DFUZZING -fsanitize=fuzzer,address,undefined $< $(CORE_SRCS) src/tool/platform_host.c -o $@
 
 fuzz: $(FUZZ_BINS)
 	@for f in $(FUZZ_BINS); do n=$${f##*/fuzz_}; mkdir -p tests/fuzz/corpus/$$n; \
@@ -110,7 +113,7 @@ check: deps all $(B)/unit-tests $(FUZZ_BINS)
 	@tests/check.sh
 
 demo: deps all
-	@tests/boot/demo.sh
+	@scripts/demo.sh
 
 bench: deps all
 	@bench/run.sh

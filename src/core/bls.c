@@ -56,7 +56,7 @@ void bls_entry_free(struct bls_entry *e)
 	mem_free(e->version);
 	mem_free(e->sort_key);
 	mem_free(e->machine_id);
-	mem_free(e->linux);
+	mem_free(e->kernel);
 	mem_free(e->efi);
 	for (size_t i = 0; i < e->n_initrd; i++)
 		mem_free(e->initrd[i]);
@@ -77,7 +77,7 @@ static char **bls_string_field(struct bls_entry *e, enum bls_key key)
 	case BLS_KEY_VERSION: return &e->version;
 	case BLS_KEY_MACHINE_ID: return &e->machine_id;
 	case BLS_KEY_SORT_KEY: return &e->sort_key;
-	case BLS_KEY_LINUX: return &e->linux;
+	case BLS_KEY_LINUX: return &e->kernel;
 	case BLS_KEY_EFI: return &e->efi;
 	default: return NULL;
 	}
@@ -201,15 +201,18 @@ static void bls_other_key(struct bls_parser *p, const struct conf_kv *kv)
 static EFI_STATUS bls_line(struct bls_parser *p, const struct conf_kv *kv)
 {
 	for (unsigned k = 0; k < BLS_KEY_MAX; k++) {
+		unsigned n_errors = p->r.n_errors;
+		EFI_STATUS err;
+
 		if (!conf_key_is(kv, bls_key_names[k]))
 			continue;
-		if (k < BLS_KEY_FIRST_REPEATABLE) {
-			if (p->seen & (1u << k))
-				log_warning("%s:%u: '%s' given again, the last one wins", p->r.path, kv->line,
-					    bls_key_names[k]);
-			p->seen |= 1u << k;
-		}
-		return bls_apply(p, kv, (enum bls_key)k);
+		err = bls_apply(p, kv, (enum bls_key)k);
+		if (EFI_ERROR(err) || p->r.n_errors != n_errors || k >= BLS_KEY_FIRST_REPEATABLE)
+			return err; /* a bad value replaced nothing; repeatable keys add up */
+		if (p->seen & (1u << k))
+			log_warning("%s:%u: '%s' given again, the last one wins", p->r.path, kv->line, bls_key_names[k]);
+		p->seen |= 1u << k;
+		return EFI_SUCCESS;
 	}
 	bls_other_key(p, kv);
 	return EFI_SUCCESS;
@@ -232,9 +235,9 @@ static EFI_STATUS bls_finish(struct bls_parser *p)
 {
 	struct bls_entry *e = p->e;
 
-	if (!e->linux && !e->efi)
+	if (!e->kernel && !e->efi)
 		return log_error_status(EFI_LOAD_ERROR, "%s: neither 'linux' nor 'efi' given: nothing to boot", p->r.path);
-	if (e->linux && e->efi) {
+	if (e->kernel && e->efi) {
 		log_warning("%s: both 'linux' and 'efi' given: 'linux' is used", p->r.path);
 		mem_free(e->efi);
 		e->efi = NULL;

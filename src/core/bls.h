@@ -7,10 +7,6 @@
 #include "platform.h"
 #include "plan.h"
 
-/* gnu11 on a Linux host predefines the macro "linux" (as 1); the field below
- * keeps the BLS key's name, so the macro goes (the code tests __linux__). */
-#undef linux
-
 enum bls_type { BLS_TYPE1, BLS_TYPE2 };
 
 struct bls_entry {
@@ -21,7 +17,7 @@ struct bls_entry {
 	char *version;
 	char *sort_key;
 	char *machine_id;
-	char *linux;         /* Type #1 kernel path, or NULL */
+	char *kernel;        /* Type #1 "linux" key: the kernel path, or NULL */
 	char *efi;           /* Type #1 "efi" chainload path, or the UKI path for Type #2 */
 	char **initrd;       /* n_initrd paths, in order */
 	size_t n_initrd;

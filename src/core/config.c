@@ -88,18 +88,24 @@ static bool is_systemd_boot_key(const struct conf_kv *kv)
 	return false;
 }
 
-/* One line: a known key is applied (a repeated one replaces the earlier value,
- * as in systemd-boot, with a warning); anything else is reported. */
+/* One line: a known key is applied (a repeated valid one replaces the earlier
+ * value, as in systemd-boot, with a warning); anything else is reported. */
 static EFI_STATUS cfg_line(struct conf_reader *r, const struct conf_kv *kv, struct loader_config *cfg,
 			   unsigned *seen)
 {
 	for (unsigned k = 0; k < CFG_KEY_MAX; k++) {
+		unsigned n_errors = r->n_errors;
+		EFI_STATUS err;
+
 		if (!conf_key_is(kv, cfg_key_names[k]))
 			continue;
+		err = cfg_apply(r, kv, (enum cfg_key)k, cfg);
+		if (EFI_ERROR(err) || r->n_errors != n_errors)
+			return err; /* a bad value replaced nothing */
 		if (*seen & (1u << k))
 			log_warning("%s:%u: '%s' given again, the last one wins", r->path, kv->line, cfg_key_names[k]);
 		*seen |= 1u << k;
-		return cfg_apply(r, kv, (enum cfg_key)k, cfg);
+		return EFI_SUCCESS;
 	}
 	if (is_systemd_boot_key(kv))
 		log_info("%s:%u: '%.*s' is a systemd-boot option that handoff does not implement, ignored", r->path,

@@ -156,7 +156,7 @@ static void put_string(struct out *o, const struct spec *s, const char *str)
 
 	if (!str)
 		str = "(null)";
-	/* precision first: "%.*s" may point into a buffer without a NUL */
+	/* Precision first: "%.*s" may point at bytes that are not NUL-terminated. */
 	while ((s->prec < 0 || n < (size_t)s->prec) && str[n])
 		n++;
 	struct spec t = *s;

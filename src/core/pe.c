@@ -42,11 +42,27 @@ static EFI_STATUS pe_read_optional(const uint8_t *opt, uint16_t opt_size, const 
 	return EFI_SUCCESS;
 }
 
-static EFI_STATUS pe_read_sections(const uint8_t *buf, size_t len, size_t off, const char *name, struct pe_info *pe)
+/* In a file, a section's initialized bytes are at PointerToRawData; once the
+ * firmware has loaded the image they are at VirtualAddress (PE/COFF §3.1). */
+static EFI_STATUS pe_check_section(const struct pe_section *s, uint32_t i, size_t len, enum pe_layout layout,
+				   const char *name, const struct pe_info *pe)
+{
+	if (layout == PE_LAYOUT_FILE && s->raw_size && !range_ok(s->raw_offset, s->raw_size, len))
+		return log_error_status(EFI_LOAD_ERROR, "%s: section %u (%s) raw data %#x+%#x lies outside the file (%zu bytes)",
+					name, i, s->name, s->raw_offset, s->raw_size, len);
+	if ((uint64_t)s->virtual_address + MAX(s->virtual_size, s->raw_size) > pe->size_of_image)
+		return log_error_status(EFI_LOAD_ERROR, "%s: section %u (%s) ends past SizeOfImage %#x",
+					name, i, s->name, pe->size_of_image);
+	return EFI_SUCCESS;
+}
+
+static EFI_STATUS pe_read_sections(const uint8_t *buf, uint64_t len, size_t off, enum pe_layout layout,
+				   const char *name, struct pe_info *pe)
 {
 	for (uint32_t i = 0; i < pe->n_sections; i++) {
 		const uint8_t *h = buf + off + (size_t)i * SECTION_HEADER_SIZE;
 		struct pe_section *s = &pe->sections[i];
+		EFI_STATUS err;
 
 		memcpy(s->name, h, 8);
 		s->name[8] = '\0';
@@ -55,17 +71,27 @@ static EFI_STATUS pe_read_sections(const uint8_t *buf, size_t len, size_t off, c
 		s->raw_size = get_le32(h + 16);
 		s->raw_offset = get_le32(h + 20);
 		s->characteristics = get_le32(h + 36);
-		if (s->raw_size && !range_ok(s->raw_offset, s->raw_size, len))
-			return log_error_status(EFI_LOAD_ERROR, "%s: section %u (%s) raw data %#x+%#x lies outside the file (%zu bytes)",
-						name, i, s->name, s->raw_offset, s->raw_size, len);
-		if ((uint64_t)s->virtual_address + MAX(s->virtual_size, s->raw_size) > pe->size_of_image)
-			return log_error_status(EFI_LOAD_ERROR, "%s: section %u (%s) ends past SizeOfImage %#x",
-						name, i, s->name, pe->size_of_image);
+		err = pe_check_section(s, i, len, layout, name, pe);
+		if (EFI_ERROR(err))
+			return err;
 	}
 	return EFI_SUCCESS;
 }
 
-EFI_STATUS pe_parse(const uint8_t *buf, size_t len, const char *name, struct pe_info *ret)
+static EFI_STATUS pe_check_alignment(const char *name, const struct pe_info *pe)
+{
+	/* PE/COFF §3.4.1: both alignments are powers of two; the writer and the
+	 * loaders round with them, so a bad value must not get further. */
+	if (!IS_POWER_OF_2(pe->section_alignment) || !IS_POWER_OF_2(pe->file_alignment))
+		return log_error_status(EFI_LOAD_ERROR, "%s: SectionAlignment %#x / FileAlignment %#x is not a power of two",
+					name, pe->section_alignment, pe->file_alignment);
+	return EFI_SUCCESS;
+}
+
+/* @len bounds every header read; @extent (file size or SizeOfImage bound)
+ * bounds the section and certificate ranges, which need not be in @buf. */
+static EFI_STATUS pe_parse_layout(const uint8_t *buf, size_t len, uint64_t extent, enum pe_layout layout,
+				  const char *name, struct pe_info *ret)
 {
 	struct pe_info pe;
 	size_t coff, opt, sec;
@@ -90,16 +116,52 @@ EFI_STATUS pe_parse(const uint8_t *buf, size_t len, const char *name, struct pe_
 	err = pe_read_optional(buf + opt, opt_size, name, &pe);
 	if (EFI_ERROR(err))
 		return err;
+	err = pe_check_alignment(name, &pe);
+	if (EFI_ERROR(err))
+		return err;
 	sec = opt + opt_size;
 	if (!range_ok(sec, (uint64_t)pe.n_sections * SECTION_HEADER_SIZE, len))
 		return log_error_status(EFI_LOAD_ERROR, "%s: section table (%u entries) lies outside the file", name, pe.n_sections);
-	if (pe.cert_size && !range_ok(pe.cert_offset, pe.cert_size, len))
+	pe.section_table_offset = (uint32_t)sec;
+	/* The certificate table is a file offset and is not loaded (§4.7). */
+	if (layout == PE_LAYOUT_FILE && pe.cert_size && !range_ok(pe.cert_offset, pe.cert_size, extent))
 		return log_error_status(EFI_LOAD_ERROR, "%s: certificate table %#x+%#x lies outside the file", name, pe.cert_offset, pe.cert_size);
-	err = pe_read_sections(buf, len, sec, name, &pe);
+	if (layout == PE_LAYOUT_MEMORY && pe.size_of_image > extent)
+		return log_error_status(EFI_LOAD_ERROR, "%s: SizeOfImage %#x exceeds the loaded image (%llu bytes)", name,
+					pe.size_of_image, (unsigned long long)extent);
+	err = pe_read_sections(buf, extent, sec, layout, name, &pe);
 	if (EFI_ERROR(err))
 		return err;
 	memcpy(ret, &pe, sizeof(pe));
 	return EFI_SUCCESS;
+}
+
+EFI_STATUS pe_parse(const uint8_t *buf, size_t len, const char *name, struct pe_info *ret)
+{
+	return pe_parse_layout(buf, len, len, PE_LAYOUT_FILE, name, ret);
+}
+
+EFI_STATUS pe_parse_head(const uint8_t *head, size_t head_len, uint64_t file_size, const char *name, struct pe_info *ret)
+{
+	return pe_parse_layout(head, MIN((uint64_t)head_len, file_size), file_size, PE_LAYOUT_FILE, name, ret);
+}
+
+EFI_STATUS pe_parse_loaded(const uint8_t *base, size_t image_size, const char *name, struct pe_info *ret)
+{
+	return pe_parse_layout(base, image_size, image_size, PE_LAYOUT_MEMORY, name, ret);
+}
+
+const uint8_t *pe_section_data(const struct pe_section *s, const uint8_t *buf, size_t len, enum pe_layout layout, size_t *ret_size)
+{
+	/* VirtualSize is the exact payload size, SizeOfRawData is rounded up to
+	 * FileAlignment; a VirtualSize of 0 means "same as raw" for some linkers. */
+	size_t size = s->virtual_size ? MIN(s->virtual_size, s->raw_size) : s->raw_size;
+	uint64_t off = layout == PE_LAYOUT_FILE ? s->raw_offset : s->virtual_address;
+
+	if (!range_ok(off, size, len))
+		return NULL;
+	*ret_size = size;
+	return buf + off;
 }
 
 const struct pe_section *pe_find_section(const struct pe_info *pe, const char *name)

@@ -48,6 +48,7 @@ struct pe_info {
 	uint32_t n_rva_and_sizes;
 	uint32_t reloc_rva, reloc_size;       /* data directory 5 */
 	uint32_t cert_offset, cert_size;      /* data directory 4 (file offset) */
+	uint32_t section_table_offset;        /* file offset of the first section header */
 	uint32_t n_sections;
 	struct pe_section sections[PE_MAX_SECTIONS];
 };
@@ -59,6 +60,32 @@ struct pe_info {
  * logged at debug level only), or EFI_LOAD_ERROR (malformed; reason logged).
  */
 EFI_STATUS pe_parse(const uint8_t *buf, size_t len, const char *name, struct pe_info *ret);
+
+/* Where a section's bytes are: at PointerToRawData in a file, at
+ * VirtualAddress in an image the firmware has loaded (LoadedImage->ImageBase). */
+enum pe_layout { PE_LAYOUT_FILE, PE_LAYOUT_MEMORY };
+
+/**
+ * pe_parse_loaded() - pe_parse() for an image already loaded by the firmware:
+ * @base is LoadedImage->ImageBase, @image_size LoadedImage->ImageSize. Section
+ * ranges are checked against SizeOfImage instead of the (absent) file.
+ * Return: as pe_parse().
+ */
+EFI_STATUS pe_parse_loaded(const uint8_t *base, size_t image_size, const char *name, struct pe_info *ret);
+
+/**
+ * pe_section_data() - the initialized bytes of section @s: min(VirtualSize,
+ * SizeOfRawData) bytes (the raw size when VirtualSize is 0), located per @layout.
+ * Return: pointer into @buf and *@ret_size, or NULL when they lie outside @len.
+ */
+const uint8_t *pe_section_data(const struct pe_section *s, const uint8_t *buf, size_t len, enum pe_layout layout, size_t *ret_size);
+
+/**
+ * pe_parse_head() - pe_parse() from the first @head_len bytes of a file of
+ * @file_size bytes: headers must lie in the head, sections anywhere in the
+ * file. Lets a loader list UKIs without reading them whole.
+ */
+EFI_STATUS pe_parse_head(const uint8_t *head, size_t head_len, uint64_t file_size, const char *name, struct pe_info *ret);
 
 /** pe_find_section() - section by exact name (".linux"), or NULL. */
 const struct pe_section *pe_find_section(const struct pe_info *pe, const char *name);

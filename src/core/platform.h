@@ -20,6 +20,7 @@ size_t strlen(const char *s);
 int strcmp(const char *a, const char *b);
 int strncmp(const char *a, const char *b, size_t n);
 char *strchr(const char *s, int c);
+void *memchr(const void *s, int c, size_t n);
 #endif
 
 /* Returns NULL on failure; never asserts (style.md: a big initrd that does

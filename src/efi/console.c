@@ -48,9 +48,42 @@ void con_clear(void)
 	ST->ConOut->ClearScreen(ST->ConOut);
 }
 
+void con_set_cursor(unsigned col, unsigned row)
+{
+	ST->ConOut->SetCursorPosition(ST->ConOut, col, row);
+}
+
 void con_set_color(unsigned attr)
 {
 	ST->ConOut->SetAttribute(ST->ConOut, attr);
+}
+
+/* The last problems logged, shown again under the menu (which clears the screen). */
+#define PROBLEMS_KEPT 6
+#define PROBLEM_LEN 160
+static char problems[PROBLEMS_KEPT][PROBLEM_LEN];
+static size_t n_problems;
+
+static void remember_problem(const char *line)
+{
+	char *slot = problems[n_problems % PROBLEMS_KEPT];
+
+	fmt_snprintf(slot, PROBLEM_LEN, "%s", line);
+	n_problems++;
+}
+
+size_t con_problems(const char **ret, size_t max)
+{
+	size_t n = MIN(n_problems, MIN(max, (size_t)PROBLEMS_KEPT));
+
+	for (size_t i = 0; i < n; i++)
+		ret[i] = problems[(n_problems - n + i) % PROBLEMS_KEPT];
+	return n;
+}
+
+void con_forget_problems(void)
+{
+	n_problems = 0;
 }
 
 void log_write(enum log_level level, const char *line)
@@ -59,6 +92,8 @@ void log_write(enum log_level level, const char *line)
 
 	if (level == LOG_DEBUG)
 		return;
+	if (level <= LOG_WARNING)
+		remember_problem(line);
 	if (level <= LOG_WARNING)
 		con_set_color(level == LOG_ERROR ? EFI_TEXT_ATTR(EFI_LIGHTRED, EFI_BLACK)
 						 : EFI_TEXT_ATTR(EFI_YELLOW, EFI_BLACK));

@@ -32,6 +32,10 @@ void con_clear(void);
 void con_set_color(unsigned attr);
 /** con_read_key() - wait for a key up to @timeout_us (0 = forever). EFI_TIMEOUT when none. */
 EFI_STATUS con_read_key(uint64_t timeout_us, EFI_INPUT_KEY *ret);
+/** con_problems() - the last (up to @max) error/warning lines, oldest first. */
+size_t con_problems(const char **ret, size_t max);
+void con_forget_problems(void);
+void con_set_cursor(unsigned col, unsigned row);
 /** con_wait_any_key() - "Press any key" pause after an error. */
 void con_wait_any_key(void);
 

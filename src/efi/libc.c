@@ -75,3 +75,13 @@ char *strchr(const char *s, int c)
 			return NULL;
 	}
 }
+
+void *memchr(const void *s, int c, size_t n)
+{
+	const uint8_t *p = s;
+
+	for (size_t i = 0; i < n; i++)
+		if (p[i] == (uint8_t)c)
+			return (void *)(p + i);
+	return NULL;
+}

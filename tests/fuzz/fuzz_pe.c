@@ -1,5 +1,16 @@
-/* libFuzzer: PE/COFF reader. */
+/* libFuzzer: PE/COFF reader, on the input as a file and as a loaded image. */
 #include "core/pe.h"
+
+static void use_sections(const struct pe_info *pe, const uint8_t *data, size_t size, enum pe_layout layout)
+{
+	size_t n;
+
+	for (uint32_t i = 0; i < pe->n_sections; i++) {
+		const uint8_t *p = pe_section_data(&pe->sections[i], data, size, layout, &n);
+		if (p && n)
+			(void)*(volatile const uint8_t *)(p + n - 1); /* must be readable */
+	}
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -8,6 +19,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (pe_parse(data, size, "fuzz", &pe) == EFI_SUCCESS) {
 		pe_find_section(&pe, ".linux");
 		pe_is_efi_app_x64(&pe);
+		use_sections(&pe, data, size, PE_LAYOUT_FILE);
 	}
+	if (pe_parse_loaded(data, size, "fuzz", &pe) == EFI_SUCCESS)
+		use_sections(&pe, data, size, PE_LAYOUT_MEMORY);
 	return 0;
 }

@@ -45,7 +45,7 @@ TEST(bls_parse_spec_example)
 	CHECK_STR(e.machine_id, "6a9857a393724b7a981ebb5b8495b9ea");
 	CHECK_STR(e.version, "3.8.0-2.fc19.x86_64");
 	CHECK_STR(e.options, "root=UUID=6d3376e4-fc93-4509-95ec-a21d68011da2 quiet");
-	CHECK_STR(e.linux, "/6a9857a393724b7a981ebb5b8495b9ea/3.8.0-2.fc19.x86_64/linux");
+	CHECK_STR(e.kernel, "/6a9857a393724b7a981ebb5b8495b9ea/3.8.0-2.fc19.x86_64/linux");
 	CHECK(e.efi == NULL);
 	CHECK_EQ(e.n_initrd, 1);
 	CHECK_STR(e.initrd[0], "/6a9857a393724b7a981ebb5b8495b9ea/3.8.0-2.fc19.x86_64/initrd");
@@ -135,7 +135,7 @@ TEST(bls_parse_efi_entry)
 
 	CHECK_EQ(parse("title Shell\nefi /EFI/tools/shell.efi\n", &e), EFI_SUCCESS);
 	CHECK_STR(e.efi, "/EFI/tools/shell.efi");
-	CHECK(e.linux == NULL);
+	CHECK(e.kernel == NULL);
 	bls_entry_free(&e);
 }
 
@@ -144,7 +144,7 @@ TEST(bls_parse_linux_wins_over_efi)
 	struct bls_entry e;
 
 	CHECK_EQ(parse("efi /a.efi\nlinux /vmlinuz\n", &e), EFI_SUCCESS);
-	CHECK_STR(e.linux, "/vmlinuz");
+	CHECK_STR(e.kernel, "/vmlinuz");
 	CHECK(e.efi == NULL);
 	CHECK_LOG(EPATH ": both 'linux' and 'efi' given: 'linux' is used");
 	bls_entry_free(&e);
@@ -156,7 +156,7 @@ TEST(bls_parse_duplicate_key_last_wins)
 
 	CHECK_EQ(parse("title A\nlinux /k1\ntitle B\nlinux /k2\nsort-key x\nsort-key y\n", &e), EFI_SUCCESS);
 	CHECK_STR(e.title, "B");
-	CHECK_STR(e.linux, "/k2");
+	CHECK_STR(e.kernel, "/k2");
 	CHECK_STR(e.sort_key, "y");
 	CHECK_LOG(EPATH ":3: 'title' given again, the last one wins");
 	CHECK_LOG(EPATH ":4: 'linux' given again, the last one wins");
@@ -177,7 +177,7 @@ TEST(bls_parse_architecture)
 	CHECK_EQ(parse("architecture aa64\nlinux /k\n", &e), EFI_UNSUPPORTED); /* to be hidden (UAPI.1) */
 	CHECK_LOG(EPATH ":1: architecture 'aa64' is not x64: entry not shown");
 	CHECK_EQ(test_log_count(), 0); /* an info line, not a warning */
-	CHECK(e.id == NULL && e.linux == NULL);
+	CHECK(e.id == NULL && e.kernel == NULL);
 	/* the last architecture line decides */
 	CHECK_EQ(parse("architecture ia32\narchitecture x64\nlinux /k\n", &e), EFI_SUCCESS);
 	bls_entry_free(&e);
@@ -232,7 +232,7 @@ TEST(bls_parse_malformed_lines_are_skipped)
 	CHECK_LOG(EPATH ":6: line too long (5000 bytes, at most 4096)");
 	CHECK_EQ(e.n_errors, 4);
 	CHECK(e.title == NULL && e.version == NULL);
-	CHECK_STR(e.linux, "/k");
+	CHECK_STR(e.kernel, "/k");
 	CHECK_STR(e.options, "a b");
 	CHECK_STR(e.sort_key, "s");
 	bls_entry_free(&e);
@@ -640,4 +640,146 @@ TEST(bls_find_default_after_parse_and_sort)
 	CHECK_EQ(bls_find_default(p, 3, "debian-*"), 0);
 	for (size_t i = 0; i < 3; i++)
 		bls_entry_free(&e[i]);
+}
+
+/* --- cases from the first implementation on main, kept ------------------------ */
+
+static EFI_STATUS parse_file(const char *text, const char *file, struct bls_entry *e)
+{
+	test_log_reset();
+	return bls_parse_entry(text, strlen(text), file, file, e);
+}
+
+TEST(bls_entry_all_keys)
+{
+	struct bls_entry e;
+
+	CHECK_EQ(parse_file("title Debian\nversion 6.1.0-13\nmachine-id abc\nsort-key debian\n"
+		       "linux /debian/vmlinuz\ninitrd /debian/ucode.img\ninitrd /debian/initrd.img\n"
+		       "options root=/dev/vda1\noptions  quiet  splash\nprotocol legacy\narchitecture x64\n",
+		       "debian-6.1.0-13.conf", &e), EFI_SUCCESS);
+	CHECK_STR(e.id, "debian-6.1.0-13");
+	CHECK_STR(e.title, "Debian");
+	CHECK_STR(e.version, "6.1.0-13");
+	CHECK_STR(e.machine_id, "abc");
+	CHECK_STR(e.sort_key, "debian");
+	CHECK_STR(e.kernel, "/debian/vmlinuz");
+	CHECK_EQ(e.n_initrd, 2);
+	CHECK_STR(e.initrd[0], "/debian/ucode.img");
+	CHECK_STR(e.initrd[1], "/debian/initrd.img");
+	CHECK_STR(e.options, "root=/dev/vda1 quiet  splash");
+	CHECK_EQ(e.protocol, SCHEME_LEGACY);
+	CHECK_EQ(e.n_errors, 0);
+	CHECK_EQ(test_log_count(), 0);
+	bls_entry_free(&e);
+}
+
+TEST(bls_entry_malformed_lines)
+{
+	struct bls_entry e;
+
+	CHECK_EQ(parse_file("title A\r\nprotocol uefi\r\nlinux\r\nlinux /k\r\nbogus key\r\ntitle B\r\n", "x.conf", &e), EFI_SUCCESS);
+	CHECK_EQ(e.n_errors, 2);
+	CHECK_LOG("x.conf:2: protocol: 'uefi'");
+	CHECK_LOG("x.conf:3: key 'linux' without a value");
+	CHECK_LOG("x.conf:5: unknown key 'bogus'");
+	CHECK_LOG("x.conf:6: 'title' given again");
+	CHECK_STR(e.title, "B");
+	CHECK_STR(e.kernel, "/k");
+	CHECK_EQ(e.protocol, SCHEME_AUTO);
+	bls_entry_free(&e);
+}
+
+TEST(bls_entry_without_kernel_is_rejected)
+{
+	struct bls_entry e;
+
+	CHECK_EQ(parse_file("title nothing\noptions quiet\n", "empty.conf", &e), EFI_LOAD_ERROR);
+	CHECK_LOG("empty.conf: neither 'linux' nor 'efi'");
+	CHECK_EQ(parse_file("efi /EFI/tools/shell.efi\n", "shell.conf", &e), EFI_SUCCESS);
+	CHECK_STR(e.efi, "/EFI/tools/shell.efi");
+	bls_entry_free(&e);
+}
+
+TEST(bls_version_cmp_rules)
+{
+	static const struct { const char *a, *b; int want; } t[] = {
+		{ "1", "1", 0 }, { "01", "1", 0 }, { "5.2", "5.10", -1 }, { "6.1.0-13", "6.1.0-9", 1 },
+		{ "123", "123a", -1 }, { "123a", "123b", -1 }, { "abc", "abcd", -1 }, { "a", "1", -1 },
+		{ "123~rc1", "123", -1 }, { "123~rc1", "123~rc2", -1 }, { "123", "123.1", -1 },
+		{ "123^post1", "123", 1 }, { "123^post1", "123.1", -1 }, { "1.0-1", "1.0.1", -1 },
+		{ "systemd-123", "systemd-124", -1 }, { "bar-123", "foo-123", -1 }, { "1_2", "1.2", 1 },
+		{ "6.1.0-13-amd64", "6.1.0-13-amd64", 0 }, { "", "1", -1 }, { "2", "10", -1 },
+	};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		int r = bls_version_cmp(t[i].a, t[i].b), back = bls_version_cmp(t[i].b, t[i].a);
+		if (r != t[i].want || back != -t[i].want)
+			test_fail(__FILE__, __LINE__, "cmp(\"%s\", \"%s\") = %d / %d, want %d", t[i].a, t[i].b, r, back, t[i].want);
+	}
+}
+
+static struct bls_entry *mk(const char *id, const char *sort_key, const char *machine_id, const char *version)
+{
+	struct bls_entry *e = calloc(1, sizeof(*e));
+	e->id = (char *)id;
+	e->sort_key = (char *)sort_key;
+	e->machine_id = (char *)machine_id;
+	e->version = (char *)version;
+	return e;
+}
+
+TEST(bls_sort_order)
+{
+	struct bls_entry *v[] = {
+		mk("zz-nokey-5.2", NULL, NULL, NULL),
+		mk("arch", "arch", NULL, "1"),
+		mk("deb-old", "debian", "m1", "6.1.0-9"),
+		mk("zz-nokey-5.10", NULL, NULL, NULL),
+		mk("deb-new", "debian", "m1", "6.1.0-13"),
+		mk("deb-other-machine", "debian", "m0", "1"),
+	};
+	static const char *const want[] = { "arch", "deb-other-machine", "deb-new", "deb-old", "zz-nokey-5.10", "zz-nokey-5.2" };
+
+	bls_sort(v, 6);
+	for (size_t i = 0; i < 6; i++)
+		CHECK_STR(v[i]->id, want[i]);
+	CHECK_EQ(bls_find_default(v, 6, "deb-*"), 1);  /* the first match in sorted order */
+	CHECK_EQ(bls_find_default(v, 6, "deb-n*"), 2);
+	CHECK_EQ(bls_find_default(v, 6, "zz-nokey-5.2.conf"), 5);
+	CHECK_EQ(bls_find_default(v, 6, "nothing"), 0);
+	CHECK_EQ(bls_find_default(v, 6, NULL), 0);
+	CHECK_EQ(bls_find_default(v, 0, "x"), SIZE_MAX);
+	for (size_t i = 0; i < 6; i++)
+		free(v[i]);
+}
+
+TEST(bls_glob)
+{
+	static const struct { const char *p, *s; bool want; } t[] = {
+		{ "*", "", true }, { "*", "abc", true }, { "a*c", "abbbc", true }, { "a*c", "abcd", false },
+		{ "?b", "ab", true }, { "?b", "b", false }, { "[a-c]x", "bx", true }, { "[!a-c]x", "bx", false },
+		{ "[!a-c]x", "dx", true }, { "debian-*.conf", "debian-6.1.conf", true }, { "*a*a*a*b", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", false },
+		{ "abc", "abc", true }, { "abc", "ab", false }, { "[]]", "]", true },
+		{ "a[", "a[", true }, /* unclosed: '[' is literal, as POSIX fnmatch */
+	};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (glob_match(t[i].p, t[i].s) != t[i].want)
+			test_fail(__FILE__, __LINE__, "glob(\"%s\", \"%s\") != %d", t[i].p, t[i].s, t[i].want);
+}
+
+TEST(bls_display_title)
+{
+	struct bls_entry e = { .id = (char *)"x", .title = (char *)"Debian", .version = (char *)"6.1" };
+	char *s = bls_display_title(&e);
+
+	CHECK_STR(s, "Debian (6.1)");
+	free(s);
+	e.version = NULL;
+	s = bls_display_title(&e);
+	CHECK_STR(s, "Debian");
+	free(s);
+	e.title = NULL;
+	s = bls_display_title(&e);
+	CHECK_STR(s, "x");
+	free(s);
 }

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Linux EFI initrd loading interface.  Since Linux 5.8 the EFI stub looks for
+ * an EFI_LOAD_FILE2_PROTOCOL installed on a handle whose device path is
+ * exactly the vendor media node below followed by an end node; calling its
+ * LoadFile() yields the initrd.
+ */
+#ifndef EFI_LINUX_H
+#define EFI_LINUX_H
+
+#include <efi/efi.h>
+#include <efi/proto/device_path.h>
+#include <efi/proto/load_file.h>
+
+#define LINUX_INITRD_MEDIA_GUID \
+	{ 0x5568e427, 0x68fc, 0x4f3d, { 0xac, 0x74, 0xca, 0x55, 0x52, 0x31, 0xcc, 0x68 } }
+
+/*
+ * vendor: Type MEDIA_DEVICE_PATH, SubType MEDIA_VENDOR_DP, Length 20,
+ *         Guid LINUX_INITRD_MEDIA_GUID.
+ * end:    Type END_DEVICE_PATH_TYPE, SubType END_ENTIRE_DEVICE_PATH_SUBTYPE,
+ *         Length 4.
+ */
+typedef struct LINUX_INITRD_MEDIA_DEVICE_PATH {
+	VENDOR_DEVICE_PATH vendor;
+	EFI_DEVICE_PATH_PROTOCOL end;
+} __attribute__((packed)) LINUX_INITRD_MEDIA_DEVICE_PATH;
+_Static_assert(offsetof(LINUX_INITRD_MEDIA_DEVICE_PATH, end) == 20, "LINUX_INITRD_MEDIA_DEVICE_PATH.end");
+_Static_assert(sizeof(LINUX_INITRD_MEDIA_DEVICE_PATH) == 24, "LINUX_INITRD_MEDIA_DEVICE_PATH size");
+
+#endif /* EFI_LINUX_H */

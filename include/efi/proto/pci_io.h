@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: MIT */
+/* EFI_PCI_IO_PROTOCOL (UEFI 2.10 §14.4). */
+#ifndef EFI_PROTO_PCI_IO_H
+#define EFI_PROTO_PCI_IO_H
+
+#include <efi/efi.h>
+
+#define EFI_PCI_IO_PROTOCOL_GUID \
+	{ 0x4cf5b200, 0x68b8, 0x4ca5, { 0x9e, 0xec, 0xb2, 0x3e, 0x3f, 0x50, 0x02, 0x9a } }
+
+typedef struct EFI_PCI_IO_PROTOCOL EFI_PCI_IO_PROTOCOL;
+
+typedef enum {
+	EfiPciIoWidthUint8,
+	EfiPciIoWidthUint16,
+	EfiPciIoWidthUint32,
+	EfiPciIoWidthUint64,
+	EfiPciIoWidthFifoUint8,
+	EfiPciIoWidthFifoUint16,
+	EfiPciIoWidthFifoUint32,
+	EfiPciIoWidthFifoUint64,
+	EfiPciIoWidthFillUint8,
+	EfiPciIoWidthFillUint16,
+	EfiPciIoWidthFillUint32,
+	EfiPciIoWidthFillUint64,
+	EfiPciIoWidthMaximum
+} EFI_PCI_IO_PROTOCOL_WIDTH;
+
+typedef enum {
+	EfiPciIoOperationBusMasterRead,
+	EfiPciIoOperationBusMasterWrite,
+	EfiPciIoOperationBusMasterCommonBuffer,
+	EfiPciIoOperationMaximum
+} EFI_PCI_IO_PROTOCOL_OPERATION;
+
+typedef enum {
+	EfiPciIoAttributeOperationGet,
+	EfiPciIoAttributeOperationSet,
+	EfiPciIoAttributeOperationEnable,
+	EfiPciIoAttributeOperationDisable,
+	EfiPciIoAttributeOperationSupported,
+	EfiPciIoAttributeOperationMaximum
+} EFI_PCI_IO_PROTOCOL_ATTRIBUTE_OPERATION;
+
+/* BarIndex value meaning "pass the offset through to the bus". */
+#define EFI_PCI_IO_PASS_THROUGH_BAR 0xff
+
+/* Attribute bits. */
+#define EFI_PCI_IO_ATTRIBUTE_ISA_MOTHERBOARD_IO 0x0001ULL
+#define EFI_PCI_IO_ATTRIBUTE_ISA_IO 0x0002ULL
+#define EFI_PCI_IO_ATTRIBUTE_VGA_PALETTE_IO 0x0004ULL
+#define EFI_PCI_IO_ATTRIBUTE_VGA_MEMORY 0x0008ULL
+#define EFI_PCI_IO_ATTRIBUTE_VGA_IO 0x0010ULL
+#define EFI_PCI_IO_ATTRIBUTE_IDE_PRIMARY_IO 0x0020ULL
+#define EFI_PCI_IO_ATTRIBUTE_IDE_SECONDARY_IO 0x0040ULL
+#define EFI_PCI_IO_ATTRIBUTE_MEMORY_WRITE_COMBINE 0x0080ULL
+#define EFI_PCI_IO_ATTRIBUTE_IO 0x0100ULL
+#define EFI_PCI_IO_ATTRIBUTE_MEMORY 0x0200ULL
+#define EFI_PCI_IO_ATTRIBUTE_BUS_MASTER 0x0400ULL
+#define EFI_PCI_IO_ATTRIBUTE_MEMORY_CACHED 0x0800ULL
+#define EFI_PCI_IO_ATTRIBUTE_MEMORY_DISABLE 0x1000ULL
+#define EFI_PCI_IO_ATTRIBUTE_EMBEDDED_DEVICE 0x2000ULL
+#define EFI_PCI_IO_ATTRIBUTE_EMBEDDED_ROM 0x4000ULL
+#define EFI_PCI_IO_ATTRIBUTE_DUAL_ADDRESS_CYCLE 0x8000ULL
+#define EFI_PCI_IO_ATTRIBUTE_ISA_IO_16 0x10000ULL
+#define EFI_PCI_IO_ATTRIBUTE_VGA_PALETTE_IO_16 0x20000ULL
+#define EFI_PCI_IO_ATTRIBUTE_VGA_IO_16 0x40000ULL
+
+typedef EFI_STATUS(EFIAPI *EFI_PCI_IO_PROTOCOL_POLL_IO_MEM)(IN EFI_PCI_IO_PROTOCOL *This,
+							    IN EFI_PCI_IO_PROTOCOL_WIDTH Width, IN UINT8 BarIndex,
+							    IN UINT64 Offset, IN UINT64 Mask, IN UINT64 Value,
+							    IN UINT64 Delay, OUT UINT64 *Result);
+typedef EFI_STATUS(EFIAPI *EFI_PCI_IO_PROTOCOL_IO_MEM)(IN EFI_PCI_IO_PROTOCOL *This,
+						       IN EFI_PCI_IO_PROTOCOL_WIDTH Width, IN UINT8 BarIndex,
+						       IN UINT64 Offset, IN UINTN Count, IN OUT VOID *Buffer);
+typedef EFI_STATUS(EFIAPI *EFI_PCI_IO_PROTOCOL_CONFIG)(IN EFI_PCI_IO_PROTOCOL *This,
+						       IN EFI_PCI_IO_PROTOCOL_WIDTH Width, IN UINT32 Offset,
+						       IN UINTN Count, IN OUT VOID *Buffer);
+typedef EFI_STATUS(EFIAPI *EFI_PCI_IO_PROTOCOL_COPY_MEM)(IN EFI_PCI_IO_PROTOCOL *This,
+							 IN EFI_PCI_IO_PROTOCOL_WIDTH Width, IN UINT8 DestBarIndex,
+							 IN UINT64 DestOffset, IN UINT8 SrcBarIndex,
+							 IN UINT64 SrcOffset, IN UINTN Count);
+typedef EFI_STATUS(EFIAPI *EFI_PCI_IO_PROTOCOL_MAP)(IN EFI_PCI_IO_PROTOCOL *This,
+						    IN EFI_PCI_IO_PROTOCOL_OPERATION Operation, IN VOID *HostAddress,
+						    IN OUT UINTN *NumberOfBytes,
+						    OUT EFI_PHYSICAL_ADDRESS *DeviceAddress, OUT VOID **Mapping);
+typedef EFI_STATUS(EFIAPI *EFI_PCI_IO_PROTOCOL_UNMAP)(IN EFI_PCI_IO_PROTOCOL *This, IN VOID *Mapping);
+typedef EFI_STATUS(EFIAPI *EFI_PCI_IO_PROTOCOL_ALLOCATE_BUFFER)(IN EFI_PCI_IO_PROTOCOL *This,
+								IN EFI_ALLOCATE_TYPE Type,
+								IN EFI_MEMORY_TYPE MemoryType, IN UINTN Pages,
+								OUT VOID **HostAddress, IN UINT64 Attributes);
+typedef EFI_STATUS(EFIAPI *EFI_PCI_IO_PROTOCOL_FREE_BUFFER)(IN EFI_PCI_IO_PROTOCOL *This, IN UINTN Pages,
+							    IN VOID *HostAddress);
+typedef EFI_STATUS(EFIAPI *EFI_PCI_IO_PROTOCOL_FLUSH)(IN EFI_PCI_IO_PROTOCOL *This);
+typedef EFI_STATUS(EFIAPI *EFI_PCI_IO_PROTOCOL_GET_LOCATION)(IN EFI_PCI_IO_PROTOCOL *This,
+							     OUT UINTN *SegmentNumber, OUT UINTN *BusNumber,
+							     OUT UINTN *DeviceNumber, OUT UINTN *FunctionNumber);
+typedef EFI_STATUS(EFIAPI *EFI_PCI_IO_PROTOCOL_ATTRIBUTES)(IN EFI_PCI_IO_PROTOCOL *This,
+							   IN EFI_PCI_IO_PROTOCOL_ATTRIBUTE_OPERATION Operation,
+							   IN UINT64 Attributes, OUT UINT64 *Result OPTIONAL);
+typedef EFI_STATUS(EFIAPI *EFI_PCI_IO_PROTOCOL_GET_BAR_ATTRIBUTES)(IN EFI_PCI_IO_PROTOCOL *This,
+								   IN UINT8 BarIndex,
+								   OUT UINT64 *Supports OPTIONAL,
+								   OUT VOID **Resources OPTIONAL);
+typedef EFI_STATUS(EFIAPI *EFI_PCI_IO_PROTOCOL_SET_BAR_ATTRIBUTES)(IN EFI_PCI_IO_PROTOCOL *This,
+								   IN UINT64 Attributes, IN UINT8 BarIndex,
+								   IN OUT UINT64 *Offset, IN OUT UINT64 *Length);
+
+typedef struct EFI_PCI_IO_PROTOCOL_ACCESS {
+	EFI_PCI_IO_PROTOCOL_IO_MEM Read;
+	EFI_PCI_IO_PROTOCOL_IO_MEM Write;
+} EFI_PCI_IO_PROTOCOL_ACCESS;
+
+typedef struct EFI_PCI_IO_PROTOCOL_CONFIG_ACCESS {
+	EFI_PCI_IO_PROTOCOL_CONFIG Read;
+	EFI_PCI_IO_PROTOCOL_CONFIG Write;
+} EFI_PCI_IO_PROTOCOL_CONFIG_ACCESS;
+
+struct EFI_PCI_IO_PROTOCOL {
+	EFI_PCI_IO_PROTOCOL_POLL_IO_MEM PollMem;
+	EFI_PCI_IO_PROTOCOL_POLL_IO_MEM PollIo;
+	EFI_PCI_IO_PROTOCOL_ACCESS Mem;
+	EFI_PCI_IO_PROTOCOL_ACCESS Io;
+	EFI_PCI_IO_PROTOCOL_CONFIG_ACCESS Pci;
+	EFI_PCI_IO_PROTOCOL_COPY_MEM CopyMem;
+	EFI_PCI_IO_PROTOCOL_MAP Map;
+	EFI_PCI_IO_PROTOCOL_UNMAP Unmap;
+	EFI_PCI_IO_PROTOCOL_ALLOCATE_BUFFER AllocateBuffer;
+	EFI_PCI_IO_PROTOCOL_FREE_BUFFER FreeBuffer;
+	EFI_PCI_IO_PROTOCOL_FLUSH Flush;
+	EFI_PCI_IO_PROTOCOL_GET_LOCATION GetLocation;
+	EFI_PCI_IO_PROTOCOL_ATTRIBUTES Attributes;
+	EFI_PCI_IO_PROTOCOL_GET_BAR_ATTRIBUTES GetBarAttributes;
+	EFI_PCI_IO_PROTOCOL_SET_BAR_ATTRIBUTES SetBarAttributes;
+	UINT64 RomSize;  /* size of the option ROM image copied to RomImage */
+	VOID *RomImage;  /* copy of the device's option ROM, or NULL */
+};
+_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, PollIo) == 0x08, "EFI_PCI_IO_PROTOCOL.PollIo");
+_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, Mem) == 0x10, "EFI_PCI_IO_PROTOCOL.Mem");
+_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, Io) == 0x20, "EFI_PCI_IO_PROTOCOL.Io");
+_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, Pci) == 0x30, "EFI_PCI_IO_PROTOCOL.Pci");
+_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, CopyMem) == 0x40, "EFI_PCI_IO_PROTOCOL.CopyMem");
+_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, Map) == 0x48, "EFI_PCI_IO_PROTOCOL.Map");
+_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, Flush) == 0x68, "EFI_PCI_IO_PROTOCOL.Flush");
+_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, GetLocation) == 0x70, "EFI_PCI_IO_PROTOCOL.GetLocation");
+_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, Attributes) == 0x78, "EFI_PCI_IO_PROTOCOL.Attributes");
+_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, SetBarAttributes) == 0x88, "EFI_PCI_IO_PROTOCOL.SetBarAttributes");
+_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, RomSize) == 0x90, "EFI_PCI_IO_PROTOCOL.RomSize");
+_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, RomImage) == 0x98, "EFI_PCI_IO_PROTOCOL.RomImage");
+_Static_assert(sizeof(EFI_PCI_IO_PROTOCOL) == 0xa0, "EFI_PCI_IO_PROTOCOL size");
+
+#endif /* EFI_PROTO_PCI_IO_H */

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/* EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL (UEFI 2.10 §12.2). */
+#ifndef EFI_PROTO_SIMPLE_TEXT_IN_EX_H
+#define EFI_PROTO_SIMPLE_TEXT_IN_EX_H
+
+#include <efi/efi.h>
+#include <efi/proto/simple_text_in.h>
+
+#define EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL_GUID \
+	{ 0xdd9e7534, 0x7762, 0x4698, { 0x8c, 0x14, 0xf5, 0x85, 0x17, 0xa6, 0x25, 0xaa } }
+
+typedef struct EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL;
+
+typedef UINT8 EFI_KEY_TOGGLE_STATE;
+
+typedef struct EFI_KEY_STATE {
+	UINT32 KeyShiftState;
+	EFI_KEY_TOGGLE_STATE KeyToggleState;
+} EFI_KEY_STATE;
+_Static_assert(offsetof(EFI_KEY_STATE, KeyToggleState) == 4, "EFI_KEY_STATE.KeyToggleState");
+_Static_assert(sizeof(EFI_KEY_STATE) == 8, "EFI_KEY_STATE size");
+
+typedef struct EFI_KEY_DATA {
+	EFI_INPUT_KEY Key;
+	EFI_KEY_STATE KeyState;
+} EFI_KEY_DATA;
+_Static_assert(offsetof(EFI_KEY_DATA, KeyState) == 4, "EFI_KEY_DATA.KeyState");
+_Static_assert(sizeof(EFI_KEY_DATA) == 12, "EFI_KEY_DATA size");
+
+/* KeyShiftState bits; only meaningful when EFI_SHIFT_STATE_VALID is set. */
+#define EFI_SHIFT_STATE_VALID 0x80000000u
+#define EFI_RIGHT_SHIFT_PRESSED 0x00000001u
+#define EFI_LEFT_SHIFT_PRESSED 0x00000002u
+#define EFI_RIGHT_CONTROL_PRESSED 0x00000004u
+#define EFI_LEFT_CONTROL_PRESSED 0x00000008u
+#define EFI_RIGHT_ALT_PRESSED 0x00000010u
+#define EFI_LEFT_ALT_PRESSED 0x00000020u
+#define EFI_RIGHT_LOGO_PRESSED 0x00000040u
+#define EFI_LEFT_LOGO_PRESSED 0x00000080u
+#define EFI_MENU_KEY_PRESSED 0x00000100u
+#define EFI_SYS_REQ_PRESSED 0x00000200u
+
+/* KeyToggleState bits; only meaningful when EFI_TOGGLE_STATE_VALID is set. */
+#define EFI_TOGGLE_STATE_VALID 0x80u
+#define EFI_KEY_STATE_EXPOSED 0x40u
+#define EFI_SCROLL_LOCK_ACTIVE 0x01u
+#define EFI_NUM_LOCK_ACTIVE 0x02u
+#define EFI_CAPS_LOCK_ACTIVE 0x04u
+
+typedef EFI_STATUS(EFIAPI *EFI_KEY_NOTIFY_FUNCTION)(IN EFI_KEY_DATA *KeyData);
+
+typedef EFI_STATUS(EFIAPI *EFI_INPUT_RESET_EX)(IN EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL *This,
+					       IN BOOLEAN ExtendedVerification);
+typedef EFI_STATUS(EFIAPI *EFI_INPUT_READ_KEY_EX)(IN EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL *This,
+						  OUT EFI_KEY_DATA *KeyData);
+typedef EFI_STATUS(EFIAPI *EFI_SET_STATE)(IN EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL *This,
+					  IN EFI_KEY_TOGGLE_STATE *KeyToggleState);
+typedef EFI_STATUS(EFIAPI *EFI_REGISTER_KEYSTROKE_NOTIFY)(IN EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL *This,
+							  IN EFI_KEY_DATA *KeyData,
+							  IN EFI_KEY_NOTIFY_FUNCTION KeyNotificationFunction,
+							  OUT VOID **NotifyHandle);
+typedef EFI_STATUS(EFIAPI *EFI_UNREGISTER_KEYSTROKE_NOTIFY)(IN EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL *This,
+							    IN VOID *NotificationHandle);
+
+struct EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL {
+	EFI_INPUT_RESET_EX Reset;
+	EFI_INPUT_READ_KEY_EX ReadKeyStrokeEx;
+	EFI_EVENT WaitForKeyEx;
+	EFI_SET_STATE SetState;
+	EFI_REGISTER_KEYSTROKE_NOTIFY RegisterKeyNotify;
+	EFI_UNREGISTER_KEYSTROKE_NOTIFY UnregisterKeyNotify;
+};
+_Static_assert(offsetof(EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL, WaitForKeyEx) == 0x10, "WaitForKeyEx");
+_Static_assert(offsetof(EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL, UnregisterKeyNotify) == 0x28, "UnregisterKeyNotify");
+_Static_assert(sizeof(EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL) == 0x30, "EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL size");
+
+#endif /* EFI_PROTO_SIMPLE_TEXT_IN_EX_H */

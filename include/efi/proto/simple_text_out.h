@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/* EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL (UEFI 2.10 §12.4). */
+#ifndef EFI_PROTO_SIMPLE_TEXT_OUT_H
+#define EFI_PROTO_SIMPLE_TEXT_OUT_H
+
+#include <efi/efi.h>
+
+#define EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL_GUID \
+	{ 0x387477c2, 0x69c7, 0x11d2, { 0x8e, 0x39, 0x00, 0xa0, 0xc9, 0x69, 0x72, 0x3b } }
+
+/* Foreground colours (bits 0-3 of an attribute). */
+#define EFI_BLACK 0x00
+#define EFI_BLUE 0x01
+#define EFI_GREEN 0x02
+#define EFI_CYAN 0x03
+#define EFI_RED 0x04
+#define EFI_MAGENTA 0x05
+#define EFI_BROWN 0x06
+#define EFI_LIGHTGRAY 0x07
+#define EFI_BRIGHT 0x08
+#define EFI_DARKGRAY 0x08
+#define EFI_LIGHTBLUE 0x09
+#define EFI_LIGHTGREEN 0x0a
+#define EFI_LIGHTCYAN 0x0b
+#define EFI_LIGHTRED 0x0c
+#define EFI_LIGHTMAGENTA 0x0d
+#define EFI_YELLOW 0x0e
+#define EFI_WHITE 0x0f
+
+/* Background colours (bits 4-6). */
+#define EFI_BACKGROUND_BLACK 0x00
+#define EFI_BACKGROUND_BLUE 0x10
+#define EFI_BACKGROUND_GREEN 0x20
+#define EFI_BACKGROUND_CYAN 0x30
+#define EFI_BACKGROUND_RED 0x40
+#define EFI_BACKGROUND_MAGENTA 0x50
+#define EFI_BACKGROUND_BROWN 0x60
+#define EFI_BACKGROUND_LIGHTGRAY 0x70
+
+/* Attribute from a foreground colour and a background colour (0-7). */
+#define EFI_TEXT_ATTR(Foreground, Background) ((UINTN)(Foreground) | ((UINTN)(Background) << 4))
+
+typedef struct SIMPLE_TEXT_OUTPUT_MODE {
+	INT32 MaxMode;
+	INT32 Mode;
+	INT32 Attribute;
+	INT32 CursorColumn;
+	INT32 CursorRow;
+	BOOLEAN CursorVisible;
+} SIMPLE_TEXT_OUTPUT_MODE;
+_Static_assert(offsetof(SIMPLE_TEXT_OUTPUT_MODE, CursorVisible) == 20, "SIMPLE_TEXT_OUTPUT_MODE.CursorVisible");
+_Static_assert(sizeof(SIMPLE_TEXT_OUTPUT_MODE) == 24, "SIMPLE_TEXT_OUTPUT_MODE size");
+
+typedef EFI_STATUS(EFIAPI *EFI_TEXT_RESET)(IN EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *This, IN BOOLEAN ExtendedVerification);
+typedef EFI_STATUS(EFIAPI *EFI_TEXT_STRING)(IN EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *This, IN CHAR16 *String);
+typedef EFI_STATUS(EFIAPI *EFI_TEXT_TEST_STRING)(IN EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *This, IN CHAR16 *String);
+typedef EFI_STATUS(EFIAPI *EFI_TEXT_QUERY_MODE)(IN EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *This, IN UINTN ModeNumber,
+						OUT UINTN *Columns, OUT UINTN *Rows);
+typedef EFI_STATUS(EFIAPI *EFI_TEXT_SET_MODE)(IN EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *This, IN UINTN ModeNumber);
+typedef EFI_STATUS(EFIAPI *EFI_TEXT_SET_ATTRIBUTE)(IN EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *This, IN UINTN Attribute);
+typedef EFI_STATUS(EFIAPI *EFI_TEXT_CLEAR_SCREEN)(IN EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *This);
+typedef EFI_STATUS(EFIAPI *EFI_TEXT_SET_CURSOR_POSITION)(IN EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *This, IN UINTN Column,
+							 IN UINTN Row);
+typedef EFI_STATUS(EFIAPI *EFI_TEXT_ENABLE_CURSOR)(IN EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *This, IN BOOLEAN Visible);
+
+struct EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL {
+	EFI_TEXT_RESET Reset;
+	EFI_TEXT_STRING OutputString;
+	EFI_TEXT_TEST_STRING TestString;
+	EFI_TEXT_QUERY_MODE QueryMode;
+	EFI_TEXT_SET_MODE SetMode;
+	EFI_TEXT_SET_ATTRIBUTE SetAttribute;
+	EFI_TEXT_CLEAR_SCREEN ClearScreen;
+	EFI_TEXT_SET_CURSOR_POSITION SetCursorPosition;
+	EFI_TEXT_ENABLE_CURSOR EnableCursor;
+	SIMPLE_TEXT_OUTPUT_MODE *Mode;
+};
+_Static_assert(offsetof(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL, OutputString) == 0x08, "OutputString");
+_Static_assert(offsetof(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL, SetAttribute) == 0x28, "SetAttribute");
+_Static_assert(offsetof(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL, ClearScreen) == 0x30, "ClearScreen");
+_Static_assert(offsetof(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL, Mode) == 0x48, "Mode");
+_Static_assert(sizeof(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL) == 0x50, "EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL size");
+
+#endif /* EFI_PROTO_SIMPLE_TEXT_OUT_H */

@@ -1,0 +1,210 @@
+/* Unified kernel images: section lookup (UAPI.5 "UKI Components") and the
+ * builder behind `handoff uki`, which appends the sections to the stub with
+ * pe_add_sections(). */
+#include "uki.h"
+#include "fmt.h"
+#include "log.h"
+#include "osrel.h"
+#include "pe_write.h"
+
+#define UKI_DATA_FLAGS (PE_SCN_CNT_INITIALIZED_DATA | PE_SCN_MEM_READ)
+#define INITRD_ALIGN 4u /* boot.rst: each concatenated cpio archive 4-byte aligned */
+
+static const char *const uki_names[_UKI_SECTION_MAX] = {
+	[UKI_LINUX] = ".linux",     [UKI_OSREL] = ".osrel", [UKI_CMDLINE] = ".cmdline", [UKI_INITRD] = ".initrd",
+	[UKI_UCODE] = ".ucode",     [UKI_SPLASH] = ".splash", [UKI_DTB] = ".dtb",       [UKI_UNAME] = ".uname",
+	[UKI_SBAT] = ".sbat",       [UKI_PCRSIG] = ".pcrsig", [UKI_PCRPKEY] = ".pcrpkey",
+};
+
+const char *uki_section_name(enum uki_section id)
+{
+	return (unsigned)id < _UKI_SECTION_MAX ? uki_names[id] : NULL;
+}
+
+static int uki_lookup(const char *section_name)
+{
+	for (int i = 0; i < _UKI_SECTION_MAX; i++)
+		if (strcmp(uki_names[i], section_name) == 0)
+			return i;
+	return -1;
+}
+
+EFI_STATUS uki_parse(const struct pe_info *pe, const uint8_t *buf, size_t len, enum pe_layout layout, const char *name,
+		     struct uki_sections *ret)
+{
+	struct uki_sections u;
+
+	memset(&u, 0, sizeof(u));
+	for (uint32_t i = 0; i < pe->n_sections; i++) {
+		const struct pe_section *s = &pe->sections[i];
+		int id;
+
+		if (strcmp(s->name, ".profile") == 0)
+			break;
+		id = uki_lookup(s->name);
+		if (id < 0)
+			continue;
+		if (u.s[id].data) {
+			if (id == UKI_DTB)
+				continue;
+			return log_error_status(EFI_LOAD_ERROR, "%s: section %s appears twice", name, s->name);
+		}
+		u.s[id].data = pe_section_data(s, buf, len, layout, &u.s[id].size);
+		if (!u.s[id].data)
+			return log_error_status(EFI_LOAD_ERROR, "%s: section %s lies outside the image", name, s->name);
+	}
+	if (!u.s[UKI_LINUX].data) {
+		log_debug("%s: no .linux section: not a unified kernel image", name);
+		return EFI_NOT_FOUND;
+	}
+	*ret = u;
+	return EFI_SUCCESS;
+}
+
+EFI_STATUS uki_check_kernel(const struct bz_info *bz, const char *name)
+{
+	if (bz->version < BOOT_PROTO(2, 12))
+		return log_error_status(EFI_UNSUPPORTED, "%s: boot protocol %u.%02u is too old: handoff's stub needs >= 2.12 (xloadflags)",
+					name, bz->version >> 8, bz->version & 0xff);
+	if (!(bz->xloadflags & XLF_KERNEL_64))
+		return log_error_status(EFI_UNSUPPORTED, "%s: xloadflags %#x lacks XLF_KERNEL_64: not a 64-bit kernel", name,
+					bz->xloadflags);
+	return EFI_SUCCESS;
+}
+
+/* All initrds in one buffer, each padded with zeros to INITRD_ALIGN. */
+static EFI_STATUS uki_concat_initrds(const struct uki_input *in, uint8_t **ret, size_t *ret_size)
+{
+	size_t total = 0, off = 0;
+	uint8_t *buf;
+
+	for (size_t i = 0; i < in->n_initrds; i++) {
+		if (in->initrds[i].size > SIZE_MAX - total - INITRD_ALIGN)
+			return log_error_status(EFI_OUT_OF_RESOURCES, "initrds: total size overflows");
+		total += ALIGN_UP(in->initrds[i].size, (size_t)INITRD_ALIGN);
+	}
+	*ret = NULL;
+	*ret_size = total;
+	if (total == 0)
+		return EFI_SUCCESS;
+	buf = mem_zalloc(total);
+	if (!buf)
+		return log_error_status(EFI_OUT_OF_RESOURCES, "initrds: out of memory for %zu bytes", total);
+	for (size_t i = 0; i < in->n_initrds; i++) {
+		memcpy(buf + off, in->initrds[i].data, in->initrds[i].size);
+		off += ALIGN_UP(in->initrds[i].size, (size_t)INITRD_ALIGN);
+	}
+	*ret = buf;
+	return EFI_SUCCESS;
+}
+
+static size_t trimmed_len(const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	return n;
+}
+
+/* The parts that are text, generated or checked; owned by the caller. */
+struct uki_texts {
+	char *osrel, *uname;
+	uint8_t *initrd;
+	size_t initrd_size;
+};
+
+static void uki_texts_free(struct uki_texts *t)
+{
+	mem_free(t->osrel);
+	mem_free(t->uname);
+	mem_free(t->initrd);
+}
+
+static EFI_STATUS uki_make_texts(const struct uki_input *in, const struct bz_info *bz, struct uki_texts *t)
+{
+	struct osrel o;
+	EFI_STATUS err;
+
+	t->uname = in->uname ? fmt_asprintf("%.*s", (int)trimmed_len(in->uname), in->uname)
+			     : uname_from_kernel_version(bz->kernel_version);
+	if (in->os_release) {
+		err = osrel_parse(in->os_release, strlen(in->os_release), in->os_release_name ? in->os_release_name : "os-release", &o);
+		osrel_free(&o);
+		if (EFI_ERROR(err))
+			return err;
+		t->osrel = fmt_asprintf("%s", in->os_release);
+	} else {
+		t->osrel = osrel_default(bz->kernel_version);
+	}
+	if (!t->osrel || (in->uname && !t->uname))
+		return log_error_status(EFI_OUT_OF_RESOURCES, "uki: out of memory");
+	return uki_concat_initrds(in, &t->initrd, &t->initrd_size);
+}
+
+static void add_section(struct pe_new_section *secs, size_t *n, const char *name, const void *data, size_t size)
+{
+	if (!data || size == 0)
+		return;
+	memset(&secs[*n], 0, sizeof(secs[*n]));
+	memcpy(secs[*n].name, name, strlen(name) + 1);
+	secs[*n].data = data;
+	secs[*n].size = size;
+	secs[*n].characteristics = UKI_DATA_FLAGS;
+	(*n)++;
+}
+
+static EFI_STATUS uki_check_inputs(const struct uki_input *in, struct bz_info *bz, struct pe_info *stub)
+{
+	const char *stub_name = in->stub_name ? in->stub_name : "stub";
+	const char *linux_name = in->linux_name ? in->linux_name : "kernel";
+	EFI_STATUS err;
+
+	err = pe_parse(in->stub, in->stub_size, stub_name, stub);
+	if (err == EFI_UNSUPPORTED)
+		return log_error_status(err, "%s: not a PE/COFF image (no MZ/PE signature)", stub_name);
+	if (EFI_ERROR(err))
+		return err;
+	if (!pe_is_efi_app_x64(stub))
+		return log_error_status(EFI_UNSUPPORTED, "%s: not an x86-64 EFI application (machine %#x, subsystem %u)", stub_name,
+					stub->machine, stub->subsystem);
+	err = bz_parse(in->linux_image, in->linux_size, linux_name, bz);
+	if (EFI_ERROR(err))
+		return err;
+	err = uki_check_kernel(bz, linux_name);
+	if (EFI_ERROR(err))
+		return err;
+	if (in->splash && (in->splash_size < 2 || in->splash[0] != 'B' || in->splash[1] != 'M'))
+		return log_error_status(EFI_UNSUPPORTED, "splash: not a BMP image (no \"BM\" signature)");
+	return EFI_SUCCESS;
+}
+
+EFI_STATUS uki_build(const struct uki_input *in, uint8_t **ret, size_t *ret_len)
+{
+	_cleanup_free_ struct pe_info *stub = mem_alloc(sizeof(*stub));
+	_cleanup_free_ struct bz_info *bz = mem_alloc(sizeof(*bz));
+	struct uki_texts t = {};
+	struct pe_new_section secs[7];
+	const char *sbat;
+	size_t n = 0;
+	EFI_STATUS err;
+
+	if (!stub || !bz)
+		return log_error_status(EFI_OUT_OF_RESOURCES, "uki: out of memory");
+	err = uki_check_inputs(in, bz, stub);
+	if (!EFI_ERROR(err))
+		err = uki_make_texts(in, bz, &t);
+	if (!EFI_ERROR(err)) {
+		sbat = in->sbat ? in->sbat : pe_find_section(stub, ".sbat") ? NULL : UKI_SBAT_DEFAULT;
+		add_section(secs, &n, ".osrel", t.osrel, strlen(t.osrel));
+		add_section(secs, &n, ".cmdline", in->cmdline, trimmed_len(in->cmdline));
+		add_section(secs, &n, ".uname", t.uname, t.uname ? strlen(t.uname) : 0);
+		add_section(secs, &n, ".splash", in->splash, in->splash_size);
+		add_section(secs, &n, ".sbat", sbat, sbat ? strlen(sbat) : 0);
+		add_section(secs, &n, ".initrd", t.initrd, t.initrd_size);
+		add_section(secs, &n, ".linux", in->linux_image, in->linux_size);
+		err = pe_add_sections(in->stub, in->stub_size, in->stub_name ? in->stub_name : "stub", secs, n, ret, ret_len);
+	}
+	uki_texts_free(&t);
+	return err;
+}

@@ -1,0 +1,99 @@
+/* Unified kernel images (UAPI.5 "Unified Kernel Image"): the PE sections a UKI
+ * carries, reading them from a file or a loaded image, and building one from
+ * a stub, a bzImage and the optional parts. */
+#ifndef CORE_UKI_H
+#define CORE_UKI_H
+
+#include "bzimage.h"
+#include "pe.h"
+
+/* In the specification's canonical (measurement) order. */
+enum uki_section {
+	UKI_LINUX,
+	UKI_OSREL,
+	UKI_CMDLINE,
+	UKI_INITRD,
+	UKI_UCODE,
+	UKI_SPLASH,
+	UKI_DTB,
+	UKI_UNAME,
+	UKI_SBAT,
+	UKI_PCRSIG,
+	UKI_PCRPKEY,
+	_UKI_SECTION_MAX,
+};
+
+struct uki_blob {
+	const uint8_t *data;   /* NULL when absent */
+	size_t size;
+};
+
+struct uki_sections {
+	struct uki_blob s[_UKI_SECTION_MAX];
+};
+
+/* handoff's own SBAT metadata (shim's SBAT.md CSV: component, generation,
+ * vendor name, package, version, URL), used when the stub carries none. */
+#define UKI_SBAT_DEFAULT                                                                   \
+	"sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\n"  \
+	"handoff,1,handoff,handoff," HANDOFF_SBAT_VERSION ",https://example.invalid/handoff\n"
+#ifdef HANDOFF_VERSION
+#define HANDOFF_SBAT_VERSION HANDOFF_VERSION
+#else
+#define HANDOFF_SBAT_VERSION "0.1.0"
+#endif
+
+/** uki_section_name() - ".linux" for UKI_LINUX, etc.; NULL when out of range. */
+const char *uki_section_name(enum uki_section id);
+
+/**
+ * uki_parse() - find the UKI sections of a parsed PE image.
+ * @pe: from pe_parse() (file, @layout PE_LAYOUT_FILE) or pe_parse_loaded()
+ * (LoadedImage->ImageBase, PE_LAYOUT_MEMORY); @buf, @len: the same bytes.
+ * Only sections before the first ".profile" are read (the base profile of a
+ * multi-profile UKI). A singleton section that appears twice is an error; of
+ * several .dtb sections the first is returned.
+ * Return: EFI_SUCCESS; EFI_NOT_FOUND when there is no .linux (not a UKI:
+ * logged at debug level only); EFI_LOAD_ERROR for a duplicated section.
+ */
+EFI_STATUS uki_parse(const struct pe_info *pe, const uint8_t *buf, size_t len, enum pe_layout layout, const char *name,
+		     struct uki_sections *ret);
+
+/**
+ * uki_check_kernel() - can handoff's stub start this bzImage? It needs the
+ * 64-bit entry (boot protocol >= 2.12 with XLF_KERNEL_64 in xloadflags), which
+ * both the legacy 64-bit path and the 64-bit handover entry require.
+ * Return: EFI_SUCCESS or EFI_UNSUPPORTED, with the reason logged.
+ */
+EFI_STATUS uki_check_kernel(const struct bz_info *bz, const char *name);
+
+struct uki_input {
+	const uint8_t *stub;         /* PE32+ x86-64 EFI application */
+	size_t stub_size;
+	const char *stub_name;
+	const uint8_t *linux_image;  /* bzImage, stored as-is in .linux */
+	size_t linux_size;
+	const char *linux_name;
+	const struct uki_blob *initrds; /* concatenated in order, each padded to 4 bytes */
+	size_t n_initrds;
+	const char *cmdline;         /* NULL or empty (after trimming trailing blanks): no .cmdline */
+	const char *os_release;      /* NULL: osrel_default() of the kernel's version */
+	const char *os_release_name; /* for messages about @os_release */
+	const char *uname;           /* NULL: first word of the kernel's version string */
+	const uint8_t *splash;       /* BMP, or NULL */
+	size_t splash_size;
+	const char *sbat;            /* NULL: UKI_SBAT_DEFAULT, unless the stub has .sbat */
+};
+
+/**
+ * uki_build() - a UKI: the stub with .osrel .cmdline .uname .splash .sbat
+ * .initrd .linux appended in that order (small metadata first, big payloads
+ * last, as ukify does), absent parts omitted.
+ * The kernel must pass bz_parse() and uki_check_kernel(); a splash must be a
+ * BMP ("BM"); an os-release is parsed so malformed lines are reported.
+ * Return: EFI_SUCCESS with *@ret (mem_alloc'd) and *@ret_len, or the error
+ * of the failing step, logged once.
+ */
+EFI_STATUS uki_build(const struct uki_input *in, uint8_t **ret, size_t *ret_len);
+
+#endif

@@ -1,0 +1,96 @@
+/* What a boot scheme is handed: the parsed image, the command line and the
+ * initrds, all validated before any scheme runs (style.md: parse -> plan ->
+ * apply). Each scheme file exports one boot_<scheme>() and returns only on
+ * failure, with the reason already logged and everything it allocated freed. */
+#ifndef EFI_BOOT_H
+#define EFI_BOOT_H
+
+#include "firmware.h"
+#include "core/bootparams.h"
+#include "core/plan.h"
+
+struct initrd_file {
+	char *path;                 /* for messages */
+	EFI_FILE_PROTOCOL *file;    /* read from here ... */
+	const uint8_t *data;        /* ... or copied from memory (embedded, or from a loader) */
+	uint64_t size;
+};
+
+/* All initrds of an entry, read straight into whatever buffer the consumer
+ * (the loader's pages, or the kernel's own LoadFile2 buffer) provides. */
+struct initrd_set {
+	struct initrd_file *files;
+	size_t n;
+	uint64_t total_size;   /* each file but the last padded to 4 bytes */
+};
+
+struct boot_plan {
+	const char *title;          /* entry title, for messages */
+	const char *kernel_path;    /* on the entry's volume */
+	EFI_HANDLE device;          /* the volume's handle (for the file device path) */
+	const EFI_DEVICE_PATH_PROTOCOL *devpath; /* stub scheme: used as is when set */
+	const uint8_t *image;       /* the kernel file, read whole */
+	size_t image_size;
+	struct image_info info;     /* image_identify() result */
+	enum boot_scheme scheme;    /* resolved, never SCHEME_AUTO */
+	const char *cmdline;        /* UTF-8, may be "" */
+	struct initrd_set *initrds; /* may have n == 0 */
+};
+
+/* devpath.c */
+size_t devpath_size(const EFI_DEVICE_PATH_PROTOCOL *dp);
+/** devpath_for_file() - the device's path plus a file path node for @path. */
+EFI_DEVICE_PATH_PROTOCOL *devpath_for_file(EFI_HANDLE device, const char *path);
+
+/* initrd.c */
+/**
+ * initrd_set_add_files() - open every path under @root and append it, sizes
+ * known up front. Errors name the file; the set keeps what was added (close it).
+ */
+EFI_STATUS initrd_set_add_files(struct initrd_set *set, EFI_FILE_PROTOCOL *root, char *const *paths, size_t n);
+/** initrd_set_add_data() - append an in-memory initrd (not copied; must outlive the set). */
+EFI_STATUS initrd_set_add_data(struct initrd_set *set, const char *what, const uint8_t *data, uint64_t size);
+/** initrd_set_read() - read all files into @buf (total_size bytes), padding with zeros. */
+EFI_STATUS initrd_set_read(struct initrd_set *set, uint8_t *buf);
+void initrd_set_close(struct initrd_set *set);
+/** initrd_lf2_install() - offer @set through LoadFile2 on the Linux initrd media path. */
+EFI_STATUS initrd_lf2_install(struct initrd_set *set, EFI_HANDLE *ret_handle);
+void initrd_lf2_uninstall(EFI_HANDLE handle);
+
+/* Another loader's LoadFile2 initrd, read and then moved out of the way so
+ * that ours can take the device path; put back if the kernel returns. */
+struct lf2_foreign {
+	EFI_HANDLE handle;
+	void *devpath, *lf2;
+};
+/**
+ * initrd_lf2_take_foreign() - read the initrd another loader registered into
+ * new pages (*ret_data, *ret_size) and unregister it. EFI_NOT_FOUND when none.
+ */
+EFI_STATUS initrd_lf2_take_foreign(uint8_t **ret_data, uint64_t *ret_size, struct lf2_foreign *saved);
+void initrd_lf2_restore_foreign(struct lf2_foreign *saved);
+
+/* linux_load.c: shared by handover and legacy */
+struct linux_loaded {
+	uint64_t kernel_addr, kernel_alloc;
+	struct boot_params *bp;
+	uint64_t cmdline_addr, cmdline_alloc;
+	uint64_t initrd_addr, initrd_alloc;
+};
+/** linux_load() - kernel at an aligned address with init_size room, zero page, command line, initrd. */
+EFI_STATUS linux_load(const struct boot_plan *plan, struct linux_loaded *ret);
+void linux_unload(struct linux_loaded *l);
+
+/* gop.c, pci.c: best effort, so void/bool */
+bool gop_framebuffer(struct fb_info *ret);
+void pci_add_option_roms(struct boot_params *bp);
+
+/** boot_run() - start @plan by its scheme. Returns only on failure. */
+EFI_STATUS boot_run(const struct boot_plan *plan);
+
+/* the schemes */
+EFI_STATUS boot_stub(const struct boot_plan *plan);
+EFI_STATUS boot_handover(const struct boot_plan *plan);
+EFI_STATUS boot_legacy(const struct boot_plan *plan);
+
+#endif

@@ -1,0 +1,122 @@
+/* Legacy EFI boot (boot.rst "64-bit Boot Protocol"): the loader fills all of
+ * boot_params (screen_info from GOP, PCI ROMs, efi_info, e820 from the final
+ * memory map), exits boot services itself and enters the kernel at
+ * load address + 0x200 in long mode with CS=0x10, DS=0x18, interrupts off
+ * and rsi = boot_params. */
+#include "boot.h"
+#include "exit_boot.h"
+#include "core/e820.h"
+
+struct legacy_ctx {
+	struct boot_params *bp;
+	struct boot_e820_entry *e820;   /* scratch, one entry per descriptor */
+	size_t e820_cap;
+	struct setup_data *e820_ext;    /* SETUP_E820_EXT node, same capacity */
+	struct setup_data *chain_tail;  /* last node before e820_ext (PCI ROMs), or NULL */
+};
+
+static struct setup_data *setup_data_tail(const struct boot_params *bp)
+{
+	struct setup_data *n = (struct setup_data *)(uintptr_t)bp->hdr.setup_data;
+
+	while (n && n->next)
+		n = (struct setup_data *)(uintptr_t)n->next;
+	return n;
+}
+
+/* Runs between the last GetMemoryMap and ExitBootServices: no allocation, no output. */
+static EFI_STATUS fill_from_final_map(void *p, const struct memmap_buf *map)
+{
+	struct legacy_ctx *c = p;
+	struct efi_memmap_info info = {
+		.addr = (uintptr_t)map->buf, .size = map->size,
+		.desc_size = (uint32_t)map->desc_size, .desc_version = map->desc_version,
+	};
+	size_t n;
+	EFI_STATUS err;
+
+	bp_set_efi_info(c->bp, (uintptr_t)ST, &info);
+	err = e820_from_efi_memmap(map->buf, map->size, map->desc_size, c->e820, c->e820_cap, &n);
+	if (EFI_ERROR(err))
+		return err;
+	/* A retry appends the e820 node again: cut it off where it was linked. */
+	if (c->chain_tail)
+		c->chain_tail->next = 0;
+	else
+		c->bp->hdr.setup_data = 0;
+	return bp_set_e820(c->bp, c->e820, n, c->e820_ext, c->e820_cap, (uintptr_t)c->e820_ext);
+}
+
+static EFI_STATUS alloc_map_buffers(struct legacy_ctx *c, struct memmap_buf *map)
+{
+	EFI_STATUS err = memmap_buf_alloc(BS, map);
+
+	if (EFI_ERROR(err))
+		return log_error_status(err, "cannot size the memory map: %s", efi_status_str(err));
+	c->e820_cap = map->capacity / map->desc_size;
+	c->e820 = mem_alloc(c->e820_cap * sizeof(*c->e820));
+	c->e820_ext = mem_alloc(bp_e820_ext_size(c->e820_cap));
+	if (!c->e820 || !c->e820_ext)
+		return log_error_status(EFI_OUT_OF_RESOURCES, "no memory for the e820 table");
+	return EFI_SUCCESS;
+}
+
+/* The GDT the 64-bit entry expects (boot.rst): 0x10 flat 64-bit code, 0x18 flat data. */
+static const uint64_t boot_gdt[] __attribute__((aligned(16))) = {
+	0, 0,
+	0x00af9a000000ffffull, /* 0x10: code, long mode, DPL 0 */
+	0x00cf92000000ffffull, /* 0x18: data, 4 GiB, writable */
+};
+
+static __attribute__((noreturn)) void jump_to_kernel64(uint64_t entry, struct boot_params *bp)
+{
+	struct { uint16_t limit; uint64_t base; } __attribute__((packed)) gdtr = {
+		sizeof(boot_gdt) - 1, (uintptr_t)boot_gdt,
+	};
+
+	__asm__ volatile(
+		"cli\n\t"
+		"lgdt %[gdtr]\n\t"
+		"movl $0x18, %%eax\n\t"
+		"movl %%eax, %%ds\n\t"
+		"movl %%eax, %%es\n\t"
+		"movl %%eax, %%ss\n\t"
+		"movl %%eax, %%fs\n\t"
+		"movl %%eax, %%gs\n\t"
+		"pushq $0x10\n\t"
+		"pushq %[entry]\n\t"
+		"lretq"
+		: : [gdtr] "m"(gdtr), [entry] "r"(entry), "S"(bp) : "rax", "memory");
+	__builtin_unreachable();
+}
+
+EFI_STATUS boot_legacy(const struct boot_plan *plan)
+{
+	struct legacy_ctx c = { 0 };
+	struct memmap_buf map = { 0 };
+	struct linux_loaded l;
+	struct fb_info fb;
+	EFI_STATUS err;
+
+	err = linux_load(plan, &l);
+	if (EFI_ERROR(err))
+		return err;
+	c.bp = l.bp;
+	if (gop_framebuffer(&fb))
+		bp_set_screen(c.bp, &fb);
+	pci_add_option_roms(c.bp);
+	err = alloc_map_buffers(&c, &map);
+	c.chain_tail = setup_data_tail(c.bp);
+	if (!EFI_ERROR(err))
+		err = exit_boot_services(BS, IH, &map, fill_from_final_map, &c);
+	if (EFI_ERROR(err)) {
+		/* ExitBootServices failed before the firmware shut down: still safe to report. */
+		log_error("%s: ExitBootServices failed: %s", plan->kernel_path, efi_status_str(err));
+		mem_free(c.e820);
+		mem_free(c.e820_ext);
+		mem_free(map.buf);
+		linux_unload(&l);
+		return err;
+	}
+	jump_to_kernel64(l.kernel_addr + KERNEL_ENTRY64_OFFSET, c.bp);
+}

@@ -1,0 +1,54 @@
+/* Device paths (UEFI 2.10 §10): the full path of a file on a volume, so that
+ * LoadImage records where an image came from (a kernel's EFI stub uses it to
+ * find its own volume for "initrd=" options). */
+#include "boot.h"
+
+static EFI_GUID devpath_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
+
+static uint16_t node_len(const EFI_DEVICE_PATH_PROTOCOL *n)
+{
+	return (uint16_t)(n->Length[0] | n->Length[1] << 8);
+}
+
+size_t devpath_size(const EFI_DEVICE_PATH_PROTOCOL *dp)
+{
+	const EFI_DEVICE_PATH_PROTOCOL *n = dp;
+
+	while (!(n->Type == END_DEVICE_PATH_TYPE && n->SubType == END_ENTIRE_DEVICE_PATH_SUBTYPE) && node_len(n) >= 4)
+		n = (const void *)((const uint8_t *)n + node_len(n));
+	return (size_t)((const uint8_t *)n - (const uint8_t *)dp) + END_DEVICE_PATH_LENGTH;
+}
+
+static void set_node(EFI_DEVICE_PATH_PROTOCOL *n, uint8_t type, uint8_t subtype, size_t len)
+{
+	n->Type = type;
+	n->SubType = subtype;
+	n->Length[0] = (uint8_t)len;
+	n->Length[1] = (uint8_t)(len >> 8);
+}
+
+EFI_DEVICE_PATH_PROTOCOL *devpath_for_file(EFI_HANDLE device, const char *path)
+{
+	EFI_DEVICE_PATH_PROTOCOL *dev = NULL;
+	_cleanup_free_ CHAR16 *p16 = str8_to_16(path, /* path= */ true);
+	size_t dev_len, name_size, file_len;
+	uint8_t *out;
+
+	if (!p16)
+		return NULL;
+	if (BS->HandleProtocol(device, &devpath_guid, (void **)&dev) != EFI_SUCCESS)
+		dev = NULL;
+	dev_len = dev ? devpath_size(dev) - END_DEVICE_PATH_LENGTH : 0;
+	name_size = (strlen16(p16) + 1) * sizeof(CHAR16);
+	file_len = sizeof(FILEPATH_DEVICE_PATH) + name_size;
+	out = mem_alloc(dev_len + file_len + END_DEVICE_PATH_LENGTH);
+	if (!out)
+		return NULL;
+	if (dev_len)
+		memcpy(out, dev, dev_len);
+	set_node((void *)(out + dev_len), MEDIA_DEVICE_PATH, MEDIA_FILEPATH_DP, file_len);
+	memcpy(out + dev_len + sizeof(FILEPATH_DEVICE_PATH), p16, name_size);
+	set_node((void *)(out + dev_len + file_len), END_DEVICE_PATH_TYPE, END_ENTIRE_DEVICE_PATH_SUBTYPE,
+		 END_DEVICE_PATH_LENGTH);
+	return (EFI_DEVICE_PATH_PROTOCOL *)out;
+}

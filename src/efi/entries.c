@@ -1,0 +1,171 @@
+/* Configuration discovery on the boot volume: \loader\loader.conf and the
+ * Boot Loader Specification entries in \loader\entries\*.conf. A file that
+ * cannot be read or parsed is reported and skipped; the rest still counts. */
+#include "loader.h"
+#include "core/fmt.h"
+#include "core/osrel.h"
+#include "core/pe.h"
+
+#define LOADER_CONF "\\loader\\loader.conf"
+#define ENTRIES_DIR "\\loader\\entries"
+#define UKI_DIR "\\EFI\\Linux"
+#define UKI_HEAD_SIZE 8192u      /* PE headers and section table */
+#define OSREL_MAX_SIZE (64u << 10)
+
+static void load_loader_conf(struct loader *l)
+{
+	_cleanup_free_ uint8_t *text = NULL;
+	size_t size;
+	EFI_FILE_PROTOCOL *f;
+
+	l->cfg = (struct loader_config){ .timeout_sec = CFG_TIMEOUT_UNSET, .editor = true };
+	if (file_open(l->root, LOADER_CONF, &f) != EFI_SUCCESS)
+		return; /* optional, as in systemd-boot */
+	file_close(f);
+	if (file_read_all(l->root, LOADER_CONF, &text, &size) == EFI_SUCCESS)
+		cfg_parse_loader_conf((const char *)text, size, LOADER_CONF, &l->cfg);
+}
+
+static EFI_STATUS add_entry(struct loader *l, struct bls_entry *e)
+{
+	struct bls_entry **grown = mem_alloc((l->n_entries + 1) * sizeof(*grown));
+
+	if (!grown)
+		return EFI_OUT_OF_RESOURCES;
+	if (l->n_entries)
+		memcpy(grown, l->entries, l->n_entries * sizeof(*grown));
+	mem_free(l->entries);
+	grown[l->n_entries++] = e;
+	l->entries = grown;
+	return EFI_SUCCESS;
+}
+
+static void load_type1_entry(struct loader *l, const char *name)
+{
+	_cleanup_free_ char *path = fmt_asprintf("%s\\%s", ENTRIES_DIR, name);
+	_cleanup_free_ uint8_t *text = NULL;
+	struct bls_entry *e;
+	size_t size;
+
+	if (!path || file_read_all(l->root, path, &text, &size) != EFI_SUCCESS)
+		return;
+	e = mem_zalloc(sizeof(*e));
+	if (!e)
+		return;
+	if (bls_parse_entry((const char *)text, size, name, path, e) != EFI_SUCCESS ||
+	    add_entry(l, e) != EFI_SUCCESS) {
+		bls_entry_free(e);
+		mem_free(e);
+		return;
+	}
+	e->volume = l->device;
+}
+
+static void load_type1_entries(struct loader *l)
+{
+	char **names;
+	size_t n;
+
+	if (file_list_dir(l->root, ENTRIES_DIR, ".conf", &names, &n) != EFI_SUCCESS)
+		return;
+	for (size_t i = 0; i < n; i++)
+		load_type1_entry(l, names[i]);
+	strv_free(names, n);
+}
+
+/* The .osrel section of a UKI, read from the file without loading the rest. */
+static char *read_osrel(EFI_FILE_PROTOCOL *f, const char *path, uint64_t file_size, size_t *ret_len)
+{
+	_cleanup_free_ uint8_t *head = mem_alloc(UKI_HEAD_SIZE);
+	_cleanup_free_ struct pe_info *pe = mem_alloc(sizeof(*pe));
+	const struct pe_section *sec;
+	size_t head_len = MIN(file_size, (uint64_t)UKI_HEAD_SIZE), n;
+	char *text;
+
+	if (!head || !pe || file_read_exact(f, head, head_len, path) != EFI_SUCCESS ||
+	    pe_parse_head(head, head_len, file_size, path, pe) != EFI_SUCCESS)
+		return NULL;
+	if (!pe_find_section(pe, ".linux"))
+		return NULL; /* an EFI program, not a UKI: not listed (BLS Type #2) */
+	sec = pe_find_section(pe, ".osrel");
+	n = sec ? MIN(MIN(sec->raw_size, sec->virtual_size ? sec->virtual_size : sec->raw_size), OSREL_MAX_SIZE) : 0;
+	text = mem_zalloc(n + 1);
+	if (!text)
+		return NULL;
+	if (n && (f->SetPosition(f, sec->raw_offset) != EFI_SUCCESS || file_read_exact(f, text, n, path) != EFI_SUCCESS)) {
+		mem_free(text);
+		return NULL;
+	}
+	*ret_len = n;
+	return text;
+}
+
+static char *first_of(char *a, char *b, char *c)
+{
+	const char *s = a ? a : b ? b : c;
+	return s ? fmt_asprintf("%s", s) : NULL;
+}
+
+static void load_type2_entry(struct loader *l, const char *name)
+{
+	_cleanup_free_ char *path = fmt_asprintf("%s\\%s", UKI_DIR, name);
+	_cleanup_free_ char *text = NULL;
+	EFI_FILE_PROTOCOL *f = NULL;
+	struct osrel o = { 0 };
+	struct bls_entry *e;
+	uint64_t size;
+	size_t len = 0;
+
+	if (!path || file_open(l->root, path, &f) != EFI_SUCCESS)
+		return;
+	if (file_size(f, &size) == EFI_SUCCESS)
+		text = read_osrel(f, path, size, &len);
+	file_close(f);
+	if (!text || !(e = mem_zalloc(sizeof(*e))))
+		return;
+	osrel_parse(text, len, path, &o);
+	*e = (struct bls_entry){
+		.type = BLS_TYPE2, .id = fmt_asprintf("%s", name), .path = fmt_asprintf("%s", path),
+		.efi = fmt_asprintf("%s", path), .title = first_of(o.pretty_name, o.name, NULL),
+		.version = first_of(o.version_id, o.image_version, o.version), .sort_key = first_of(o.image_id, o.id, NULL),
+		.volume = l->device,
+	};
+	osrel_free(&o);
+	if (!e->id || !e->efi || add_entry(l, e) != EFI_SUCCESS) {
+		bls_entry_free(e);
+		mem_free(e);
+	}
+}
+
+static void load_type2_entries(struct loader *l)
+{
+	char **names;
+	size_t n;
+
+	if (file_list_dir(l->root, UKI_DIR, ".efi", &names, &n) != EFI_SUCCESS)
+		return;
+	for (size_t i = 0; i < n; i++)
+		load_type2_entry(l, names[i]);
+	strv_free(names, n);
+}
+
+EFI_STATUS loader_load(struct loader *l, EFI_HANDLE image)
+{
+	static EFI_GUID li_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
+	EFI_LOADED_IMAGE_PROTOCOL *li;
+	EFI_STATUS err;
+
+	err = BS->HandleProtocol(image, &li_guid, (void **)&li);
+	if (EFI_ERROR(err))
+		return log_error_status(err, "no loaded image protocol on handoff itself: %s", efi_status_str(err));
+	l->device = li->DeviceHandle;
+	err = file_open_root(l->device, &l->root);
+	if (EFI_ERROR(err))
+		return err;
+	load_loader_conf(l);
+	load_type1_entries(l);
+	load_type2_entries(l);
+	bls_sort(l->entries, l->n_entries);
+	l->default_idx = bls_find_default(l->entries, l->n_entries, l->cfg.default_glob);
+	return EFI_SUCCESS;
+}

@@ -1,0 +1,211 @@
+/* initrds: opened and sized up front (so a missing one stops the boot before
+ * anything is loaded), then read once, straight into the final buffer. The
+ * LoadFile2 provider on the Linux initrd media device path (x86 boot.rst
+ * "EFI stub"; LINUX_EFI_INITRD_MEDIA_GUID) serves the same set to a kernel's
+ * own EFI stub, reading into the buffer the kernel allocated. */
+#include "boot.h"
+#include <efi/linux.h>
+
+#define INITRD_ALIGN 4u /* each cpio archive starts 4-byte aligned */
+
+/* Room for one more file; the set keeps what it had on failure. */
+static struct initrd_file *initrd_set_grow(struct initrd_set *set)
+{
+	struct initrd_file *grown = mem_zalloc((set->n + 1) * sizeof(*grown));
+
+	if (!grown)
+		return NULL;
+	if (set->n)
+		memcpy(grown, set->files, set->n * sizeof(*grown));
+	mem_free(set->files);
+	set->files = grown;
+	return &set->files[set->n];
+}
+
+static void initrd_set_commit(struct initrd_set *set)
+{
+	set->total_size = ALIGN_UP(set->total_size, (uint64_t)INITRD_ALIGN) + set->files[set->n].size;
+	set->n++;
+}
+
+EFI_STATUS initrd_set_add_files(struct initrd_set *set, EFI_FILE_PROTOCOL *root, char *const *paths, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct initrd_file *f = initrd_set_grow(set);
+		EFI_STATUS err;
+
+		if (!f)
+			return EFI_OUT_OF_RESOURCES;
+		f->path = paths[i];
+		err = file_open(root, paths[i], &f->file);
+		if (EFI_ERROR(err))
+			return log_error_status(err, "initrd %s: cannot open: %s", paths[i], efi_status_str(err));
+		err = file_size(f->file, &f->size);
+		if (EFI_ERROR(err)) {
+			file_close(f->file);
+			return log_error_status(err, "initrd %s: cannot get size: %s", paths[i], efi_status_str(err));
+		}
+		initrd_set_commit(set);
+	}
+	return EFI_SUCCESS;
+}
+
+EFI_STATUS initrd_set_add_data(struct initrd_set *set, const char *what, const uint8_t *data, uint64_t size)
+{
+	struct initrd_file *f = initrd_set_grow(set);
+
+	if (!f)
+		return EFI_OUT_OF_RESOURCES;
+	*f = (struct initrd_file){ .path = (char *)what, .data = data, .size = size };
+	initrd_set_commit(set);
+	return EFI_SUCCESS;
+}
+
+EFI_STATUS initrd_set_read(struct initrd_set *set, uint8_t *buf)
+{
+	uint64_t off = 0;
+
+	for (size_t i = 0; i < set->n; i++) {
+		struct initrd_file *f = &set->files[i];
+		uint64_t start = ALIGN_UP(off, (uint64_t)INITRD_ALIGN);
+		EFI_STATUS err;
+
+		memset(buf + off, 0, start - off);
+		if (f->data) {
+			memcpy(buf + start, f->data, f->size);
+		} else {
+			f->file->SetPosition(f->file, 0);
+			err = file_read_exact(f->file, buf + start, f->size, f->path);
+			if (EFI_ERROR(err))
+				return err;
+		}
+		off = start + f->size;
+	}
+	return EFI_SUCCESS;
+}
+
+void initrd_set_close(struct initrd_set *set)
+{
+	for (size_t i = 0; i < set->n; i++)
+		file_close(set->files[i].file);
+	mem_free(set->files);
+	*set = (struct initrd_set){ 0 };
+}
+
+/* The protocol instance carries the set it serves; This points at .proto. */
+struct initrd_lf2 {
+	EFI_LOAD_FILE2_PROTOCOL proto;
+	struct initrd_set *set;
+};
+
+static const LINUX_INITRD_MEDIA_DEVICE_PATH initrd_devpath = {
+	.vendor = {
+		.Header = { MEDIA_DEVICE_PATH, MEDIA_VENDOR_DP, { sizeof(VENDOR_DEVICE_PATH), 0 } },
+		.Guid = LINUX_INITRD_MEDIA_GUID,
+	},
+	.end = { END_DEVICE_PATH_TYPE, END_ENTIRE_DEVICE_PATH_SUBTYPE, { END_DEVICE_PATH_LENGTH, 0 } },
+};
+
+/* UEFI 2.10 §13.2: BootPolicy must be FALSE for LoadFile2; a missing or short
+ * buffer gets EFI_BUFFER_TOO_SMALL and the size. */
+static EFI_STATUS EFIAPI initrd_lf2_load(EFI_LOAD_FILE2_PROTOCOL *this, EFI_DEVICE_PATH_PROTOCOL *path,
+					 BOOLEAN boot_policy, UINTN *size, VOID *buf)
+{
+	struct initrd_lf2 *lf = (struct initrd_lf2 *)this;
+
+	if (!this || !size || !path)
+		return EFI_INVALID_PARAMETER;
+	if (boot_policy)
+		return EFI_UNSUPPORTED;
+	if (lf->set->n == 0)
+		return EFI_NOT_FOUND;
+	if (!buf || *size < lf->set->total_size) {
+		*size = lf->set->total_size;
+		return EFI_BUFFER_TOO_SMALL;
+	}
+	*size = lf->set->total_size;
+	return initrd_set_read(lf->set, buf);
+}
+
+EFI_STATUS initrd_lf2_install(struct initrd_set *set, EFI_HANDLE *ret_handle)
+{
+	static EFI_GUID lf2_guid = EFI_LOAD_FILE2_PROTOCOL_GUID;
+	static EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
+	struct initrd_lf2 *lf = mem_zalloc(sizeof(*lf));
+	EFI_HANDLE handle = NULL;
+	EFI_STATUS err;
+
+	if (!lf)
+		return EFI_OUT_OF_RESOURCES;
+	lf->proto.LoadFile = initrd_lf2_load;
+	lf->set = set;
+	err = BS->InstallMultipleProtocolInterfaces(&handle, &dp_guid, (void *)&initrd_devpath, &lf2_guid, lf, NULL);
+	if (EFI_ERROR(err)) {
+		mem_free(lf);
+		/* EFI_ALREADY_STARTED: another loader's initrd is still registered. */
+		return log_error_status(err, "cannot register the initrd (LoadFile2): %s", efi_status_str(err));
+	}
+	*ret_handle = handle;
+	return EFI_SUCCESS;
+}
+
+void initrd_lf2_uninstall(EFI_HANDLE handle)
+{
+	static EFI_GUID lf2_guid = EFI_LOAD_FILE2_PROTOCOL_GUID;
+	static EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
+	void *lf = NULL;
+
+	if (!handle)
+		return;
+	if (BS->HandleProtocol(handle, &lf2_guid, &lf) != EFI_SUCCESS)
+		lf = NULL;
+	if (BS->UninstallMultipleProtocolInterfaces(handle, &dp_guid, (void *)&initrd_devpath, &lf2_guid, lf, NULL) == EFI_SUCCESS)
+		mem_free(lf);
+}
+
+EFI_STATUS initrd_lf2_take_foreign(uint8_t **ret_data, uint64_t *ret_size, struct lf2_foreign *saved)
+{
+	static EFI_GUID lf2_guid = EFI_LOAD_FILE2_PROTOCOL_GUID;
+	static EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
+	EFI_DEVICE_PATH_PROTOCOL *dp = (EFI_DEVICE_PATH_PROTOCOL *)&initrd_devpath;
+	EFI_LOAD_FILE2_PROTOCOL *lf2;
+	EFI_HANDLE handle;
+	UINTN size = 0;
+	uint64_t addr;
+	EFI_STATUS err;
+
+	*saved = (struct lf2_foreign){ 0 };
+	if (BS->LocateDevicePath(&lf2_guid, &dp, &handle) != EFI_SUCCESS ||
+	    BS->HandleProtocol(handle, &lf2_guid, (void **)&lf2) != EFI_SUCCESS)
+		return EFI_NOT_FOUND;
+	dp = (EFI_DEVICE_PATH_PROTOCOL *)&initrd_devpath;
+	err = lf2->LoadFile(lf2, dp, FALSE, &size, NULL);
+	if (err != EFI_BUFFER_TOO_SMALL || size == 0)
+		return err == EFI_SUCCESS || err == EFI_NOT_FOUND ? EFI_NOT_FOUND : log_error_status(err, "loader's initrd (LoadFile2): %s", efi_status_str(err));
+	err = pages_alloc(size, EFI_PAGE_SIZE, UINT64_MAX, &addr);
+	if (EFI_ERROR(err))
+		return log_error_status(err, "no memory for the loader's %llu byte initrd", (unsigned long long)size);
+	err = lf2->LoadFile(lf2, dp, FALSE, &size, (void *)(uintptr_t)addr);
+	if (EFI_ERROR(err)) {
+		pages_free(addr, size);
+		return log_error_status(err, "reading the loader's initrd (LoadFile2): %s", efi_status_str(err));
+	}
+	saved->handle = handle;
+	saved->lf2 = lf2;
+	if (BS->HandleProtocol(handle, &dp_guid, &saved->devpath) != EFI_SUCCESS ||
+	    BS->UninstallMultipleProtocolInterfaces(handle, &dp_guid, saved->devpath, &lf2_guid, lf2, NULL) != EFI_SUCCESS)
+		saved->handle = NULL; /* still registered: ours cannot be installed, said later */
+	*ret_data = (uint8_t *)(uintptr_t)addr;
+	*ret_size = size;
+	return EFI_SUCCESS;
+}
+
+void initrd_lf2_restore_foreign(struct lf2_foreign *saved)
+{
+	static EFI_GUID lf2_guid = EFI_LOAD_FILE2_PROTOCOL_GUID;
+	static EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
+
+	if (saved->handle)
+		BS->InstallMultipleProtocolInterfaces(&saved->handle, &dp_guid, saved->devpath, &lf2_guid, saved->lf2, NULL);
+	*saved = (struct lf2_foreign){ 0 };
+}

@@ -1,0 +1,107 @@
+/* Loading a bzImage for the handover and legacy schemes (boot.rst "Loading
+ * the rest of the kernel", "64-bit boot protocol"): the protected-mode kernel
+ * at a kernel_alignment-aligned address with init_size bytes of room
+ * (pref_address first), then the zero page, command line and initrd below
+ * the limits the header allows. */
+#include "boot.h"
+
+#define FOUR_GIB 0x100000000ull
+
+static EFI_STATUS load_kernel(const struct boot_plan *plan, struct linux_loaded *l)
+{
+	struct kernel_layout lay;
+	uint64_t addr = 0;
+	EFI_STATUS err;
+
+	err = plan_kernel_layout(&plan->info, plan->kernel_path, &lay);
+	if (EFI_ERROR(err))
+		return err;
+	if (pages_alloc_at(lay.pref_address, lay.alloc_size) == EFI_SUCCESS)
+		addr = lay.pref_address;
+	else if (!lay.relocatable)
+		return log_error_status(EFI_OUT_OF_RESOURCES, "%s: not relocatable and pref_address %#llx is in use",
+					plan->kernel_path, (unsigned long long)lay.pref_address);
+	else {
+		err = pages_alloc(lay.alloc_size, lay.alignment, lay.max_address, &addr);
+		if (EFI_ERROR(err))
+			return log_error_status(err, "%s: no room for the kernel (%llu MiB below 4 GiB): %s", plan->kernel_path,
+						(unsigned long long)(lay.alloc_size >> 20), efi_status_str(err));
+	}
+	l->kernel_addr = addr;
+	l->kernel_alloc = lay.alloc_size;
+	memcpy((void *)(uintptr_t)addr, plan->info.bz.kernel, lay.copy_size);
+	/* boot.rst: memory the PE headers declare beyond the file must be zero. */
+	memset((uint8_t *)(uintptr_t)addr + lay.copy_size, 0, lay.zero_size);
+	return EFI_SUCCESS;
+}
+
+static EFI_STATUS load_cmdline(const struct boot_plan *plan, struct linux_loaded *l)
+{
+	size_t len = strlen(plan->cmdline);
+	EFI_STATUS err;
+
+	err = plan_check_cmdline(&plan->info.bz, len, plan->kernel_path);
+	if (EFI_ERROR(err))
+		return err;
+	l->cmdline_alloc = len + 1;
+	err = pages_alloc(l->cmdline_alloc, EFI_PAGE_SIZE, FOUR_GIB, &l->cmdline_addr);
+	if (EFI_ERROR(err))
+		return log_error_status(err, "no memory below 4 GiB for the command line");
+	memcpy((void *)(uintptr_t)l->cmdline_addr, plan->cmdline, len + 1);
+	bp_set_cmdline(l->bp, l->cmdline_addr);
+	return EFI_SUCCESS;
+}
+
+static EFI_STATUS load_initrd(const struct boot_plan *plan, struct linux_loaded *l)
+{
+	struct initrd_set *set = plan->initrds;
+	EFI_STATUS err;
+
+	if (!set || set->n == 0)
+		return EFI_SUCCESS;
+	err = pages_alloc(set->total_size, EFI_PAGE_SIZE, plan_initrd_max(&plan->info.bz), &l->initrd_addr);
+	if (EFI_ERROR(err))
+		return log_error_status(err, "initrd: no room for %llu MiB below %#llx: %s",
+					(unsigned long long)(set->total_size >> 20),
+					(unsigned long long)plan_initrd_max(&plan->info.bz), efi_status_str(err));
+	l->initrd_alloc = set->total_size;
+	err = initrd_set_read(set, (uint8_t *)(uintptr_t)l->initrd_addr);
+	if (EFI_ERROR(err))
+		return err;
+	bp_set_initrd(l->bp, l->initrd_addr, set->total_size);
+	return EFI_SUCCESS;
+}
+
+EFI_STATUS linux_load(const struct boot_plan *plan, struct linux_loaded *ret)
+{
+	struct linux_loaded l = { 0 };
+	uint64_t bp_addr;
+	EFI_STATUS err;
+
+	err = pages_alloc(sizeof(struct boot_params), EFI_PAGE_SIZE, FOUR_GIB, &bp_addr);
+	if (EFI_ERROR(err))
+		return log_error_status(err, "no memory below 4 GiB for boot_params");
+	l.bp = (struct boot_params *)(uintptr_t)bp_addr;
+	bp_init_from_image(l.bp, &plan->info.bz);
+	err = load_kernel(plan, &l);
+	if (!EFI_ERROR(err))
+		err = load_cmdline(plan, &l);
+	if (!EFI_ERROR(err))
+		err = load_initrd(plan, &l);
+	if (EFI_ERROR(err)) {
+		linux_unload(&l);
+		return err;
+	}
+	bp_set_kernel(l.bp, l.kernel_addr);
+	*ret = l;
+	return EFI_SUCCESS;
+}
+
+void linux_unload(struct linux_loaded *l)
+{
+	pages_free(l->kernel_addr, l->kernel_alloc);
+	pages_free(l->cmdline_addr, l->cmdline_alloc);
+	pages_free(l->initrd_addr, l->initrd_alloc);
+	pages_free((uintptr_t)l->bp, sizeof(struct boot_params));
+	*l = (struct linux_loaded){ 0 };
+}

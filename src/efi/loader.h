@@ -1,0 +1,36 @@
+/* The loader's state: its volume, loader.conf and the sorted entries. */
+#ifndef EFI_LOADER_H
+#define EFI_LOADER_H
+
+#include "firmware.h"
+#include "core/bls.h"
+#include "core/config.h"
+
+struct loader {
+	EFI_HANDLE device;            /* the volume handoff was started from */
+	EFI_FILE_PROTOCOL *root;
+	struct loader_config cfg;
+	struct bls_entry **entries;   /* sorted in BLS order */
+	size_t n_entries;
+	size_t default_idx;
+	bool secure_boot;
+};
+
+/* entries.c */
+/** loader_load() - volume, loader.conf, Type #1 and Type #2 entries; problems are logged. */
+EFI_STATUS loader_load(struct loader *l, EFI_HANDLE image);
+
+/* menu.c */
+#define MENU_EXIT SIZE_MAX
+/**
+ * menu_choose() - show the menu (or honour the timeout) and return the chosen
+ * entry index, or MENU_EXIT. *@ret_cmdline is a new command line when the
+ * user edited it, else NULL.
+ */
+size_t menu_choose(struct loader *l, bool force_menu, char **ret_cmdline);
+
+/* boot_entry.c */
+/** boot_entry() - boot @e with @cmdline (NULL: the entry's options). Returns only on failure. */
+EFI_STATUS boot_entry(struct loader *l, const struct bls_entry *e, const char *cmdline);
+
+#endif

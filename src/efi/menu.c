@@ -1,0 +1,137 @@
+/* The text menu on the firmware console (mirrored to serial by OVMF): arrow
+ * keys, Enter, digits, a countdown that any key stops, 'e' to edit the command
+ * line when loader.conf says "editor yes". Key codes: UEFI 2.10 §12.3. */
+#include "loader.h"
+#include "core/fmt.h"
+#include <efi/proto/simple_text_in.h>
+#include <efi/proto/simple_text_out.h>
+
+#define EDIT_MAX 4096
+#define MAX_SHOWN 20
+#define ONE_SECOND_US 1000000u
+
+static void draw(const struct loader *l, size_t sel, uint32_t countdown)
+{
+	const char *problems[6];
+	size_t n_problems = con_problems(problems, ARRAY_SIZE(problems));
+	size_t first = sel >= MAX_SHOWN ? sel - MAX_SHOWN + 1 : 0;
+
+	con_clear();
+	con_print("handoff %s boot menu\n\n", HANDOFF_VERSION);
+	for (size_t i = first; i < l->n_entries && i < first + MAX_SHOWN; i++) {
+		_cleanup_free_ char *title = bls_display_title(l->entries[i]);
+		if (i == sel)
+			con_set_color(EFI_TEXT_ATTR(EFI_BLACK, EFI_LIGHTGRAY));
+		con_print("%s %s\n", i == sel ? ">" : " ", title ? title : l->entries[i]->id);
+		if (i == sel)
+			con_set_color(EFI_TEXT_ATTR(EFI_LIGHTGRAY, EFI_BLACK));
+	}
+	con_print("\n");
+	if (countdown != CFG_TIMEOUT_UNSET)
+		con_print("Boot in %u s. ", countdown);
+	con_print("Up/Down select, Enter boot%s, Esc exit.\n", l->cfg.editor ? ", e edit" : "");
+	for (size_t i = 0; i < n_problems; i++)
+		con_print("%s%s\n", i ? "  " : "\nProblems: ", problems[i]);
+}
+
+/* Line editor for the command line; NULL when cancelled with Esc. */
+static char *edit_cmdline(const char *initial)
+{
+	char *buf = mem_alloc(EDIT_MAX);
+	size_t len = MIN(strlen(initial), (size_t)EDIT_MAX - 1);
+	EFI_INPUT_KEY key;
+
+	if (!buf)
+		return NULL;
+	memcpy(buf, initial, len);
+	buf[len] = '\0';
+	for (;;) {
+		con_print("\roptions: %s \b", buf);
+		if (con_read_key(0, &key) != EFI_SUCCESS)
+			continue;
+		if (key.ScanCode == SCAN_ESC) {
+			mem_free(buf);
+			return NULL;
+		}
+		if (key.UnicodeChar == CHAR_CARRIAGE_RETURN || key.UnicodeChar == CHAR_LINEFEED)
+			break;
+		if (key.UnicodeChar == CHAR_BACKSPACE && len > 0) {
+			buf[--len] = '\0';
+			con_print("\b \b");
+		} else if (key.UnicodeChar >= 0x20 && key.UnicodeChar < 0x7f && len + 1 < EDIT_MAX) {
+			buf[len++] = (char)key.UnicodeChar;
+			buf[len] = '\0';
+		}
+	}
+	con_print("\n");
+	return buf;
+}
+
+/* timeout 0 boots at once, unless a key is already waiting (design.md). */
+static bool key_pending(void)
+{
+	EFI_INPUT_KEY key;
+
+	return ST->ConIn->ReadKeyStroke(ST->ConIn, &key) == EFI_SUCCESS;
+}
+
+static uint32_t initial_countdown(const struct loader *l, bool force_menu)
+{
+	uint32_t t = l->cfg.timeout_sec;
+
+	if (force_menu || t == CFG_TIMEOUT_MENU_FORCE)
+		return CFG_TIMEOUT_UNSET; /* no countdown: wait for the user */
+	return t == CFG_TIMEOUT_UNSET ? 0 : t;
+}
+
+size_t menu_choose(struct loader *l, bool force_menu, char **ret_cmdline)
+{
+	uint32_t countdown = initial_countdown(l, force_menu);
+	size_t sel = l->default_idx;
+	EFI_INPUT_KEY key;
+
+	*ret_cmdline = NULL;
+	if (l->n_entries == 0) {
+		log_error("no boot entries: nothing in \\loader\\entries\\*.conf or \\EFI\\Linux\\*.efi");
+		con_wait_any_key();
+		return MENU_EXIT;
+	}
+	if (countdown == 0 && !key_pending())
+		return sel;
+	if (countdown == 0)
+		countdown = CFG_TIMEOUT_UNSET;
+	for (;;) {
+		EFI_STATUS err;
+
+		draw(l, sel, countdown);
+		err = con_read_key(countdown == CFG_TIMEOUT_UNSET ? 0 : ONE_SECOND_US, &key);
+		if (err == EFI_TIMEOUT) {
+			if (--countdown == 0)
+				return sel;
+			continue;
+		}
+		countdown = CFG_TIMEOUT_UNSET; /* any key stops the countdown */
+		if (EFI_ERROR(err))
+			continue;
+		if (key.ScanCode == SCAN_UP && sel > 0)
+			sel--;
+		else if (key.ScanCode == SCAN_DOWN && sel + 1 < l->n_entries)
+			sel++;
+		else if (key.ScanCode == SCAN_HOME)
+			sel = 0;
+		else if (key.ScanCode == SCAN_END)
+			sel = l->n_entries - 1;
+		else if (key.UnicodeChar >= '1' && key.UnicodeChar <= '9' && (size_t)(key.UnicodeChar - '1') < l->n_entries)
+			return key.UnicodeChar - '1';
+		else if (key.UnicodeChar == CHAR_CARRIAGE_RETURN || key.UnicodeChar == CHAR_LINEFEED)
+			return sel;
+		else if (key.ScanCode == SCAN_ESC || key.UnicodeChar == 'q')
+			return MENU_EXIT;
+		else if (key.UnicodeChar == 'e' && l->cfg.editor) {
+			const char *opts = l->entries[sel]->options;
+			*ret_cmdline = edit_cmdline(opts ? opts : "");
+			if (*ret_cmdline)
+				return sel;
+		}
+	}
+}

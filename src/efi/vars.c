@@ -1,0 +1,67 @@
+/* EFI variables: Secure Boot state, and systemd's Boot Loader Interface
+ * (vendor GUID 4a67b082-0a4c-41cf-b6c7-440b29bb8c4f) so that `bootctl status`
+ * and `systemd-analyze` work on a system booted by handoff. */
+#include "vars.h"
+#include "core/fmt.h"
+#include <efi/vars.h>
+
+#define VAR_VOLATILE (EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS)
+
+static EFI_GUID global_guid = EFI_GLOBAL_VARIABLE_GUID;
+static EFI_GUID loader_guid = LOADER_GUID;
+
+bool secure_boot_enabled(void)
+{
+	uint8_t v = 0;
+	UINTN size = sizeof(v);
+
+	if (RT->GetVariable(u"SecureBoot", &global_guid, NULL, &size, &v) != EFI_SUCCESS)
+		return false;
+	return size == 1 && v == 1;
+}
+
+/* Boot Loader Interface strings are UCS-2 with the terminating NUL. */
+void loader_var_set_str(const CHAR16 *name, const char *value)
+{
+	_cleanup_free_ CHAR16 *v = str8_to_16(value, /* path= */ false);
+
+	if (v)
+		RT->SetVariable((CHAR16 *)name, &loader_guid, VAR_VOLATILE, (strlen16(v) + 1) * sizeof(CHAR16), v);
+}
+
+void loader_var_set_raw(const CHAR16 *name, const void *data, size_t size)
+{
+	RT->SetVariable((CHAR16 *)name, &loader_guid, VAR_VOLATILE, size, (void *)data);
+}
+
+static uint64_t rdtsc(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+
+/* TSC ticks per microsecond, measured once against Stall(); 0 if unusable. */
+static uint64_t tsc_per_us(void)
+{
+	static uint64_t rate;
+
+	if (!rate) {
+		uint64_t t0 = rdtsc();
+		BS->Stall(1000);
+		rate = (rdtsc() - t0) / 1000;
+	}
+	return rate;
+}
+
+void loader_var_set_time(const CHAR16 *name)
+{
+	uint64_t rate = tsc_per_us();
+	char buf[32];
+
+	if (!rate)
+		return;
+	fmt_snprintf(buf, sizeof(buf), "%llu", (unsigned long long)(rdtsc() / rate));
+	loader_var_set_str(name, buf);
+}

@@ -1,0 +1,113 @@
+/* handoff-stub.efi: started by firmware or a loader, it boots the kernel it
+ * carries. Command line: the embedded .cmdline, overridden by LoadOptions only
+ * when Secure Boot is off (the signed image decides otherwise); initrds: the
+ * embedded one, then initrd= files from the stub's volume, then a loader's
+ * LoadFile2 initrd. The kernel starts by its own EFI stub when it has one,
+ * else by handover, else by legacy boot: the loader's schemes, one code path. */
+#include "stub.h"
+#include "core/cmdline.h"
+#include <efi/proto/loaded_image.h>
+
+static char *choose_cmdline(const struct stub_sections *s, const EFI_LOADED_IMAGE_PROTOCOL *li, bool secure_boot)
+{
+	bool have_opts = li->LoadOptions && li->LoadOptionsSize >= sizeof(CHAR16) &&
+			 ((const CHAR16 *)li->LoadOptions)[0] != 0;
+
+	if (have_opts && (!s->has_cmdline || !secure_boot))
+		return str16_to_8(li->LoadOptions, li->LoadOptionsSize / sizeof(CHAR16));
+	if (s->has_cmdline)
+		return cmdline_from_section(s->cmdline.data, s->cmdline.size);
+	return str16_to_8(u"", 1);
+}
+
+static EFI_STATUS add_cmdline_initrds(struct initrd_set *set, const EFI_LOADED_IMAGE_PROTOCOL *li,
+				      const char *cmdline, EFI_FILE_PROTOCOL **ret_root, char ***paths, size_t *n)
+{
+	EFI_STATUS err = cmdline_initrd_paths(cmdline, paths, n);
+
+	if (EFI_ERROR(err) || *n == 0)
+		return err;
+	err = file_open_root(li->DeviceHandle, ret_root);
+	if (EFI_ERROR(err))
+		return log_error_status(err, "initrd= given, but the stub's volume cannot be read");
+	return initrd_set_add_files(set, *ret_root, *paths, *n);
+}
+
+/* Auto choice for the embedded kernel. A wrapped bzImage's PE header is this
+ * stub itself, so its stub scheme would start us again: skip it. Secure Boot
+ * does not restrict the choice: the firmware verified this whole image. */
+static EFI_STATUS choose_scheme(struct boot_plan *plan, bool wrapped)
+{
+	static const enum boot_scheme order[] = { SCHEME_STUB, SCHEME_HANDOVER, SCHEME_LEGACY };
+
+	for (size_t i = wrapped ? 1 : 0; i < ARRAY_SIZE(order); i++)
+		if (scheme_supported(&plan->info, order[i], NULL)) {
+			plan->scheme = order[i];
+			return EFI_SUCCESS;
+		}
+	return log_error_status(EFI_UNSUPPORTED, "stub: the embedded kernel has no usable entry (no EFI stub, handover or 64-bit entry)");
+}
+
+static EFI_STATUS stub_boot(const EFI_LOADED_IMAGE_PROTOCOL *li, const EFI_DEVICE_PATH_PROTOCOL *self_dp)
+{
+	struct stub_sections s;
+	struct initrd_set initrds = { 0 };
+	struct lf2_foreign foreign = { 0 };
+	EFI_FILE_PROTOCOL *root = NULL;
+	char **paths = NULL;
+	size_t n_paths = 0;
+	uint8_t *loader_initrd = NULL;
+	uint64_t loader_initrd_size = 0;
+	_cleanup_free_ char *cmdline = NULL;
+	struct boot_plan plan = { .title = "stub", .kernel_path = "embedded kernel", .device = li->DeviceHandle,
+				  .devpath = self_dp, .initrds = &initrds };
+	EFI_STATUS err;
+
+	err = stub_find_sections(li, &s);
+	if (EFI_ERROR(err))
+		return err;
+	cmdline = choose_cmdline(&s, li, secure_boot_enabled());
+	if (!cmdline)
+		return EFI_OUT_OF_RESOURCES;
+	plan.cmdline = cmdline;
+	plan.image = s.linux.data;
+	plan.image_size = s.linux.size;
+	err = image_identify(s.linux.data, s.linux.size, plan.kernel_path, &plan.info);
+	if (!EFI_ERROR(err))
+		err = choose_scheme(&plan, s.wrapped);
+	if (!EFI_ERROR(err) && s.initrd.size)
+		err = initrd_set_add_data(&initrds, ".initrd section", s.initrd.data, s.initrd.size);
+	if (!EFI_ERROR(err))
+		err = add_cmdline_initrds(&initrds, li, cmdline, &root, &paths, &n_paths);
+	if (!EFI_ERROR(err) && initrd_lf2_take_foreign(&loader_initrd, &loader_initrd_size, &foreign) == EFI_SUCCESS)
+		err = initrd_set_add_data(&initrds, "loader's initrd", loader_initrd, loader_initrd_size);
+	if (!EFI_ERROR(err)) {
+		log_info("stub: booting the embedded kernel by %s (%zu initrd, %llu KiB)", scheme_name(plan.scheme),
+			 initrds.n, (unsigned long long)(initrds.total_size >> 10));
+		err = boot_run(&plan);
+	}
+	initrd_set_close(&initrds);
+	initrd_lf2_restore_foreign(&foreign);
+	pages_free((uintptr_t)loader_initrd, loader_initrd_size);
+	cmdline_strv_free(paths, n_paths);
+	file_close(root);
+	return err;
+}
+
+EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
+{
+	static EFI_GUID li_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
+	static EFI_GUID li_dp_guid = EFI_LOADED_IMAGE_DEVICE_PATH_PROTOCOL_GUID;
+	EFI_LOADED_IMAGE_PROTOCOL *li;
+	EFI_DEVICE_PATH_PROTOCOL *self_dp = NULL;
+	EFI_STATUS err;
+
+	efi_init(image, systab);
+	err = BS->HandleProtocol(image, &li_guid, (void **)&li);
+	if (EFI_ERROR(err))
+		return log_error_status(err, "stub: no loaded image protocol: %s", efi_status_str(err));
+	if (BS->HandleProtocol(image, &li_dp_guid, (void **)&self_dp) != EFI_SUCCESS)
+		self_dp = NULL;
+	err = stub_boot(li, self_dp);
+	return log_error_status(err, "stub: boot failed: %s", efi_status_str(err));
+}

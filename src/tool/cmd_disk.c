@@ -1,0 +1,333 @@
+/* handoff disk: a GPT disk image from directories, without root or loop
+ * devices. src/core/gpt.c writes the partition table; the file systems are
+ * made in place at their partition offsets by mkfs.vfat --offset + mcopy
+ * (mtools) and mke2fs -E offset= -d (e2fsprogs). The image is built under a
+ * temporary name beside IMG and renamed only when complete. */
+#define _GNU_SOURCE
+#include "tool.h"
+#include "core/gpt.h"
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MIB (1ull << 20)
+#define FAT32_MIN_MIB 64ull   /* FAT32 needs 65525 clusters; 64 MiB leaves room */
+#define EXT4_MIN_MIB 16ull
+#define FAT32_4K_SECTORS (260ull * 2048) /* 260 MiB in sectors */
+#define SIZE_MAX_MIB (1ull << 20) /* 1 TiB */
+
+static const char help[] =
+	"Usage: handoff disk -o IMG --esp DIR [--size MIB] [--xbootldr DIR [--xbootldr-fs vfat|ext4]]\n\n"
+	"Build a GPT disk image (protective MBR, primary and backup GPT) holding an\n"
+	"EFI system partition with the contents of DIR (FAT32), and optionally an\n"
+	"Extended Boot Loader partition (XBOOTLDR, vfat or ext4). Partitions start\n"
+	"at 1 MiB boundaries; no root privileges or loop devices are needed.\n\n"
+	"  -o, --output IMG      image to write (replaced atomically)\n"
+	"  --esp DIR             contents of the EFI system partition\n"
+	"  --size MIB            total image size; the last partition gets the room\n"
+	"                        (default: just enough for the contents, ESP >= 64 MiB)\n"
+	"  --xbootldr DIR        contents of an XBOOTLDR partition after the ESP\n"
+	"  --xbootldr-fs FS      vfat (default) or ext4\n"
+	"  -h, --help            show this help\n";
+
+/* Space the files under @dir need, with room for directory entries and
+ * cluster rounding. Symbolic links to directories are not followed. */
+static int tree_size(const char *dir, uint64_t *total)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int r = 0;
+
+	if (!d)
+		return tool_fail("%s: %s", dir, strerror(errno)), -1;
+	*total += 4096;
+	while (r == 0 && (e = readdir(d))) {
+		char *p;
+		struct stat st;
+
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		p = path_join(dir, e->d_name);
+		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
+			r = tree_size(p, total);
+		else if (stat(p, &st) == 0)
+			*total += ALIGN_UP((uint64_t)st.st_size, 4096ull) + 512;
+		else
+			r = -tool_fail("%s: %s", p, strerror(errno));
+		free(p);
+	}
+	closedir(d);
+	return r;
+}
+
+static uint64_t part_mib(uint64_t content, bool ext4)
+{
+	uint64_t mib = (content + content / 4 + 8 * MIB + MIB - 1) / MIB;
+
+	return MAX(mib, ext4 ? EXT4_MIN_MIB : FAT32_MIN_MIB);
+}
+
+static int random_guid(EFI_GUID *g)
+{
+	if (random_bytes(g, sizeof(*g)) < 0)
+		return -1;
+	g->Data3 = (uint16_t)((g->Data3 & 0x0fff) | 0x4000); /* RFC 4122 version 4 */
+	g->Data4[0] = (uint8_t)((g->Data4[0] & 0x3f) | 0x80);
+	return 0;
+}
+
+static char *guid_string(const EFI_GUID *g)
+{
+	return xasprintf("%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x", g->Data1, g->Data2, g->Data3,
+			 g->Data4[0], g->Data4[1], g->Data4[2], g->Data4[3], g->Data4[4], g->Data4[5], g->Data4[6], g->Data4[7]);
+}
+
+struct disk_part_spec {
+	const char *dir;
+	bool ext4;
+	const char *label;      /* file system label */
+	const char *gpt_name;
+	EFI_GUID type;
+};
+
+/* mcopy -s copies each top-level entry of @dir (with its subtree) to the
+ * root of the FAT file system at @target ("IMG@@OFFSET"). */
+static int copy_tree_mtools(const char *target, const char *dir)
+{
+	char **argv = xmalloc(9 * sizeof(char *));
+	size_t n = 0, cap = 9;
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	int r = 0;
+
+	if (!d)
+		return tool_fail("%s: %s", dir, strerror(errno)), -1;
+	argv[n++] = "mcopy", argv[n++] = "-s", argv[n++] = "-p", argv[n++] = "-m", argv[n++] = "-Q";
+	argv[n++] = "-i", argv[n++] = (char *)target;
+	while ((e = readdir(d))) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		if (n + 2 >= cap)
+			argv = xrealloc(argv, (cap *= 2) * sizeof(char *));
+		argv[n++] = path_join(dir, e->d_name);
+	}
+	closedir(d);
+	argv[n++] = "::/";
+	argv[n] = NULL;
+	if (n > 8)
+		r = run_command(dir, argv);
+	for (size_t i = 7; i + 1 < n; i++)
+		free(argv[i]);
+	free(argv);
+	return r;
+}
+
+static int make_vfat(const char *img, const struct gpt_part *p, const struct disk_part_spec *s)
+{
+	uint64_t sectors = p->last_lba - p->first_lba + 1;
+	char *volid, *offset, *blocks, *target;
+	uint32_t id;
+	int r;
+
+	if (random_bytes(&id, sizeof(id)) < 0)
+		return -1;
+	volid = xasprintf("%08x", id);
+	offset = xasprintf("%llu", (unsigned long long)p->first_lba);
+	blocks = xasprintf("%llu", (unsigned long long)(sectors / 2));
+	/* FAT32 needs at least 65525 clusters (Microsoft FAT spec §3.5): 512-byte
+	 * clusters below 260 MiB, 4 KiB above, as that spec's size table. The
+	 * hidden-sector count is the partition's start. */
+	r = run_command(s->dir, (char *[]){ "mkfs.vfat", "-F", "32", "-S", "512", "-s", sectors < FAT32_4K_SECTORS ? "1" : "8",
+					    "-h", offset, "-n", (char *)s->label, "-i", volid, "--offset", offset,
+					    (char *)img, blocks, NULL });
+	free(volid);
+	free(offset);
+	free(blocks);
+	if (r < 0)
+		return -1;
+	target = xasprintf("%s@@%llu", img, (unsigned long long)(p->first_lba * GPT_SECTOR_SIZE));
+	r = copy_tree_mtools(target, s->dir);
+	free(target);
+	return r;
+}
+
+static int make_ext4(const char *img, const struct gpt_part *p, const struct disk_part_spec *s)
+{
+	uint64_t sectors = p->last_lba - p->first_lba + 1;
+	char *offset, *size, *uuid;
+	EFI_GUID fs_uuid;
+	int r;
+
+	if (random_guid(&fs_uuid) < 0)
+		return -1;
+	uuid = guid_string(&fs_uuid);
+	offset = xasprintf("offset=%llu", (unsigned long long)(p->first_lba * GPT_SECTOR_SIZE));
+	size = xasprintf("%lluk", (unsigned long long)(sectors / 2));
+	r = run_command(s->dir, (char *[]){ "mke2fs", "-q", "-F", "-t", "ext4", "-L", (char *)s->label, "-U", uuid,
+					    "-E", offset, "-d", (char *)s->dir, (char *)img, size, NULL });
+	free(uuid);
+	free(offset);
+	free(size);
+	return r;
+}
+
+/* Partition sizes: each fits its contents; --size gives the rest to the last. */
+static int plan_disk(const struct disk_part_spec *specs, size_t n, uint64_t size_mib, struct gpt_part *parts,
+		     uint64_t *ret_sectors)
+{
+	uint64_t sizes[2], content, need;
+
+	for (size_t i = 0; i < n; i++) {
+		content = 0;
+		if (tree_size(specs[i].dir, &content) < 0)
+			return -1;
+		sizes[i] = part_mib(content, specs[i].ext4) * MIB;
+	}
+	if (EFI_ERROR(gpt_plan(sizes, n, 0, parts, &need)))
+		return -1;
+	if (size_mib) {
+		if (size_mib * MIB < need * GPT_SECTOR_SIZE)
+			return tool_fail("--size %llu MiB is too small: the contents need %llu MiB",
+					 (unsigned long long)size_mib, (unsigned long long)(need * GPT_SECTOR_SIZE / MIB)), -1;
+		sizes[n - 1] += size_mib * MIB - need * GPT_SECTOR_SIZE;
+		if (EFI_ERROR(gpt_plan(sizes, n, size_mib * MIB, parts, &need)))
+			return -1;
+	}
+	*ret_sectors = need;
+	return 0;
+}
+
+static int write_gpt(int fd, const char *img, struct gpt_disk *d)
+{
+	uint8_t head[GPT_HEAD_SECTORS * GPT_SECTOR_SIZE], tail[GPT_TAIL_SECTORS * GPT_SECTOR_SIZE];
+
+	if (random_guid(&d->disk_guid) < 0)
+		return -1;
+	for (size_t i = 0; i < d->n_parts; i++)
+		if (random_guid(&d->parts[i].guid) < 0)
+			return -1;
+	if (EFI_ERROR(gpt_write(d, head, tail)))
+		return -1;
+	if (ftruncate(fd, (off_t)(d->n_sectors * GPT_SECTOR_SIZE)) < 0 ||
+	    pwrite(fd, head, sizeof(head), 0) != (ssize_t)sizeof(head) ||
+	    pwrite(fd, tail, sizeof(tail), (off_t)((d->n_sectors - GPT_TAIL_SECTORS) * GPT_SECTOR_SIZE)) != (ssize_t)sizeof(tail))
+		return tool_fail("%s: write: %s", img, strerror(errno)), -1;
+	return 0;
+}
+
+static int fill_disk(int fd, const char *tmp, struct gpt_disk *d, const struct disk_part_spec *specs)
+{
+	if (write_gpt(fd, tmp, d) < 0)
+		return -1;
+	for (size_t i = 0; i < d->n_parts; i++)
+		if ((specs[i].ext4 ? make_ext4 : make_vfat)(tmp, &d->parts[i], &specs[i]) < 0)
+			return -1;
+	if (fsync(fd) < 0)
+		return tool_fail("%s: fsync: %s", tmp, strerror(errno)), -1;
+	return 0;
+}
+
+static void print_layout(const char *img, const struct gpt_disk *d, const struct disk_part_spec *specs)
+{
+	printf("%s: %llu MiB, GPT", img, (unsigned long long)(d->n_sectors * GPT_SECTOR_SIZE / MIB));
+	for (size_t i = 0; i < d->n_parts; i++)
+		printf(", %s %llu MiB %s at %llu MiB", specs[i].label,
+		       (unsigned long long)((d->parts[i].last_lba - d->parts[i].first_lba + 1) * GPT_SECTOR_SIZE / MIB),
+		       specs[i].ext4 ? "ext4" : "FAT32", (unsigned long long)(d->parts[i].first_lba * GPT_SECTOR_SIZE / MIB));
+	putchar('\n');
+}
+
+int disk_build(const char *img, const char *esp, const char *xbootldr, bool xbootldr_ext4, uint64_t size_mib,
+	       bool report)
+{
+	struct disk_part_spec specs[2] = {
+		{ .dir = esp, .label = "ESP", .gpt_name = "EFI System Partition", .type = GPT_TYPE_ESP },
+		{ .dir = xbootldr, .ext4 = xbootldr_ext4, .label = "XBOOTLDR", .gpt_name = "Linux Extended Boot",
+		  .type = GPT_TYPE_XBOOTLDR },
+	};
+	struct gpt_part parts[2] = { 0 };
+	struct gpt_disk d = { .parts = parts, .n_parts = xbootldr ? 2 : 1 };
+	const char *base = path_basename(img);
+	char *tmp;
+	int fd, r;
+
+	for (size_t i = 0; i < d.n_parts; i++) {
+		parts[i].type = specs[i].type;
+		snprintf(parts[i].name, sizeof(parts[i].name), "%s", specs[i].gpt_name);
+	}
+	if (plan_disk(specs, d.n_parts, size_mib, parts, &d.n_sectors) < 0)
+		return -1;
+	setenv("MTOOLS_SKIP_CHECK", "1", 1);
+	tmp = xasprintf("%.*s.%s.XXXXXX", (int)(base - img), img, base);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		tool_fail("%s: cannot create a temporary file beside it: %s", img, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	r = fill_disk(fd, tmp, &d, specs);
+	close(fd);
+	if (r == 0 && (fchmodat(AT_FDCWD, tmp, 0644, 0) < 0 || rename(tmp, img) < 0))
+		r = -tool_fail("%s: %s", img, strerror(errno));
+	if (r < 0)
+		unlink(tmp);
+	free(tmp);
+	if (r == 0 && report)
+		print_layout(img, &d, specs);
+	return r;
+}
+
+int cmd_disk(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "esp", required_argument, NULL, 'e' },
+		{ "size", required_argument, NULL, 's' },
+		{ "xbootldr", required_argument, NULL, 'x' },
+		{ "xbootldr-fs", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const char *out = NULL, *esp = NULL, *xbl = NULL, *fs = NULL;
+	uint64_t size_mib = 0;
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': out = optarg; break;
+		case 'e': esp = optarg; break;
+		case 'x': xbl = optarg; break;
+		case 'f': fs = optarg; break;
+		case 's':
+			if (!parse_u64(optarg, SIZE_MAX_MIB, &size_mib) || size_mib == 0)
+				return tool_usage("--size '%s': expected MiB from 1 to %llu", optarg, SIZE_MAX_MIB);
+			break;
+		case 'h': return fputs(help, stdout), EXIT_OK;
+		default: return usage_bad_option(c, argv);
+		}
+	}
+	if (optind < argc)
+		return tool_usage("unexpected argument '%s'", argv[optind]);
+	if (!out || !esp)
+		return tool_usage("-o IMG and --esp DIR are required");
+	if (fs && !xbl)
+		return tool_usage("--xbootldr-fs needs --xbootldr DIR");
+	if (fs && strcmp(fs, "vfat") != 0 && strcmp(fs, "ext4") != 0)
+		return tool_usage("--xbootldr-fs '%s': expected vfat or ext4", fs);
+	if (!is_dir(esp))
+		return tool_fail("%s: not a directory", esp);
+	if (xbl && !is_dir(xbl))
+		return tool_fail("%s: not a directory", xbl);
+	if (is_dir(out))
+		return tool_fail("%s: is a directory", out);
+	if (disk_build(out, esp, xbl, fs && strcmp(fs, "ext4") == 0, size_mib, /* report= */ true) < 0)
+		return EXIT_FAIL;
+	return EXIT_OK;
+}

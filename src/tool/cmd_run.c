@@ -1,0 +1,454 @@
+/* handoff run: boot a disk image, an ESP directory or an EFI file (kernel,
+ * UKI, loader) in QEMU with OVMF, serial console on stdout, and exit with the
+ * guest's status: the value it wrote to isa-debug-exit (port 0xf4), 0 after a
+ * clean power-off, 124 when --timeout expires. */
+#define _GNU_SOURCE
+#include "entry.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define EXIT_TIMEOUT 124
+#define OVMF_DIR "/usr/share/OVMF"
+#define QEMU_DEFAULT "qemu-system-x86_64"
+
+extern char **environ;
+
+static const char help[] =
+	"Usage: handoff run TARGET [--timeout S] [--protocol P] [--loader FILE]\n"
+	"                   [--initrd FILE]... [--options TEXT] [-- QEMU-ARGS...]\n\n"
+	"Boot TARGET in QEMU (q35, TCG) with OVMF; the serial console is on stdout.\n"
+	"TARGET is a GPT disk image, an ESP directory (made into a disk image), or an\n"
+	"EFI file. A Linux kernel is put on a temporary ESP with the loader and one\n"
+	"entry (--protocol, --initrd, --options: default console=ttyS0); any other EFI\n"
+	"application (a UKI, a boot loader) becomes \\EFI\\BOOT\\BOOTX64.EFI.\n\n"
+	"Exit status: the guest's isa-debug-exit code (port 0xf4), 0 after a power-off,\n"
+	"124 after --timeout seconds, 1 when QEMU could not run.\n\n"
+	"  --timeout S      stop the guest after S seconds (default: no limit)\n"
+	"  --protocol P     auto, stub, handover or legacy (kernel targets)\n"
+	"  --loader FILE    the loader for kernel targets (default: handoff.efi beside\n"
+	"                   the tool, or PREFIX/lib/handoff/handoffx64.efi)\n"
+	"  --initrd FILE    initrd for a kernel target (repeatable)\n"
+	"  --options TEXT   kernel command line for a kernel target\n"
+	"  -- QEMU-ARGS     passed to QEMU after handoff's own arguments\n"
+	"Environment: HANDOFF_QEMU (QEMU binary), HANDOFF_OVMF_DIR (instead of " OVMF_DIR ").\n";
+
+enum target_kind { TARGET_DIR, TARGET_DISK, TARGET_KERNEL, TARGET_EFI };
+
+struct run_args {
+	const char *target;
+	uint64_t timeout_sec;
+	enum boot_scheme protocol;
+	const char *loader_opt;
+	const char **initrds;
+	size_t n_initrds;
+	const char *options;
+	char **qemu_extra;
+	int n_extra;
+};
+
+static volatile sig_atomic_t run_interrupted;
+
+static void on_signal(int sig)
+{
+	run_interrupted = sig;
+}
+
+static int parse_args(int argc, char **argv, struct run_args *a)
+{
+	static const struct option opts[] = {
+		{ "timeout", required_argument, NULL, 't' }, { "protocol", required_argument, NULL, 'p' },
+		{ "loader", required_argument, NULL, 'l' }, { "initrd", required_argument, NULL, 'i' },
+		{ "options", required_argument, NULL, 'o' }, { "help", no_argument, NULL, 'h' }, { 0 },
+	};
+	int c;
+
+	/* Everything after "--" belongs to QEMU, untouched by getopt's permutation. */
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--") == 0) {
+			a->qemu_extra = argv + i + 1;
+			a->n_extra = argc - i - 1;
+			argc = i;
+			break;
+		}
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			if (!parse_u64(optarg, 86400 * 365, &a->timeout_sec) || a->timeout_sec == 0)
+				return tool_usage("--timeout '%s': expected seconds, at least 1", optarg);
+			break;
+		case 'p':
+			if (!scheme_from_string(optarg, &a->protocol))
+				return tool_usage("--protocol '%s': expected auto, stub, handover or legacy", optarg);
+			break;
+		case 'l': a->loader_opt = optarg; break;
+		case 'o': a->options = optarg; break;
+		case 'i':
+			a->initrds = xrealloc(a->initrds, (a->n_initrds + 1) * sizeof(char *));
+			a->initrds[a->n_initrds++] = optarg;
+			break;
+		case 'h': return fputs(help, stdout), -1;
+		default: return usage_bad_option(c, argv);
+		}
+	}
+	if (optind + 1 != argc)
+		return tool_usage(optind == argc ? "missing TARGET" : "one TARGET only (QEMU arguments go after --)");
+	a->target = argv[optind];
+	return 0;
+}
+
+static ssize_t read_head(const char *path, uint8_t *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -tool_fail("%s: %s", path, strerror(errno));
+	n = pread(fd, buf, size, 0);
+	close(fd);
+	if (n < 0)
+		return -tool_fail("%s: read: %s", path, strerror(errno));
+	return n;
+}
+
+/* GPT ("EFI PART" at LBA 1) is a disk; "MZ" or "HdrS" an image (kernel or
+ * EFI application); anything else with an MBR boot signature a raw disk. */
+static int classify(const char *path, enum target_kind *ret)
+{
+	struct image_info *img;
+	uint8_t head[1024], *buf;
+	ssize_t n;
+	size_t len;
+	int r = 0;
+
+	if (is_dir(path)) {
+		*ret = TARGET_DIR;
+		return 0;
+	}
+	n = read_head(path, head, sizeof(head));
+	if (n < 0)
+		return -1;
+	if (n >= 1024 && memcmp(head + 512, "EFI PART", 8) == 0) {
+		*ret = TARGET_DISK;
+		return 0;
+	}
+	if (!(n >= 2 && head[0] == 'M' && head[1] == 'Z') && !(n >= 0x206 && memcmp(head + 0x202, "HdrS", 4) == 0)) {
+		if (n >= 512 && head[510] == 0x55 && head[511] == 0xaa) {
+			*ret = TARGET_DISK;
+			return 0;
+		}
+		return -tool_fail("%s: not a disk image, ESP directory, kernel or EFI application", path);
+	}
+	if (read_file(path, TOOL_READ_MAX, &buf, &len) < 0)
+		return -1;
+	img = xmalloc(sizeof(*img));
+	if (image_identify(buf, len, path, img) == EFI_SUCCESS)
+		*ret = img->is_bz ? TARGET_KERNEL : TARGET_EFI;
+	else
+		r = -1;
+	free(img);
+	free(buf);
+	return r;
+}
+
+static int copy_file(const char *src, const char *dst)
+{
+	uint8_t *buf;
+	size_t len;
+	int r;
+
+	if (read_file(src, TOOL_READ_MAX, &buf, &len) < 0)
+		return -1;
+	r = write_file_atomic(dst, buf, len, 0644);
+	free(buf);
+	return r;
+}
+
+/* A kernel goes on the ESP with the loader and one entry, so that --protocol,
+ * --initrd and --options take effect exactly as on a real ESP. Without a
+ * loader, a plain kernel is started by the firmware through its EFI stub. */
+static int stage_kernel(const struct run_args *a, const char *esp, const char *bootx64)
+{
+	struct entry_spec spec = {
+		.esp = esp, .token = "run", .version = "kernel", .title = "handoff run",
+		.options = a->options ? a->options : "console=ttyS0", .linux_path = a->target,
+		.initrds = a->initrds, .n_initrds = a->n_initrds, .protocol = a->protocol,
+	};
+	bool needs_loader = a->loader_opt || a->protocol == SCHEME_HANDOVER || a->protocol == SCHEME_LEGACY ||
+			    a->n_initrds || a->options;
+	struct diag_capture why;
+	char *loader, *conf, *ldir;
+	int r;
+
+	diag_capture_begin(&why);
+	loader = loader_find(a->loader_opt);
+	diag_capture_end(&why);
+	if (!loader) {
+		if (needs_loader)
+			diag_capture_replay(&why, LOG_ERROR);
+		diag_capture_free(&why);
+		if (needs_loader)
+			return -1;
+		tool_note("starting %s directly by its EFI stub", a->target);
+		return copy_file(a->target, bootx64);
+	}
+	diag_capture_free(&why);
+	ldir = path_join(esp, "loader");
+	conf = path_join(ldir, "loader.conf");
+	r = copy_file(loader, bootx64);
+	if (r == 0)
+		r = mkdir_p(ldir, 0755);
+	if (r == 0)
+		r = write_file_atomic(conf, "timeout 0\n", 10, 0644);
+	if (r == 0)
+		r = entry_install(&spec);
+	free(conf);
+	free(ldir);
+	free(loader);
+	return r;
+}
+
+static char *stage_disk(const struct run_args *a, enum target_kind kind, const char *work)
+{
+	char *esp = path_join(work, "esp"), *boot = path_join(esp, "EFI/BOOT");
+	char *bootx64 = path_join(boot, "BOOTX64.EFI"), *disk = path_join(work, "disk.img");
+	const char *tree = kind == TARGET_DIR ? a->target : esp;
+	int r = 0;
+
+	if (kind == TARGET_DISK) {
+		free(disk);
+		disk = xstrdup(a->target);
+	} else {
+		if (kind != TARGET_DIR && (r = mkdir_p(boot, 0755)) == 0)
+			r = kind == TARGET_KERNEL ? stage_kernel(a, esp, bootx64) : copy_file(a->target, bootx64);
+		if (r == 0)
+			r = disk_build(disk, tree, NULL, false, 0, /* report= */ false);
+	}
+	free(bootx64);
+	free(boot);
+	free(esp);
+	if (r < 0) {
+		free(disk);
+		return NULL;
+	}
+	return disk;
+}
+
+/* OVMF where Debian's ovmf package puts it: CODE read-only, a private VARS copy. */
+static int find_ovmf(const char *work, char **ret_code, char **ret_vars)
+{
+	const char *dir = getenv("HANDOFF_OVMF_DIR") ? getenv("HANDOFF_OVMF_DIR") : OVMF_DIR;
+	static const char *const pairs[][2] = { { "OVMF_CODE_4M.fd", "OVMF_VARS_4M.fd" }, { "OVMF_CODE.fd", "OVMF_VARS.fd" } };
+
+	for (size_t i = 0; i < 2; i++) {
+		char *code = path_join(dir, pairs[i][0]), *vars = path_join(dir, pairs[i][1]);
+		if (is_file(code) && is_file(vars)) {
+			*ret_code = code;
+			*ret_vars = path_join(work, "OVMF_VARS.fd");
+			if (copy_file(vars, *ret_vars) < 0) {
+				free(vars);
+				return -1;
+			}
+			free(vars);
+			return 0;
+		}
+		free(code);
+		free(vars);
+	}
+	return -tool_fail("OVMF firmware not found in %s (OVMF_CODE_4M.fd, OVMF_VARS_4M.fd): install the Debian package ovmf", dir);
+}
+
+static char **qemu_argv(const struct run_args *a, const char *code, const char *vars, const char *disk)
+{
+	const char *qemu = getenv("HANDOFF_QEMU") ? getenv("HANDOFF_QEMU") : QEMU_DEFAULT;
+	const char *fixed[] = {
+		"-machine", "q35", "-cpu", "max", "-m", "512", "-accel", "tcg", "-display", "none",
+		"-no-reboot", "-net", "none", "-serial", "stdio", "-monitor", "none",
+		"-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
+	};
+	size_t n = 0, max = ARRAY_SIZE(fixed) + 8 + (size_t)a->n_extra;
+	char **argv = xmalloc(max * sizeof(char *));
+
+	argv[n++] = xstrdup(qemu);
+	for (size_t i = 0; i < ARRAY_SIZE(fixed); i++)
+		argv[n++] = xstrdup(fixed[i]);
+	argv[n++] = xstrdup("-drive");
+	argv[n++] = xasprintf("if=pflash,format=raw,unit=0,readonly=on,file=%s", code);
+	argv[n++] = xstrdup("-drive");
+	argv[n++] = xasprintf("if=pflash,format=raw,unit=1,file=%s", vars);
+	/* snapshot=on: the guest never writes to the user's image. */
+	argv[n++] = xstrdup("-drive");
+	argv[n++] = xasprintf("format=raw,file=%s,snapshot=on", disk);
+	for (int i = 0; i < a->n_extra; i++)
+		argv[n++] = xstrdup(a->qemu_extra[i]);
+	argv[n] = NULL;
+	return argv;
+}
+
+static double now_sec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Waits for QEMU, collecting its stderr; kills it on timeout or a signal. */
+static int qemu_wait(pid_t pid, int err_fd, uint64_t timeout_sec, struct strbuf *err, bool *ret_timed_out)
+{
+	double deadline = timeout_sec ? now_sec() + (double)timeout_sec : 0;
+	struct pollfd pfd = { .fd = err_fd, .events = POLLIN };
+	bool open_fd = true;
+	int status, killed = 0;
+
+	*ret_timed_out = false;
+	for (;;) {
+		char chunk[4096];
+		ssize_t n;
+
+		if (!killed && (run_interrupted || (deadline && now_sec() >= deadline))) {
+			*ret_timed_out = !run_interrupted;
+			kill(pid, SIGTERM);
+			killed = 1;
+		}
+		if (!open_fd) {
+			pid_t w = waitpid(pid, &status, killed ? 0 : WNOHANG);
+			if (w == pid)
+				return status;
+			if (w < 0 && errno != EINTR)
+				return -1;
+			usleep(100000);
+			continue;
+		}
+		if (poll(&pfd, 1, 200) <= 0)
+			continue;
+		n = read(err_fd, chunk, sizeof(chunk));
+		if (n > 0 && err->len < (1u << 16))
+			sb_putn(err, chunk, (size_t)n);
+		else if (n == 0 || (n < 0 && errno != EINTR))
+			open_fd = false;
+	}
+}
+
+/* QEMU's own last complaint, for the one error line. */
+static const char *last_err_line(struct strbuf *err)
+{
+	char *s = err->buf;
+	size_t n = err->len;
+
+	if (!s)
+		return "";
+	while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
+		s[--n] = '\0';
+	while (n && s[n - 1] != '\n')
+		n--;
+	return s + n;
+}
+
+/* Did QEMU complain about more than warnings? */
+static bool has_error_line(const struct strbuf *err)
+{
+	for (const char *p = sb_str(err); *p;) {
+		size_t n = strcspn(p, "\n");
+		if (n && !memmem(p, n, "warning:", 8))
+			return true;
+		p += n + (p[n] == '\n');
+	}
+	return false;
+}
+
+/* isa-debug-exit makes QEMU exit with (value << 1) | 1; a power-off gives 0.
+ * QEMU's own failures also exit 1, but say why on stderr. */
+static int guest_status(int status, bool timed_out, struct strbuf *err, const struct run_args *a)
+{
+	if (timed_out)
+		return tool_fail("%s: timed out after %llu s", a->target, (unsigned long long)a->timeout_sec), EXIT_TIMEOUT;
+	if (run_interrupted)
+		return tool_fail("interrupted by signal %d", (int)run_interrupted);
+	if (status < 0 || !WIFEXITED(status))
+		return tool_fail("QEMU ended by signal %d: %s", WIFSIGNALED(status) ? WTERMSIG(status) : 0, last_err_line(err));
+	if (WEXITSTATUS(status) == 0)
+		return EXIT_OK;
+	if ((WEXITSTATUS(status) & 1) && !(WEXITSTATUS(status) == 1 && has_error_line(err)))
+		return WEXITSTATUS(status) >> 1;
+	return tool_fail("QEMU failed (exit %d): %s", WEXITSTATUS(status), last_err_line(err));
+}
+
+static int qemu_run(const struct run_args *a, char **argv)
+{
+	struct sigaction sa = { .sa_handler = on_signal }, old[3];
+	static const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+	posix_spawn_file_actions_t fa;
+	struct strbuf err = { 0 };
+	int pipefd[2], status, r, spawn_err;
+	bool timed_out;
+	pid_t pid;
+
+	if (pipe2(pipefd, O_CLOEXEC) < 0)
+		return tool_fail("pipe: %s", strerror(errno));
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
+	spawn_err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(pipefd[1]);
+	if (spawn_err) {
+		r = tool_fail("cannot run %s: %s (install the Debian package qemu-system-x86)", argv[0], strerror(spawn_err));
+	} else {
+		fflush(stdout);
+		status = qemu_wait(pid, pipefd[0], a->timeout_sec, &err, &timed_out);
+		r = guest_status(status, timed_out, &err, a);
+	}
+	close(pipefd[0]);
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	if (getenv("HANDOFF_LOG") && err.len)
+		fputs(sb_str(&err), stderr);
+	sb_free(&err);
+	return r;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_args a = { .protocol = SCHEME_AUTO };
+	enum target_kind kind;
+	char *work = NULL, *code = NULL, *vars = NULL, *disk = NULL, **qargv = NULL;
+	int r = parse_args(argc, argv, &a);
+
+	if (r)
+		goto out;
+	r = EXIT_FAIL;
+	if (classify(a.target, &kind) < 0)
+		goto out;
+	if (kind != TARGET_KERNEL && (a.protocol != SCHEME_AUTO || a.n_initrds || a.options || a.loader_opt)) {
+		r = tool_usage("--protocol, --initrd, --options and --loader apply to a kernel TARGET only");
+		goto out;
+	}
+	if (!(work = tmpdir_create("run")) || find_ovmf(work, &code, &vars) < 0 || !(disk = stage_disk(&a, kind, work)))
+		goto out;
+	qargv = qemu_argv(&a, code, vars, disk);
+	r = qemu_run(&a, qargv);
+out:
+	for (size_t i = 0; qargv && qargv[i]; i++)
+		free(qargv[i]);
+	free(qargv);
+	if (work)
+		rm_rf(work);
+	free(work);
+	free(code);
+	free(vars);
+	free(disk);
+	free(a.initrds);
+	return r < 0 ? EXIT_OK : r;
+}

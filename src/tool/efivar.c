@@ -1,0 +1,306 @@
+/* install --variables yes: a Boot#### load option for \EFI\handoff\handoffx64.efi
+ * on the ESP's partition, first in BootOrder (UEFI 2.10 §3.1.1 "Boot Manager
+ * Programming", §3.1.3 EFI_LOAD_OPTION, §10.3.5.1 hard drive media device
+ * path, §10.3.5.4 file path), written through efivarfs (4 attribute bytes,
+ * then the data, in one write). An identical Boot#### is reused, so a second
+ * install changes nothing. HANDOFF_EFIVARS_DIR and HANDOFF_ESP_PARTITION
+ * ("N:START:SIZE:PARTUUID") stand in for the system's in tests. */
+#define _GNU_SOURCE
+#include "tool.h"
+#include "core/gpt.h"
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#define EFIVARS_DIR "/sys/firmware/efi/efivars"
+#define GLOBAL_GUID "8be4df61-93ca-11d2-aa0d-00e098032b8c"
+#define VAR_ATTRS 0x7u /* NON_VOLATILE | BOOTSERVICE_ACCESS | RUNTIME_ACCESS */
+#define LOAD_OPTION_ACTIVE 0x1u
+#define MSDOS_SUPER_MAGIC 0x4d44
+#define LOADER_PATH "\\EFI\\handoff\\handoffx64.efi"
+#define DESCRIPTION "handoff"
+
+struct esp_part {
+	uint32_t number;
+	uint64_t start, size; /* 512-byte sectors */
+	uint8_t guid[16];     /* on-disk byte order */
+};
+
+static bool parse_guid(const char *s, uint8_t out[16])
+{
+	unsigned int d1, d2, d3, b[8];
+	EFI_GUID g;
+
+	if (strlen(s) != 36 || sscanf(s, "%8x-%4x-%4x-%2x%2x-%2x%2x%2x%2x%2x%2x", &d1, &d2, &d3, &b[0], &b[1], &b[2],
+				      &b[3], &b[4], &b[5], &b[6], &b[7]) != 11)
+		return false;
+	g.Data1 = d1;
+	g.Data2 = (uint16_t)d2;
+	g.Data3 = (uint16_t)d3;
+	for (int i = 0; i < 8; i++)
+		g.Data4[i] = (uint8_t)b[i];
+	guid_put(out, &g);
+	return true;
+}
+
+static bool sysfs_u64(const char *dir, const char *name, uint64_t *ret)
+{
+	char *p = path_join(dir, name), line[64];
+	FILE *f = fopen(p, "re");
+	bool ok = f && fgets(line, sizeof(line), f) && (line[strcspn(line, "\n")] = '\0', parse_u64(line, UINT64_MAX, ret));
+
+	if (f)
+		fclose(f);
+	free(p);
+	return ok;
+}
+
+/* The by-partuuid link that resolves to /dev/@devname. */
+static bool partuuid_of(const char *devname, uint8_t guid[16])
+{
+	DIR *d = opendir("/dev/disk/by-partuuid");
+	struct dirent *e;
+	char *want = xasprintf("/dev/%s", devname), real[PATH_MAX];
+	bool found = false;
+
+	while (d && !found && (e = readdir(d))) {
+		char *link = path_join("/dev/disk/by-partuuid", e->d_name);
+		if (realpath(link, real) && strcmp(real, want) == 0)
+			found = parse_guid(e->d_name, guid);
+		free(link);
+	}
+	if (d)
+		closedir(d);
+	free(want);
+	return found;
+}
+
+static int esp_partition(const char *esp, struct esp_part *p)
+{
+	const char *fake = getenv("HANDOFF_ESP_PARTITION");
+	char uuid[40], *sys, devname[64] = "";
+	unsigned long long n, start, size;
+	struct statfs sfs;
+	struct stat st;
+	uint64_t num;
+	bool ok;
+
+	if (fake) {
+		if (sscanf(fake, "%llu:%llu:%llu:%39s", &n, &start, &size, uuid) != 4 || !parse_guid(uuid, p->guid))
+			return tool_fail("HANDOFF_ESP_PARTITION '%s': expected N:START:SIZE:PARTUUID", fake), -1;
+		p->number = (uint32_t)n;
+		p->start = start;
+		p->size = size;
+		return 0;
+	}
+	if (statfs(esp, &sfs) < 0 || stat(esp, &st) < 0)
+		return tool_fail("%s: %s", esp, strerror(errno)), -1;
+	if (sfs.f_type != MSDOS_SUPER_MAGIC)
+		return tool_fail("%s: not on a FAT file system, so not a mounted ESP: no Boot#### entry written", esp), -1;
+	sys = xasprintf("/sys/dev/block/%u:%u", major(st.st_dev), minor(st.st_dev));
+	ok = sysfs_u64(sys, "partition", &num) && sysfs_u64(sys, "start", &p->start) && sysfs_u64(sys, "size", &p->size);
+	if (ok) {
+		char *uevent = path_join(sys, "uevent"), line[128];
+		FILE *f = fopen(uevent, "re");
+		while (f && fgets(line, sizeof(line), f))
+			if (strncmp(line, "DEVNAME=", 8) == 0)
+				snprintf(devname, sizeof(devname), "%.*s", (int)strcspn(line + 8, "\n"), line + 8);
+		if (f)
+			fclose(f);
+		free(uevent);
+		ok = *devname && partuuid_of(devname, p->guid);
+	}
+	free(sys);
+	if (!ok)
+		return tool_fail("%s: cannot tell its GPT partition (number, start, size, PARTUUID) from sysfs", esp), -1;
+	p->number = (uint32_t)num;
+	return 0;
+}
+
+static void put_ucs2(struct strbuf *sb, const char *s)
+{
+	for (; ; s++) {
+		uint8_t c[2];
+		put_le16(c, (uint8_t)*s);
+		sb_putn(sb, (const char *)c, 2);
+		if (!*s)
+			break;
+	}
+}
+
+/* EFI_LOAD_OPTION: attributes, FilePathListLength, description, then
+ * HD(part, GPT, PARTUUID)/File(\EFI\handoff\handoffx64.efi)/End. */
+static void load_option(const struct esp_part *p, struct strbuf *out)
+{
+	uint8_t hd[42] = { 4, 1, 42, 0 }, file_hdr[4] = { 4, 4 }, end[4] = { 0x7f, 0xff, 4, 0 }, head[6];
+	uint16_t file_len = (uint16_t)(4 + 2 * (strlen(LOADER_PATH) + 1));
+
+	put_le32(hd + 4, p->number);
+	put_le64(hd + 8, p->start);
+	put_le64(hd + 16, p->size);
+	memcpy(hd + 24, p->guid, 16);
+	hd[40] = 0x02; /* MBRType: GPT */
+	hd[41] = 0x02; /* SignatureType: GUID */
+	put_le16(file_hdr + 2, file_len);
+	put_le32(head, LOAD_OPTION_ACTIVE);
+	put_le16(head + 4, (uint16_t)(sizeof(hd) + file_len + sizeof(end)));
+	sb_putn(out, (const char *)head, sizeof(head));
+	put_ucs2(out, DESCRIPTION);
+	sb_putn(out, (const char *)hd, sizeof(hd));
+	sb_putn(out, (const char *)file_hdr, sizeof(file_hdr));
+	put_ucs2(out, LOADER_PATH);
+	sb_putn(out, (const char *)end, sizeof(end));
+}
+
+static char *var_path(const char *dir, const char *name)
+{
+	return xasprintf("%s/%s-" GLOBAL_GUID, dir, name);
+}
+
+/* efivarfs marks variables immutable; the flag must be cleared to rewrite. */
+static int var_write(const char *dir, const char *name, const void *data, size_t len)
+{
+	char *path = var_path(dir, name);
+	uint8_t *buf = xmalloc(len + 4);
+	int fd, flags, r = 0;
+
+	put_le32(buf, VAR_ATTRS);
+	memcpy(buf + 4, data, len);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0 && ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0 && (flags & FS_IMMUTABLE_FL)) {
+		flags &= ~FS_IMMUTABLE_FL;
+		ioctl(fd, FS_IOC_SETFLAGS, &flags);
+	}
+	if (fd >= 0)
+		close(fd);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || write(fd, buf, len + 4) != (ssize_t)(len + 4))
+		r = -tool_fail("%s: write: %s", path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	free(path);
+	return r;
+}
+
+/* The data of variable @name (without the attribute bytes); NULL if absent. */
+static uint8_t *var_read(const char *dir, const char *name, size_t *ret_len)
+{
+	char *path = var_path(dir, name);
+	uint8_t *buf = NULL;
+	size_t len = 0;
+
+	if (read_file_opt(path, 1 << 20, &buf, &len) < 0 || !buf || len < 4) {
+		free(buf);
+		buf = NULL;
+	} else {
+		memmove(buf, buf + 4, len - 4);
+		*ret_len = len - 4;
+	}
+	free(path);
+	return buf;
+}
+
+/* An existing Boot#### with exactly @opt, else the lowest unused number. */
+static int pick_boot_number(const char *dir, const struct strbuf *opt, bool *ret_exists)
+{
+	int free_num = -1;
+
+	for (int i = 0; i <= 0xffff; i++) {
+		char name[16];
+		size_t len = 0;
+		uint8_t *cur;
+
+		bool absent;
+
+		snprintf(name, sizeof(name), "Boot%04X", (unsigned)i);
+		cur = var_read(dir, name, &len);
+		absent = cur == NULL;
+		if (absent && free_num < 0)
+			free_num = i;
+		if (!absent && len == opt->len && memcmp(cur, opt->buf, len) == 0) {
+			free(cur);
+			*ret_exists = true;
+			return i;
+		}
+		free(cur);
+		if (absent && free_num >= 0 && i > free_num + 64)
+			break; /* numbers are dense in practice: stop after a run of free ones */
+	}
+	*ret_exists = false;
+	return free_num;
+}
+
+static int boot_order_first(const char *dir, uint16_t num)
+{
+	size_t len = 0, n = 0;
+	uint8_t *cur = var_read(dir, "BootOrder", &len);
+	uint8_t *order = xmalloc(len + 2);
+	int r = 0;
+
+	if (cur && len >= 2 && get_le16(cur) == num) {
+		free(cur);
+		free(order);
+		return 0;
+	}
+	put_le16(order, num);
+	n = 2;
+	for (size_t i = 0; cur && i + 1 < len; i += 2)
+		if (get_le16(cur + i) != num) {
+			memcpy(order + n, cur + i, 2);
+			n += 2;
+		}
+	r = var_write(dir, "BootOrder", order, n);
+	if (r == 0)
+		printf("BootOrder: Boot%04X first\n", num);
+	free(cur);
+	free(order);
+	return r;
+}
+
+const char *efivars_dir(void)
+{
+	const char *env = getenv("HANDOFF_EFIVARS_DIR");
+
+	return env && *env ? env : EFIVARS_DIR;
+}
+
+int efivar_add_boot_entry(const char *esp)
+{
+	const char *dir = efivars_dir();
+	struct strbuf opt = { 0 };
+	struct esp_part part;
+	char name[16];
+	bool exists;
+	int num, r = EXIT_FAIL;
+
+	if (!is_dir(dir))
+		return tool_fail("--variables yes: %s is missing (not booted with UEFI, or efivarfs not mounted)", dir);
+	if (esp_partition(esp, &part) < 0)
+		return EXIT_FAIL;
+	load_option(&part, &opt);
+	num = pick_boot_number(dir, &opt, &exists);
+	if (num < 0) {
+		sb_free(&opt);
+		return tool_fail("%s: no free Boot#### number", dir);
+	}
+	snprintf(name, sizeof(name), "Boot%04X", (unsigned)num);
+	if (!exists && var_write(dir, name, opt.buf, opt.len) == 0) {
+		printf("%s: " DESCRIPTION " (" LOADER_PATH ")\n", name);
+		exists = true;
+	}
+	if (exists && boot_order_first(dir, (uint16_t)num) == 0)
+		r = EXIT_OK;
+	sb_free(&opt);
+	return r;
+}

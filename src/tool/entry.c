@@ -1,0 +1,96 @@
+/* Writing a Type #1 entry (UAPI.1 Boot Loader Specification, "Type #1 Boot
+ * Loader Entry Files"): paths in the entry are absolute from the root of the
+ * partition, with '/' separators. */
+#include "entry.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool entry_name_ok(const char *s)
+{
+	if (!s || !*s || *s == '.' || strlen(s) > 128)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+		      strchr("._-+~", *s)))
+			return false;
+	return true;
+}
+
+static int copy_into(const char *src, const char *dst)
+{
+	uint8_t *buf;
+	size_t len;
+	int r;
+
+	if (read_file(src, TOOL_READ_MAX, &buf, &len) < 0)
+		return -1;
+	r = install_file(dst, buf, len, 0644);
+	free(buf);
+	return r < 0 ? -1 : 0;
+}
+
+/* Initrds keep their file names; two with the same name, or one called
+ * "linux", would overwrite each other. */
+static int check_names(const struct entry_spec *s)
+{
+	for (size_t i = 0; i < s->n_initrds; i++) {
+		const char *b = path_basename(s->initrds[i]);
+		if (!entry_name_ok(b) || strcmp(b, "linux") == 0)
+			return tool_fail("%s: unusable file name for an initrd in the ESP", s->initrds[i]), -1;
+		for (size_t k = 0; k < i; k++)
+			if (strcmp(b, path_basename(s->initrds[k])) == 0)
+				return tool_fail("%s and %s have the same file name", s->initrds[k], s->initrds[i]), -1;
+	}
+	return 0;
+}
+
+static void entry_text(const struct entry_spec *s, struct strbuf *sb)
+{
+	sb_puts(sb, "# Boot Loader Specification Type #1 entry, written by handoff entry add\n");
+	sb_printf(sb, "title      %s\n", s->title);
+	sb_printf(sb, "version    %s\n", s->version);
+	if (s->machine_id)
+		sb_printf(sb, "machine-id %s\n", s->machine_id);
+	if (s->sort_key)
+		sb_printf(sb, "sort-key   %s\n", s->sort_key);
+	sb_printf(sb, "linux      /%s/%s/linux\n", s->token, s->version);
+	for (size_t i = 0; i < s->n_initrds; i++)
+		sb_printf(sb, "initrd     /%s/%s/%s\n", s->token, s->version, path_basename(s->initrds[i]));
+	if (s->options && *s->options)
+		sb_printf(sb, "options    %s\n", s->options);
+	if (s->protocol != SCHEME_AUTO)
+		sb_printf(sb, "protocol   %s\n", scheme_name(s->protocol));
+}
+
+int entry_install(const struct entry_spec *s)
+{
+	char *dir = xasprintf("%s/%s/%s", s->esp, s->token, s->version);
+	char *entries = path_join(s->esp, "loader/entries");
+	char *conf = xasprintf("%s/%s-%s.conf", entries, s->token, s->version);
+	char *kernel = path_join(dir, "linux");
+	struct strbuf text = { 0 };
+	int r = -1;
+
+	if (check_names(s) < 0 || mkdir_p(dir, 0755) < 0 || mkdir_p(entries, 0755) < 0 ||
+	    copy_into(s->linux_path, kernel) < 0)
+		goto out;
+	for (size_t i = 0; i < s->n_initrds; i++) {
+		char *dst = path_join(dir, path_basename(s->initrds[i]));
+		int c = copy_into(s->initrds[i], dst);
+		free(dst);
+		if (c < 0)
+			goto out;
+	}
+	entry_text(s, &text);
+	if (install_file(conf, text.buf, text.len, 0644) < 0)
+		goto out;
+	r = 0;
+out:
+	sb_free(&text);
+	free(kernel);
+	free(conf);
+	free(entries);
+	free(dir);
+	return r;
+}

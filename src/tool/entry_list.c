@@ -1,0 +1,446 @@
+/* handoff entry list: the entries of an ESP as the loader sees them. The
+ * same core code parses them (cfg_parse_loader_conf, bls_parse_entry,
+ * uki_parse, osrel_parse), sorts them (bls_sort) and picks the default
+ * (bls_find_default); on top, each entry's files are looked up the way FAT
+ * would (case-insensitively) and its kernel is checked against its protocol
+ * (plan_scheme), so what would fail at boot shows up here as a problem. */
+#define _GNU_SOURCE
+#include "entry.h"
+#include "json.h"
+#include "core/bls.h"
+#include "core/config.h"
+#include "core/osrel.h"
+#include "core/uki.h"
+#include <dirent.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct listed {
+	struct bls_entry e;
+	struct diag_capture problems;
+};
+
+struct listing {
+	struct loader_config cfg;
+	bool has_cfg;
+	struct diag_capture cfg_problems;
+	struct listed **items;        /* parsed entries; sorted through @sorted */
+	struct bls_entry **sorted;
+	size_t n;
+	struct listed **ignored;      /* entries the loader would skip, with why */
+	size_t n_ignored;
+	size_t default_idx;
+};
+
+/* Sorted names of the regular files in @dir ending in @suffix (case-insensitive, as on FAT). */
+static size_t list_dir(const char *dir, const char *suffix, char ***ret)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **v = NULL;
+	size_t n = 0, sl = strlen(suffix);
+
+	while (d && (e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+		if (e->d_name[0] == '.' || l <= sl || strcasecmp(e->d_name + l - sl, suffix) != 0)
+			continue;
+		v = xrealloc(v, (n + 1) * sizeof(char *));
+		v[n++] = xstrdup(e->d_name);
+	}
+	if (d)
+		closedir(d);
+	for (size_t i = 1; i < n; i++)
+		for (size_t k = i; k > 0 && strcmp(v[k - 1], v[k]) > 0; k--) {
+			char *t = v[k];
+			v[k] = v[k - 1];
+			v[k - 1] = t;
+		}
+	*ret = v;
+	return n;
+}
+
+/* @path from an entry ("/a/b" or "\a\b") under @esp, each component matched
+ * case-insensitively as the firmware's FAT driver would. NULL when missing. */
+static char *resolve_kind(const char *esp, const char *path, bool want_dir)
+{
+	char *cur = xstrdup(esp), *copy = xstrdup(path), *save = NULL;
+
+	for (char *c = copy; *c; c++)
+		if (*c == '\\')
+			*c = '/';
+	for (char *comp = strtok_r(copy, "/", &save); comp && cur; comp = strtok_r(NULL, "/", &save)) {
+		DIR *d = strcmp(comp, "..") == 0 ? NULL : opendir(cur);
+		struct dirent *e;
+		char *next = NULL;
+
+		while (d && !next && (e = readdir(d)))
+			if (strcasecmp(e->d_name, comp) == 0)
+				next = path_join(cur, e->d_name);
+		if (d)
+			closedir(d);
+		free(cur);
+		cur = next;
+	}
+	free(copy);
+	if (cur && !(want_dir ? is_dir(cur) : is_file(cur))) {
+		free(cur);
+		cur = NULL;
+	}
+	return cur;
+}
+
+static char *resolve(const char *esp, const char *path)
+{
+	return resolve_kind(esp, path, /* want_dir= */ false);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	uint8_t *buf;
+
+	if (read_file(path, TOOL_READ_MAX, &buf, len) < 0)
+		return NULL;
+	return (char *)buf;
+}
+
+/* The kernel must parse and be bootable by the entry's protocol (plan_scheme
+ * logs why not); an "efi" image must be an x86-64 EFI application. */
+static void check_image(const char *esp, const char *ref, const char *key, enum boot_scheme protocol, bool kernel)
+{
+	char *path = resolve(esp, ref);
+	struct image_info *img;
+	enum boot_scheme s;
+	uint8_t *buf;
+	size_t len;
+
+	if (!path) {
+		log_error("%s %s: file not found", key, ref);
+		return;
+	}
+	img = xmalloc(sizeof(*img));
+	if (read_file(path, TOOL_READ_MAX, &buf, &len) == 0) {
+		if (len == 0)
+			log_error("%s %s: empty file", key, ref);
+		else if (image_identify(buf, len, ref, img) == EFI_SUCCESS) {
+			if (kernel)
+				plan_scheme(img, protocol, /* secure_boot= */ false, ref, &s);
+			else if (!scheme_supported(img, SCHEME_STUB, NULL))
+				log_error("%s %s: not an x86-64 EFI application", key, ref);
+		}
+		free(buf);
+	}
+	free(img);
+	free(path);
+}
+
+static void check_files(const char *esp, const struct bls_entry *e)
+{
+	if (e->kernel)
+		check_image(esp, e->kernel, "linux", e->protocol, true);
+	for (size_t i = 0; i < e->n_initrd; i++) {
+		char *p = resolve(esp, e->initrd[i]);
+		if (!p)
+			log_error("initrd %s: file not found", e->initrd[i]);
+		free(p);
+	}
+	if (e->efi)
+		check_image(esp, e->efi, "efi", SCHEME_STUB, false);
+}
+
+static void add_item(struct listing *l, struct listed *it, bool ok)
+{
+	struct listed ***v = ok ? &l->items : &l->ignored;
+	size_t *n = ok ? &l->n : &l->n_ignored;
+
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = it;
+}
+
+static void load_type1(struct listing *l, const char *esp)
+{
+	char *dir = path_join(esp, "loader/entries"), **names;
+	size_t n = list_dir(dir, ".conf", &names);
+
+	for (size_t i = 0; i < n; i++) {
+		struct listed *it = xmalloc(sizeof(*it));
+		char *path = path_join(dir, names[i]), *rel = xasprintf("loader/entries/%s", names[i]), *text;
+		size_t len = 0;
+		bool ok = false;
+
+		memset(&it->e, 0, sizeof(it->e));
+		diag_capture_begin(&it->problems);
+		text = slurp(path, &len);
+		if (text)
+			ok = bls_parse_entry(text, len, names[i], rel, &it->e) == EFI_SUCCESS;
+		if (ok)
+			check_files(esp, &it->e);
+		diag_capture_end(&it->problems);
+		if (!it->e.path)
+			it->e.path = xstrdup(rel);
+		add_item(l, it, ok);
+		free(text);
+		free(rel);
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+	free(dir);
+}
+
+static char *first_of(const char *a, const char *b, const char *c)
+{
+	const char *s = a ? a : b ? b : c;
+
+	return s ? xstrdup(s) : NULL;
+}
+
+/* A UKI in EFI/Linux, named and sorted by its .osrel as the loader does. */
+static bool uki_entry(struct bls_entry *e, const char *path, const char *rel, const char *name)
+{
+	struct pe_info *pe = xmalloc(sizeof(*pe));
+	struct uki_sections u;
+	struct osrel o = { 0 };
+	struct bz_info bz;
+	size_t len = 0;
+	char *buf = slurp(path, &len);
+	bool ok = buf && pe_parse((const uint8_t *)buf, len, rel, pe) == EFI_SUCCESS &&
+		  uki_parse(pe, (const uint8_t *)buf, len, PE_LAYOUT_FILE, rel, &u) == EFI_SUCCESS;
+
+	if (buf && !ok && !pe_find_section(pe, ".linux"))
+		log_error("%s: not a unified kernel image (no .linux section)", rel);
+	if (ok && !pe_is_efi_app_x64(pe))
+		log_error("%s: not an x86-64 EFI application", rel);
+	if (ok && bz_parse(u.s[UKI_LINUX].data, u.s[UKI_LINUX].size, rel, &bz) == EFI_SUCCESS)
+		uki_check_kernel(&bz, rel);
+	if (ok && u.s[UKI_OSREL].data)
+		osrel_parse((const char *)u.s[UKI_OSREL].data, u.s[UKI_OSREL].size, rel, &o);
+	if (ok) {
+		e->type = BLS_TYPE2;
+		e->id = xstrdup(name);
+		e->path = xstrdup(rel);
+		e->efi = xasprintf("/%s", rel);
+		e->title = first_of(o.pretty_name, o.name, NULL);
+		e->version = first_of(o.version_id, o.image_version, o.version);
+		e->sort_key = first_of(o.image_id, o.id, NULL);
+	}
+	osrel_free(&o);
+	free(buf);
+	free(pe);
+	return ok;
+}
+
+static void load_type2(struct listing *l, const char *esp)
+{
+	char *linux_dir = resolve_kind(esp, "EFI/Linux", /* want_dir= */ true), **names;
+	size_t n = linux_dir ? list_dir(linux_dir, ".efi", &names) : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct listed *it = xmalloc(sizeof(*it));
+		char *path = path_join(linux_dir, names[i]), *rel = xasprintf("EFI/Linux/%s", names[i]);
+		bool ok;
+
+		memset(&it->e, 0, sizeof(it->e));
+		diag_capture_begin(&it->problems);
+		ok = uki_entry(&it->e, path, rel, names[i]);
+		diag_capture_end(&it->problems);
+		if (!it->e.path)
+			it->e.path = xstrdup(rel);
+		add_item(l, it, ok);
+		free(rel);
+		free(path);
+		free(names[i]);
+	}
+	if (linux_dir)
+		free(names);
+	free(linux_dir);
+}
+
+static void load_config(struct listing *l, const char *esp)
+{
+	char *path = path_join(esp, "loader/loader.conf"), *text;
+	size_t len = 0;
+
+	l->cfg = (struct loader_config){ .timeout_sec = CFG_TIMEOUT_UNSET, .editor = true };
+	diag_capture_begin(&l->cfg_problems);
+	if (is_file(path) && (text = slurp(path, &len))) {
+		l->has_cfg = cfg_parse_loader_conf(text, len, "loader/loader.conf", &l->cfg) == EFI_SUCCESS;
+		free(text);
+	}
+	diag_capture_end(&l->cfg_problems);
+	free(path);
+}
+
+static void listing_load(struct listing *l, const char *esp)
+{
+	load_config(l, esp);
+	load_type1(l, esp);
+	load_type2(l, esp);
+	l->sorted = xmalloc((l->n + 1) * sizeof(*l->sorted));
+	for (size_t i = 0; i < l->n; i++)
+		l->sorted[i] = &l->items[i]->e;
+	bls_sort(l->sorted, l->n);
+	l->default_idx = bls_find_default(l->sorted, l->n, l->cfg.default_glob);
+}
+
+/* The listed item that holds sorted entry @e (struct listed starts with it). */
+static const struct listed *item_of(const struct bls_entry *e)
+{
+	return (const struct listed *)e;
+}
+
+static void listing_free(struct listing *l)
+{
+	for (size_t i = 0; i < l->n + l->n_ignored; i++) {
+		struct listed *it = i < l->n ? l->items[i] : l->ignored[i - l->n];
+		bls_entry_free(&it->e);
+		diag_capture_free(&it->problems);
+		free(it);
+	}
+	free(l->items);
+	free(l->ignored);
+	free(l->sorted);
+	diag_capture_free(&l->cfg_problems);
+	cfg_free(&l->cfg);
+}
+
+static void json_problems(struct json *j, const struct diag_capture *c)
+{
+	json_arr_begin(j, "problems");
+	for (size_t i = 0; i < c->n; i++)
+		json_str(j, NULL, c->lines[i]);
+	json_arr_end(j);
+}
+
+static void json_entry(struct json *j, const struct bls_entry *e, bool is_default)
+{
+	char *display = bls_display_title(e);
+
+	json_obj_begin(j, NULL);
+	json_str(j, "id", e->id);
+	json_str(j, "type", e->type == BLS_TYPE1 ? "type1" : "type2");
+	json_str(j, "path", e->path);
+	json_str(j, "title", e->title);
+	json_str(j, "display_title", display);
+	json_str(j, "version", e->version);
+	json_str(j, "sort_key", e->sort_key);
+	json_str(j, "machine_id", e->machine_id);
+	json_str(j, "linux", e->kernel);
+	json_arr_begin(j, "initrd");
+	for (size_t i = 0; i < e->n_initrd; i++)
+		json_str(j, NULL, e->initrd[i]);
+	json_arr_end(j);
+	json_str(j, "efi", e->efi);
+	json_str(j, "options", e->options);
+	json_str(j, "protocol", scheme_name(e->protocol));
+	json_bool(j, "default", is_default);
+	json_problems(j, &item_of(e)->problems);
+	json_obj_end(j);
+	free(display);
+}
+
+static void render_json(const struct listing *l, struct strbuf *out)
+{
+	struct json j;
+
+	json_init(&j, out);
+	json_obj_begin(&j, NULL);
+	json_str(&j, "default", l->n ? l->sorted[l->default_idx]->id : NULL);
+	if (l->cfg.timeout_sec == CFG_TIMEOUT_UNSET || l->cfg.timeout_sec == CFG_TIMEOUT_MENU_FORCE)
+		json_null(&j, "timeout");
+	else
+		json_uint(&j, "timeout", l->cfg.timeout_sec);
+	json_problems(&j, &l->cfg_problems);
+	json_arr_begin(&j, "entries");
+	for (size_t i = 0; i < l->n; i++)
+		json_entry(&j, l->sorted[i], i == l->default_idx);
+	json_arr_end(&j);
+	json_arr_begin(&j, "ignored");
+	for (size_t i = 0; i < l->n_ignored; i++) {
+		json_obj_begin(&j, NULL);
+		json_str(&j, "path", l->ignored[i]->e.path);
+		json_problems(&j, &l->ignored[i]->problems);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_obj_end(&j);
+}
+
+static void text_problems(struct strbuf *sb, const struct diag_capture *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		sb_printf(sb, "      problem: %s\n", c->lines[i]);
+}
+
+static void text_entry(struct strbuf *sb, const struct bls_entry *e, bool is_default)
+{
+	char *display = bls_display_title(e);
+
+	sb_printf(sb, "%s %s\n", is_default ? "*" : " ", display);
+	sb_printf(sb, "           id: %s\n       source: %s\n", e->id, e->path);
+	if (e->sort_key)
+		sb_printf(sb, "     sort-key: %s\n", e->sort_key);
+	if (e->kernel)
+		sb_printf(sb, "        linux: %s\n", e->kernel);
+	for (size_t i = 0; i < e->n_initrd; i++)
+		sb_printf(sb, "       initrd: %s\n", e->initrd[i]);
+	if (e->efi)
+		sb_printf(sb, "          efi: %s\n", e->efi);
+	if (e->options)
+		sb_printf(sb, "      options: %s\n", e->options);
+	sb_printf(sb, "     protocol: %s\n", scheme_name(e->protocol));
+	text_problems(sb, &item_of(e)->problems);
+	free(display);
+}
+
+static void render_text(const struct listing *l, struct strbuf *sb)
+{
+	if (l->cfg_problems.n) {
+		sb_puts(sb, "  loader/loader.conf\n");
+		text_problems(sb, &l->cfg_problems);
+	}
+	if (!l->n)
+		sb_puts(sb, "No boot loader entries.\n");
+	for (size_t i = 0; i < l->n; i++)
+		text_entry(sb, l->sorted[i], i == l->default_idx);
+	for (size_t i = 0; i < l->n_ignored; i++) {
+		sb_printf(sb, "! %s (ignored by the loader)\n", l->ignored[i]->e.path);
+		text_problems(sb, &l->ignored[i]->problems);
+	}
+}
+
+int entry_list(int argc, char **argv, const char *help)
+{
+	static const struct option opts[] = {
+		{ "esp", required_argument, NULL, 'e' }, { "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' }, { 0 },
+	};
+	struct listing l = { 0 };
+	struct strbuf out = { 0 };
+	const char *esp = NULL;
+	bool json = false;
+	int c;
+
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		if (c == 'e')
+			esp = optarg;
+		else if (c == 'j')
+			json = true;
+		else if (c == 'h')
+			return fputs(help, stdout), EXIT_OK;
+		else
+			return usage_bad_option(c, argv);
+	}
+	if (!esp || optind < argc)
+		return tool_usage("usage: entry list --esp DIR [--json]");
+	if (!is_dir(esp))
+		return tool_fail("%s: not a directory", esp);
+	listing_load(&l, esp);
+	(json ? render_json : render_text)(&l, &out);
+	fwrite(sb_str(&out), 1, out.len, stdout);
+	sb_free(&out);
+	listing_free(&l);
+	return EXIT_OK;
+}

@@ -1,0 +1,154 @@
+/* inspect: describe an image with src/core's parsers (bz_parse, pe_parse,
+ * image_identify, scheme_supported), plus the checks only a reporting tool
+ * needs: overlapping sections, the Authenticode certificate table (PE/COFF
+ * spec §4.7, WIN_CERTIFICATE), and UKI sections (UAPI.5 Unified Kernel Image). */
+#include "inspect.h"
+#include "json.h"
+#include "core/fmt.h"
+#include "core/log.h"
+#include <string.h>
+
+#define WIN_CERT_HEADER_SIZE 8
+#define WIN_CERT_TYPE_PKCS_SIGNED_DATA 0x0002u
+
+const char *inspect_format_name(enum inspect_format f)
+{
+	return f == INSPECT_UKI ? "uki" : f == INSPECT_PE ? "pe" : "bzImage";
+}
+
+/* Bytes a section occupies in memory: VirtualSize, or the raw size when 0. */
+static uint64_t section_span(const struct pe_section *s)
+{
+	return s->virtual_size ? s->virtual_size : s->raw_size;
+}
+
+static EFI_STATUS check_overlap(const struct pe_info *pe, const char *name)
+{
+	for (uint32_t i = 0; i < pe->n_sections; i++) {
+		const struct pe_section *a = &pe->sections[i];
+		for (uint32_t k = i + 1; k < pe->n_sections; k++) {
+			const struct pe_section *b = &pe->sections[k];
+			if (!section_span(a) || !section_span(b))
+				continue;
+			if (a->virtual_address < b->virtual_address + section_span(b) &&
+			    b->virtual_address < a->virtual_address + section_span(a))
+				return log_error_status(EFI_LOAD_ERROR, "%s: section %u (%s) at %#x overlaps section %u (%s) at %#x",
+							name, k, b->name, b->virtual_address, i, a->name, a->virtual_address);
+		}
+	}
+	return EFI_SUCCESS;
+}
+
+/* PE/COFF §4.7: WIN_CERTIFICATE entries {dwLength, wRevision, wCertificateType},
+ * each quadword aligned. pe_parse() already checked the table lies in the file. */
+static EFI_STATUS check_certs(const uint8_t *buf, const struct pe_info *pe, const char *name, bool *ret_signed)
+{
+	uint64_t off = pe->cert_offset, end = (uint64_t)pe->cert_offset + pe->cert_size;
+
+	*ret_signed = false;
+	while (pe->cert_size && off < end) {
+		uint32_t length;
+
+		if (end - off < WIN_CERT_HEADER_SIZE)
+			return log_error_status(EFI_LOAD_ERROR, "%s: certificate table: %llu stray bytes at %#llx",
+						name, (unsigned long long)(end - off), (unsigned long long)off);
+		length = get_le32(buf + off);
+		if (length < WIN_CERT_HEADER_SIZE || length > end - off)
+			return log_error_status(EFI_LOAD_ERROR, "%s: certificate table: entry at %#llx has dwLength %u, outside the table (%#x+%#x)",
+						name, (unsigned long long)off, length, pe->cert_offset, pe->cert_size);
+		if (get_le16(buf + off + 6) == WIN_CERT_TYPE_PKCS_SIGNED_DATA)
+			*ret_signed = true;
+		off += ALIGN_UP((uint64_t)length, 8);
+	}
+	return EFI_SUCCESS;
+}
+
+static struct inspect_blob blob_of_section(const uint8_t *buf, size_t len, const struct pe_info *pe, const char *sname)
+{
+	const struct pe_section *s = pe_find_section(pe, sname);
+	struct inspect_blob b = { 0 };
+
+	if (s)
+		b.data = pe_section_data(s, buf, len, PE_LAYOUT_FILE, &b.size);
+	b.present = b.data != NULL;
+	return b;
+}
+
+static struct inspect_blob blob(const struct uki_blob *b)
+{
+	struct inspect_blob r = { .data = b->data, .size = b->size, .present = b->data != NULL };
+
+	return r;
+}
+
+/* A PE with .linux (uki_parse() finds it before any .profile) is a UKI;
+ * its kernel must itself be a sound bzImage. */
+static EFI_STATUS inspect_uki(const uint8_t *buf, size_t len, const char *name, struct inspect_result *r)
+{
+	struct uki_sections u;
+	char sub[256];
+	EFI_STATUS err;
+
+	err = uki_parse(&r->img.pe, buf, len, PE_LAYOUT_FILE, name, &u);
+	if (err == EFI_NOT_FOUND)
+		return EFI_SUCCESS;
+	if (EFI_ERROR(err))
+		return err;
+	r->format = INSPECT_UKI;
+	r->kernel = blob(&u.s[UKI_LINUX]);
+	r->initrd = blob(&u.s[UKI_INITRD]);
+	r->cmdline = blob(&u.s[UKI_CMDLINE]);
+	r->osrel = blob(&u.s[UKI_OSREL]);
+	r->uname = blob(&u.s[UKI_UNAME]);
+	r->sbat = blob(&u.s[UKI_SBAT]);
+	fmt_snprintf(sub, sizeof(sub), "%s: .linux", name);
+	err = bz_parse(r->kernel.data, r->kernel.size, sub, &r->bz);
+	if (EFI_ERROR(err))
+		return err;
+	r->has_kernel = true;
+	fmt_snprintf(sub, sizeof(sub), "%s: .osrel", name);
+	if (r->osrel.present)
+		return osrel_parse((const char *)r->osrel.data, r->osrel.size, sub, &r->os);
+	return EFI_SUCCESS;
+}
+
+void inspect_result_free(struct inspect_result *r)
+{
+	osrel_free(&r->os);
+}
+
+EFI_STATUS inspect_image(const uint8_t *buf, size_t len, const char *name, struct inspect_result *r)
+{
+	struct pe_info *pe_probe;
+	EFI_STATUS err;
+
+	memset(r, 0, sizeof(*r));
+	r->name = name;
+	r->file_size = len;
+	if (len == 0)
+		return log_error_status(EFI_LOAD_ERROR, "%s: empty file", name);
+	/* A file that says "MZ"+"PE" must be a sound PE, even when it is also a
+	 * bzImage: image_identify() alone would fall back to the bzImage view. */
+	pe_probe = mem_alloc(sizeof(*pe_probe));
+	if (!pe_probe)
+		return log_error_status(EFI_OUT_OF_RESOURCES, "%s: out of memory", name);
+	err = pe_parse(buf, len, name, pe_probe);
+	mem_free(pe_probe);
+	if (err == EFI_LOAD_ERROR)
+		return err;
+	err = image_identify(buf, len, name, &r->img);
+	if (EFI_ERROR(err))
+		return err;
+	r->has_kernel = r->img.is_bz;
+	r->bz = r->img.bz;
+	r->format = r->img.is_bz ? INSPECT_BZIMAGE : INSPECT_PE;
+	if (!r->img.is_pe)
+		return EFI_SUCCESS;
+	err = check_overlap(&r->img.pe, name);
+	if (!EFI_ERROR(err))
+		err = check_certs(buf, &r->img.pe, name, &r->is_signed);
+	if (EFI_ERROR(err))
+		return err;
+	r->sbat = blob_of_section(buf, len, &r->img.pe, ".sbat");
+	return inspect_uki(buf, len, name, r);
+}

@@ -1,0 +1,57 @@
+/* handoff: the host tool. Dispatches to one command per file (cmd_*.c);
+ * exit status 0 success, 1 failure, 2 usage error. */
+#include "tool.h"
+#include <stdio.h>
+#include <string.h>
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *args;
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "inspect", cmd_inspect, "FILE [--json]", "describe a kernel, UKI or EFI application" },
+	{ "install", cmd_install, "--esp DIR [--force]", "put the loader on an EFI system partition" },
+	{ "entry", cmd_entry, "add|list|remove --esp DIR", "manage Boot Loader Specification entries" },
+	{ "disk", cmd_disk, "-o IMG --esp DIR", "build a GPT disk image from directories" },
+	{ "run", cmd_run, "TARGET [-- QEMU-ARGS]", "boot a disk, ESP or EFI file in QEMU/OVMF" },
+	{ "uki", cmd_uki, "--linux FILE -o OUT.efi", "build a unified kernel image" },
+	{ "wrap", cmd_wrap, "--linux FILE -o OUT.efi", "make any bzImage an EFI application" },
+};
+
+static void usage(FILE *f)
+{
+	fputs("Usage: handoff [--version] [--help] COMMAND [ARGS...]\n\n"
+	      "UEFI boot loader toolkit for Linux on x86-64.\n\nCommands:\n", f);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-8s %-26s %s\n", commands[i].name, commands[i].args, commands[i].summary);
+	fputs("\nRun 'handoff COMMAND --help' for a command's options; see handoff(1).\n", f);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fputs("handoff: missing COMMAND\n", stderr);
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("handoff %s\n", HANDOFF_VERSION);
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(argv[1], commands[i].name) == 0) {
+			diag_init(commands[i].name);
+			return commands[i].run(argc - 1, argv + 1);
+		}
+	diag_init(NULL);
+	fprintf(stderr, "handoff: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,250 @@
+#!/usr/bin/python3
+"""Build the busybox initramfs used by the boot tests (stdlib only).
+
+Used by mkinitramfs.sh; importable so tests can build variants:
+
+    import initramfs
+    sha = initramfs.build("out.cpio.gz", pad_mib=0, extra_files={"/etc/x": b"..."})
+
+The archive is written in the kernel's "newc" cpio format by Python itself, so
+device nodes (/dev/console, /dev/ttyS0, /dev/null) can be included without root
+and the output is byte-for-byte reproducible (fixed mtimes/uids, sorted order).
+
+Layout:
+  /bin/busybox            from busybox-static (/bin/busybox or /usr/bin/busybox)
+  /bin/<applet>           symlinks to busybox for every applet it has
+  /init                   the report script (INIT_SCRIPT below)
+  /lib/modules/*.ko       efivarfs.ko from the fetched Debian kernel (it is =m there)
+  /payload.bin            4 MiB deterministic pseudo-random data; its SHA-256 is
+                          returned and written to OUT.sha256 by the CLI
+  /pad.bin                (--pad-mib N only) N MiB of incompressible data
+
+Compression: the standard archive is gzip -9 (the kernel checks the magic).
+With --pad-mib N the archive is written UNCOMPRESSED whatever the name says:
+pad data is random, so gzip would only add CPU time (and on TCG, a lot of it)
+to every boot of a benchmark whose point is the loader's file I/O.
+"""
+import gzip
+import hashlib
+import os
+import shutil
+import stat
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+CACHE = os.path.join(ROOT, "build", "boot-cache")
+
+PAYLOAD_SEED = b"handoff boot-test payload v1"
+PAYLOAD_SIZE = 4 << 20
+PAD_SEED = b"handoff boot-test pad v1"
+
+INIT_SCRIPT = r'''#!/bin/sh
+# handoff boot-test init (tests/boot/initramfs.py). Prints one report line and
+# powers off. Cmdline knobs: handoff.debug_exit=N -> write N to QEMU's
+# isa-debug-exit port 0xf4 (QEMU exits with status 2N+1) instead of poweroff;
+# handoff.shell=1 -> drop to a shell on the console after the report.
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+# Keep kernel messages from interleaving with the report line.
+echo 1 > /proc/sys/kernel/printk 2>/dev/null
+
+jesc() {  # JSON-escape stdin (\ " tab; other control characters dropped)
+    sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/	/\\t/g' | tr -d '\000-\010\012-\037'
+}
+
+efi=false
+nvars=0
+if [ -d /sys/firmware/efi ]; then
+    efi=true
+    for m in /lib/modules/*.ko; do [ -f "$m" ] && insmod "$m" 2>/dev/null; done
+    if mount -t efivarfs efivarfs /sys/firmware/efi/efivars 2>/dev/null; then
+        nvars=$(ls /sys/firmware/efi/efivars | wc -l)
+    fi
+fi
+cmdline=$(cat /proc/cmdline | jesc)
+fb=$(head -n 1 /proc/fb 2>/dev/null | jesc)
+sha=$(sha256sum /payload.bin 2>/dev/null | cut -d' ' -f1)
+
+report="HANDOFF-INIT {\"cmdline\":\"$cmdline\",\"efi\":$efi,\"efivars\":$nvars,\"fb\":\"$fb\",\"payload_sha256\":\"$sha\"}"
+banner="handoff demo: Linux $(uname -r) booted, initramfs running"
+
+# /dev/console is the last console in /sys/class/tty/console/active. If that
+# is not ttyS0, write to /dev/ttyS0 as well so the serial log gets the line once.
+extra=
+active=$(cat /sys/class/tty/console/active 2>/dev/null)
+last=${active##* }
+if [ "$last" != ttyS0 ] && [ -c /dev/ttyS0 ]; then extra=/dev/ttyS0; fi
+say() {
+    echo "$1" > /dev/console
+    [ -n "$extra" ] && echo "$1" > "$extra" 2>/dev/null
+}
+say "$banner"
+say "$report"
+
+case " $(cat /proc/cmdline) " in
+    *" handoff.shell=1 "*) setsid cttyhack sh ;;
+esac
+code=$(sed -n 's/.*handoff\.debug_exit=\([0-9]*\).*/\1/p' /proc/cmdline)
+if [ -n "$code" ]; then
+    printf "\\$(printf '%03o' "$code")" | dd of=/dev/port bs=1 seek=244 2>/dev/null
+fi
+sync
+poweroff -f
+sleep 5
+echo "HANDOFF-INIT-ERROR poweroff failed" > /dev/console
+'''
+
+
+def payload_bytes():
+    return hashlib.shake_256(PAYLOAD_SEED).digest(PAYLOAD_SIZE)
+
+
+def payload_sha256():
+    return hashlib.sha256(payload_bytes()).hexdigest()
+
+
+def _pad_chunks(mib):
+    for i in range(mib):
+        yield hashlib.shake_256(PAD_SEED + i.to_bytes(8, "little")).digest(1 << 20)
+
+
+def find_busybox():
+    for p in ("/bin/busybox", "/usr/bin/busybox"):
+        if os.path.isfile(p):
+            out = subprocess.run(["file", "-b", p], capture_output=True, text=True).stdout \
+                if shutil.which("file") else ""
+            if "dynamically" in out:
+                continue
+            return p
+    raise SystemExit("initramfs: busybox not found: install the Debian package 'busybox-static'")
+
+
+def find_module_dir():
+    """Directory of the fetched kernel's modules (build/boot-cache/modules)."""
+    d = os.path.join(CACHE, "modules")
+    return d if os.path.isdir(d) else None
+
+
+class Cpio:
+    """Minimal newc writer. Entries are added in order given."""
+
+    def __init__(self, f):
+        self.f = f
+        self.ino = 1000
+
+    def _hdr(self, name, mode, size, nlink=1, rdev=(0, 0)):
+        name_b = name.encode() + b"\0"
+        self.ino += 1
+        fields = [self.ino, mode, 0, 0, nlink, 0, size, 0, 0, rdev[0], rdev[1], len(name_b), 0]
+        h = b"070701" + b"".join(b"%08X" % v for v in fields)
+        self.f.write(h + name_b)
+        self._align(len(h) + len(name_b))
+
+    def _align(self, n):
+        if n % 4:
+            self.f.write(b"\0" * (4 - n % 4))
+
+    def dir(self, name, perm=0o755):
+        self._hdr(name, stat.S_IFDIR | perm, 0, nlink=2)
+
+    def file(self, name, data, perm=0o644):
+        self._hdr(name, stat.S_IFREG | perm, len(data))
+        self.f.write(data)
+        self._align(len(data))
+
+    def file_chunks(self, name, size, chunks, perm=0o644):
+        self._hdr(name, stat.S_IFREG | perm, size)
+        n = 0
+        for c in chunks:
+            self.f.write(c)
+            n += len(c)
+        assert n == size
+        self._align(size)
+
+    def symlink(self, name, target):
+        t = target.encode()
+        self._hdr(name, stat.S_IFLNK | 0o777, len(t))
+        self.f.write(t)
+        self._align(len(t))
+
+    def chardev(self, name, major, minor, perm=0o600):
+        self._hdr(name, stat.S_IFCHR | perm, 0, rdev=(major, minor))
+
+    def trailer(self):
+        self._hdr("TRAILER!!!", 0, 0)
+
+
+def build(out, pad_mib=0, extra_files=None, init_script=None, compress=None):
+    """Write the initramfs to `out`; return the payload's SHA-256 (hex).
+
+    extra_files: {"/path/in/initramfs": bytes} added after the standard files.
+    compress: None = gzip unless pad_mib > 0; True/False to force.
+    """
+    if compress is None:
+        compress = pad_mib == 0
+    busybox = find_busybox()
+    applets = subprocess.run([busybox, "--list"], capture_output=True, text=True,
+                             check=True).stdout.split()
+    moddir = find_module_dir()
+    modules = sorted(m for m in os.listdir(moddir) if m.endswith(".ko")) if moddir else []
+    if not modules:
+        print("initramfs: warning: no kernel modules in build/boot-cache/modules "
+              "(run tests/boot/fetch-kernel.sh first); efivarfs will be missing",
+              file=sys.stderr)
+
+    tmp = out + ".tmp"
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    with open(tmp, "wb") as raw:
+        f = gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=9, mtime=0) if compress else raw
+        c = Cpio(f)
+        for d in ("bin", "dev", "etc", "lib", "lib/modules", "proc", "sys", "tmp", "run", "mnt"):
+            c.dir(d)
+        c.chardev("dev/console", 5, 1)
+        c.chardev("dev/null", 1, 3, 0o666)
+        c.chardev("dev/ttyS0", 4, 64)
+        with open(busybox, "rb") as bf:
+            c.file("bin/busybox", bf.read(), 0o755)
+        for a in sorted(set(applets)):
+            if a != "busybox" and "/" not in a:
+                c.symlink("bin/" + a, "busybox")
+        c.symlink("sbin", "bin")
+        for m in modules:
+            with open(os.path.join(moddir, m), "rb") as mf:
+                c.file("lib/modules/" + m, mf.read())
+        c.file("init", (init_script or INIT_SCRIPT).encode(), 0o755)
+        payload = payload_bytes()
+        c.file("payload.bin", payload)
+        if pad_mib:
+            c.file_chunks("pad.bin", pad_mib << 20, _pad_chunks(pad_mib))
+        for name, data in sorted((extra_files or {}).items()):
+            name = name.lstrip("/")
+            parts = name.split("/")[:-1]
+            for i in range(1, len(parts) + 1):
+                c.dir("/".join(parts[:i]))  # duplicates are harmless for the kernel
+            c.file(name, data, 0o755 if data.startswith(b"#!") else 0o644)
+        c.trailer()
+        if compress:
+            f.close()
+    os.replace(tmp, out)
+    return hashlib.sha256(payload).hexdigest()
+
+
+def main(argv):
+    import argparse
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("out")
+    ap.add_argument("--pad-mib", type=int, default=0)
+    a = ap.parse_args(argv)
+    sha = build(a.out, pad_mib=a.pad_mib)
+    with open(a.out + ".sha256.tmp", "w") as f:
+        f.write(sha + "\n")
+    os.replace(a.out + ".sha256.tmp", a.out + ".sha256")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

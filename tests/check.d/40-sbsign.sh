@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# The images written by src/core (uki_build, wrap_bzimage) are accepted by the
+# signing tools and by LLVM's PE reader: build them with tests/tools/mkuki.c,
+# sign with a throwaway key (sbsign), verify (sbverify), and check that a
+# tampered or unsigned image is refused. Inputs: Debian's kernel from
+# build/boot-cache, systemd's linuxx64.efi.stub (package systemd-boot-efi);
+# a missing input is a failure, not a skip.
+set -u
+cd "$(dirname "$0")/../.."
+pass=0 fail=0
+ok() { echo "PASS $1"; pass=$((pass + 1)); }
+ko() { echo "FAIL $1"; fail=$((fail + 1)); }
+check() { local name=$1; shift; if "$@" >"$W/last.log" 2>&1; then ok "$name"; else ko "$name"; sed 's/^/    /' "$W/last.log" | tail -n 15; fi; }
+refuse() { local name=$1; shift; if "$@" >"$W/last.log" 2>&1; then ko "$name (accepted)"; else ok "$name"; fi; }
+
+W=build/check-sbsign
+rm -rf "$W" && mkdir -p "$W"
+KERNEL=${HANDOFF_TEST_KERNEL:-build/boot-cache/vmlinuz}
+INITRD=build/boot-cache/initramfs.cpio.gz
+SDSTUB=/usr/lib/systemd/boot/efi/linuxx64.efi.stub
+for f in "$KERNEL" "$INITRD" "$SDSTUB"; do
+	[[ -r $f ]] || { echo "FAIL missing input $f"; echo "0 passed, 1 failed"; exit 1; }
+done
+
+check "build mkuki" clang -std=gnu11 -O1 -g -Wall -Wextra -Werror -Iinclude -Isrc -DHANDOFF_VERSION='"test"' \
+	-fsanitize=address,undefined tests/tools/mkuki.c src/core/*.c src/tool/platform_host.c -o "$W/mkuki"
+MKUKI=$W/mkuki
+
+# A small stub for the wrap layout (at most 5 sections): handoff's own when
+# built, else a minimal lld-link EFI application.
+STUB=build/handoff-stub.efi
+if [[ ! -f $STUB ]]; then
+	STUB=$W/tiny.efi
+	printf '%s\n' 'unsigned long long __attribute__((ms_abi)) efi_main(void *h, void *st) { return h != st; }' > "$W/tiny.c"
+	check "build tiny stub" bash -c "clang -target x86_64-unknown-windows -ffreestanding -mno-red-zone -Os -c $W/tiny.c -o $W/tiny.o &&
+		lld-link /nologo /machine:x64 /subsystem:efi_application /entry:efi_main /nodefaultlib /debug:none /out:$STUB $W/tiny.o"
+fi
+
+openssl req -new -x509 -newkey rsa:2048 -nodes -subj /CN=handoff-test -keyout "$W/k.key" -out "$W/k.crt" -days 1 \
+	>"$W/openssl.log" 2>&1 || { ko "openssl key"; cat "$W/openssl.log"; }
+
+check "uki: build" "$MKUKI" uki "$SDSTUB" "$KERNEL" "$W/uki.efi" -i "$INITRD" -c "console=ttyS0 quiet"
+check "uki: llvm-readobj accepts" llvm-readobj --file-headers --sections "$W/uki.efi"
+check "uki: llvm-objdump lists .linux and .initrd" bash -c "llvm-objdump -h $W/uki.efi | grep -q ' \.linux ' && llvm-objdump -h $W/uki.efi | grep -q ' \.initrd '"
+refuse "uki: unsigned image is not verified" sbverify --cert "$W/k.crt" "$W/uki.efi"
+check "uki: sbsign" sbsign --key "$W/k.key" --cert "$W/k.crt" --output "$W/uki.signed.efi" "$W/uki.efi"
+check "uki: sbverify --cert accepts" sbverify --cert "$W/k.crt" "$W/uki.signed.efi"
+check "uki: sbverify --list shows the signature" bash -c "sbverify --list $W/uki.signed.efi | grep -q 'subject: /CN=handoff-test'"
+# flip one byte inside the kernel: the signature must no longer match
+cp "$W/uki.signed.efi" "$W/uki.tampered.efi"
+off=$(( $(stat -c %s "$W/uki.efi") - 4096 ))
+printf '\x5a' | dd of="$W/uki.tampered.efi" bs=1 seek=$off conv=notrunc status=none
+refuse "uki: tampered image is refused" sbverify --cert "$W/k.crt" "$W/uki.tampered.efi"
+refuse "uki: a non-bzImage kernel is an error" "$MKUKI" uki "$SDSTUB" "$SDSTUB" "$W/bad.efi"
+check "uki: no output after an error" test ! -e "$W/bad.efi"
+
+# lld-link leaves no header room in a small stub: the writer moves its data
+check "uki on a small stub: build (section data moved)" "$MKUKI" uki "$STUB" "$KERNEL" "$W/uki-small.efi" -c quiet
+check "uki on a small stub: llvm-readobj accepts" llvm-readobj --file-headers --sections "$W/uki-small.efi"
+check "uki on a small stub: sbsign" sbsign --key "$W/k.key" --cert "$W/k.crt" --output "$W/uki-small.signed.efi" "$W/uki-small.efi"
+check "uki on a small stub: sbverify --cert accepts" sbverify --cert "$W/k.crt" "$W/uki-small.signed.efi"
+
+check "wrap: build" "$MKUKI" wrap "$STUB" "$KERNEL" "$W/wrap.efi"
+check "wrap: llvm-readobj accepts" bash -c "llvm-readobj --file-headers $W/wrap.efi | grep -q 'IMAGE_SUBSYSTEM_EFI_APPLICATION'"
+check "wrap: llvm-objdump lists .bzimage" bash -c "llvm-objdump -h $W/wrap.efi | grep -q ' \.bzimage '"
+check "wrap: setup header and kernel unchanged" bash -c "
+	end=\$(python3 -c 'import struct,sys; d=open(sys.argv[1],\"rb\").read(0x200); print((d[0x1f1]+1)*512+struct.unpack_from(\"<I\",d,0x1f4)[0]*16)' $KERNEL)
+	cmp -n \$((end - 0x1f1)) -i 0x1f1:0x1f1 $KERNEL $W/wrap.efi"
+check "wrap: sbsign" sbsign --key "$W/k.key" --cert "$W/k.crt" --output "$W/wrap.signed.efi" "$W/wrap.efi"
+check "wrap: sbverify --cert accepts" sbverify --cert "$W/k.crt" "$W/wrap.signed.efi"
+refuse "wrap: systemd's 8-section stub does not fit" "$MKUKI" wrap "$SDSTUB" "$KERNEL" "$W/wrap-sd.efi"
+
+echo "$pass passed, $fail failed"
+[[ $fail -eq 0 ]]

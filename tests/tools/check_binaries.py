@@ -1,0 +1,58 @@
+#!/usr/bin/python3
+"""Checks the built EFI binaries, reading the PE headers here independently of
+src/core/pe.c: x86-64, EFI application subsystem, 4 KiB section alignment,
+a .reloc section with base relocations, no section both writable and
+executable, NX compatible, and the size budgets (style.md rule 12)."""
+import struct
+import sys
+
+BUDGETS = {"build/handoff.efi": 64 * 1024, "build/handoff-stub.efi": 24 * 1024}
+SCN_MEM_EXECUTE, SCN_MEM_WRITE = 0x20000000, 0x80000000
+DLL_NX_COMPAT = 0x0100
+
+passed = failed = 0
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    print(("PASS " if ok else "FAIL ") + name + ("" if ok else f": {detail}"))
+    passed, failed = passed + ok, failed + (not ok)
+
+
+def inspect(path, budget):
+    data = open(path, "rb").read()
+    pe = struct.unpack_from("<I", data, 0x3C)[0]
+    check(f"{path}: MZ and PE signatures", data[:2] == b"MZ" and data[pe:pe + 4] == b"PE\0\0")
+    machine, nsec, _, _, _, optsize, _ = struct.unpack_from("<HHIIIHH", data, pe + 4)
+    opt = pe + 24
+    magic = struct.unpack_from("<H", data, opt)[0]
+    sect_align, file_align = struct.unpack_from("<II", data, opt + 32)
+    subsystem, dllchar = struct.unpack_from("<HH", data, opt + 68)
+    nrva = struct.unpack_from("<I", data, opt + 108)[0]
+    reloc_rva, reloc_size = struct.unpack_from("<II", data, opt + 112 + 5 * 8) if nrva > 5 else (0, 0)
+    check(f"{path}: machine x86-64", machine == 0x8664, hex(machine))
+    check(f"{path}: PE32+", magic == 0x20B, hex(magic))
+    check(f"{path}: subsystem EFI application (10)", subsystem == 10, str(subsystem))
+    check(f"{path}: section alignment 4096", sect_align == 4096, str(sect_align))
+    check(f"{path}: NX compatible", bool(dllchar & DLL_NX_COMPAT), hex(dllchar))
+    sections = []
+    for i in range(nsec):
+        h = opt + optsize + 40 * i
+        name = data[h:h + 8].rstrip(b"\0").decode()
+        vsize, va, rsize, roff = struct.unpack_from("<IIII", data, h + 8)
+        chars = struct.unpack_from("<I", data, h + 36)[0]
+        sections.append((name, va, vsize, chars))
+    check(f"{path}: .reloc section with base relocations",
+          any(s[0] == ".reloc" for s in sections) and reloc_size > 0, f"reloc dir size {reloc_size}")
+    wx = [s[0] for s in sections if s[3] & SCN_MEM_EXECUTE and s[3] & SCN_MEM_WRITE]
+    check(f"{path}: no writable+executable section", not wx, ", ".join(wx))
+    check(f"{path}: size {len(data)} <= budget {budget}", len(data) <= budget, f"{len(data)} bytes")
+
+
+for path, budget in BUDGETS.items():
+    try:
+        inspect(path, budget)
+    except (OSError, struct.error) as e:
+        check(f"{path}: readable PE", False, str(e))
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)

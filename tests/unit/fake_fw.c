@@ -1,0 +1,78 @@
+#include "fake_fw.h"
+#include "core/platform.h"
+#include <stddef.h>
+#include <stdlib.h>
+
+/* Only one fake is live at a time; the callbacks get no "this" pointer. */
+static struct fake_fw *current;
+
+void fake_fw_add(struct fake_fw *fw, uint32_t type, uint64_t start, uint64_t pages, uint64_t attr)
+{
+	EFI_MEMORY_DESCRIPTOR d = { .Type = type, .PhysicalStart = start, .NumberOfPages = pages, .Attribute = attr };
+
+	memset(fw->map + fw->n_desc * FAKE_DESC_SIZE, 0, FAKE_DESC_SIZE);
+	memcpy(fw->map + fw->n_desc * FAKE_DESC_SIZE, &d, sizeof(d));
+	fw->n_desc++;
+	fw->map_key++;
+}
+
+static EFI_STATUS EFIAPI fake_get_memory_map(UINTN *size, EFI_MEMORY_DESCRIPTOR *buf, UINTN *key,
+					     UINTN *desc_size, UINT32 *desc_version)
+{
+	struct fake_fw *fw = current;
+	UINTN need;
+
+	fw->n_get_map++;
+	if (fw->grow_on_get && buf)
+		fake_fw_add(fw, EfiBootServicesData, 0x10000000 + fw->n_desc * 0x1000, 1, 0);
+	need = fw->n_desc * FAKE_DESC_SIZE;
+	*desc_size = FAKE_DESC_SIZE;
+	*desc_version = 1;
+	if (!buf || *size < need) {
+		*size = need;
+		return EFI_BUFFER_TOO_SMALL;
+	}
+	memcpy(buf, fw->map, need);
+	*size = need;
+	*key = fw->map_key;
+	return EFI_SUCCESS;
+}
+
+static EFI_STATUS EFIAPI fake_allocate_pool(EFI_MEMORY_TYPE type, UINTN size, VOID **ret)
+{
+	struct fake_fw *fw = current;
+
+	fw->n_alloc_pool++;
+	if (fw->n_exit)
+		fw->n_alloc_after_first_exit++;
+	*ret = malloc(size);
+	return *ret ? EFI_SUCCESS : EFI_OUT_OF_RESOURCES;
+}
+
+static EFI_STATUS EFIAPI fake_exit_boot_services(EFI_HANDLE image, UINTN key)
+{
+	struct fake_fw *fw = current;
+
+	fw->n_exit++;
+	fw->last_exit_key = key;
+	if (fw->stale_keys > 0) {
+		fw->stale_keys--;
+		fw->map_key++; /* the map changed under us */
+		return EFI_INVALID_PARAMETER;
+	}
+	if (key != fw->map_key)
+		return EFI_INVALID_PARAMETER;
+	fw->exited = true;
+	return EFI_SUCCESS;
+}
+
+void fake_fw_init(struct fake_fw *fw, size_t n)
+{
+	memset(fw, 0, sizeof(*fw));
+	current = fw;
+	fw->bs.GetMemoryMap = fake_get_memory_map;
+	fw->bs.AllocatePool = fake_allocate_pool;
+	fw->bs.ExitBootServices = fake_exit_boot_services;
+	for (size_t i = 0; i < n; i++)
+		fake_fw_add(fw, i % 3 ? EfiConventionalMemory : EfiBootServicesData, i * 0x100000, 0x100, 0);
+}

@@ -1,0 +1,28 @@
+/* A fake firmware for host tests: boot services backed by a scripted memory
+ * map, counting every call, with the same EFIAPI (ms_abi) as the real one. */
+#ifndef FAKE_FW_H
+#define FAKE_FW_H
+
+#include <efi/efi.h>
+
+#define FAKE_MAP_MAX 512
+#define FAKE_DESC_SIZE 48 /* as OVMF: larger than sizeof(EFI_MEMORY_DESCRIPTOR) */
+
+struct fake_fw {
+	EFI_BOOT_SERVICES bs;
+	uint8_t map[FAKE_MAP_MAX * FAKE_DESC_SIZE];
+	size_t n_desc;
+	UINTN map_key;
+	int stale_keys;          /* ExitBootServices rejects this many calls as stale */
+	bool grow_on_get;        /* each GetMemoryMap adds a descriptor (map changes) */
+	int n_get_map, n_alloc_pool, n_exit, n_alloc_after_first_exit;
+	UINTN last_exit_key;
+	bool exited;
+};
+
+/** fake_fw_init() - boot services whose memory map holds @n descriptors. */
+void fake_fw_init(struct fake_fw *fw, size_t n);
+/** fake_fw_add() - append a descriptor. */
+void fake_fw_add(struct fake_fw *fw, uint32_t type, uint64_t start, uint64_t pages, uint64_t attr);
+
+#endif
