@@ -155,7 +155,7 @@ static void bls_set_protocol(struct bls_parser *p, const struct conf_kv *kv)
 		if (scheme_from_string(name, &p->e->protocol))
 			return;
 	}
-	conf_line_error(&p->r, kv, "protocol: '%.*s' is not one of auto, stub, handover, legacy",
+	conf_line_error(&p->r, kv, "protocol '%.*s' is not auto, stub, handover or legacy, ignored",
 			(int)kv->value_len, kv->value);
 }
 
@@ -210,7 +210,7 @@ static EFI_STATUS bls_line(struct bls_parser *p, const struct conf_kv *kv)
 		if (EFI_ERROR(err) || p->r.n_errors != n_errors || k >= BLS_KEY_FIRST_REPEATABLE)
 			return err; /* a bad value replaced nothing; repeatable keys add up */
 		if (p->seen & (1u << k))
-			log_warning("%s:%u: '%s' given again, the last one wins", p->r.path, kv->line, bls_key_names[k]);
+			log_warning("%s:%u: '%s' given again, the last one counts", p->r.path, kv->line, bls_key_names[k]);
 		p->seen |= 1u << k;
 		return EFI_SUCCESS;
 	}
@@ -236,7 +236,7 @@ static EFI_STATUS bls_finish(struct bls_parser *p)
 	struct bls_entry *e = p->e;
 
 	if (!e->kernel && !e->efi)
-		return log_error_status(EFI_LOAD_ERROR, "%s: neither 'linux' nor 'efi' given: nothing to boot", p->r.path);
+		return log_error_status(EFI_LOAD_ERROR, "%s: neither 'linux' nor 'efi': nothing to boot, entry skipped", p->r.path);
 	if (e->kernel && e->efi) {
 		log_warning("%s: both 'linux' and 'efi' given: 'linux' is used", p->r.path);
 		mem_free(e->efi);

@@ -103,11 +103,11 @@ bool conf_next(struct conf_reader *r, struct conf_kv *ret)
 
 	while (next_raw_line(r, &s, &n)) {
 		if (n > CONF_LINE_MAX) {
-			line_error(r, r->line, "line too long (%zu bytes, at most %u)", n, CONF_LINE_MAX);
+			line_error(r, r->line, "line longer than %u bytes (%zu), ignored", CONF_LINE_MAX, n);
 			continue;
 		}
 		if (has_nul(s, n)) {
-			line_error(r, r->line, "NUL byte in line");
+			line_error(r, r->line, "NUL byte in line, ignored");
 			continue;
 		}
 		while (n > 0 && is_blank(s[0]))
@@ -118,7 +118,7 @@ bool conf_next(struct conf_reader *r, struct conf_kv *ret)
 			continue;
 		ret->line = r->line;
 		if (!split_key_value(s, n, ret)) {
-			line_error(r, r->line, "key '%.*s' without a value", (int)ret->key_len, ret->key);
+			line_error(r, r->line, "'%.*s' has no value, ignored", (int)ret->key_len, ret->key);
 			continue;
 		}
 		return true;

@@ -44,7 +44,7 @@ static void cfg_set_timeout(struct conf_reader *r, const struct conf_kv *kv, str
 	else if (conf_parse_uint(kv, CFG_TIMEOUT_MENU_FORCE - 1, &v))
 		cfg->timeout_sec = (uint32_t)v;
 	else
-		conf_line_error(r, kv, "timeout: '%.*s' is not a number of seconds (0..%u), menu-force or menu-hidden",
+		conf_line_error(r, kv, "timeout '%.*s' is not a number of seconds (0..%u), menu-force or menu-hidden, ignored",
 				(int)kv->value_len, kv->value, CFG_TIMEOUT_MENU_FORCE - 1);
 }
 
@@ -70,7 +70,7 @@ static EFI_STATUS cfg_apply(struct conf_reader *r, const struct conf_kv *kv, enu
 		return cfg_set_string(r, kv, &cfg->default_glob);
 	case CFG_KEY_EDITOR:
 		if (!conf_parse_bool(kv, &cfg->editor))
-			conf_line_error(r, kv, "editor: '%.*s' is not a boolean (yes/no, true/false, on/off, 1/0)",
+			conf_line_error(r, kv, "editor '%.*s' is not yes or no (y/n, true/false, on/off, 1/0), ignored",
 					(int)kv->value_len, kv->value);
 		return EFI_SUCCESS;
 	case CFG_KEY_CONSOLE_MODE:
@@ -103,7 +103,7 @@ static EFI_STATUS cfg_line(struct conf_reader *r, const struct conf_kv *kv, stru
 		if (EFI_ERROR(err) || r->n_errors != n_errors)
 			return err; /* a bad value replaced nothing */
 		if (*seen & (1u << k))
-			log_warning("%s:%u: '%s' given again, the last one wins", r->path, kv->line, cfg_key_names[k]);
+			log_warning("%s:%u: '%s' given again, the last one counts", r->path, kv->line, cfg_key_names[k]);
 		*seen |= 1u << k;
 		return EFI_SUCCESS;
 	}

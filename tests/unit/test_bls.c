@@ -105,8 +105,8 @@ TEST(bls_parse_protocol_values)
 		CHECK_EQ(parse(text, &e), EFI_SUCCESS);
 		CHECK_EQ(e.protocol, SCHEME_AUTO);
 		CHECK_EQ(e.n_errors, 1);
-		CHECK_LOG(EPATH ":2: protocol: '");
-		CHECK_LOG("is not one of auto, stub, handover, legacy");
+		CHECK_LOG(EPATH ":2: protocol '");
+		CHECK_LOG("is not auto, stub, handover or legacy, ignored");
 		CHECK_STR(e.title, "T"); /* the line after still counts */
 		bls_entry_free(&e);
 	}
@@ -117,7 +117,7 @@ TEST(bls_parse_nothing_to_boot)
 	struct bls_entry e;
 
 	CHECK_EQ(parse("title Only a title\nversion 1\noptions quiet\ninitrd /i\n", &e), EFI_LOAD_ERROR);
-	CHECK_LOG(EPATH ": neither 'linux' nor 'efi' given: nothing to boot");
+	CHECK_LOG(EPATH ": neither 'linux' nor 'efi': nothing to boot, entry skipped");
 	CHECK(e.id == NULL && e.title == NULL && e.options == NULL && e.initrd == NULL);
 	bls_entry_free(&e); /* harmless after a failure, as the loader does */
 	test_log_reset();
@@ -158,9 +158,9 @@ TEST(bls_parse_duplicate_key_last_wins)
 	CHECK_STR(e.title, "B");
 	CHECK_STR(e.kernel, "/k2");
 	CHECK_STR(e.sort_key, "y");
-	CHECK_LOG(EPATH ":3: 'title' given again, the last one wins");
-	CHECK_LOG(EPATH ":4: 'linux' given again, the last one wins");
-	CHECK_LOG(EPATH ":6: 'sort-key' given again, the last one wins");
+	CHECK_LOG(EPATH ":3: 'title' given again, the last one counts");
+	CHECK_LOG(EPATH ":4: 'linux' given again, the last one counts");
+	CHECK_LOG(EPATH ":6: 'sort-key' given again, the last one counts");
 	CHECK_EQ(test_log_count(), 3);
 	CHECK_EQ(e.n_errors, 0);
 	bls_entry_free(&e);
@@ -226,10 +226,10 @@ TEST(bls_parse_malformed_lines_are_skipped)
 	memcpy(text + len, tail, sizeof(tail) - 1);
 	len += sizeof(tail) - 1;
 	CHECK_EQ(parse_n(text, len, &e), EFI_SUCCESS);
-	CHECK_LOG(EPATH ":1: key 'title' without a value");
-	CHECK_LOG(EPATH ":3: NUL byte in line");
-	CHECK_LOG(EPATH ":4: protocol: 'fast'");
-	CHECK_LOG(EPATH ":6: line too long (5000 bytes, at most 4096)");
+	CHECK_LOG(EPATH ":1: 'title' has no value, ignored");
+	CHECK_LOG(EPATH ":3: NUL byte in line, ignored");
+	CHECK_LOG(EPATH ":4: protocol 'fast'");
+	CHECK_LOG(EPATH ":6: line longer than 4096 bytes (5000), ignored");
 	CHECK_EQ(e.n_errors, 4);
 	CHECK(e.title == NULL && e.version == NULL);
 	CHECK_STR(e.kernel, "/k");
@@ -680,8 +680,8 @@ TEST(bls_entry_malformed_lines)
 
 	CHECK_EQ(parse_file("title A\r\nprotocol uefi\r\nlinux\r\nlinux /k\r\nbogus key\r\ntitle B\r\n", "x.conf", &e), EFI_SUCCESS);
 	CHECK_EQ(e.n_errors, 2);
-	CHECK_LOG("x.conf:2: protocol: 'uefi'");
-	CHECK_LOG("x.conf:3: key 'linux' without a value");
+	CHECK_LOG("x.conf:2: protocol 'uefi'");
+	CHECK_LOG("x.conf:3: 'linux' has no value");
 	CHECK_LOG("x.conf:5: unknown key 'bogus'");
 	CHECK_LOG("x.conf:6: 'title' given again");
 	CHECK_STR(e.title, "B");
