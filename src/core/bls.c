@@ -24,16 +24,19 @@ static const char *const bls_key_names[BLS_KEY_MAX] = {
 	[BLS_KEY_INITRD] = "initrd", [BLS_KEY_OPTIONS] = "options",
 };
 
-/* BLS keys handoff accepts without using them, and why. */
+/* BLS keys handoff accepts without using them, and why. Device trees do not
+ * matter on x86-64 (a debug line); the others change what the entry would
+ * boot, so the user hears of them (an info line). */
 static const struct {
 	const char *key, *why;
+	enum log_level level;
 } bls_ignored_keys[] = {
-	{ "devicetree", "device trees are not used on x86-64" },
-	{ "devicetree-overlay", "device trees are not used on x86-64" },
-	{ "uki", "not supported by handoff" },
-	{ "uki-url", "not supported by handoff" },
-	{ "profile", "not supported by handoff" },
-	{ "extra", "not supported by handoff" },
+	{ "devicetree", "device trees are not used on x86-64", LOG_DEBUG },
+	{ "devicetree-overlay", "device trees are not used on x86-64", LOG_DEBUG },
+	{ "uki", "not supported by handoff", LOG_INFO },
+	{ "uki-url", "not supported by handoff", LOG_INFO },
+	{ "profile", "not supported by handoff", LOG_INFO },
+	{ "extra", "not supported by handoff", LOG_INFO },
 };
 
 /* UEFI 2.10 3.5.1.1: the architecture short name of x86-64 is "x64". */
@@ -191,8 +194,8 @@ static void bls_other_key(struct bls_parser *p, const struct conf_kv *kv)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(bls_ignored_keys); i++)
 		if (conf_key_is(kv, bls_ignored_keys[i].key)) {
-			log_info("%s:%u: '%s' ignored: %s", p->r.path, kv->line, bls_ignored_keys[i].key,
-				 bls_ignored_keys[i].why);
+			log_printf(bls_ignored_keys[i].level, "%s:%u: '%s' ignored: %s", p->r.path, kv->line,
+				   bls_ignored_keys[i].key, bls_ignored_keys[i].why);
 			return;
 		}
 	log_warning("%s:%u: unknown key '%.*s', ignored", p->r.path, kv->line, (int)kv->key_len, kv->key);

@@ -107,8 +107,8 @@ static EFI_STATUS cfg_line(struct conf_reader *r, const struct conf_kv *kv, stru
 		*seen |= 1u << k;
 		return EFI_SUCCESS;
 	}
-	if (is_systemd_boot_key(kv))
-		log_info("%s:%u: '%.*s' is a systemd-boot option that handoff does not implement, ignored", r->path,
+	if (is_systemd_boot_key(kv)) /* debug: not a problem, "handoff entry list" must not flag it */
+		log_debug("%s:%u: '%.*s' is a systemd-boot option that handoff does not implement, ignored", r->path,
 			 kv->line, (int)kv->key_len, kv->key);
 	else
 		log_warning("%s:%u: unknown key '%.*s', ignored", r->path, kv->line, (int)kv->key_len, kv->key);
