@@ -94,9 +94,17 @@ unit: $(B)/unit-tests
 	$(B)/unit-tests
 
 # --- fuzzers (libFuzzer) ---------------------------------------------------
-$(B)/fuzz/%: tests/fuzz/%.c $(CORE_SRCS) src/tool/platform_host.c
+# src/core is compiled once for all fuzzers (with coverage), each target links it.
+FUZZ_CFLAGS := $(HOST_CFLAGS) -DFUZZING -fsanitize=fuzzer-no-link,address,undefined
+FUZZ_OBJS := $(patsubst %.c,$(B)/fuzzobj/%.o,$(CORE_SRCS) src/tool/platform_host.c)
+
+$(B)/fuzzobj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(Q)$(call msg,FUZZ,$@) $(HOST_CC) $(HOST_CFLAGS) -DFUZZING -fsanitize=fuzzer,address,undefined $< $(CORE_SRCS) src/tool/platform_host.c -o $@
+	$(Q)$(call msg,FUZZCC,$@) $(HOST_CC) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS)
+	@mkdir -p $(dir $@)
+	$(Q)$(call msg,FUZZ,$@) $(HOST_CC) $(HOST_CFLAGS) -DFUZZING -fsanitize=fuzzer,address,undefined $< $(FUZZ_OBJS) -o $@
 
 fuzz: $(FUZZ_BINS)
 	@for f in $(FUZZ_BINS); do n=$${f##*/fuzz_}; mkdir -p tests/fuzz/corpus/$$n; \
@@ -128,6 +136,6 @@ install: all
 	$(if $(wildcard doc/handoff.1),install -D -m 0644 doc/handoff.1 $(DESTDIR)$(PREFIX)/share/man/man1/handoff.1)
 
 clean:
-	rm -rf $(B)/efi $(B)/host $(B)/san $(B)/fuzz $(B)/*.efi $(B)/handoff $(B)/unit-tests $(B)/probe.img
+	rm -rf $(B)/efi $(B)/host $(B)/san $(B)/fuzz $(B)/fuzzobj $(B)/*.efi $(B)/handoff $(B)/unit-tests $(B)/probe.img
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -88,17 +88,22 @@ def test_qemu_direct_kernel():
 
 @qemu.needs(KERNEL, INITRD)
 def test_sdboot_menu_keys_gpt():
-    """Drive systemd-boot's menu over serial (ESC [ B, then CR) on a GPT disk."""
-    opt1 = "console=ttyS0 handoff.marker=menu-first panic=-1"
-    opt2 = "console=ttyS0 handoff.marker=menu-second panic=-1"
-    tree = sdboot_esp({"a-first.conf": entry("Harness first entry", opt1),
-                       "b-second.conf": entry("Harness second entry", opt2)},
-                      "timeout 30\ndefault a-first.conf\n")
+    """Drive systemd-boot's menu over serial (ESC [ B, then CR) on a GPT disk.
+
+    systemd-boot lists these two entries as "top" then "lower" (it sorts file
+    names in reverse); "top" is the default, so booting "lower" proves the
+    arrow key moved the selection and Enter started it.
+    """
+    opt_top = "console=ttyS0 handoff.marker=menu-top panic=-1"
+    opt_low = "console=ttyS0 handoff.marker=menu-lower panic=-1"
+    tree = sdboot_esp({"b-top.conf": entry("Harness top entry", opt_top),
+                       "a-lower.conf": entry("Harness lower entry", opt_low)},
+                      "timeout 30\ndefault b-top.conf\n")
     esp = qemu.make_esp(tree, os.path.join(qemu.workdir(), "esp.img"))
     disk = qemu.wrap_gpt(esp, os.path.join(qemu.workdir(), "disk.img"))
-    res = qemu.run_qemu(disk, TIMEOUT, keys=[
-        (r"Harness second entry", b"\x1b[B"),     # menu drawn: move down
-        (r"Harness second entry", b"\r", 0.5),    # redrawn highlighted: boot it
+    res = qemu.run_qemu(disk, 120, keys=[
+        (r"Harness lower entry", b"\x1b[B"),     # menu drawn: move down
+        (r"Harness lower entry", b"\r", 0.5),    # redrawn highlighted: boot it
     ])
     qemu.expect_eq(res.keys_pending, [], "menu keys not all sent", res)
-    check_init(res, opt2, "menu-second")
+    check_init(res, opt_low, "menu-lower")

@@ -1,0 +1,100 @@
+"""Unified kernel images built by `handoff uki` boot Debian's kernel from OVMF
+directly, from systemd-boot and from handoff (\\EFI\\Linux, BLS Type #2), and a
+kernel without an EFI stub boots from the same stub by the handover protocol.
+Each boot checks what the kernel and its initramfs saw.
+"""
+import os
+import shutil
+import struct
+import subprocess
+
+import qemu
+from test_loader import check_linux_saw, INITRD, KERNEL, LOADER
+
+TOOL = "build/handoff"
+STUB = "build/handoff-stub.efi"
+SDBOOT = "/usr/lib/systemd/boot/efi/systemd-bootx64.efi"
+TIMEOUT = 240
+
+
+def make_uki(out, cmdline, kernel=None, os_release=None):
+    cmd = [qemu.root_path(TOOL), "uki", "--linux", kernel or qemu.root_path(KERNEL),
+           "--initrd", qemu.root_path(INITRD), "--cmdline", cmdline,
+           "--stub", qemu.root_path(STUB), "-o", out]
+    if os_release:
+        cmd += ["--os-release", "@" + os_release]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    qemu.expect(r.returncode == 0, "handoff uki failed: %s" % r.stderr)
+    return out
+
+
+def kernel_without_efi_stub():
+    """Debian's kernel with its PE header removed: bytes 0x00-0x3f and the PE
+    header zeroed, so only the bzImage remains."""
+    k = bytearray(open(qemu.root_path(KERNEL), "rb").read())
+    pe = struct.unpack_from("<I", k, 0x3C)[0]
+    k[0:0x40] = bytes(0x40)
+    k[pe:0x1F1] = bytes(0x1F1 - pe)
+    path = os.path.join(qemu.workdir(), "vmlinuz-nostub")
+    with open(path, "wb") as f:
+        f.write(k)
+    return path
+
+
+def esp_with(files):
+    tree = os.path.join(qemu.workdir(), "esp")
+    shutil.rmtree(tree, ignore_errors=True)
+    for dest, src in files.items():
+        os.makedirs(os.path.dirname(os.path.join(tree, dest)), exist_ok=True)
+        if isinstance(src, str):
+            shutil.copyfile(src, os.path.join(tree, dest))
+        else:
+            with open(os.path.join(tree, dest), "wb") as f:
+                f.write(src)
+    return qemu.make_esp(tree, os.path.join(qemu.workdir(), "esp.img"))
+
+
+@qemu.needs(TOOL, STUB, KERNEL, INITRD)
+def test_uki_from_ovmf():
+    cmdline = "console=ttyS0 handoff.marker=uki-ovmf panic=-1"
+    uki = make_uki(os.path.join(qemu.workdir(), "uki.efi"), cmdline)
+    res = qemu.run_qemu(esp_with({"EFI/BOOT/BOOTX64.EFI": uki}), TIMEOUT)
+    check_linux_saw(res, cmdline)
+    qemu.expect(res.time_of(r"stub: booting the embedded kernel by stub") is not None,
+                "the stub starts Debian's kernel by its own EFI stub", res)
+
+
+@qemu.needs(TOOL, STUB, KERNEL, INITRD)
+def test_uki_without_efi_stub_boots_by_handover():
+    cmdline = "console=ttyS0 handoff.marker=uki-nostub panic=-1"
+    uki = make_uki(os.path.join(qemu.workdir(), "uki.efi"), cmdline, kernel=kernel_without_efi_stub())
+    res = qemu.run_qemu(esp_with({"EFI/BOOT/BOOTX64.EFI": uki}), TIMEOUT)
+    check_linux_saw(res, cmdline)
+    qemu.expect(res.time_of(r"stub: booting the embedded kernel by handover") is not None,
+                "no EFI stub in the kernel: the stub uses the handover protocol", res)
+
+
+@qemu.needs(TOOL, STUB, KERNEL, INITRD)
+def test_uki_from_systemd_boot():
+    if not os.path.isfile(SDBOOT):
+        qemu.fail("%s missing: install the Debian package systemd-boot-efi" % SDBOOT)
+    cmdline = "console=ttyS0 handoff.marker=uki-sdboot panic=-1"
+    uki = make_uki(os.path.join(qemu.workdir(), "uki.efi"), cmdline)
+    res = qemu.run_qemu(esp_with({"EFI/BOOT/BOOTX64.EFI": SDBOOT, "EFI/Linux/debian-uki.efi": uki,
+                                  "loader/loader.conf": b"timeout 0\n"}), TIMEOUT)
+    check_linux_saw(res, cmdline)
+
+
+@qemu.needs(TOOL, STUB, LOADER, KERNEL, INITRD)
+def test_uki_from_handoff_type2():
+    """handoff lists the UKI by its .osrel PRETTY_NAME and starts it."""
+    cmdline = "console=ttyS0 handoff.marker=uki-handoff panic=-1"
+    uki = make_uki(os.path.join(qemu.workdir(), "uki.efi"), cmdline,
+                   os_release='NAME="Handoff Test"\nPRETTY_NAME="Handoff Test UKI"\nID=htest\nVERSION_ID=7\n')
+    res = qemu.run_qemu(esp_with({"EFI/BOOT/BOOTX64.EFI": qemu.root_path(LOADER),
+                                  "EFI/Linux/htest-7.efi": uki,
+                                  "EFI/Linux/not-a-uki.efi": qemu.root_path(LOADER),
+                                  "loader/loader.conf": b"timeout 0\n"}), TIMEOUT)
+    qemu.expect(res.time_of(r"booting 'Handoff Test UKI \(7\)' by stub") is not None,
+                "handoff titles the Type #2 entry from .osrel (PRETTY_NAME, VERSION_ID)", res)
+    check_linux_saw(res, cmdline)
