@@ -3,6 +3,7 @@
  * handoff adds "protocol auto|stub|handover|legacy". Line syntax and error
  * reporting: conf_line.h. Sorting and default selection: bls_order.c. */
 #include "bls.h"
+#include "array.h"
 #include "conf_line.h"
 #include "fmt.h"
 #include "log.h"
@@ -46,7 +47,6 @@ struct bls_parser {
 	struct conf_reader r;
 	struct bls_entry *e;
 	size_t options_len, options_cap; /* bytes used/allocated, NUL included in cap */
-	size_t initrd_cap;
 	unsigned seen;                    /* bit per single-valued key */
 	bool foreign_arch;
 };
@@ -61,9 +61,7 @@ void bls_entry_free(struct bls_entry *e)
 	mem_free(e->machine_id);
 	mem_free(e->kernel);
 	mem_free(e->efi);
-	for (size_t i = 0; i < e->n_initrd; i++)
-		mem_free(e->initrd[i]);
-	mem_free(e->initrd);
+	strv_free(e->initrd, e->n_initrd);
 	mem_free(e->options);
 	*e = (struct bls_entry){ 0 };
 }
@@ -100,25 +98,12 @@ static EFI_STATUS bls_set_string(struct bls_parser *p, const struct conf_kv *kv,
 /* "initrd" may repeat: all are used, in the order listed (UAPI.1). */
 static EFI_STATUS bls_add_initrd(struct bls_parser *p, const struct conf_kv *kv)
 {
-	struct bls_entry *e = p->e;
-	char *s;
+	char *s = conf_strndup(kv->value, kv->value_len);
 
-	if (e->n_initrd == p->initrd_cap) {
-		size_t cap = p->initrd_cap ? p->initrd_cap * 2 : 4;
-		char **grown = mem_alloc(cap * sizeof(*grown));
-
-		if (!grown)
-			return bls_oom(p, kv);
-		if (e->n_initrd)
-			memcpy(grown, e->initrd, e->n_initrd * sizeof(*grown));
-		mem_free(e->initrd);
-		e->initrd = grown;
-		p->initrd_cap = cap;
-	}
-	s = conf_strndup(kv->value, kv->value_len);
-	if (!s)
+	if (!s || array_append(&p->e->initrd, &p->e->n_initrd, sizeof(s), &s) != EFI_SUCCESS) {
+		mem_free(s);
 		return bls_oom(p, kv);
-	e->initrd[e->n_initrd++] = s;
+	}
 	return EFI_SUCCESS;
 }
 

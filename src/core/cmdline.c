@@ -1,6 +1,7 @@
 /* Command-line parsing with the kernel's rules (lib/cmdline.c next_arg():
  * options are separated by spaces; double quotes group, and are removed). */
 #include "cmdline.h"
+#include "array.h"
 
 static bool is_space(char c)
 {
@@ -35,20 +36,6 @@ static char *next_option(const char **p, bool *ret_oom)
 	return out;
 }
 
-static EFI_STATUS push(char ***v, size_t *n, char *s)
-{
-	char **grown = mem_alloc((*n + 1) * sizeof(char *));
-
-	if (!grown)
-		return EFI_OUT_OF_RESOURCES;
-	if (*n)
-		memcpy(grown, *v, *n * sizeof(char *));
-	mem_free(*v);
-	grown[(*n)++] = s;
-	*v = grown;
-	return EFI_SUCCESS;
-}
-
 EFI_STATUS cmdline_initrd_paths(const char *cmdline, char ***ret, size_t *ret_n)
 {
 	char **v = NULL, *opt;
@@ -58,7 +45,7 @@ EFI_STATUS cmdline_initrd_paths(const char *cmdline, char ***ret, size_t *ret_n)
 	while ((opt = next_option(&cmdline, &oom))) {
 		if (strncmp(opt, "initrd=", 7) == 0 && opt[7]) {
 			memmove(opt, opt + 7, strlen(opt + 7) + 1);
-			if (push(&v, &n, opt) == EFI_SUCCESS)
+			if (array_append(&v, &n, sizeof(opt), &opt) == EFI_SUCCESS)
 				continue;
 			oom = true;
 		}
@@ -67,19 +54,12 @@ EFI_STATUS cmdline_initrd_paths(const char *cmdline, char ***ret, size_t *ret_n)
 			break;
 	}
 	if (oom) {
-		cmdline_strv_free(v, n);
+		strv_free(v, n);
 		return EFI_OUT_OF_RESOURCES;
 	}
 	*ret = v;
 	*ret_n = n;
 	return EFI_SUCCESS;
-}
-
-void cmdline_strv_free(char **v, size_t n)
-{
-	for (size_t i = 0; v && i < n; i++)
-		mem_free(v[i]);
-	mem_free(v);
 }
 
 char *cmdline_from_section(const uint8_t *data, size_t size)

@@ -8,11 +8,10 @@
 /**
  * cmdline_initrd_paths() - the value of every "initrd=" option, in order,
  * with the kernel's quoting rules (a double-quoted part may hold spaces).
+ * Free the result with strv_free() (array.h).
  * Return: EFI_SUCCESS (*ret_n may be 0) or EFI_OUT_OF_RESOURCES.
  */
 EFI_STATUS cmdline_initrd_paths(const char *cmdline, char ***ret, size_t *ret_n);
-/** cmdline_strv_free() - free what cmdline_initrd_paths() returned. */
-void cmdline_strv_free(char **v, size_t n);
 /**
  * cmdline_from_section() - a command line from embedded bytes (".cmdline"):
  * stops at NUL, drops trailing whitespace/newlines. Allocated.

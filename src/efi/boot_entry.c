@@ -4,6 +4,7 @@
 #include "loader.h"
 #include "vars.h"
 #include "boot.h"
+#include "core/fmt.h"
 
 /* An "efi" entry (or a UKI): started as an EFI application, no initrd. */
 static EFI_STATUS plan_efi_app(struct boot_plan *plan, bool secure_boot)
@@ -24,22 +25,45 @@ static EFI_STATUS plan_linux(struct boot_plan *plan, const struct bls_entry *e, 
 	return plan_scheme(&plan->info, e->protocol, secure_boot, plan->kernel_path, &plan->scheme);
 }
 
+char *volume_path(const struct volume *vol, const char *path)
+{
+	return fmt_asprintf("%s%s%s", vol->prefix, path[0] == '/' || path[0] == '\\' ? "" : "/", path);
+}
+
+/* The entry's initrd paths on its volume. */
+static char **initrd_paths(const struct volume *vol, const struct bls_entry *e)
+{
+	char **v = mem_zalloc((e->n_initrd + 1) * sizeof(char *));
+
+	for (size_t i = 0; v && i < e->n_initrd; i++)
+		if (!(v[i] = volume_path(vol, e->initrd[i]))) {
+			strv_free(v, i);
+			return NULL;
+		}
+	return v;
+}
+
 EFI_STATUS boot_entry(struct loader *l, const struct bls_entry *e, const char *cmdline)
 {
+	const struct volume *vol = e->volume;
 	_cleanup_free_ uint8_t *image = NULL;
 	_cleanup_free_ char *title = bls_display_title(e);
+	_cleanup_free_ char *kernel_path = volume_path(vol, e->kernel ? e->kernel : e->efi);
+	char **initrds_on_vol = NULL;
 	struct initrd_set initrds = { 0 };
 	struct boot_plan plan = {
 		.title = title ? title : e->id,
-		.kernel_path = e->kernel ? e->kernel : e->efi,
-		.device = l->device,
+		.kernel_path = kernel_path,
+		.device = vol->handle,
 		.cmdline = cmdline ? cmdline : (e->options ? e->options : ""),
 		.initrds = &initrds,
 	};
 	EFI_STATUS err;
 
-	log_info("entry '%s': loading %s", plan.title, plan.kernel_path);
-	err = file_read_all(l->root, plan.kernel_path, &image, &plan.image_size);
+	if (!kernel_path)
+		return EFI_OUT_OF_RESOURCES;
+	log_info("entry '%s': loading %s%s%s", plan.title, plan.kernel_path, vol == l->volumes ? "" : " from ", vol == l->volumes ? "" : vol->name);
+	err = file_read_all(vol->root, plan.kernel_path, &image, &plan.image_size);
 	if (EFI_ERROR(err))
 		return log_error_status(err, "entry '%s': cannot load %s", plan.title, plan.kernel_path);
 	plan.image = image;
@@ -47,9 +71,11 @@ EFI_STATUS boot_entry(struct loader *l, const struct bls_entry *e, const char *c
 	if (EFI_ERROR(err))
 		return log_error_status(err, "entry '%s': cannot boot %s", plan.title, plan.kernel_path);
 	if (e->kernel) {
-		err = initrd_set_add_files(&initrds, l->root, e->initrd, e->n_initrd);
+		initrds_on_vol = initrd_paths(vol, e);
+		err = initrds_on_vol ? initrd_set_add_files(&initrds, vol->root, initrds_on_vol, e->n_initrd) : EFI_OUT_OF_RESOURCES;
 		if (EFI_ERROR(err)) {
 			initrd_set_close(&initrds);
+			strv_free(initrds_on_vol, e->n_initrd);
 			return log_error_status(err, "entry '%s': initrd missing, not booting", plan.title);
 		}
 	}
@@ -61,5 +87,6 @@ EFI_STATUS boot_entry(struct loader *l, const struct bls_entry *e, const char *c
 	loader_var_set_time(u"LoaderTimeExecUSec");
 	err = boot_run(&plan);
 	initrd_set_close(&initrds);
+	strv_free(initrds_on_vol, e->n_initrd);
 	return log_error_status(err, "entry '%s': boot by %s failed", plan.title, scheme_name(plan.scheme));
 }

@@ -7,47 +7,39 @@
 #include "core/pe.h"
 
 #define LOADER_CONF "\\loader\\loader.conf"
-#define ENTRIES_DIR "\\loader\\entries"
-#define UKI_DIR "\\EFI\\Linux"
+#define ENTRIES_DIR "/loader/entries"
+#define UKI_DIR "/EFI/Linux"
 #define UKI_HEAD_SIZE 8192u      /* PE headers and section table */
 #define OSREL_MAX_SIZE (64u << 10)
 
 static void load_loader_conf(struct loader *l)
 {
+	EFI_FILE_PROTOCOL *root = l->volumes[0].root;
 	_cleanup_free_ uint8_t *text = NULL;
 	size_t size;
 	EFI_FILE_PROTOCOL *f;
 
 	l->cfg = (struct loader_config){ .timeout_sec = CFG_TIMEOUT_UNSET, .editor = true };
-	if (file_open(l->root, LOADER_CONF, &f) != EFI_SUCCESS)
+	if (file_open(root, LOADER_CONF, &f) != EFI_SUCCESS)
 		return; /* optional, as in systemd-boot */
 	file_close(f);
-	if (file_read_all(l->root, LOADER_CONF, &text, &size) == EFI_SUCCESS)
+	if (file_read_all(root, LOADER_CONF, &text, &size) == EFI_SUCCESS)
 		cfg_parse_loader_conf((const char *)text, size, LOADER_CONF, &l->cfg);
 }
 
 static EFI_STATUS add_entry(struct loader *l, struct bls_entry *e)
 {
-	struct bls_entry **grown = mem_alloc((l->n_entries + 1) * sizeof(*grown));
-
-	if (!grown)
-		return EFI_OUT_OF_RESOURCES;
-	if (l->n_entries)
-		memcpy(grown, l->entries, l->n_entries * sizeof(*grown));
-	mem_free(l->entries);
-	grown[l->n_entries++] = e;
-	l->entries = grown;
-	return EFI_SUCCESS;
+	return array_append(&l->entries, &l->n_entries, sizeof(e), &e);
 }
 
-static void load_type1_entry(struct loader *l, const char *name)
+static void load_type1_entry(struct loader *l, struct volume *vol, const char *name)
 {
-	_cleanup_free_ char *path = fmt_asprintf("%s\\%s", ENTRIES_DIR, name);
+	_cleanup_free_ char *path = fmt_asprintf("%s%s/%s", vol->prefix, ENTRIES_DIR, name);
 	_cleanup_free_ uint8_t *text = NULL;
 	struct bls_entry *e;
 	size_t size;
 
-	if (!path || file_read_all(l->root, path, &text, &size) != EFI_SUCCESS)
+	if (!path || file_read_all(vol->root, path, &text, &size) != EFI_SUCCESS)
 		return;
 	e = mem_zalloc(sizeof(*e));
 	if (!e)
@@ -58,18 +50,19 @@ static void load_type1_entry(struct loader *l, const char *name)
 		mem_free(e);
 		return;
 	}
-	e->volume = l->device;
+	e->volume = vol;
 }
 
-static void load_type1_entries(struct loader *l)
+static void load_type1_entries(struct loader *l, struct volume *vol)
 {
+	_cleanup_free_ char *dir = fmt_asprintf("%s%s", vol->prefix, ENTRIES_DIR);
 	char **names;
 	size_t n;
 
-	if (file_list_dir(l->root, ENTRIES_DIR, ".conf", &names, &n) != EFI_SUCCESS)
+	if (!dir || file_list_dir(vol->root, dir, ".conf", &names, &n) != EFI_SUCCESS)
 		return;
 	for (size_t i = 0; i < n; i++)
-		load_type1_entry(l, names[i]);
+		load_type1_entry(l, vol, names[i]);
 	strv_free(names, n);
 }
 
@@ -106,9 +99,9 @@ static char *first_of(char *a, char *b, char *c)
 	return s ? fmt_asprintf("%s", s) : NULL;
 }
 
-static void load_type2_entry(struct loader *l, const char *name)
+static void load_type2_entry(struct loader *l, struct volume *vol, const char *name)
 {
-	_cleanup_free_ char *path = fmt_asprintf("%s\\%s", UKI_DIR, name);
+	_cleanup_free_ char *path = fmt_asprintf("%s%s/%s", vol->prefix, UKI_DIR, name);
 	_cleanup_free_ char *text = NULL;
 	EFI_FILE_PROTOCOL *f = NULL;
 	struct osrel o = { 0 };
@@ -116,7 +109,7 @@ static void load_type2_entry(struct loader *l, const char *name)
 	uint64_t size;
 	size_t len = 0;
 
-	if (!path || file_open(l->root, path, &f) != EFI_SUCCESS)
+	if (!path || file_open(vol->root, path, &f) != EFI_SUCCESS)
 		return;
 	if (file_size(f, &size) == EFI_SUCCESS)
 		text = read_osrel(f, path, size, &len);
@@ -126,9 +119,9 @@ static void load_type2_entry(struct loader *l, const char *name)
 	osrel_parse(text, len, path, &o);
 	*e = (struct bls_entry){
 		.type = BLS_TYPE2, .id = fmt_asprintf("%s", name), .path = fmt_asprintf("%s", path),
-		.efi = fmt_asprintf("%s", path), .title = first_of(o.pretty_name, o.name, NULL),
+		.efi = fmt_asprintf("%s/%s", UKI_DIR, name), .title = first_of(o.pretty_name, o.name, NULL),
 		.version = first_of(o.version_id, o.image_version, o.version), .sort_key = first_of(o.image_id, o.id, NULL),
-		.volume = l->device,
+		.volume = vol,
 	};
 	osrel_free(&o);
 	if (!e->id || !e->efi || add_entry(l, e) != EFI_SUCCESS) {
@@ -137,15 +130,16 @@ static void load_type2_entry(struct loader *l, const char *name)
 	}
 }
 
-static void load_type2_entries(struct loader *l)
+static void load_type2_entries(struct loader *l, struct volume *vol)
 {
+	_cleanup_free_ char *dir = fmt_asprintf("%s%s", vol->prefix, UKI_DIR);
 	char **names;
 	size_t n;
 
-	if (file_list_dir(l->root, UKI_DIR, ".efi", &names, &n) != EFI_SUCCESS)
+	if (!dir || file_list_dir(vol->root, dir, ".efi", &names, &n) != EFI_SUCCESS)
 		return;
 	for (size_t i = 0; i < n; i++)
-		load_type2_entry(l, names[i]);
+		load_type2_entry(l, vol, names[i]);
 	strv_free(names, n);
 }
 
@@ -158,13 +152,14 @@ EFI_STATUS loader_load(struct loader *l, EFI_HANDLE image)
 	err = BS->HandleProtocol(image, &li_guid, (void **)&li);
 	if (EFI_ERROR(err))
 		return log_error_status(err, "no loaded image protocol on handoff itself: %s", efi_status_str(err));
-	l->device = li->DeviceHandle;
-	err = file_open_root(l->device, &l->root);
+	err = volumes_find(li->DeviceHandle, &l->volumes, &l->n_volumes);
 	if (EFI_ERROR(err))
 		return err;
 	load_loader_conf(l);
-	load_type1_entries(l);
-	load_type2_entries(l);
+	for (size_t i = 0; i < l->n_volumes; i++) {
+		load_type1_entries(l, &l->volumes[i]);
+		load_type2_entries(l, &l->volumes[i]);
+	}
 	bls_sort(l->entries, l->n_entries);
 	l->default_idx = bls_find_default(l->entries, l->n_entries, l->cfg.default_glob);
 	return EFI_SUCCESS;

@@ -1,6 +1,7 @@
 /* Files on a Simple File System volume (UEFI 2.10 §13.4, §13.5). Paths are
  * UTF-8 with '/' or '\' and are converted at the firmware boundary. */
 #include "firmware.h"
+#include "core/array.h"
 
 #define READ_CHUNK (64u << 20) /* some firmware mishandles huge single reads */
 #define DIR_INFO_SIZE (sizeof(EFI_FILE_INFO) + 512 * sizeof(CHAR16))
@@ -124,13 +125,6 @@ EFI_STATUS file_read_all(EFI_FILE_PROTOCOL *root, const char *path, uint8_t **re
 	return EFI_SUCCESS;
 }
 
-void strv_free(char **v, size_t n)
-{
-	for (size_t i = 0; v && i < n; i++)
-		mem_free(v[i]);
-	mem_free(v);
-}
-
 static bool has_suffix_ci(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);
@@ -143,20 +137,6 @@ static bool has_suffix_ci(const char *s, const char *suffix)
 			return false;
 	}
 	return true;
-}
-
-static EFI_STATUS strv_push(char ***v, size_t *n, char *s)
-{
-	char **grown = mem_alloc((*n + 1) * sizeof(char *));
-
-	if (!grown)
-		return EFI_OUT_OF_RESOURCES;
-	if (*n)
-		memcpy(grown, *v, *n * sizeof(char *));
-	mem_free(*v);
-	grown[(*n)++] = s;
-	*v = grown;
-	return EFI_SUCCESS;
 }
 
 EFI_STATUS file_list_dir(EFI_FILE_PROTOCOL *root, const char *dir_path, const char *suffix,
@@ -189,7 +169,7 @@ EFI_STATUS file_list_dir(EFI_FILE_PROTOCOL *root, const char *dir_path, const ch
 			mem_free(name);
 			continue;
 		}
-		err = strv_push(&names, &n, name);
+		err = array_append(&names, &n, sizeof(name), &name);
 		if (EFI_ERROR(err)) {
 			mem_free(name);
 			break;

@@ -3,6 +3,7 @@
 #ifndef EFI_FIRMWARE_H
 #define EFI_FIRMWARE_H
 
+#include "core/array.h"
 #include "core/log.h"
 #include <efi/efi.h>
 #include <efi/proto/device_path.h>
@@ -61,7 +62,6 @@ void file_close(EFI_FILE_PROTOCOL *f);
 /** file_list_dir() - names (UTF-8) of regular files in @dir_path ending in @suffix. */
 EFI_STATUS file_list_dir(EFI_FILE_PROTOCOL *root, const char *dir_path, const char *suffix,
 			 char ***ret_names, size_t *ret_n);
-void strv_free(char **v, size_t n);
 
 /* --- variables (vars.c) --- */
 bool secure_boot_enabled(void);

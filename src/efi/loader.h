@@ -3,12 +3,13 @@
 #define EFI_LOADER_H
 
 #include "firmware.h"
+#include "volumes.h"
 #include "core/bls.h"
 #include "core/config.h"
 
 struct loader {
-	EFI_HANDLE device;            /* the volume handoff was started from */
-	EFI_FILE_PROTOCOL *root;
+	struct volume *volumes;       /* [0]: the volume handoff was started from */
+	size_t n_volumes;
 	struct loader_config cfg;
 	struct bls_entry **entries;   /* sorted in BLS order */
 	size_t n_entries;
@@ -30,6 +31,8 @@ EFI_STATUS loader_load(struct loader *l, EFI_HANDLE image);
 size_t menu_choose(struct loader *l, bool force_menu, char **ret_cmdline);
 
 /* boot_entry.c */
+/** volume_path() - @path on @vol as the firmware sees it ("/boot" + "/vmlinuz"). Allocated. */
+char *volume_path(const struct volume *vol, const char *path);
 /** boot_entry() - boot @e with @cmdline (NULL: the entry's options). Returns only on failure. */
 EFI_STATUS boot_entry(struct loader *l, const struct bls_entry *e, const char *cmdline);
 

@@ -89,7 +89,7 @@ static EFI_STATUS stub_boot(const EFI_LOADED_IMAGE_PROTOCOL *li, const EFI_DEVIC
 	initrd_set_close(&initrds);
 	initrd_lf2_restore_foreign(&foreign);
 	pages_free((uintptr_t)loader_initrd, loader_initrd_size);
-	cmdline_strv_free(paths, n_paths);
+	strv_free(paths, n_paths);
 	file_close(root);
 	return err;
 }

@@ -1,34 +1,58 @@
-/* The stub's own sections, found through its loaded image: the headers are
- * mapped at ImageBase, each section at ImageBase + VirtualAddress. The
- * section table is checked against ImageSize before any section is used. */
+/* The stub's own payload, found through its loaded image (headers at
+ * ImageBase, sections at their RVAs): UKI sections (UAPI.5), or the kernel of
+ * a `handoff wrap` image, whose bzImage is the mapped headers followed by the
+ * .bzimage section (src/core/wrap.h) and is put back together here. */
 #include "stub.h"
-#include "core/pe.h"
+#include "core/uki.h"
+#include "core/wrap.h"
 
-static bool find(const struct pe_info *pe, const EFI_LOADED_IMAGE_PROTOCOL *li, const char *name, struct blob *ret)
+static EFI_STATUS find_wrapped(const struct pe_info *pe, const EFI_LOADED_IMAGE_PROTOCOL *li, struct stub_sections *s)
 {
-	const struct pe_section *s = pe_find_section(pe, name);
+	struct wrap_view v;
+	uint8_t *bz;
+	EFI_STATUS err;
 
-	if (!s)
-		return false;
-	ret->data = pe_section_data(s, li->ImageBase, li->ImageSize, PE_LAYOUT_MEMORY, &ret->size);
-	return ret->data != NULL;
+	err = wrap_find(pe, li->ImageBase, li->ImageSize, PE_LAYOUT_MEMORY, "stub", &v);
+	if (EFI_ERROR(err))
+		return err;
+	bz = mem_alloc(v.head_size + v.body_size);
+	if (!bz)
+		return log_error_status(EFI_OUT_OF_RESOURCES, "stub: no memory for the %zu byte kernel", v.head_size + v.body_size);
+	memcpy(bz, v.head, v.head_size);
+	memcpy(bz + v.head_size, v.body, v.body_size);
+	s->linux = (struct blob){ bz, v.head_size + v.body_size };
+	s->wrapped = true;
+	return EFI_SUCCESS;
+}
+
+static struct blob blob_of(const struct uki_blob *b)
+{
+	return (struct blob){ b->data, b->size };
 }
 
 EFI_STATUS stub_find_sections(const EFI_LOADED_IMAGE_PROTOCOL *li, struct stub_sections *ret)
 {
 	static struct pe_info pe; /* large: keep it off the firmware's stack */
+	struct uki_sections u;
 	struct stub_sections s = { 0 };
 	EFI_STATUS err;
 
 	err = pe_parse_loaded(li->ImageBase, li->ImageSize, "stub", &pe);
 	if (EFI_ERROR(err))
 		return log_error_status(err, "stub: cannot read its own PE headers");
-	if (find(&pe, li, SECTION_BZIMAGE, &s.linux))
-		s.wrapped = true;
-	else if (!find(&pe, li, SECTION_LINUX, &s.linux))
-		return log_error_status(EFI_NOT_FOUND, "stub: no %s section: not a unified kernel image", SECTION_LINUX);
-	find(&pe, li, SECTION_INITRD, &s.initrd);
-	s.has_cmdline = find(&pe, li, SECTION_CMDLINE, &s.cmdline);
+	if (pe_find_section(&pe, WRAP_SECTION)) {
+		err = find_wrapped(&pe, li, &s);
+	} else {
+		err = uki_parse(&pe, li->ImageBase, li->ImageSize, PE_LAYOUT_MEMORY, "stub", &u);
+		if (err == EFI_NOT_FOUND)
+			return log_error_status(err, "stub: no .linux section: not a unified kernel image");
+		s.linux = blob_of(&u.s[UKI_LINUX]);
+		s.initrd = blob_of(&u.s[UKI_INITRD]);
+		s.cmdline = blob_of(&u.s[UKI_CMDLINE]);
+		s.has_cmdline = s.cmdline.data != NULL;
+	}
+	if (EFI_ERROR(err))
+		return err;
 	*ret = s;
 	return EFI_SUCCESS;
 }

@@ -5,20 +5,14 @@
 
 #include "efi/boot.h"
 
-/* Section names, UKI specification (UAPI.5); ".bzimage" is handoff's wrap. */
-#define SECTION_LINUX   ".linux"
-#define SECTION_BZIMAGE ".bzimage"
-#define SECTION_INITRD  ".initrd"
-#define SECTION_CMDLINE ".cmdline"
-
 struct blob {
 	const uint8_t *data;
 	size_t size;
 };
 
 struct stub_sections {
-	struct blob linux;    /* the kernel (from .linux or .bzimage) */
-	bool wrapped;         /* .bzimage: the kernel's own PE header is this stub */
+	struct blob linux;    /* the kernel (from .linux, or reassembled from .bzimage) */
+	bool wrapped;         /* .bzimage: the kernel's PE header is this stub's own */
 	struct blob initrd;
 	struct blob cmdline;
 	bool has_cmdline;

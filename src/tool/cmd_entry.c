@@ -2,6 +2,7 @@
  * on an ESP (or XBOOTLDR) directory, as kernel-install lays them out. */
 #define _GNU_SOURCE
 #include "entry.h"
+#include "core/array.h"
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -267,13 +268,6 @@ static size_t entry_files(const char *text, char ***ret)
 	}
 	*ret = files;
 	return n;
-}
-
-static void strv_free(char **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
 }
 
 static char *read_text(const char *path)

@@ -478,6 +478,11 @@ def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_a
                 res.stopped = True
                 break
     finally:
+        if not (res.timed_out or res.stopped):
+            try:  # EOF on stdout: QEMU is exiting; give it time to finish
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                pass
         if proc.poll() is None:
             proc.kill()
         try:

@@ -1,5 +1,6 @@
 /* initrd= extraction and .cmdline section handling. */
 #include "test.h"
+#include "core/array.h"
 #include "core/cmdline.h"
 
 static void check_paths(const char *cmdline, const char *const *want, size_t n_want)
@@ -11,7 +12,7 @@ static void check_paths(const char *cmdline, const char *const *want, size_t n_w
 	CHECK_EQ(n, n_want);
 	for (size_t i = 0; i < n && i < n_want; i++)
 		CHECK_STR(v[i], want[i]);
-	cmdline_strv_free(v, n);
+	strv_free(v, n);
 }
 
 TEST(cmdline_initrd_values_in_order)

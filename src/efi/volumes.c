@@ -1,0 +1,99 @@
+/* Volume discovery (Boot Loader Specification: $BOOT may be the ESP or an
+ * XBOOTLDR partition on the same disk; entry paths are relative to the
+ * partition they were found on). A partition belongs to the boot disk when
+ * its device path is the disk's path plus one hard-drive node (UEFI 2.10
+ * §10.3.5.1). */
+#include "volumes.h"
+#include "core/fmt.h"
+#include <efi/proto/block_io.h>
+
+static EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
+static EFI_GUID sfs_guid = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID;
+static EFI_GUID bio_guid = EFI_BLOCK_IO_PROTOCOL_GUID;
+
+static uint16_t node_len(const EFI_DEVICE_PATH_PROTOCOL *n)
+{
+	return (uint16_t)(n->Length[0] | n->Length[1] << 8);
+}
+
+static bool is_end(const EFI_DEVICE_PATH_PROTOCOL *n)
+{
+	return n->Type == END_DEVICE_PATH_TYPE || node_len(n) < 4;
+}
+
+/* Bytes of @dp before its hard-drive node (the disk's own path), or 0. */
+static size_t disk_prefix_len(const EFI_DEVICE_PATH_PROTOCOL *dp)
+{
+	for (const EFI_DEVICE_PATH_PROTOCOL *n = dp; !is_end(n); n = (const void *)((const uint8_t *)n + node_len(n)))
+		if (n->Type == MEDIA_DEVICE_PATH && n->SubType == MEDIA_HARDDRIVE_DP)
+			return (size_t)((const uint8_t *)n - (const uint8_t *)dp);
+	return 0;
+}
+
+static const EFI_DEVICE_PATH_PROTOCOL *devpath_of(EFI_HANDLE h)
+{
+	EFI_DEVICE_PATH_PROTOCOL *dp;
+
+	return BS->HandleProtocol(h, &dp_guid, (void **)&dp) == EFI_SUCCESS ? dp : NULL;
+}
+
+static bool dir_exists(EFI_FILE_PROTOCOL *root, const char *path)
+{
+	EFI_FILE_PROTOCOL *f;
+
+	if (file_open(root, path, &f) != EFI_SUCCESS)
+		return false;
+	file_close(f);
+	return true;
+}
+
+/* A partition of the boot disk, other than the boot volume, with entries. */
+static void consider_partition(EFI_HANDLE h, size_t index, struct volume **v, size_t *n)
+{
+	static const char *const prefixes[] = { "", "/boot" };
+	struct volume vol = { .handle = h };
+	void *sfs;
+
+	fmt_snprintf(vol.name, sizeof(vol.name), "partition %zu", index);
+	if (BS->HandleProtocol(h, &sfs_guid, &sfs) != EFI_SUCCESS && ext4_sfs_install(h, vol.name) != EFI_SUCCESS)
+		return;
+	if (file_open_root(h, &vol.root) != EFI_SUCCESS)
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++) {
+		_cleanup_free_ char *dir = fmt_asprintf("%s/loader/entries", prefixes[i]);
+		_cleanup_free_ char *uki = fmt_asprintf("%s/EFI/Linux", prefixes[i]);
+		if ((dir && dir_exists(vol.root, dir)) || (uki && dir_exists(vol.root, uki))) {
+			vol.prefix = prefixes[i];
+			if (array_append(v, n, sizeof(vol), &vol) == EFI_SUCCESS)
+				return;
+		}
+	}
+	file_close(vol.root);
+}
+
+EFI_STATUS volumes_find(EFI_HANDLE boot_device, struct volume **ret, size_t *ret_n)
+{
+	struct volume boot = { .handle = boot_device, .prefix = "", .name = "boot volume" };
+	const EFI_DEVICE_PATH_PROTOCOL *boot_dp = devpath_of(boot_device);
+	size_t prefix = boot_dp ? disk_prefix_len(boot_dp) : 0, n = 0;
+	struct volume *v = NULL;
+	EFI_HANDLE *handles = NULL;
+	UINTN n_handles = 0;
+	EFI_STATUS err;
+
+	err = file_open_root(boot_device, &boot.root);
+	if (EFI_ERROR(err) || (err = array_append(&v, &n, sizeof(boot), &boot)) != EFI_SUCCESS)
+		return err;
+	if (prefix && BS->LocateHandleBuffer(ByProtocol, &bio_guid, NULL, &n_handles, &handles) == EFI_SUCCESS) {
+		for (UINTN i = 0; i < n_handles; i++) {
+			const EFI_DEVICE_PATH_PROTOCOL *dp = devpath_of(handles[i]);
+			if (handles[i] == boot_device || !dp || disk_prefix_len(dp) != prefix || memcmp(dp, boot_dp, prefix) != 0)
+				continue;
+			consider_partition(handles[i], i, &v, &n);
+		}
+		BS->FreePool(handles);
+	}
+	*ret = v;
+	*ret_n = n;
+	return EFI_SUCCESS;
+}
