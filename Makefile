@@ -97,6 +97,7 @@ unit: $(B)/unit-tests
 # src/core is compiled once for all fuzzers (with coverage), each target links it.
 FUZZ_CFLAGS := $(HOST_CFLAGS) -DFUZZING -fsanitize=fuzzer-no-link,address,undefined
 FUZZ_OBJS := $(patsubst %.c,$(B)/fuzzobj/%.o,$(CORE_SRCS) src/tool/platform_host.c)
+.SECONDARY: $(FUZZ_OBJS)
 
 $(B)/fuzzobj/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -3,6 +3,7 @@
  * is allocated, and the physical address of a node is its pointer (UEFI maps
  * memory 1:1, UEFI 2.10 §2.3.4). */
 #include "bootparams.h"
+#include "e820.h"
 
 /* The one way a 64-bit value is split into a low and a high 32-bit field.
  * A macro, not a function: the fields are packed, so no pointers to them. */
@@ -121,19 +122,24 @@ void bp_set_efi_info(struct boot_params *bp, uint64_t systab, const struct efi_m
 	ei->efi_memdesc_version = map->desc_version;
 }
 
+struct setup_data *bp_setup_data_tail(const struct boot_params *bp)
+{
+	struct setup_data *n = (struct setup_data *)(uintptr_t)bp->hdr.setup_data;
+
+	while (n && n->next)
+		n = (struct setup_data *)(uintptr_t)n->next;
+	return n;
+}
+
 void bp_append_setup_data(struct boot_params *bp, struct setup_data *node, uint64_t node_addr)
 {
-	struct setup_data *tail;
+	struct setup_data *tail = bp_setup_data_tail(bp);
 
 	node->next = 0;
-	if (!bp->hdr.setup_data) {
+	if (tail)
+		tail->next = node_addr;
+	else
 		bp->hdr.setup_data = node_addr;
-		return;
-	}
-	tail = (struct setup_data *)(uintptr_t)bp->hdr.setup_data;
-	while (tail->next)
-		tail = (struct setup_data *)(uintptr_t)tail->next;
-	tail->next = node_addr;
 }
 
 EFI_STATUS bp_set_e820(struct boot_params *bp, const struct boot_e820_entry *e, size_t n,
@@ -153,4 +159,33 @@ EFI_STATUS bp_set_e820(struct boot_params *bp, const struct boot_e820_entry *e, 
 	memcpy(ext->data, e + n_zero, ext->len);
 	bp_append_setup_data(bp, ext, ext_addr);
 	return EFI_SUCCESS;
+}
+
+void bp_setup_handover(struct boot_params *bp, const struct bz_info *bz, const struct bp_load *ld)
+{
+	bp_init_from_image(bp, bz);
+	bp_set_kernel(bp, ld->kernel_addr);
+	bp_set_cmdline(bp, ld->cmdline_addr);
+	bp_set_initrd(bp, ld->initrd_addr, ld->initrd_size);
+}
+
+EFI_STATUS bp_setup_memmap(struct boot_params *bp, uint64_t systab, const struct bp_memmap *m)
+{
+	struct efi_memmap_info info = {
+		.addr = (uintptr_t)m->map, .size = m->size,
+		.desc_size = (uint32_t)m->desc_size, .desc_version = m->desc_version,
+	};
+	size_t n;
+	EFI_STATUS err;
+
+	bp_set_efi_info(bp, systab, &info);
+	err = e820_from_efi_memmap(m->map, m->size, m->desc_size, m->scratch, m->cap, &n);
+	if (EFI_ERROR(err))
+		return err;
+	/* On a retry the e820 node is appended again: cut the chain where it was linked. */
+	if (m->chain_tail)
+		m->chain_tail->next = 0;
+	else
+		bp->hdr.setup_data = 0;
+	return bp_set_e820(bp, m->scratch, n, m->ext, m->cap, (uintptr_t)m->ext);
 }

@@ -45,8 +45,44 @@ void bp_set_efi_info(struct boot_params *bp, uint64_t systab, const struct efi_m
  */
 EFI_STATUS bp_set_e820(struct boot_params *bp, const struct boot_e820_entry *e, size_t n,
 		       struct setup_data *ext, size_t ext_cap, uint64_t ext_addr);
+/** bp_setup_data_tail() - the last node of the setup_data chain, or NULL. */
+struct setup_data *bp_setup_data_tail(const struct boot_params *bp);
 /** bp_append_setup_data() - link @node (at physical @node_addr) at the end of the chain. */
 void bp_append_setup_data(struct boot_params *bp, struct setup_data *node, uint64_t node_addr);
+
+/* Where the loader put the parts the zero page points to. */
+struct bp_load {
+	uint64_t kernel_addr;
+	uint64_t cmdline_addr;
+	uint64_t initrd_addr, initrd_size;   /* 0/0: no initrd */
+};
+
+/**
+ * bp_setup_handover() - the zero page the handover scheme passes (and the
+ * first half of legacy's): the image's setup header, loader type, kernel,
+ * command line and initrd.
+ */
+void bp_setup_handover(struct boot_params *bp, const struct bz_info *bz, const struct bp_load *ld);
+
+/* The final UEFI memory map, as GetMemoryMap returned it. */
+struct bp_memmap {
+	const void *map;
+	size_t size, desc_size;
+	uint32_t desc_version;
+	struct boot_e820_entry *scratch;     /* room for one entry per descriptor */
+	struct setup_data *ext;              /* SETUP_E820_EXT node, same capacity */
+	size_t cap;
+	struct setup_data *chain_tail;       /* last setup_data node before the e820 one, or NULL */
+};
+
+/**
+ * bp_setup_memmap() - legacy boot's last step, between the final
+ * GetMemoryMap and ExitBootServices: efi_info ("EL64", @systab, the map) and
+ * the e820 table (overflow in a SETUP_E820_EXT node linked after
+ * @m->chain_tail). Allocates nothing, so it can run again on a retry.
+ * Return: EFI_SUCCESS, EFI_INVALID_PARAMETER (descriptor size), EFI_BUFFER_TOO_SMALL.
+ */
+EFI_STATUS bp_setup_memmap(struct boot_params *bp, uint64_t systab, const struct bp_memmap *m);
 
 /** bp_e820_ext_size() - bytes of a SETUP_E820_EXT node for @n_extra entries. */
 static inline size_t bp_e820_ext_size(size_t n_extra)

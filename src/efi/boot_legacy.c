@@ -5,46 +5,22 @@
  * and rsi = boot_params. */
 #include "boot.h"
 #include "exit_boot.h"
-#include "core/e820.h"
 
 struct legacy_ctx {
 	struct boot_params *bp;
-	struct boot_e820_entry *e820;   /* scratch, one entry per descriptor */
-	size_t e820_cap;
-	struct setup_data *e820_ext;    /* SETUP_E820_EXT node, same capacity */
-	struct setup_data *chain_tail;  /* last node before e820_ext (PCI ROMs), or NULL */
+	struct bp_memmap m;             /* buffers sized before the exit */
 };
-
-static struct setup_data *setup_data_tail(const struct boot_params *bp)
-{
-	struct setup_data *n = (struct setup_data *)(uintptr_t)bp->hdr.setup_data;
-
-	while (n && n->next)
-		n = (struct setup_data *)(uintptr_t)n->next;
-	return n;
-}
 
 /* Runs between the last GetMemoryMap and ExitBootServices: no allocation, no output. */
 static EFI_STATUS fill_from_final_map(void *p, const struct memmap_buf *map)
 {
 	struct legacy_ctx *c = p;
-	struct efi_memmap_info info = {
-		.addr = (uintptr_t)map->buf, .size = map->size,
-		.desc_size = (uint32_t)map->desc_size, .desc_version = map->desc_version,
-	};
-	size_t n;
-	EFI_STATUS err;
 
-	bp_set_efi_info(c->bp, (uintptr_t)ST, &info);
-	err = e820_from_efi_memmap(map->buf, map->size, map->desc_size, c->e820, c->e820_cap, &n);
-	if (EFI_ERROR(err))
-		return err;
-	/* A retry appends the e820 node again: cut it off where it was linked. */
-	if (c->chain_tail)
-		c->chain_tail->next = 0;
-	else
-		c->bp->hdr.setup_data = 0;
-	return bp_set_e820(c->bp, c->e820, n, c->e820_ext, c->e820_cap, (uintptr_t)c->e820_ext);
+	c->m.map = map->buf;
+	c->m.size = map->size;
+	c->m.desc_size = map->desc_size;
+	c->m.desc_version = map->desc_version;
+	return bp_setup_memmap(c->bp, (uintptr_t)ST, &c->m);
 }
 
 static EFI_STATUS alloc_map_buffers(struct legacy_ctx *c, struct memmap_buf *map)
@@ -53,10 +29,10 @@ static EFI_STATUS alloc_map_buffers(struct legacy_ctx *c, struct memmap_buf *map
 
 	if (EFI_ERROR(err))
 		return log_error_status(err, "cannot size the memory map: %s", efi_status_str(err));
-	c->e820_cap = map->capacity / map->desc_size;
-	c->e820 = mem_alloc(c->e820_cap * sizeof(*c->e820));
-	c->e820_ext = mem_alloc(bp_e820_ext_size(c->e820_cap));
-	if (!c->e820 || !c->e820_ext)
+	c->m.cap = map->capacity / map->desc_size;
+	c->m.scratch = mem_alloc(c->m.cap * sizeof(*c->m.scratch));
+	c->m.ext = mem_alloc(bp_e820_ext_size(c->m.cap));
+	if (!c->m.scratch || !c->m.ext)
 		return log_error_status(EFI_OUT_OF_RESOURCES, "no memory for the e820 table");
 	return EFI_SUCCESS;
 }
@@ -106,14 +82,14 @@ EFI_STATUS boot_legacy(const struct boot_plan *plan)
 		bp_set_screen(c.bp, &fb);
 	pci_add_option_roms(c.bp);
 	err = alloc_map_buffers(&c, &map);
-	c.chain_tail = setup_data_tail(c.bp);
+	c.m.chain_tail = bp_setup_data_tail(c.bp);
 	if (!EFI_ERROR(err))
 		err = exit_boot_services(BS, IH, &map, fill_from_final_map, &c);
 	if (EFI_ERROR(err)) {
 		/* ExitBootServices failed before the firmware shut down: still safe to report. */
 		log_error("%s: ExitBootServices failed: %s", plan->kernel_path, efi_status_str(err));
-		mem_free(c.e820);
-		mem_free(c.e820_ext);
+		mem_free(c.m.scratch);
+		mem_free(c.m.ext);
 		mem_free(map.buf);
 		linux_unload(&l);
 		return err;

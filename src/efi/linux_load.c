@@ -48,7 +48,6 @@ static EFI_STATUS load_cmdline(const struct boot_plan *plan, struct linux_loaded
 	if (EFI_ERROR(err))
 		return log_error_status(err, "no memory below 4 GiB for the command line");
 	memcpy((void *)(uintptr_t)l->cmdline_addr, plan->cmdline, len + 1);
-	bp_set_cmdline(l->bp, l->cmdline_addr);
 	return EFI_SUCCESS;
 }
 
@@ -65,11 +64,7 @@ static EFI_STATUS load_initrd(const struct boot_plan *plan, struct linux_loaded 
 					(unsigned long long)(set->total_size >> 20),
 					(unsigned long long)plan_initrd_max(&plan->info.bz), efi_status_str(err));
 	l->initrd_alloc = set->total_size;
-	err = initrd_set_read(set, (uint8_t *)(uintptr_t)l->initrd_addr);
-	if (EFI_ERROR(err))
-		return err;
-	bp_set_initrd(l->bp, l->initrd_addr, set->total_size);
-	return EFI_SUCCESS;
+	return initrd_set_read(set, (uint8_t *)(uintptr_t)l->initrd_addr);
 }
 
 EFI_STATUS linux_load(const struct boot_plan *plan, struct linux_loaded *ret)
@@ -82,7 +77,6 @@ EFI_STATUS linux_load(const struct boot_plan *plan, struct linux_loaded *ret)
 	if (EFI_ERROR(err))
 		return log_error_status(err, "no memory below 4 GiB for boot_params");
 	l.bp = (struct boot_params *)(uintptr_t)bp_addr;
-	bp_init_from_image(l.bp, &plan->info.bz);
 	err = load_kernel(plan, &l);
 	if (!EFI_ERROR(err))
 		err = load_cmdline(plan, &l);
@@ -92,7 +86,10 @@ EFI_STATUS linux_load(const struct boot_plan *plan, struct linux_loaded *ret)
 		linux_unload(&l);
 		return err;
 	}
-	bp_set_kernel(l.bp, l.kernel_addr);
+	bp_setup_handover(l.bp, &plan->info.bz, &(struct bp_load){
+		.kernel_addr = l.kernel_addr, .cmdline_addr = l.cmdline_addr,
+		.initrd_addr = l.initrd_addr, .initrd_size = l.initrd_alloc,
+	});
 	*ret = l;
 	return EFI_SUCCESS;
 }

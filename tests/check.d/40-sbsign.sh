@@ -70,5 +70,18 @@ check "wrap: sbsign" sbsign --key "$W/k.key" --cert "$W/k.crt" --output "$W/wrap
 check "wrap: sbverify --cert accepts" sbverify --cert "$W/k.crt" "$W/wrap.signed.efi"
 refuse "wrap: systemd's 8-section stub does not fit" "$MKUKI" wrap "$SDSTUB" "$KERNEL" "$W/wrap-sd.efi"
 
+# The shipped path: the CLI with handoff's own stub.
+check "handoff uki (handoff-stub.efi): build" build/handoff uki --linux "$KERNEL" --initrd "$INITRD" \
+	--cmdline "console=ttyS0 quiet" --os-release @'PRETTY_NAME="Test"' -o "$W/h-uki.efi"
+check "handoff uki: inspect sees a UKI with .linux .initrd .cmdline .osrel .sbat" bash -c \
+	"build/handoff inspect --json $W/h-uki.efi | python3 -c 'import json,sys; j=json.load(sys.stdin); n=[s[\"name\"] for s in j[\"pe\"][\"sections\"]]; assert j[\"format\"]==\"uki\" and all(x in n for x in (\".linux\",\".initrd\",\".cmdline\",\".osrel\",\".sbat\")), n'"
+check "handoff uki: sbsign" sbsign --key "$W/k.key" --cert "$W/k.crt" --output "$W/h-uki.signed.efi" "$W/h-uki.efi"
+check "handoff uki: sbverify --cert accepts" sbverify --cert "$W/k.crt" "$W/h-uki.signed.efi"
+check "handoff wrap (handoff-stub.efi): build" build/handoff wrap --linux "$KERNEL" -o "$W/h-wrap.efi"
+check "handoff wrap: sbsign" sbsign --key "$W/k.key" --cert "$W/k.crt" --output "$W/h-wrap.signed.efi" "$W/h-wrap.efi"
+check "handoff wrap: sbverify --cert accepts" sbverify --cert "$W/k.crt" "$W/h-wrap.signed.efi"
+refuse "handoff uki: a non-bzImage kernel is refused" build/handoff uki --linux "$W/k.crt" -o "$W/h-bad.efi"
+check "handoff uki: no output after an error" test ! -e "$W/h-bad.efi"
+
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]
