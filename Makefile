@@ -107,10 +107,13 @@ $(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS)
 	@mkdir -p $(dir $@)
 	$(Q)$(call msg,FUZZ,$@) $(HOST_CC) $(HOST_CFLAGS) -DFUZZING -fsanitize=fuzzer,address,undefined $< $(FUZZ_OBJS) -o $@
 
+# New inputs go to build/fuzz/corpus-NAME; the curated corpus in the tree is read only.
 fuzz: $(FUZZ_BINS)
-	@for f in $(FUZZ_BINS); do n=$${f##*/fuzz_}; mkdir -p tests/fuzz/corpus/$$n; \
+	@for f in $(FUZZ_BINS); do n=$${f##*/fuzz_}; mkdir -p $(B)/fuzz/corpus-$$n; \
 	  echo "fuzz $$n for $(FUZZ_SECONDS)s"; \
-	  $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 tests/fuzz/corpus/$$n || exit 1; done
+	  $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $(B)/fuzz/corpus-$$n tests/fuzz/corpus/$$n \
+	    > $(B)/fuzz/fuzz-$$n.log 2>&1 || { tail -n 30 $(B)/fuzz/fuzz-$$n.log; exit 1; }; \
+	  grep -E "^stat::number_of_executed_units" $(B)/fuzz/fuzz-$$n.log; done
 
 fuzz-corpus: $(FUZZ_BINS)
 

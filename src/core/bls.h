@@ -32,21 +32,37 @@ struct bls_entry {
  * @text/@len: contents (UTF-8, need not be NUL-terminated); @filename: the
  * file's name ("debian-6.1.0.conf"), giving the id; @path: for messages.
  * Bad lines are logged as "<path>:<line>: <reason>" and skipped.
+ * "linux" wins over "efi" when both are given (warning; efi is dropped).
+ * On any error *@ret holds nothing (bls_entry_free() on it is harmless).
  * Return: EFI_SUCCESS; EFI_LOAD_ERROR when the entry can boot nothing
- * (neither "linux" nor "efi"; logged); EFI_OUT_OF_RESOURCES.
+ * (neither "linux" nor "efi"; logged); EFI_UNSUPPORTED when its
+ * "architecture" is not x64 (the BLS says to hide it; info line);
+ * EFI_OUT_OF_RESOURCES.
  */
 EFI_STATUS bls_parse_entry(const char *text, size_t len, const char *filename, const char *path,
 			   struct bls_entry *ret);
+/** bls_entry_free() - free every string of @e and zero it (not @e itself). */
 void bls_entry_free(struct bls_entry *e);
 
 /** bls_entry_cmp() - BLS order: negative when @a sorts before @b. */
 int bls_entry_cmp(const struct bls_entry *a, const struct bls_entry *b);
 /** bls_sort() - sort @entries in BLS order (stable). */
 void bls_sort(struct bls_entry **entries, size_t n);
-/** bls_version_cmp() - UAPI version comparison (as systemd's strverscmp_improved). */
+/**
+ * bls_version_cmp() - UAPI.10 version comparison (as systemd's
+ * strverscmp_improved). NULL counts as "". Return: -1, 0 or 1.
+ */
 int bls_version_cmp(const char *a, const char *b);
-/** glob_match() - shell-style '*', '?' and '[...]' matching of a whole string. */
+/** bls_version_cmp_n() - bls_version_cmp() of @a[0..@a_len) and @b[0..@b_len). */
+int bls_version_cmp_n(const char *a, size_t a_len, const char *b, size_t b_len);
+/**
+ * glob_match() - shell-style matching of the whole string @s: '*', '?',
+ * '[abc]', '[a-z]', '[!x]' (also '[^x]'); bytes, case-sensitive, no escapes.
+ * Time O(len(pattern) * len(s)), no recursion.
+ */
 bool glob_match(const char *pattern, const char *s);
+/** glob_match_suffixed() - glob_match() of @pattern against @s followed by @suffix. */
+bool glob_match_suffixed(const char *pattern, const char *s, const char *suffix);
 /**
  * bls_find_default() - index of the default entry: the first (in sorted
  * order) whose id matches @glob (also tried with ".conf" appended, as systemd-boot);

@@ -1,97 +1,138 @@
-/* \loader\loader.conf, as systemd-boot reads it (loader.conf(5)): the keys
- * handoff acts on, the systemd-boot keys it accepts silently, and a warning
- * for anything else. */
+/* \loader\loader.conf, as systemd-boot reads it (loader.conf(5)): timeout,
+ * default, editor and console-mode are used; the other keys systemd-boot
+ * knows are accepted and ignored with a note; unknown keys warn. Line syntax
+ * and error reporting: conf_line.h. */
 #include "config.h"
-#include "lines.h"
+#include "conf_line.h"
 #include "log.h"
 
-/* systemd-boot keys that handoff accepts without acting on them. */
-static const char *const known_ignored[] = {
-	"auto-entries", "auto-firmware", "auto-reboot", "auto-poweroff", "beep", "secure-boot-enroll",
-	"reboot-for-bitlocker", "random-seed-mode", "reboot-on-error", "preferred-architecture",
+enum cfg_key { CFG_KEY_TIMEOUT, CFG_KEY_DEFAULT, CFG_KEY_EDITOR, CFG_KEY_CONSOLE_MODE, CFG_KEY_MAX };
+
+static const char *const cfg_key_names[CFG_KEY_MAX] = {
+	[CFG_KEY_TIMEOUT] = "timeout",
+	[CFG_KEY_DEFAULT] = "default",
+	[CFG_KEY_EDITOR] = "editor",
+	[CFG_KEY_CONSOLE_MODE] = "console-mode",
 };
 
-static bool parse_timeout(const struct kv_line *l, uint32_t *ret)
-{
-	uint64_t v = 0;
-
-	if (l->value_len == 10 && memcmp(l->value, "menu-force", 10) == 0)
-		return *ret = CFG_TIMEOUT_MENU_FORCE, true;
-	if ((l->value_len == 11 && memcmp(l->value, "menu-hidden", 11) == 0) ||
-	    (l->value_len == 13 && memcmp(l->value, "menu-disabled", 13) == 0))
-		return *ret = 0, true;
-	for (size_t i = 0; i < l->value_len; i++) {
-		if (l->value[i] < '0' || l->value[i] > '9')
-			return false;
-		v = v * 10 + (uint64_t)(l->value[i] - '0');
-		if (v >= CFG_TIMEOUT_MENU_FORCE)
-			return false;
-	}
-	*ret = (uint32_t)v;
-	return true;
-}
-
-struct cfg_ctx {
-	struct loader_config *cfg;
-	const char *path;
-	bool oom;
+/* Keys of systemd-boot's loader.conf(5) that handoff has no use for: not an
+ * error, a loader.conf written for systemd-boot must work unchanged. */
+static const char *const systemd_boot_keys[] = {
+	"auto-entries", "auto-firmware", "auto-poweroff", "auto-reboot", "beep",
+	"secure-boot-enroll", "secure-boot-enrollment", "secure-boot-enroll-action",
+	"secure-boot-enroll-timeout-sec", "reboot-for-bitlocker", "reboot-on-error",
+	"random-seed-mode", "log-level", "preferred-profile",
 };
-
-static bool replace_string(struct cfg_ctx *c, char **field, const struct kv_line *l)
-{
-	char *v = kv_value_dup(l);
-
-	if (!v)
-		return c->oom = true, true;
-	mem_free(*field);
-	*field = v;
-	return true;
-}
-
-static bool cfg_line(void *p, const struct kv_line *l)
-{
-	struct cfg_ctx *c = p;
-
-	if (kv_key_is(l, "timeout")) {
-		if (parse_timeout(l, &c->cfg->timeout_sec))
-			return true;
-		log_error("%s:%u: timeout '%.*s' is not a number of seconds, ignored", c->path, l->number, (int)l->value_len, l->value);
-		return false;
-	}
-	if (kv_key_is(l, "editor")) {
-		if (kv_value_bool(l, &c->cfg->editor))
-			return true;
-		log_error("%s:%u: editor '%.*s' is not yes or no, ignored", c->path, l->number, (int)l->value_len, l->value);
-		return false;
-	}
-	if (kv_key_is(l, "default"))
-		return replace_string(c, &c->cfg->default_glob, l);
-	if (kv_key_is(l, "console-mode"))
-		return replace_string(c, &c->cfg->console_mode, l);
-	for (size_t i = 0; i < ARRAY_SIZE(known_ignored); i++)
-		if (kv_key_is(l, known_ignored[i]))
-			return true;
-	log_warning("%s:%u: unknown key '%.*s', ignored", c->path, l->number, (int)MIN(l->key_len, (size_t)64), l->key);
-	return true;
-}
-
-EFI_STATUS cfg_parse_loader_conf(const char *text, size_t len, const char *path, struct loader_config *ret)
-{
-	struct loader_config cfg = { .timeout_sec = CFG_TIMEOUT_UNSET, .editor = true };
-	struct cfg_ctx c = { .cfg = &cfg, .path = path };
-
-	cfg.n_errors = kv_parse(text, len, path, cfg_line, &c);
-	if (c.oom) {
-		cfg_free(&cfg);
-		return EFI_OUT_OF_RESOURCES;
-	}
-	*ret = cfg;
-	return EFI_SUCCESS;
-}
 
 void cfg_free(struct loader_config *cfg)
 {
 	mem_free(cfg->default_glob);
 	mem_free(cfg->console_mode);
-	cfg->default_glob = cfg->console_mode = NULL;
+	*cfg = (struct loader_config){ .timeout_sec = CFG_TIMEOUT_UNSET, .editor = true };
+}
+
+/* "timeout": seconds, or systemd-boot's menu-force / menu-hidden /
+ * menu-disabled (the last two boot the default at once, as timeout 0). */
+static void cfg_set_timeout(struct conf_reader *r, const struct conf_kv *kv, struct loader_config *cfg)
+{
+	uint64_t v;
+
+	if (conf_value_is(kv, "menu-force"))
+		cfg->timeout_sec = CFG_TIMEOUT_MENU_FORCE;
+	else if (conf_value_is(kv, "menu-hidden") || conf_value_is(kv, "menu-disabled"))
+		cfg->timeout_sec = 0;
+	else if (conf_parse_uint(kv, CFG_TIMEOUT_MENU_FORCE - 1, &v))
+		cfg->timeout_sec = (uint32_t)v;
+	else
+		conf_line_error(r, kv, "timeout '%.*s' is not a number of seconds (0..%u), menu-force or menu-hidden, ignored",
+				(int)kv->value_len, kv->value, CFG_TIMEOUT_MENU_FORCE - 1);
+}
+
+static EFI_STATUS cfg_set_string(struct conf_reader *r, const struct conf_kv *kv, char **field)
+{
+	char *s = conf_strndup(kv->value, kv->value_len);
+
+	if (!s)
+		return log_error_status(EFI_OUT_OF_RESOURCES, "%s:%u: out of memory", r->path, kv->line);
+	mem_free(*field);
+	*field = s;
+	return EFI_SUCCESS;
+}
+
+static EFI_STATUS cfg_apply(struct conf_reader *r, const struct conf_kv *kv, enum cfg_key key,
+			    struct loader_config *cfg)
+{
+	switch (key) {
+	case CFG_KEY_TIMEOUT:
+		cfg_set_timeout(r, kv, cfg);
+		return EFI_SUCCESS;
+	case CFG_KEY_DEFAULT:
+		return cfg_set_string(r, kv, &cfg->default_glob);
+	case CFG_KEY_EDITOR:
+		if (!conf_parse_bool(kv, &cfg->editor))
+			conf_line_error(r, kv, "editor '%.*s' is not yes or no (y/n, true/false, on/off, 1/0), ignored",
+					(int)kv->value_len, kv->value);
+		return EFI_SUCCESS;
+	case CFG_KEY_CONSOLE_MODE:
+		return cfg_set_string(r, kv, &cfg->console_mode);
+	default:
+		return EFI_SUCCESS;
+	}
+}
+
+static bool is_systemd_boot_key(const struct conf_kv *kv)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(systemd_boot_keys); i++)
+		if (conf_key_is(kv, systemd_boot_keys[i]))
+			return true;
+	return false;
+}
+
+/* One line: a known key is applied (a repeated valid one replaces the earlier
+ * value, as in systemd-boot, with a warning); anything else is reported. */
+static EFI_STATUS cfg_line(struct conf_reader *r, const struct conf_kv *kv, struct loader_config *cfg,
+			   unsigned *seen)
+{
+	for (unsigned k = 0; k < CFG_KEY_MAX; k++) {
+		unsigned n_errors = r->n_errors;
+		EFI_STATUS err;
+
+		if (!conf_key_is(kv, cfg_key_names[k]))
+			continue;
+		err = cfg_apply(r, kv, (enum cfg_key)k, cfg);
+		if (EFI_ERROR(err) || r->n_errors != n_errors)
+			return err; /* a bad value replaced nothing */
+		if (*seen & (1u << k))
+			log_warning("%s:%u: '%s' given again, the last one counts", r->path, kv->line, cfg_key_names[k]);
+		*seen |= 1u << k;
+		return EFI_SUCCESS;
+	}
+	if (is_systemd_boot_key(kv)) /* debug: not a problem, "handoff entry list" must not flag it */
+		log_debug("%s:%u: '%.*s' is a systemd-boot option that handoff does not implement, ignored", r->path,
+			 kv->line, (int)kv->key_len, kv->key);
+	else
+		log_warning("%s:%u: unknown key '%.*s', ignored", r->path, kv->line, (int)kv->key_len, kv->key);
+	return EFI_SUCCESS;
+}
+
+EFI_STATUS cfg_parse_loader_conf(const char *text, size_t len, const char *path, struct loader_config *ret)
+{
+	struct loader_config cfg = { .timeout_sec = CFG_TIMEOUT_UNSET, .editor = true };
+	struct conf_reader r;
+	struct conf_kv kv;
+	unsigned seen = 0;
+
+	conf_reader_init(&r, text, len, path);
+	while (conf_next(&r, &kv)) {
+		EFI_STATUS err = cfg_line(&r, &kv, &cfg, &seen);
+
+		if (EFI_ERROR(err)) {
+			cfg_free(&cfg);
+			*ret = cfg;
+			return err;
+		}
+	}
+	cfg.n_errors = r.n_errors;
+	*ret = cfg;
+	return EFI_SUCCESS;
 }

@@ -21,10 +21,12 @@ struct loader_config {
 /**
  * cfg_parse_loader_conf() - parse loader.conf text (UTF-8, need not be
  * NUL-terminated). @path is used in messages ("\loader\loader.conf:3: ...").
+ * *@ret is overwritten (not freed) and starts from the defaults.
  * Return: EFI_SUCCESS (bad lines are skipped and counted in n_errors) or
- * EFI_OUT_OF_RESOURCES.
+ * EFI_OUT_OF_RESOURCES (*@ret then holds the defaults).
  */
 EFI_STATUS cfg_parse_loader_conf(const char *text, size_t len, const char *path, struct loader_config *ret);
+/** cfg_free() - free the strings of @cfg and reset it to the defaults. */
 void cfg_free(struct loader_config *cfg);
 
 #endif

@@ -20,8 +20,6 @@ static EFI_STATUS plan_linux(struct boot_plan *plan, const struct bls_entry *e, 
 
 	if (EFI_ERROR(err))
 		return err;
-	if (!plan->info.is_bz && e->protocol != SCHEME_STUB && !plan->info.is_pe)
-		return log_error_status(EFI_LOAD_ERROR, "%s: not a Linux kernel image", plan->kernel_path);
 	return plan_scheme(&plan->info, e->protocol, secure_boot, plan->kernel_path, &plan->scheme);
 }
 

@@ -17,16 +17,17 @@ static void con_write(const char *s)
 	CHAR16 buf[CON_LINE_MAX];
 	size_t n = 0;
 
-	for (; *s; s++) {
+	while (*s) {
+		uint32_t c = utf8_next(&s);
+
 		if (n + 3 >= ARRAY_SIZE(buf)) {
 			buf[n] = 0;
 			con_out16(buf);
 			n = 0;
 		}
-		if (*s == '\n')
+		if (c == '\n')
 			buf[n++] = '\r';
-		/* Bytes >= 0x80 print as Latin-1; the firmware font has no more. */
-		buf[n++] = (uint8_t)*s;
+		buf[n++] = c > 0xffff ? 0xfffd : (CHAR16)c;
 	}
 	buf[n] = 0;
 	con_out16(buf);

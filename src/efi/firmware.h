@@ -46,6 +46,8 @@ CHAR16 *str8_to_16(const char *s, bool path);
 /** str16_to_8() - UCS-2 (at most @max chars, stops at NUL) to a new UTF-8 string. */
 char *str16_to_8(const CHAR16 *s, size_t max);
 size_t strlen16(const CHAR16 *s);
+/** utf8_next() - decode one code point at *@p and advance; invalid bytes give U+FFFD. */
+uint32_t utf8_next(const char **p);
 
 /* --- files (file.c) --- */
 /** file_open_root() - the root directory of the volume on @device. */

@@ -30,6 +30,10 @@ EFI_STATUS loader_load(struct loader *l, EFI_HANDLE image);
  */
 size_t menu_choose(struct loader *l, bool force_menu, char **ret_cmdline);
 
+/* loader_info.c */
+/** loader_info_publish() - the Boot Loader Interface variables (LoaderInfo, LoaderEntries, ...). */
+void loader_info_publish(const struct loader *l, EFI_HANDLE image);
+
 /* boot_entry.c */
 /** volume_path() - @path on @vol as the firmware sees it ("/boot" + "/vmlinuz"). Allocated. */
 char *volume_path(const struct volume *vol, const char *path);

@@ -2,21 +2,6 @@
  * on any failure say why and show the menu again. */
 #include "loader.h"
 #include "vars.h"
-#include "core/fmt.h"
-
-static void set_loader_info(const struct loader *l)
-{
-	char buf[128];
-
-	loader_var_set_str(u"LoaderInfo", "handoff " HANDOFF_VERSION);
-	fmt_snprintf(buf, sizeof(buf), "UEFI %u.%02u", ST->Hdr.Revision >> 16, ST->Hdr.Revision & 0xffff);
-	loader_var_set_str(u"LoaderFirmwareType", buf);
-	/* LoaderFeatures bits (systemd's Boot Loader Interface): config timeout, one-shot... none yet
-	 * beyond "entry default" (bit 3) and "boot counting" absent; publish what handoff does. */
-	uint64_t features = (1u << 0) | (1u << 1) | (1u << 3);
-	loader_var_set_raw(u"LoaderFeatures", &features, sizeof(features));
-	(void)l;
-}
 
 EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
@@ -33,7 +18,7 @@ EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		return err;
 	}
 	l.secure_boot = secure_boot_enabled();
-	set_loader_info(&l);
+	loader_info_publish(&l, image);
 	for (;;) {
 		char *cmdline = NULL;
 		size_t idx = menu_choose(&l, force_menu, &cmdline);

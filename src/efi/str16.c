@@ -11,8 +11,7 @@ size_t strlen16(const CHAR16 *s)
 	return n;
 }
 
-/* Decode one UTF-8 sequence; invalid bytes decode as U+FFFD, one byte each. */
-static uint32_t utf8_next(const char **p)
+uint32_t utf8_next(const char **p)
 {
 	const uint8_t *s = (const uint8_t *)*p;
 	uint32_t c = s[0];

@@ -1,8 +1,10 @@
 /* handoff-stub.efi: started by firmware or a loader, it boots the kernel it
  * carries. Command line: the embedded .cmdline, overridden by LoadOptions only
  * when Secure Boot is off (the signed image decides otherwise); initrds: the
- * embedded one, then initrd= files from the stub's volume, then a loader's
- * LoadFile2 initrd. The kernel starts by its own EFI stub when it has one,
+ * embedded one, then a loader's LoadFile2 initrd or, when no loader offers one,
+ * the initrd= files from the stub's volume. (systemd-boot names its initrds in
+ * initrd= and serves the same bytes by LoadFile2; Linux's own stub also takes
+ * LoadFile2 over initrd=.) The kernel starts by its own EFI stub when it has one,
  * else by handover, else by legacy boot: the loader's schemes, one code path. */
 #include "stub.h"
 #include "core/cmdline.h"
@@ -77,10 +79,10 @@ static EFI_STATUS stub_boot(const EFI_LOADED_IMAGE_PROTOCOL *li, const EFI_DEVIC
 		err = choose_scheme(&plan, s.wrapped);
 	if (!EFI_ERROR(err) && s.initrd.size)
 		err = initrd_set_add_data(&initrds, ".initrd section", s.initrd.data, s.initrd.size);
-	if (!EFI_ERROR(err))
-		err = add_cmdline_initrds(&initrds, li, cmdline, &root, &paths, &n_paths);
 	if (!EFI_ERROR(err) && initrd_lf2_take_foreign(&loader_initrd, &loader_initrd_size, &foreign) == EFI_SUCCESS)
 		err = initrd_set_add_data(&initrds, "loader's initrd", loader_initrd, loader_initrd_size);
+	else if (!EFI_ERROR(err))
+		err = add_cmdline_initrds(&initrds, li, cmdline, &root, &paths, &n_paths);
 	if (!EFI_ERROR(err)) {
 		log_info("stub: booting the embedded kernel by %s (%zu initrd, %llu KiB)", scheme_name(plan.scheme),
 			 initrds.n, (unsigned long long)(initrds.total_size >> 10));

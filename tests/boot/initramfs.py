@@ -65,11 +65,18 @@ if [ -d /sys/firmware/efi ]; then
         nvars=$(ls /sys/firmware/efi/efivars | wc -l)
     fi
 fi
+# Boot Loader Interface variables (volatile, set by the loader): 4 bytes of
+# attributes, then a UCS-2 string; ASCII survives dropping the NUL bytes.
+loadervar() {
+    f=/sys/firmware/efi/efivars/$1-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f
+    [ -f "$f" ] && tail -c +5 "$f" | tr -d '\000' | jesc
+}
+loader="\"LoaderInfo\":\"$(loadervar LoaderInfo)\",\"LoaderEntrySelected\":\"$(loadervar LoaderEntrySelected)\",\"LoaderDevicePartUUID\":\"$(loadervar LoaderDevicePartUUID)\",\"LoaderImageIdentifier\":\"$(loadervar LoaderImageIdentifier)\",\"HandoffBootScheme\":\"$(loadervar HandoffBootScheme)\""
 cmdline=$(cat /proc/cmdline | jesc)
 fb=$(head -n 1 /proc/fb 2>/dev/null | jesc)
 sha=$(sha256sum /payload.bin 2>/dev/null | cut -d' ' -f1)
 
-report="HANDOFF-INIT {\"cmdline\":\"$cmdline\",\"efi\":$efi,\"efivars\":$nvars,\"fb\":\"$fb\",\"payload_sha256\":\"$sha\"}"
+report="HANDOFF-INIT {\"cmdline\":\"$cmdline\",\"efi\":$efi,\"efivars\":$nvars,\"fb\":\"$fb\",\"payload_sha256\":\"$sha\",\"loader\":{$loader}}"
 banner="handoff demo: Linux $(uname -r) booted, initramfs running"
 
 # /dev/console is the last console in /sys/class/tty/console/active. If that

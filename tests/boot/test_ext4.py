@@ -5,6 +5,7 @@ own ext4 driver; every scheme must boot and the kernel must see an intact
 initrd and exactly the configured command line.
 """
 import os
+import re
 import shutil
 import subprocess
 
@@ -46,7 +47,10 @@ def ext4_test(protocol):
                 "the kernel is read from the ext4 partition", res)
     qemu.expect(res.time_of(r"booting 'Debian on ext4' by %s" % protocol) is not None,
                 "booted by %s" % protocol, res)
-    check_linux_saw(res, options)
+    init = check_linux_saw(res, options)
+    uuid = init.get("loader", {}).get("LoaderDevicePartUUID", "")
+    qemu.expect(re.fullmatch(r"[0-9a-f]{8}-([0-9a-f]{4}-){3}[0-9a-f]{12}", uuid) is not None,
+                "LoaderDevicePartUUID is the ESP's GPT partition GUID, got %r" % uuid, res)
 
 
 @qemu.needs(TOOL, LOADER, KERNEL, INITRD)

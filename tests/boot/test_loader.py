@@ -72,13 +72,23 @@ def check_linux_saw(res, options):
     return init
 
 
+def check_loader_vars(res, init, scheme, entry_id):
+    """The Boot Loader Interface variables Linux sees after handoff (efivarfs)."""
+    v = init.get("loader", {})
+    qemu.expect(v.get("LoaderInfo", "").startswith("handoff "), "LoaderInfo: %r" % v.get("LoaderInfo"), res)
+    qemu.expect_eq(v.get("HandoffBootScheme"), scheme, "HandoffBootScheme", res)
+    qemu.expect_eq(v.get("LoaderEntrySelected"), entry_id, "LoaderEntrySelected", res)
+    qemu.expect_eq(v.get("LoaderImageIdentifier", "").upper(), "\\EFI\\BOOT\\BOOTX64.EFI", "LoaderImageIdentifier", res)
+
+
 def scheme_test(protocol, want_scheme):
     options = "console=ttyS0 handoff.marker=%s-1 panic=-1" % protocol
     tree = esp_tree({"debian.conf": entry("Debian", options, protocol)}, "timeout 0\n")
     res = boot(tree)
-    check_linux_saw(res, options)
+    init = check_linux_saw(res, options)
     qemu.expect(res.time_of(r"handoff: booting 'Debian' by %s\b" % want_scheme) is not None,
                 "handoff says it boots by %s" % want_scheme, res)
+    check_loader_vars(res, init, want_scheme, "debian")
 
 
 @qemu.needs(LOADER, KERNEL, INITRD)

@@ -4,6 +4,7 @@ kernel without an EFI stub boots from the same stub by the handover protocol.
 Each boot checks what the kernel and its initramfs saw.
 """
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -98,3 +99,58 @@ def test_uki_from_handoff_type2():
     qemu.expect(res.time_of(r"booting 'Handoff Test UKI \(7\)' by stub") is not None,
                 "handoff titles the Type #2 entry from .osrel (PRETTY_NAME, VERSION_ID)", res)
     check_linux_saw(res, cmdline)
+
+
+def ramdisk_size(res):
+    """The initrd size Linux reserved, from its "RAMDISK: [mem A-B]" line."""
+    for _, line in res.lines:
+        m = re.search(r"RAMDISK: \[mem (0x[0-9a-f]+)-(0x[0-9a-f]+)\]", line)
+        if m:
+            return int(m.group(2), 16) - int(m.group(1), 16) + 1
+    qemu.fail("no 'RAMDISK: [mem ...]' line from the kernel", res)
+
+
+def bare_uki():
+    """A UKI with neither .initrd nor .cmdline: both come from outside."""
+    out = os.path.join(qemu.workdir(), "bare.efi")
+    r = subprocess.run([qemu.root_path(TOOL), "uki", "--linux", qemu.root_path(KERNEL),
+                        "--stub", qemu.root_path(STUB), "-o", out], capture_output=True, text=True)
+    qemu.expect(r.returncode == 0, "handoff uki failed: %s" % r.stderr)
+    return out
+
+
+def expect_one_initrd(res):
+    size = os.path.getsize(qemu.root_path(INITRD))
+    qemu.expect_eq(ramdisk_size(res), (size + 4095) // 4096 * 4096,
+                   "initrd bytes Linux reserved (one copy of the initramfs, page-rounded)", res)
+
+
+@qemu.needs(TOOL, STUB, KERNEL, INITRD)
+def test_uki_initrd_from_systemd_boot_loaded_once():
+    """systemd-boot names the initrd in initrd= and serves it by LoadFile2: the
+    stub must pass it on once."""
+    if not os.path.isfile(SDBOOT):
+        qemu.fail("%s missing: install the Debian package systemd-boot-efi" % SDBOOT)
+    options = "console=ttyS0 handoff.marker=uki-sd-lf2 panic=-1"
+    entry = "title bare\nlinux /bare.efi\ninitrd /initrd.img\noptions %s\n" % options
+    res = qemu.run_qemu(esp_with({"EFI/BOOT/BOOTX64.EFI": SDBOOT, "bare.efi": bare_uki(),
+                                  "initrd.img": qemu.root_path(INITRD),
+                                  "loader/loader.conf": b"timeout 0\n",
+                                  "loader/entries/bare.conf": entry.encode()}), TIMEOUT)
+    init = qemu.expect_init(res)
+    qemu.expect_in("handoff.marker=uki-sd-lf2", init.get("cmdline", ""), "marker in the command line", res)
+    expect_one_initrd(res)
+    check_linux_saw(res, init.get("cmdline"))
+
+
+@qemu.needs(TOOL, STUB, LOADER, KERNEL, INITRD)
+def test_uki_initrd_from_its_command_line():
+    """No loader initrd: the stub loads initrd= from its own volume."""
+    options = "console=ttyS0 initrd=\\debian\\initrd.img handoff.marker=uki-initrd-opt panic=-1"
+    entry = "title bare\nefi /EFI/bare.efi\noptions %s\n" % options
+    res = qemu.run_qemu(esp_with({"EFI/BOOT/BOOTX64.EFI": qemu.root_path(LOADER), "EFI/bare.efi": bare_uki(),
+                                  "debian/initrd.img": qemu.root_path(INITRD),
+                                  "loader/loader.conf": b"timeout 0\n",
+                                  "loader/entries/bare.conf": entry.encode()}), TIMEOUT)
+    expect_one_initrd(res)
+    check_linux_saw(res, options)

@@ -1,0 +1,99 @@
+/* systemd's Boot Loader Interface (vendor GUID 4a67b082-0a4c-41cf-b6c7-
+ * 440b29bb8c4f): what the loader is, where it came from, and which entries it
+ * offered, so `bootctl status` and `systemd-analyze` work on a system booted
+ * by handoff. All variables are volatile. */
+#include "loader.h"
+#include "vars.h"
+#include "core/fmt.h"
+#include "core/guid.h"
+
+/* LoaderFeatures bits handoff implements (systemd's numbering). */
+#define FEATURE_CONFIG_TIMEOUT (1ull << 0)
+#define FEATURE_XBOOTLDR       (1ull << 5)
+#define FEATURE_SORT_KEY       (1ull << 8)
+
+static EFI_GUID li_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
+static EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
+
+static uint16_t node_len(const EFI_DEVICE_PATH_PROTOCOL *n)
+{
+	return (uint16_t)(n->Length[0] | n->Length[1] << 8);
+}
+
+/* The GPT partition GUID of the boot volume, from its hard-drive node. */
+static void set_device_part_uuid(EFI_HANDLE device)
+{
+	const EFI_DEVICE_PATH_PROTOCOL *n;
+	char s[GUID_STRING_SIZE];
+
+	if (BS->HandleProtocol(device, &dp_guid, (void **)&n) != EFI_SUCCESS)
+		return;
+	for (; n->Type != END_DEVICE_PATH_TYPE && node_len(n) >= 4; n = (const void *)((const uint8_t *)n + node_len(n))) {
+		const HARDDRIVE_DEVICE_PATH *hd = (const void *)n;
+		if (n->Type == MEDIA_DEVICE_PATH && n->SubType == MEDIA_HARDDRIVE_DP &&
+		    node_len(n) >= sizeof(*hd) && hd->SignatureType == SIGNATURE_TYPE_GUID) {
+			guid_format((const EFI_GUID *)hd->Signature, s);
+			loader_var_set_str(u"LoaderDevicePartUUID", s);
+			return;
+		}
+	}
+}
+
+/* The loader's own path on its volume ("\EFI\BOOT\BOOTX64.EFI"). */
+static void set_image_identifier(const EFI_LOADED_IMAGE_PROTOCOL *li)
+{
+	const EFI_DEVICE_PATH_PROTOCOL *n = li->FilePath;
+
+	for (; n && n->Type != END_DEVICE_PATH_TYPE && node_len(n) >= 4; n = (const void *)((const uint8_t *)n + node_len(n)))
+		if (n->Type == MEDIA_DEVICE_PATH && n->SubType == MEDIA_FILEPATH_DP) {
+			_cleanup_free_ char *path = str16_to_8(((const FILEPATH_DEVICE_PATH *)n)->PathName,
+							       (node_len(n) - sizeof(FILEPATH_DEVICE_PATH)) / sizeof(CHAR16));
+			if (path)
+				loader_var_set_str(u"LoaderImageIdentifier", path);
+			return;
+		}
+}
+
+/* LoaderEntries: every id, each NUL-terminated, in menu order. */
+static void set_entries(const struct loader *l)
+{
+	size_t n = 0;
+	CHAR16 *buf;
+
+	for (size_t i = 0; i < l->n_entries; i++)
+		n += strlen(l->entries[i]->id) + 1;
+	buf = mem_alloc(n * sizeof(CHAR16) + 1);
+	if (!buf)
+		return;
+	n = 0;
+	for (size_t i = 0; i < l->n_entries; i++) {
+		_cleanup_free_ CHAR16 *id = str8_to_16(l->entries[i]->id, /* path= */ false);
+		if (!id)
+			continue;
+		memcpy(buf + n, id, (strlen16(id) + 1) * sizeof(CHAR16));
+		n += strlen16(id) + 1;
+	}
+	loader_var_set_raw(u"LoaderEntries", buf, n * sizeof(CHAR16));
+	mem_free(buf);
+}
+
+void loader_info_publish(const struct loader *l, EFI_HANDLE image)
+{
+	uint64_t features = FEATURE_CONFIG_TIMEOUT | FEATURE_XBOOTLDR | FEATURE_SORT_KEY;
+	EFI_LOADED_IMAGE_PROTOCOL *li;
+	_cleanup_free_ char *vendor = str16_to_8(ST->FirmwareVendor ? ST->FirmwareVendor : u"unknown", 128);
+	char buf[192];
+
+	loader_var_set_str(u"LoaderInfo", "handoff " HANDOFF_VERSION);
+	fmt_snprintf(buf, sizeof(buf), "UEFI %u.%02u", ST->Hdr.Revision >> 16, ST->Hdr.Revision & 0xffff);
+	loader_var_set_str(u"LoaderFirmwareType", buf);
+	fmt_snprintf(buf, sizeof(buf), "%s %u.%02u", vendor ? vendor : "unknown", ST->FirmwareRevision >> 16,
+		     ST->FirmwareRevision & 0xffff);
+	loader_var_set_str(u"LoaderFirmwareInfo", buf);
+	loader_var_set_raw(u"LoaderFeatures", &features, sizeof(features));
+	if (BS->HandleProtocol(image, &li_guid, (void **)&li) == EFI_SUCCESS) {
+		set_image_identifier(li);
+		set_device_part_uuid(li->DeviceHandle);
+	}
+	set_entries(l);
+}
