@@ -137,11 +137,12 @@ void probe_run(const struct probe_input *in, struct probe_report *ret);
 size_t probe_report_json(const struct probe_report *r, char *buf, size_t size);
 
 /**
- * probe_image_is_wrapped() - whether the PE image loaded at @image_base is a
- * wrapped bzImage (has a ".bzimage" section, src/core/wrap.h): then the
- * handover entry was called by handoff's stub inside probe.img.
+ * probe_image_carries_kernel() - whether the PE image loaded at @image_base
+ * carries its kernel: a wrapped bzImage (".bzimage" section, src/core/wrap.h)
+ * or a UKI (".linux", UAPI.5). Then the handover entry was called by the stub
+ * of the very image the firmware or loader started, not by a loader.
  */
-bool probe_image_is_wrapped(probe_read_fn read, void *ctx, uint64_t image_base);
+bool probe_image_carries_kernel(probe_read_fn read, void *ctx, uint64_t image_base);
 
 /**
  * probe_systab_valid() - the EFI system table at @addr has the right

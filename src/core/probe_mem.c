@@ -2,7 +2,7 @@
  * the EFI memory map (UEFI 2.10 §7.2 GetMemoryMap), their agreement (the
  * kernel's EFI-to-e820 rules, src/core/e820.c), the system table (§4.3),
  * the 4/5-level page tables, and whether a handover came from the stub of a
- * wrapped image (src/core/wrap.h). */
+ * wrapped image (src/core/wrap.h) or a UKI. */
 #include "probe_internal.h"
 #include "e820.h"
 #include "wrap.h"
@@ -13,6 +13,7 @@
 #define MAX_MAP_DESCS 4096u
 #define MAX_PAGES_WALKED 1024u
 #define PE_HEAD_READ 0x400u
+#define UKI_LINUX_SECTION ".linux" /* with its NUL: 7 bytes of the 8-byte name */
 
 static uint64_t end_of(uint64_t start, uint64_t len)
 {
@@ -247,7 +248,7 @@ void probe_check_paging(struct probe_ctx *c)
 		probe_fail(c, PROBE_ERR_NOT_IDENTITY_MAPPED);
 }
 
-bool probe_image_is_wrapped(probe_read_fn read, void *ctx, uint64_t image_base)
+bool probe_image_carries_kernel(probe_read_fn read, void *ctx, uint64_t image_base)
 {
 	uint8_t h[PE_HEAD_READ];
 	uint32_t pe;
@@ -261,7 +262,7 @@ bool probe_image_is_wrapped(probe_read_fn read, void *ctx, uint64_t image_base)
 	n = get_le16(h + pe + 6);
 	sect = pe + 24 + get_le16(h + pe + 20);
 	for (size_t i = 0; i < n && range_ok(sect + 40 * i, 40, sizeof(h)); i++)
-		if (!memcmp(h + sect + 40 * i, WRAP_SECTION, 8))
+		if (!memcmp(h + sect + 40 * i, WRAP_SECTION, 8) || !memcmp(h + sect + 40 * i, UKI_LINUX_SECTION, 7))
 			return true;
 	return false;
 }

@@ -1,7 +1,8 @@
 /* What the firmware says, on the handover entry (boot services still up,
  * UEFI 2.10 §7): does GetMemoryMap answer EFI_BUFFER_TOO_SMALL for an empty
- * buffer, the whole map, the GOP mode, and whether the image handle is our
- * own wrapped probe.img (entered through handoff's stub) or a loader's. */
+ * buffer, the whole map, the GOP mode, and whether the image handle is the
+ * image carrying the probe (wrapped probe.img or a UKI, entered through
+ * handoff's stub) or a loader's. */
 #include "probe.h"
 #include <efi/proto/graphics_output.h>
 #include <efi/proto/loaded_image.h>
@@ -51,7 +52,7 @@ static bool started_by_our_stub(EFI_BOOT_SERVICES *bs, EFI_HANDLE image)
 
 	if (!image || bs->HandleProtocol(image, &(EFI_GUID)EFI_LOADED_IMAGE_PROTOCOL_GUID, (void **)&li) != EFI_SUCCESS || !li)
 		return false;
-	return probe_image_is_wrapped(mem_read, NULL, (uintptr_t)li->ImageBase);
+	return probe_image_carries_kernel(mem_read, NULL, (uintptr_t)li->ImageBase);
 }
 
 void probe_efi_gather(struct probe_input *in, EFI_HANDLE image, EFI_SYSTEM_TABLE *st)

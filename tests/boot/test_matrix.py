@@ -23,20 +23,30 @@ import qemu
 PROBE = "build/probe.img"
 PROBE_BARE = "build/probe/probe-bare.img"
 LOADER = "build/handoff.efi"
+TOOL = "build/handoff"
+STUB = "build/handoff-stub.efi"
 SDBOOT = "/usr/lib/systemd/boot/efi/systemd-bootx64.efi"
 GRUB_MKSTANDALONE = "grub-mkstandalone"
 TIMEOUT = 150
 INITRD_SIZE = 256 * 1024 + 3   # not a multiple of 4: the probe must hash exactly this many bytes
 
 
+# Cells whose loader pads each initrd with zeros to 4 bytes (`handoff uki`
+# does, so that concatenated cpio archives stay aligned).
+INITRD_PADDED_TO_4 = {"ovmf_uki"}
+
+
 def make_initrd(cell):
-    """A pseudo-random initrd (seeded by the cell name) and its SHA-256."""
+    """A pseudo-random initrd (seeded by the cell name); returns its path and
+    the size and SHA-256 the probe must report."""
     rnd = random.Random("handoff-matrix-" + cell)
     data = bytes(rnd.getrandbits(8) for _ in range(INITRD_SIZE))
     path = os.path.join(qemu.workdir(), "initrd.bin")
     with open(path, "wb") as f:
         f.write(data)
-    return path, hashlib.sha256(data).hexdigest()
+    if cell in INITRD_PADDED_TO_4:
+        data += bytes(-len(data) % 4)
+    return path, len(data), hashlib.sha256(data).hexdigest()
 
 
 def marker_cmdline(cell):
@@ -111,6 +121,17 @@ def run_ovmf(cell, image, cmdline, initrd):
     return boot_esp({"EFI/BOOT/BOOTX64.EFI": image})
 
 
+def run_ovmf_uki(cell, image, cmdline, initrd):
+    """Firmware starts a UKI built by `handoff uki` around the bare probe:
+    command line and initrd come from its .cmdline and .initrd sections."""
+    uki = os.path.join(qemu.workdir(), "probe-uki.efi")
+    p = subprocess.run([qemu.root_path(TOOL), "uki", "--linux", image, "--initrd", initrd, "--cmdline", cmdline,
+                        "--stub", qemu.root_path(STUB), "-o", uki], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise qemu.HarnessError("handoff uki failed: %s" % (p.stderr or p.stdout).strip())
+    return boot_esp({"EFI/BOOT/BOOTX64.EFI": uki})
+
+
 def run_qemu_kernel(cell, image, cmdline, initrd):
     return qemu.run_qemu(None, TIMEOUT, kernel=image, initrd=initrd, append=cmdline)
 
@@ -138,6 +159,8 @@ CELLS = [
     ("grub_bare", "GRUB (Debian 2.06)", "linux/initrd, bzImage without PE header", PROBE_BARE, run_grub,
      "boot32", "BOOT_IMAGE=/probe.img {c}"),
     ("ovmf_bootx64", "OVMF", "\\EFI\\BOOT\\BOOTX64.EFI", PROBE, run_ovmf, "stub", None),
+    ("ovmf_uki", "OVMF", "\\EFI\\BOOT\\BOOTX64.EFI = `handoff uki` of the bare probe", PROBE_BARE, run_ovmf_uki,
+     "stub", "{c}"),
     ("qemu_kernel", "QEMU -kernel + OVMF", "-kernel/-initrd/-append", PROBE, run_qemu_kernel, "stub",
      "{c} initrd=initrd"),
     ("qemu_kernel_bare", "QEMU -kernel + OVMF", "-kernel, bzImage without PE header", PROBE_BARE,
@@ -159,7 +182,7 @@ def record(name, loader, scheme, res, verdict):
 
 def check_cell(name, loader, scheme, image, runner, want_entry, want_cmdline):
     cmdline = marker_cmdline(name)
-    initrd, sha = make_initrd(name)
+    initrd, size, sha = make_initrd(name)
     record(name, loader, scheme, None, "did not boot")
     res = runner(name, qemu.root_path(image), cmdline, initrd)
     record(name, loader, scheme, res, "no HANDOFF-PROBE line")
@@ -169,7 +192,7 @@ def check_cell(name, loader, scheme, image, runner, want_entry, want_cmdline):
     qemu.expect_eq(p.get("entry"), want_entry, "probe entry", res)
     if want_cmdline is not None:
         qemu.expect_eq(p.get("cmdline"), want_cmdline.format(c=cmdline), "command line the probe saw", res)
-        qemu.expect_eq(p.get("initrd_size"), INITRD_SIZE, "initrd size", res)
+        qemu.expect_eq(p.get("initrd_size"), size, "initrd size", res)
         qemu.expect_eq(p.get("initrd_sha256"), sha, "initrd SHA-256", res)
     else:
         qemu.expect_eq(p.get("cmdline"), "", "command line (firmware passes none)", res)
@@ -192,7 +215,7 @@ PENDING = {
 def _make(cell):
     name, loader, scheme, image, runner, want_entry, want_cmdline = cell
 
-    @qemu.needs(image, *([LOADER] if loader == "handoff" else []))
+    @qemu.needs(image, *([LOADER] if loader == "handoff" else []), *([TOOL, STUB] if runner is run_ovmf_uki else []))
     def test():
         check_cell(name, loader, scheme, image, runner, want_entry, want_cmdline)
     test.__name__ = test.__qualname__ = "test_matrix_" + name

@@ -489,7 +489,7 @@ static void put_section(uint8_t *h, size_t at, const char *name)
 	memcpy(h + at, name, strlen(name));
 }
 
-TEST(probe_image_is_wrapped_finds_bzimage_section)
+TEST(probe_image_carries_kernel_finds_bzimage_or_linux)
 {
 	struct world *w = world_new(PROBE_ENTRY_STUB);
 	uint8_t *h = w->mem + 0x400000;
@@ -503,14 +503,19 @@ TEST(probe_image_is_wrapped_finds_bzimage_section)
 	put_le16(h + 0x40 + 20, 0xf0);
 	put_section(h, sect, ".text");
 	put_section(h, sect + 40, ".data");
-	CHECK(!probe_image_is_wrapped(fake_read, w, 0x400000));
+	CHECK(!probe_image_carries_kernel(fake_read, w, 0x400000));
 	put_section(h, sect + 40, ".bzimage");
-	CHECK(probe_image_is_wrapped(fake_read, w, 0x400000));
+	CHECK(probe_image_carries_kernel(fake_read, w, 0x400000));
+	memcpy(h + sect + 40, ".linux\0\0", 8);
+	CHECK(probe_image_carries_kernel(fake_read, w, 0x400000));
+	memcpy(h + sect + 40, ".linuxx\0", 8);
+	CHECK(!probe_image_carries_kernel(fake_read, w, 0x400000));
+	memcpy(h + sect + 40, ".bzimage", 8);
 	put_le16(h + 0x40 + 6, 1); /* the section is past NumberOfSections */
-	CHECK(!probe_image_is_wrapped(fake_read, w, 0x400000));
+	CHECK(!probe_image_carries_kernel(fake_read, w, 0x400000));
 	put_le16(h + 0x40 + 6, 2);
 	h[0] = 'X';
-	CHECK(!probe_image_is_wrapped(fake_read, w, 0x400000));
-	CHECK(!probe_image_is_wrapped(fake_read, w, 0));
+	CHECK(!probe_image_carries_kernel(fake_read, w, 0x400000));
+	CHECK(!probe_image_carries_kernel(fake_read, w, 0));
 	world_free(w);
 }
