@@ -6,7 +6,7 @@
 #   - nothing missing: exit 0 quietly;
 #   - root: apt-get update, then apt-get install -y --no-install-recommends;
 #   - not root: print the exact sudo command and exit 1.
-# A stamp (build/.deps-stamp) holding a hash of packages.txt makes repeat
+# A stamp (build/boot-cache/deps.stamp) holding a hash of packages.txt makes repeat
 # calls fast: if the stamp matches and is newer than dpkg's status file,
 # nothing is checked at all.
 set -euo pipefail
@@ -14,8 +14,8 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(dirname "$here")"
 list="$here/packages.txt"
-stamp_dir="$root/build"
-stamp="$stamp_dir/.deps-stamp"
+stamp_dir="$root/build/boot-cache"
+stamp="$stamp_dir/deps.stamp"
 
 [ -r "$list" ] || { echo "deps.sh: $list not found" >&2; exit 2; }
 

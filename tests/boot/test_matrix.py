@@ -205,11 +205,7 @@ def check_cell(name, loader, scheme, image, runner, want_entry, want_cmdline):
 # Cells that fail today for a reason outside the probe, listed so nobody counts
 # them as passing: they are not collected as tests (run.py only takes test_*)
 # until removed from here. HANDOFF_MATRIX_PENDING=1 collects them anyway.
-PENDING = {
-    "sdboot": "handoff's stub loads the initrd twice when a loader passes both initrd= and a LoadFile2 "
-              "initrd (systemd-boot 252 does both; Linux's own stub takes LoadFile2 only): the probe sees "
-              "524295 bytes, two copies",
-}
+PENDING = {}
 
 
 def _make(cell):
