@@ -59,6 +59,17 @@ RX_T0 = re.compile(r"BdsDxe: loading Boot")
 RX_START = re.compile(r"BdsDxe: starting Boot")
 RX_T1 = re.compile(r"Linux version \d")
 RX_T2 = re.compile(r"^BENCH-INIT\b")
+# Intermediate marks (host seconds after t0) where the loader or the kernel
+# prints them; the decompressor and the EFI stub print only without `quiet`
+# (bench.py --profile).
+MARKS = (("start", r"BdsDxe: starting Boot"),
+         ("grub", r"Welcome to GRUB"),
+         ("loader_booting", r"handoff: booting|stub: booting"),
+         ("efistub", r"EFI stub: "),
+         ("efistub_initrd", r"EFI stub: Loaded initrd"),
+         ("decompress", r"Decompressing Linux"),
+         ("parse_elf", r"Parsing ELF"),
+         ("booting_kernel", r"Booting the kernel"))
 
 INIT_SCRIPT = r'''#!/bin/sh
 echo BENCH-INIT
@@ -202,7 +213,7 @@ def initrd_extent(img):
 # one boot
 
 def parse_boot(res):
-    """t0, t1, t2 (host seconds) and the guest's BENCH-VAR lines."""
+    """t0, t1, t2 (host seconds), the guest's BENCH-VAR lines, the MARKS seen (s after t0)."""
     lines = res.lines
     start = next((i for i, (_, l) in enumerate(lines) if RX_START.search(l)), None)
     t0 = None
@@ -213,11 +224,17 @@ def parse_boot(res):
     t1 = next((t for t, l in lines if RX_T1.search(l)), None)
     t2 = next((t for t, l in lines if RX_T2.search(l.strip())), None)
     vars_ = {}
+    marks = {}
+    if t0 is not None:
+        for name, rx in MARKS:
+            t = next((t for t, l in lines if re.search(rx, l)), None)
+            if t is not None:
+                marks[name] = round(t - t0, 4)
     for _, line in lines:
         m = re.match(r"\s*BENCH-VAR (\w+)=(.*)$", line)
         if m:
             vars_[m.group(1)] = m.group(2).strip()
-    return t0, t1, t2, vars_
+    return t0, t1, t2, vars_, marks
 
 
 def loadavg():
@@ -231,8 +248,8 @@ def loadavg():
 def boot(disk, name):
     load = loadavg()
     res = qemu.run_qemu(disk, BOOT_TIMEOUT, memory=MEMORY_MIB, name=name, stop_on=r"BENCH-DONE")
-    t0, t1, t2, vars_ = parse_boot(res)
-    rec = {"t0": t0, "t1": t1, "t2": t2, "vars": vars_, "log": os.path.relpath(res.log_path, ROOT),
+    t0, t1, t2, vars_, marks = parse_boot(res)
+    rec = {"t0": t0, "t1": t1, "t2": t2, "vars": vars_, "marks": marks, "log": os.path.relpath(res.log_path, ROOT),
            "loadavg_before": load, "loadavg_after": loadavg()}
     if None in (t0, t1, t2):
         missing = [n for n, v in (("t0", t0), ("t1", t1), ("t2", t2)) if v is None]
@@ -278,6 +295,7 @@ def readbench(work, initrd):
         return out
     file_us = min(out["us"]["file"])
     floor_us = min(min(v) for k, v in out["us"].items() if k.startswith("blockio"))
+    out["median_us"] = {k: int(statistics.median(v)) for k, v in out["us"].items()}
     out["file_min_us"] = file_us
     out["floor_min_us"] = floor_us
     out["ratio_file_vs_floor"] = round(file_us / floor_us, 3)
@@ -322,6 +340,23 @@ def summarize(boots, loaders, sizes):
                     rec["loader_exec_minus_init_ms"] = round(median(d) / 1000, 1)
             records.append(rec)
     return records
+
+
+def summarize_marks(boots, loaders, sizes):
+    """Median of each intermediate mark (s after t0) per loader and size."""
+    out = []
+    for mib in sizes:
+        for loader in loaders:
+            ok = [b for b in boots if b["loader"] == loader and b["initrd_mib"] == mib and "t1_s" in b]
+            names = [n for n, _ in MARKS if any(n in b["marks"] for b in ok)]
+            rec = {"loader": loader, "initrd_mib": mib}
+            for n in names:
+                rec[n] = rnd(median([b["marks"][n] for b in ok if n in b["marks"]]))
+            if ok:
+                rec["t1"] = rnd(median([b["t1_s"] for b in ok]))
+                rec["t2"] = rnd(median([b["t2_s"] for b in ok]))
+            out.append(rec)
+    return out
 
 
 def rnd(x, n=4):
@@ -387,7 +422,15 @@ def main(argv):
     ap.add_argument("--no-warmup", action="store_true")
     ap.add_argument("--no-readbench", action="store_true")
     ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--profile", action="store_true",
+                    help="boot without `quiet` so the EFI stub and the decompressor print their steps "
+                         "(marks in results.json); default --out build/bench-profile")
     a = ap.parse_args(argv)
+    global CMDLINE
+    if a.profile:
+        CMDLINE = CMDLINE.replace(" quiet", "")
+        if a.out == os.path.join(ROOT, "build", "bench"):
+            a.out = os.path.join(ROOT, "build", "bench-profile")
 
     sizes = [int(s) for s in a.sizes.split(",") if s]
     loaders = list(LOADERS) if a.loaders == "all" else [l for l in a.loaders.split(",") if l]
@@ -465,6 +508,7 @@ def main(argv):
         "sizes": sizes_of(grub),
         "records": summarize(boots, loaders, sizes),
         "readbench": rb,
+        "marks": summarize_marks(boots, loaders, sizes),
         "boots": boots,
     }
     path = os.path.join(out_dir, "results.json")

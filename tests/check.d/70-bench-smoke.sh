@@ -71,12 +71,13 @@ check("median/min/max", (r["t1_median_s"], r["t1_min_s"], r["t1_max_s"]) == (3.0
 class R:  # a boot as qemu.run_qemu returns it
     def __init__(self, lines):
         self.lines = lines
-t0, t1, t2, v = bench.parse_boot(R([(1.0, 'BdsDxe: loading Boot0001 "x"'), (1.1, "BdsDxe: failed to load Boot0001"),
+t0, t1, t2, v, marks = bench.parse_boot(R([(1.0, 'BdsDxe: loading Boot0001 "x"'), (1.1, "BdsDxe: failed to load Boot0001"),
                                     (2.0, 'BdsDxe: loading Boot0002 "y"'), (2.1, 'BdsDxe: starting Boot0002 "y"'),
                                     (5.0, "[    0.000000] Linux version 6.1.0"), (6.0, "Linux version 6 again"),
                                     (9.0, "BENCH-INIT"), (9.5, "BENCH-VAR LoaderTimeInitUSec=123")]))
 check("parse_boot: t0 is the option that was started", (t0, t1, t2) == (2.0, 5.0, 9.0), (t0, t1, t2))
 check("parse_boot: BENCH-VAR", v == {"LoaderTimeInitUSec": "123"}, v)
+check("parse_boot: marks after t0", marks == {"start": 0.1}, marks)
 
 if res:
     import report
