@@ -50,7 +50,7 @@ GRUB_MODDIR = "/usr/lib/grub/x86_64-efi"
 LOADERS = ("handoff-stub", "handoff-handover", "handoff-legacy", "handoff-uki", "systemd-boot", "grub")
 SIZES = (8, 64, 256)
 CMDLINE = "earlyprintk=serial,ttyS0,115200 quiet console=ttyS0 panic=-1"
-DISK_MIB = 520            # ESP 518 MiB: mkfs picks 4 KiB clusters at every initrd size
+DISK_MIB = 1024           # ESP 1022 MiB, 4 KiB clusters; holds the 256 MiB UKI beside the 256 MiB initrd
 MEMORY_MIB = 1536         # initrd + its unpacked copy + the kernel, at 256 MiB
 BOOT_TIMEOUT = 240
 LOADER_GUID = "4a67b082-0a4c-41cf-b6c7-440b29bb8c4f"
