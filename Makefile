@@ -119,6 +119,7 @@ fuzz-corpus: $(FUZZ_BINS)
 
 # --- probe -----------------------------------------------------------------
 -include mk/probe.mk
+-include bench/bench.mk
 
 # --- tests, demo, benchmarks -----------------------------------------------
 check: deps all $(B)/unit-tests $(FUZZ_BINS)
@@ -127,7 +128,7 @@ check: deps all $(B)/unit-tests $(FUZZ_BINS)
 demo: deps all
 	@scripts/demo.sh
 
-bench: deps all
+bench: deps all $(B)/bench/readbench.efi
 	@bench/run.sh
 
 matrix: deps all

@@ -1,0 +1,220 @@
+/* readbench.efi: how long reading the benchmark's initrd takes through the
+ * file system (handoff's own file_read_exact(), the path every handoff scheme
+ * uses) against reading the same bytes straight from the partition through
+ * EFI_BLOCK_IO (UEFI 2.10 §13.9) — the floor any loader reading from this
+ * disk can reach. bench/bench.py puts it on an ESP laid out like the
+ * benchmark's, with \bench\extent.txt holding "OFFSET LENGTH" (decimal bytes,
+ * relative to the partition) of the initrd's clusters, which mtools wrote
+ * contiguously (bench.py checks that with mshowfat). Each method runs
+ * ROUNDS times, alternating, into the same page-aligned buffer; times come
+ * from the TSC calibrated against Stall(). Output lines, then shutdown:
+ *   READBENCH tsc_khz=N size=N offset=N
+ *   READBENCH method=touch us=N        (first write of the fresh buffer)
+ *   READBENCH round=R method=M us=N    (M: file file1 file4m blockio64m blockio1 walk)
+ *   READBENCH done
+ */
+#include "efi/firmware.h"
+#include "core/fmt.h"
+#include <efi/proto/block_io.h>
+
+#define INITRD_PATH "/debian/initrd.img"
+#define EXTENT_PATH "/bench/extent.txt"
+#define ROUNDS 9
+#define BLOCK_CHUNK (64ull << 20) /* the same chunk as src/efi/file.c's READ_CHUNK */
+
+static const char *const method_names[] = { "file", "file1", "file4m", "blockio64m", "blockio1", "walk" };
+
+static uint64_t rdtsc(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+
+/* TSC ticks per millisecond, against a 200 ms Stall(). */
+static uint64_t tsc_per_ms(void)
+{
+	uint64_t t0 = rdtsc();
+
+	BS->Stall(200000);
+	return (rdtsc() - t0) / 200;
+}
+
+static uint64_t parse_u64(const char **s)
+{
+	uint64_t v = 0;
+
+	while (**s == ' ' || **s == '\t')
+		(*s)++;
+	while (**s >= '0' && **s <= '9')
+		v = v * 10 + (uint64_t)(*(*s)++ - '0');
+	return v;
+}
+
+static EFI_STATUS read_extent(EFI_FILE_PROTOCOL *root, uint64_t *offset, uint64_t *length)
+{
+	_cleanup_free_ uint8_t *text = NULL;
+	size_t size;
+	const char *p;
+	EFI_STATUS err = file_read_all(root, EXTENT_PATH, &text, &size);
+
+	if (EFI_ERROR(err))
+		return err;
+	p = (const char *)text;
+	*offset = parse_u64(&p);
+	*length = parse_u64(&p);
+	if (*length == 0)
+		return log_error_status(EFI_INVALID_PARAMETER, "%s: no length", EXTENT_PATH);
+	return EFI_SUCCESS;
+}
+
+/* Read calls of @chunk bytes, as file_read_exact() does with its own chunk. */
+static EFI_STATUS read_chunked(EFI_FILE_PROTOCOL *f, uint8_t *buf, uint64_t size, uint64_t chunk)
+{
+	while (size) {
+		UINTN n = MIN(size, chunk);
+		EFI_STATUS err = f->Read(f, &n, buf);
+
+		if (EFI_ERROR(err) || n == 0)
+			return log_error_status(EFI_ERROR(err) ? err : EFI_END_OF_FILE, "%s: read error", INITRD_PATH);
+		buf += n;
+		size -= n;
+	}
+	return EFI_SUCCESS;
+}
+
+/* Open, size, read: by handoff's file_read_exact() (READ_CHUNK pieces) when
+ * @chunk is 0, else in Read calls of @chunk bytes. */
+static EFI_STATUS time_file(EFI_FILE_PROTOCOL *root, uint8_t *buf, uint64_t size, uint64_t chunk, uint64_t *ticks)
+{
+	EFI_FILE_PROTOCOL *f;
+	uint64_t t0 = rdtsc(), fsize;
+	EFI_STATUS err = file_open(root, INITRD_PATH, &f);
+
+	if (EFI_ERROR(err))
+		return log_error_status(err, "%s: cannot open: %s", INITRD_PATH, efi_status_str(err));
+	err = file_size(f, &fsize);
+	if (!EFI_ERROR(err) && fsize != size)
+		err = log_error_status(EFI_BAD_BUFFER_SIZE, "%s: %llu bytes, extent says %llu", INITRD_PATH,
+				       (unsigned long long)fsize, (unsigned long long)size);
+	if (!EFI_ERROR(err))
+		err = chunk ? read_chunked(f, buf, size, chunk) : file_read_exact(f, buf, size, INITRD_PATH);
+	file_close(f);
+	*ticks = rdtsc() - t0;
+	return err;
+}
+
+/* What the FAT driver spends on the cluster chain alone: open, seek to the
+ * last byte (the driver follows the chain from the first cluster to get
+ * there), read that one byte. */
+static EFI_STATUS time_walk(EFI_FILE_PROTOCOL *root, uint64_t size, uint64_t *ticks)
+{
+	EFI_FILE_PROTOCOL *f;
+	uint64_t t0 = rdtsc();
+	uint8_t byte;
+	UINTN n = 1;
+	EFI_STATUS err = file_open(root, INITRD_PATH, &f);
+
+	if (EFI_ERROR(err))
+		return log_error_status(err, "%s: cannot open: %s", INITRD_PATH, efi_status_str(err));
+	err = f->SetPosition(f, size - 1);
+	if (!EFI_ERROR(err))
+		err = f->Read(f, &n, &byte);
+	file_close(f);
+	*ticks = rdtsc() - t0;
+	if (EFI_ERROR(err) || n != 1)
+		return log_error_status(EFI_ERROR(err) ? err : EFI_END_OF_FILE, "%s: cannot read the last byte", INITRD_PATH);
+	return EFI_SUCCESS;
+}
+
+/* The floor: the same bytes from the partition's Block I/O, in @chunk pieces. */
+static EFI_STATUS time_blockio(EFI_BLOCK_IO_PROTOCOL *bio, uint64_t offset, uint8_t *buf, uint64_t size,
+			       uint64_t chunk, uint64_t *ticks)
+{
+	uint32_t bs = bio->Media->BlockSize;
+	uint64_t t0 = rdtsc(), done = 0;
+
+	if (bs == 0 || offset % bs || size % bs || chunk % bs)
+		return log_error_status(EFI_INVALID_PARAMETER, "block size %u does not divide the extent", bs);
+	while (done < size) {
+		uint64_t n = MIN(chunk, size - done);
+		EFI_STATUS err = bio->ReadBlocks(bio, bio->Media->MediaId, (offset + done) / bs, n, buf + done);
+
+		if (EFI_ERROR(err))
+			return log_error_status(err, "ReadBlocks at byte %llu: %s",
+						(unsigned long long)(offset + done), efi_status_str(err));
+		done += n;
+	}
+	*ticks = rdtsc() - t0;
+	return EFI_SUCCESS;
+}
+
+static EFI_STATUS run(EFI_FILE_PROTOCOL *root, EFI_BLOCK_IO_PROTOCOL *bio, uint64_t offset, uint64_t size)
+{
+	uint64_t rate = tsc_per_ms(), addr, bsize = ALIGN_UP(size, 4096ull);
+	EFI_STATUS err = pages_alloc(bsize, 4096, ~0ull, &addr);
+
+	if (EFI_ERROR(err))
+		return log_error_status(err, "no memory for %llu bytes", (unsigned long long)size);
+	con_print("READBENCH tsc_khz=%llu size=%llu offset=%llu blocksize=%u\n", (unsigned long long)rate,
+		  (unsigned long long)size, (unsigned long long)offset, bio->Media->BlockSize);
+	/* First touch of fresh guest RAM costs the host page faults (QEMU maps guest RAM lazily); it is
+	 * the same for every loader and method, so it is paid and reported once, up front. */
+	uint64_t t0 = rdtsc();
+	memset((void *)addr, 0, bsize);
+	con_print("READBENCH method=touch us=%llu\n", (unsigned long long)((rdtsc() - t0) * 1000 / rate));
+	for (int r = 0; r < ROUNDS && !EFI_ERROR(err); r++) {
+		/* alternate the order so that no method always runs first */
+		for (int i = 0; i < 6 && !EFI_ERROR(err); i++) {
+			int m = r % 2 ? 5 - i : i;
+			uint64_t t = 0, whole = ALIGN_UP(size, 512ull);
+
+			if (m == 0)
+				err = time_file(root, (uint8_t *)addr, size, 0, &t);
+			else if (m == 1)
+				err = time_file(root, (uint8_t *)addr, size, size, &t);
+			else if (m == 2)
+				err = time_file(root, (uint8_t *)addr, size, 4ull << 20, &t);
+			else if (m == 3)
+				err = time_blockio(bio, offset, (uint8_t *)addr, whole, BLOCK_CHUNK, &t);
+			else if (m == 4)
+				err = time_blockio(bio, offset, (uint8_t *)addr, whole, whole, &t);
+			else
+				err = time_walk(root, size, &t);
+			if (!EFI_ERROR(err))
+				con_print("READBENCH round=%d method=%s us=%llu\n", r, method_names[m],
+					  (unsigned long long)(t * 1000 / rate));
+		}
+	}
+	pages_free(addr, bsize);
+	return err;
+}
+
+EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
+{
+	static EFI_GUID li_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
+	static EFI_GUID bio_guid = EFI_BLOCK_IO_PROTOCOL_GUID;
+	EFI_LOADED_IMAGE_PROTOCOL *li;
+	EFI_BLOCK_IO_PROTOCOL *bio;
+	EFI_FILE_PROTOCOL *root = NULL;
+	uint64_t offset = 0, length = 0;
+	EFI_STATUS err;
+
+	efi_init(image, systab);
+	err = BS->HandleProtocol(image, &li_guid, (void **)&li);
+	if (!EFI_ERROR(err))
+		err = BS->HandleProtocol(li->DeviceHandle, &bio_guid, (void **)&bio);
+	if (EFI_ERROR(err))
+		log_error("no Block I/O on the boot partition: %s", efi_status_str(err));
+	if (!EFI_ERROR(err))
+		err = file_open_root(li->DeviceHandle, &root);
+	if (!EFI_ERROR(err))
+		err = read_extent(root, &offset, &length);
+	if (!EFI_ERROR(err))
+		err = run(root, bio, offset, length);
+	file_close(root);
+	con_print(EFI_ERROR(err) ? "READBENCH failed\n" : "READBENCH done\n");
+	RT->ResetSystem(EfiResetShutdown, EFI_SUCCESS, 0, NULL);
+	return err;
+}

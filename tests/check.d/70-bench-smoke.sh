@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Smoke run of the boot-time benchmark (bench/), so `make bench` cannot rot:
+# 1 round, the 8 MiB initrd, handoff (handover) and systemd-boot, no warm-up,
+# no readbench; then results.json must hold both records with sane numbers,
+# report.py must render it, and the paired-ratio arithmetic is checked on
+# made-up boots. Needs qemu-system-x86_64, ovmf, mtools, systemd-boot-efi,
+# grub-common (the GRUB image is built even when GRUB is not booted).
+set -u
+cd "$(dirname "$0")/../.."
+W=build/bench-smoke
+rm -rf "$W" && mkdir -p "$W"
+pass=0 fail=0
+if /usr/bin/python3 bench/bench.py --rounds 1 --sizes 8 --loaders handoff-handover,systemd-boot \
+	--no-warmup --no-readbench --out "$W" >"$W/bench.log" 2>&1; then
+	echo "PASS bench.py ran (2 boots)"; pass=$((pass + 1))
+else
+	echo "FAIL bench.py exited non-zero"; sed 's/^/    /' "$W/bench.log" | tail -n 20; fail=$((fail + 1))
+fi
+/usr/bin/python3 - "$W" "$pass" "$fail" <<'PY'
+import json, os, sys
+sys.path.insert(0, "bench")
+W = sys.argv[1]
+passed, failed = int(sys.argv[2]), int(sys.argv[3])
+def check(name, cond, detail=""):
+    global passed, failed
+    if cond:
+        passed += 1
+        print("PASS", name)
+    else:
+        failed += 1
+        print("FAIL", name, detail)
+
+try:
+    res = json.load(open(os.path.join(W, "results.json")))
+except (OSError, ValueError) as e:
+    res = None
+    check("results.json readable", False, str(e))
+if res:
+    recs = {(r["loader"], r["initrd_mib"]): r for r in res["records"]}
+    check("two records", sorted(recs) == [("handoff-handover", 8), ("systemd-boot", 8)], sorted(recs))
+    for key, r in sorted(recs.items()):
+        ok = (r["runs"] == 1 and r["t1_median_s"] is not None and 0.5 < r["t1_median_s"] < 120
+              and r["t2_median_s"] is not None and r["t1_median_s"] < r["t2_median_s"] < 180
+              and r["t1_min_s"] == r["t1_max_s"] == r["t1_median_s"])
+        check("%s: t0 < t1 < t2, plausible seconds" % key[0], ok, r)
+    sd = recs.get(("systemd-boot", 8), {})
+    check("systemd-boot's ratio to itself is 1", sd.get("ratio_vs_systemd_boot") == 1.0, sd)
+    ho = recs.get(("handoff-handover", 8), {})
+    want = round(ho.get("t1_median_s", 0) / sd.get("t1_median_s", 1), 3) if sd.get("t1_median_s") else None
+    check("handoff's ratio = its t1 / systemd-boot's t1 (1 round)",
+          ho.get("ratio_vs_systemd_boot") is not None and abs(ho["ratio_vs_systemd_boot"] - want) < 0.002, (ho, want))
+    check("handoff set LoaderTimeInitUSec/ExecUSec (read by the initramfs)",
+          ho.get("LoaderTimeExecUSec", 0) > ho.get("LoaderTimeInitUSec", 0) > 0, ho)
+    check("sizes has the 5 binaries",
+          all(res["sizes"].get(k, 0) > 0 for k in ("handoff.efi", "handoff-stub.efi", "systemd-bootx64.efi",
+                                                   "linuxx64.efi.stub", "grubx64.efi")), res["sizes"])
+
+# paired ratios on made-up boots: median over rounds of per-round ratios,
+# which differs from the ratio of the medians here.
+import bench
+boots = []
+for rd, (a, b) in enumerate([(2.0, 4.0), (3.0, 3.0), (9.0, 10.0)], 1):
+    boots.append({"loader": "x", "initrd_mib": 8, "round": rd, "t1_s": a, "t2_s": a + 1, "vars": {}})
+    boots.append({"loader": "systemd-boot", "initrd_mib": 8, "round": rd, "t1_s": b, "t2_s": b + 1, "vars": {}})
+boots.append({"loader": "x", "initrd_mib": 8, "round": 4, "error": "missing t1", "vars": {}})
+r = {x["loader"]: x for x in bench.summarize(boots, ["x", "systemd-boot"], [8])}["x"]
+check("paired ratio is the median of per-round ratios (0.9)", r["ratio_vs_systemd_boot"] == 0.9, r)
+check("failed boots are counted, not used", r["runs"] == 3 and r["failed_runs"] == 1, r)
+check("median/min/max", (r["t1_median_s"], r["t1_min_s"], r["t1_max_s"]) == (3.0, 2.0, 9.0), r)
+
+class R:  # a boot as qemu.run_qemu returns it
+    def __init__(self, lines):
+        self.lines = lines
+t0, t1, t2, v, marks = bench.parse_boot(R([(1.0, 'BdsDxe: loading Boot0001 "x"'), (1.1, "BdsDxe: failed to load Boot0001"),
+                                    (2.0, 'BdsDxe: loading Boot0002 "y"'), (2.1, 'BdsDxe: starting Boot0002 "y"'),
+                                    (5.0, "[    0.000000] Linux version 6.1.0"), (6.0, "Linux version 6 again"),
+                                    (9.0, "BENCH-INIT"), (9.5, "BENCH-VAR LoaderTimeInitUSec=123")]))
+check("parse_boot: t0 is the option that was started", (t0, t1, t2) == (2.0, 5.0, 9.0), (t0, t1, t2))
+check("parse_boot: BENCH-VAR", v == {"LoaderTimeInitUSec": "123"}, v)
+check("parse_boot: marks after t0", marks == {"start": 0.1}, marks)
+
+if res:
+    import report
+    md = report.render(res, "bench-t1.svg")
+    check("report renders the table", "| 8 MiB | handoff-handover | 1 |" in md, md[:300])
+    check("report draws the SVG", report.svg_plot(res, os.path.join(W, "bench-t1.svg"))
+          and open(os.path.join(W, "bench-t1.svg")).read().count("<circle") == 2)
+print("%d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)
+PY
