@@ -101,7 +101,7 @@ EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 }
 
 /* What src/core needs from a platform: no allocation (the readers do not
- * allocate), logging dropped (failures show as a FAIL line), and libc. */
+ * allocate), logging dropped (failures show as a FAIL line), (libc comes from src/efi/libc.c). */
 void log_write(enum log_level level, const char *line)
 {
 	(void)level;
@@ -119,80 +119,3 @@ void mem_free(void *p)
 	(void)p;
 }
 
-void *memcpy(void *restrict dst, const void *restrict src, size_t n)
-{
-	uint8_t *d = dst;
-	const uint8_t *s = src;
-
-	while (n--)
-		*d++ = *s++;
-	return dst;
-}
-
-void *memmove(void *dst, const void *src, size_t n)
-{
-	uint8_t *d = dst;
-	const uint8_t *s = src;
-
-	if (d < s)
-		return memcpy(dst, src, n);
-	while (n--)
-		d[n] = s[n];
-	return dst;
-}
-
-void *memset(void *dst, int c, size_t n)
-{
-	uint8_t *d = dst;
-
-	while (n--)
-		*d++ = (uint8_t)c;
-	return dst;
-}
-
-int memcmp(const void *a, const void *b, size_t n)
-{
-	const uint8_t *x = a, *y = b;
-
-	for (; n--; x++, y++)
-		if (*x != *y)
-			return *x - *y;
-	return 0;
-}
-
-size_t strlen(const char *s)
-{
-	size_t n = 0;
-
-	while (s[n])
-		n++;
-	return n;
-}
-
-int strcmp(const char *a, const char *b)
-{
-	while (*a && *a == *b)
-		a++, b++;
-	return (uint8_t)*a - (uint8_t)*b;
-}
-
-int strncmp(const char *a, const char *b, size_t n)
-{
-	for (; n; n--, a++, b++) {
-		if (*a != *b)
-			return (uint8_t)*a - (uint8_t)*b;
-		if (!*a)
-			return 0;
-	}
-	return 0;
-}
-
-char *strchr(const char *s, int c)
-{
-	for (;; s++) {
-		if (*s == (char)c)
-			return (char *)s;
-		if (!*s)
-			return NULL;
-	}
-}
