@@ -287,6 +287,9 @@ def readbench(work, initrd):
         m = re.search(r"READBENCH round=(\d+) method=(\w+) us=(\d+)", line)
         if m:
             out["us"].setdefault(m.group(2), []).append(int(m.group(3)))
+        m = re.search(r"READBENCH method=touch us=(\d+)", line)
+        if m:
+            out["touch_us"] = int(m.group(1))
         m = re.search(r"READBENCH tsc_khz=(\d+)", line)
         if m:
             out["tsc_khz"] = int(m.group(1))
@@ -328,6 +331,8 @@ def summarize(boots, loaders, sizes):
                 r1 = [b["t1_s"] / refs[b["round"]]["t1_s"] for b in ok if b["round"] in refs]
                 r2 = [b["t2_s"] / refs[b["round"]]["t2_s"] for b in ok if b["round"] in refs]
                 rec["ratio_vs_" + key] = rnd(median(r1), 3)
+                if ok and refs:
+                    rec["min_ratio_vs_" + key] = rnd(min(t1) / min(b["t1_s"] for b in refs.values()), 3)
                 rec["t2_ratio_vs_" + key] = rnd(median(r2), 3)
             for v in ("LoaderTimeInitUSec", "LoaderTimeExecUSec"):
                 vals = [int(b["vars"][v]) for b in ok if b["vars"].get(v, "").isdigit()]

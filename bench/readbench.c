@@ -10,7 +10,7 @@
  * from the TSC calibrated against Stall(). Output lines, then shutdown:
  *   READBENCH tsc_khz=N size=N offset=N
  *   READBENCH method=touch us=N        (first write of the fresh buffer)
- *   READBENCH round=R method=M us=N    (M: file file1 file4m blockio64m blockio1 walk)
+ *   READBENCH round=R method=M us=N    (M: see methods[] below)
  *   READBENCH done
  */
 #include "efi/firmware.h"
@@ -20,9 +20,27 @@
 #define INITRD_PATH "/debian/initrd.img"
 #define EXTENT_PATH "/bench/extent.txt"
 #define ROUNDS 9
-#define BLOCK_CHUNK (64ull << 20) /* the same chunk as src/efi/file.c's READ_CHUNK */
 
-static const char *const method_names[] = { "file", "file1", "file4m", "blockio64m", "blockio1", "walk" };
+/* The measured methods: FAT file reads by handoff's file_read_exact() or in
+ * Read calls of a given size, Block I/O reads in calls of a given size (0 =
+ * the whole extent in one call), and the FAT cluster-chain walk alone. */
+enum kind { FILE_HANDOFF, FILE_CHUNK, BLOCK_IO, CHAIN_WALK };
+static const struct method {
+	const char *name;
+	enum kind kind;
+	uint64_t chunk;
+} methods[] = {
+	{ "file", FILE_HANDOFF, 0 },
+	{ "file1m", FILE_CHUNK, 1ull << 20 },
+	{ "file4m", FILE_CHUNK, 4ull << 20 },
+	{ "file16m", FILE_CHUNK, 16ull << 20 },
+	{ "file64m", FILE_CHUNK, 64ull << 20 },
+	{ "file1", FILE_CHUNK, 0 },
+	{ "blockio4m", BLOCK_IO, 4ull << 20 },
+	{ "blockio64m", BLOCK_IO, 64ull << 20 },
+	{ "blockio1", BLOCK_IO, 0 },
+	{ "walk", CHAIN_WALK, 0 },
+};
 
 static uint64_t rdtsc(void)
 {
@@ -166,24 +184,20 @@ static EFI_STATUS run(EFI_FILE_PROTOCOL *root, EFI_BLOCK_IO_PROTOCOL *bio, uint6
 	con_print("READBENCH method=touch us=%llu\n", (unsigned long long)((rdtsc() - t0) * 1000 / rate));
 	for (int r = 0; r < ROUNDS && !EFI_ERROR(err); r++) {
 		/* alternate the order so that no method always runs first */
-		for (int i = 0; i < 6 && !EFI_ERROR(err); i++) {
-			int m = r % 2 ? 5 - i : i;
+		for (size_t i = 0; i < ARRAY_SIZE(methods) && !EFI_ERROR(err); i++) {
+			const struct method *m = &methods[r % 2 ? ARRAY_SIZE(methods) - 1 - i : i];
 			uint64_t t = 0, whole = ALIGN_UP(size, 512ull);
 
-			if (m == 0)
+			if (m->kind == FILE_HANDOFF)
 				err = time_file(root, (uint8_t *)addr, size, 0, &t);
-			else if (m == 1)
-				err = time_file(root, (uint8_t *)addr, size, size, &t);
-			else if (m == 2)
-				err = time_file(root, (uint8_t *)addr, size, 4ull << 20, &t);
-			else if (m == 3)
-				err = time_blockio(bio, offset, (uint8_t *)addr, whole, BLOCK_CHUNK, &t);
-			else if (m == 4)
-				err = time_blockio(bio, offset, (uint8_t *)addr, whole, whole, &t);
+			else if (m->kind == FILE_CHUNK)
+				err = time_file(root, (uint8_t *)addr, size, m->chunk ? m->chunk : size, &t);
+			else if (m->kind == BLOCK_IO)
+				err = time_blockio(bio, offset, (uint8_t *)addr, whole, m->chunk ? m->chunk : whole, &t);
 			else
 				err = time_walk(root, size, &t);
 			if (!EFI_ERROR(err))
-				con_print("READBENCH round=%d method=%s us=%llu\n", r, method_names[m],
+				con_print("READBENCH round=%d method=%s us=%llu\n", r, m->name,
 					  (unsigned long long)(t * 1000 / rate));
 		}
 	}

@@ -32,14 +32,15 @@ def records_by(res):
 
 def table(res):
     out = ["| initrd | loader | runs | t1−t0 median [min–max] s | vs systemd-boot | vs GRUB "
-           "| t2−t0 median [min–max] s | t2 vs systemd-boot |",
-           "|---:|---|---:|---|---:|---:|---|---:|"]
+           "| best vs best: systemd-boot, GRUB | t2−t0 median [min–max] s | t2 vs systemd-boot |",
+           "|---:|---|---:|---|---:|---:|---|---|---:|"]
     for mib in res["config"]["sizes_mib"]:
         for r in (x for x in res["records"] if x["initrd_mib"] == mib):
             fail = " (+%d failed)" % r["failed_runs"] if r.get("failed_runs") else ""
-            out.append("| %d MiB | %s | %d%s | %s [%s–%s] | %s | %s | %s [%s–%s] | %s |" % (
+            out.append("| %d MiB | %s | %d%s | %s [%s–%s] | %s | %s | %s, %s | %s [%s–%s] | %s |" % (
                 mib, r["loader"], r["runs"], fail, fmt_s(r["t1_median_s"]), fmt_s(r["t1_min_s"]),
                 fmt_s(r["t1_max_s"]), fmt_r(r.get("ratio_vs_systemd_boot")), fmt_r(r.get("ratio_vs_grub")),
+                fmt_r(r.get("min_ratio_vs_systemd_boot")), fmt_r(r.get("min_ratio_vs_grub")),
                 fmt_s(r["t2_median_s"]), fmt_s(r.get("t2_min_s")), fmt_s(r.get("t2_max_s")),
                 fmt_r(r.get("t2_ratio_vs_systemd_boot"))))
     return out
@@ -114,14 +115,25 @@ def readbench_lines(res):
            "against Stall(); each method %d times, alternating, into the same buffer:"
            % (rb["initrd_mib"], rb["initrd_bytes"], rb["cluster_bytes"], rb["offset"], rb.get("tsc_khz", 0),
               len(rb["us"].get("file", []))), "",
-           "| method | runs (ms) | best (ms) |", "|---|---|---:|"]
-    names = {"file": "FAT file, handoff's file_read_exact() (64 MiB Read calls)",
+           "| method | runs (ms) | median (ms) | best (ms) |", "|---|---|---:|---:|"]
+    names = {"file": "FAT file, handoff's file_read_exact()",
+             "file1m": "FAT file, 1 MiB Read calls", "file4m": "FAT file, 4 MiB Read calls",
+             "file16m": "FAT file, 16 MiB Read calls", "file64m": "FAT file, 64 MiB Read calls",
+             "file1": "FAT file, one Read call",
+             "blockio4m": "Block I/O ReadBlocks, 4 MiB calls",
              "blockio64m": "Block I/O ReadBlocks, 64 MiB calls",
-             "blockio1": "Block I/O ReadBlocks, one call"}
+             "blockio1": "Block I/O ReadBlocks, one call",
+             "walk": "FAT cluster chain only (seek to the last byte, read it)"}
     for k, v in rb["us"].items():
-        out.append("| %s | %s | %.1f |" % (names.get(k, k), ", ".join("%.1f" % (x / 1000) for x in v), min(v) / 1000))
+        out.append("| %s | %s | %.1f | %.1f |" % (names.get(k, k), ", ".join("%.1f" % (x / 1000) for x in v),
+                                                  sorted(v)[len(v) // 2] / 1000, min(v) / 1000))
     out.append("")
-    out.append("File read / Block I/O floor: **%.3f×**." % rb["ratio_file_vs_floor"])
+    out.append("File read by handoff's code / Block I/O floor (best of each): **%.3f×**." % rb["ratio_file_vs_floor"])
+    if "touch_us" in rb:
+        out.append("")
+        out.append("Before the rounds the fresh %d MiB buffer is written once (memset): %.1f ms — the cost of "
+                   "first touching guest RAM under TCG, paid by whoever first writes the pages (the loader or "
+                   "firmware filling its buffer), and excluded from the figures above." % (rb["initrd_mib"], rb["touch_us"] / 1000))
     return out
 
 
@@ -197,7 +209,8 @@ def render(res, svg_name):
            "Each serial line is timestamped on the host as it arrives (tests/boot/qemu.py). Rounds: %d; each round "
            "boots every (loader, size) pair once in a freshly shuffled order, one QEMU at a time%s. Ratios are "
            "paired per round: the median over rounds of (loader's time ÷ systemd-boot's, or GRUB's, time in the "
-           "same round and size)." % (cfg["rounds"], ", after a discarded warm-up boot" if cfg["warmup"] else ""), "",
+           "same round and size). \"Best vs best\" divides the loader's fastest boot by the reference's fastest: "
+           "on a shared machine it is the least disturbed estimate (see the notes on noise)." % (cfg["rounds"], ", after a discarded warm-up boot" if cfg["warmup"] else ""), "",
            "Loaders: handoff `protocol stub|handover|legacy` (handoff.efi reading a BLS Type #1 entry), "
            "handoff-uki (`handoff uki` image started directly by OVMF), systemd-boot (Debian systemd-boot-efi, "
            "same Type #1 entry), GRUB (standalone `grub-mkstandalone` image, config in its memdisk, modules: "
