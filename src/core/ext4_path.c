@@ -89,15 +89,12 @@ static EFI_STATUS step(struct walk *w)
 	w->p = name + len;
 	if (len == 1 && name[0] == '.')
 		return EFI_SUCCESS;
-	if (!ext4_file_is_dir(w->cur))
-		return log_error_status(EFI_NOT_FOUND, "%s: inode %u: not a directory, cannot look up \"%.*s\"",
-					w->fs->name, w->cur->inode.ino, (int)len, name);
-	if (len > EXT4_NAME_MAX)
-		return log_error_status(EFI_NOT_FOUND, "%s: name \"%.20s...\" longer than %u bytes", w->fs->name, name, EXT4_NAME_MAX);
+	/* A missing name is not an error of the file system: like the firmware's
+	 * FAT driver (UEFI 2.10 §13.5 Open), say EFI_NOT_FOUND and let the caller,
+	 * which knows whether the file was optional, decide what to print. */
+	if (!ext4_file_is_dir(w->cur) || len > EXT4_NAME_MAX)
+		return EFI_NOT_FOUND;
 	err = ext4_dir_lookup(w->cur, name, len, &ino);
-	if (err == EFI_NOT_FOUND)
-		return log_error_status(err, "%s: \"%.*s\" not found in directory inode %u", w->fs->name, (int)len, name,
-					w->cur->inode.ino);
 	if (err == EFI_SUCCESS)
 		err = ext4_file_new(w->fs, ino, &child);
 	if (err != EFI_SUCCESS)

@@ -21,13 +21,22 @@ static bool is_end(const EFI_DEVICE_PATH_PROTOCOL *n)
 	return n->Type == END_DEVICE_PATH_TYPE || node_len(n) < 4;
 }
 
+/* @dp's hard-drive node (§10.3.5.1), or NULL. */
+static const HARDDRIVE_DEVICE_PATH *hd_node(const EFI_DEVICE_PATH_PROTOCOL *dp)
+{
+	for (const EFI_DEVICE_PATH_PROTOCOL *n = dp; !is_end(n); n = (const void *)((const uint8_t *)n + node_len(n)))
+		if (n->Type == MEDIA_DEVICE_PATH && n->SubType == MEDIA_HARDDRIVE_DP &&
+		    node_len(n) >= sizeof(HARDDRIVE_DEVICE_PATH))
+			return (const HARDDRIVE_DEVICE_PATH *)n;
+	return NULL;
+}
+
 /* Bytes of @dp before its hard-drive node (the disk's own path), or 0. */
 static size_t disk_prefix_len(const EFI_DEVICE_PATH_PROTOCOL *dp)
 {
-	for (const EFI_DEVICE_PATH_PROTOCOL *n = dp; !is_end(n); n = (const void *)((const uint8_t *)n + node_len(n)))
-		if (n->Type == MEDIA_DEVICE_PATH && n->SubType == MEDIA_HARDDRIVE_DP)
-			return (size_t)((const uint8_t *)n - (const uint8_t *)dp);
-	return 0;
+	const HARDDRIVE_DEVICE_PATH *hd = hd_node(dp);
+
+	return hd ? (size_t)((const uint8_t *)hd - (const uint8_t *)dp) : 0;
 }
 
 static const EFI_DEVICE_PATH_PROTOCOL *devpath_of(EFI_HANDLE h)
@@ -47,14 +56,17 @@ static bool dir_exists(EFI_FILE_PROTOCOL *root, const char *path)
 	return true;
 }
 
-/* A partition of the boot disk, other than the boot volume, with entries. */
-static void consider_partition(EFI_HANDLE h, size_t index, struct volume **v, size_t *n)
+/* A partition of the boot disk, other than the boot volume, with entries;
+ * named in messages by its GPT partition number, as Linux and fdisk count. */
+static void consider_partition(EFI_HANDLE h, const HARDDRIVE_DEVICE_PATH *hd, struct volume **v, size_t *n)
 {
 	static const char *const prefixes[] = { "", "/boot" };
 	struct volume vol = { .handle = h };
+	uint32_t number;
 	void *sfs;
 
-	fmt_snprintf(vol.name, sizeof(vol.name), "partition %zu", index);
+	memcpy(&number, &hd->PartitionNumber, sizeof(number)); /* the node is packed */
+	fmt_snprintf(vol.name, sizeof(vol.name), "partition %u", number);
 	if (BS->HandleProtocol(h, &sfs_guid, &sfs) != EFI_SUCCESS && ext4_sfs_install(h, vol.name) != EFI_SUCCESS)
 		return;
 	if (file_open_root(h, &vol.root) != EFI_SUCCESS)
@@ -89,7 +101,7 @@ EFI_STATUS volumes_find(EFI_HANDLE boot_device, struct volume **ret, size_t *ret
 			const EFI_DEVICE_PATH_PROTOCOL *dp = devpath_of(handles[i]);
 			if (handles[i] == boot_device || !dp || disk_prefix_len(dp) != prefix || memcmp(dp, boot_dp, prefix) != 0)
 				continue;
-			consider_partition(handles[i], i, &v, &n);
+			consider_partition(handles[i], hd_node(dp), &v, &n);
 		}
 		BS->FreePool(handles);
 	}

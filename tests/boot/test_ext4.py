@@ -7,16 +7,19 @@ initrd and exactly the configured command line.
 import os
 import re
 import shutil
+import struct
 import subprocess
 
 import qemu
-from test_loader import check_linux_saw, INITRD, KERNEL, LOADER
+from test_loader import check_linux_saw, entry, INITRD, KERNEL, LOADER
 
 TOOL = "build/handoff"
 TIMEOUT = 240
 
 
-def ext4_disk(protocol, options):
+def ext4_disk(entries, loader_conf="timeout 0\n", extra=()):
+    """ESP: handoff and loader.conf. XBOOTLDR (ext4): @entries (name -> text),
+    the kernel as /debian/vmlinuz and each name in @extra, the initramfs."""
     wd = qemu.workdir()
     esp, xb = os.path.join(wd, "esp"), os.path.join(wd, "xbootldr")
     for d in (esp, xb):
@@ -27,12 +30,13 @@ def ext4_disk(protocol, options):
     os.makedirs(os.path.join(xb, "debian"))
     shutil.copyfile(qemu.root_path(LOADER), os.path.join(esp, "EFI/BOOT/BOOTX64.EFI"))
     with open(os.path.join(esp, "loader/loader.conf"), "w") as f:
-        f.write("timeout 0\n")
-    shutil.copyfile(qemu.root_path(KERNEL), os.path.join(xb, "debian/vmlinuz"))
+        f.write(loader_conf)
+    for name in ("/debian/vmlinuz",) + tuple(extra):
+        shutil.copyfile(qemu.root_path(KERNEL), os.path.join(xb, name.lstrip("/")))
     shutil.copyfile(qemu.root_path(INITRD), os.path.join(xb, "debian/initrd.img"))
-    with open(os.path.join(xb, "loader/entries/debian-ext4.conf"), "w") as f:
-        f.write("title Debian on ext4\nlinux /debian/vmlinuz\ninitrd /debian/initrd.img\n"
-                "options %s\nprotocol %s\n" % (options, protocol))
+    for name, text in entries.items():
+        with open(os.path.join(xb, "loader/entries", name), "w") as f:
+            f.write(text)
     img = os.path.join(wd, "disk.img")
     r = subprocess.run([qemu.root_path(TOOL), "disk", "-o", img, "--esp", esp, "--xbootldr", xb,
                         "--xbootldr-fs", "ext4"], capture_output=True, text=True)
@@ -40,11 +44,42 @@ def ext4_disk(protocol, options):
     return img
 
 
+def partition_offset(img, number):
+    """Byte offset of GPT partition @number (from the primary entry array)."""
+    with open(img, "rb") as f:
+        f.seek(512)
+        hdr = f.read(92)
+        entries_lba, entry_size = struct.unpack_from("<Q", hdr, 72)[0], struct.unpack_from("<I", hdr, 84)[0]
+        f.seek(entries_lba * 512 + (number - 1) * entry_size + 32)
+        return struct.unpack("<Q", f.read(8))[0] * 512
+
+
+def corrupt_inode(img, part_offset, path):
+    """Flip a byte of @path's extent header in its inode (so its metadata_csum no longer matches).
+    Return the inode number."""
+    dev = "%s?offset=%d" % (img, part_offset)
+    out = subprocess.run(["debugfs", "-R", "imap %s" % path, dev], capture_output=True, text=True).stdout
+    m = re.search(r"Inode (\d+) is part of block group \d+\s+located at block (\d+), offset (0x[0-9a-f]+)", out)
+    qemu.expect(m is not None, "debugfs imap %s: %r" % (path, out))
+    with open(img, "r+b") as f:
+        f.seek(part_offset + 1024 + 0x18)
+        block_size = 1024 << struct.unpack("<I", f.read(4))[0]
+        where = part_offset + int(m.group(2)) * block_size + int(m.group(3), 16) + 0x28 + 2  # i_block: eh_entries
+        f.seek(where)
+        b = f.read(1)
+        f.seek(where)
+        f.write(bytes([b[0] ^ 0x40]))
+    return int(m.group(1))
+
+
 def ext4_test(protocol):
     options = "console=ttyS0 handoff.marker=ext4-%s panic=-1" % protocol
-    res = qemu.run_qemu(ext4_disk(protocol, options), TIMEOUT)
-    qemu.expect(res.time_of(r"entry 'Debian on ext4': loading /debian/vmlinuz from partition") is not None,
-                "the kernel is read from the ext4 partition", res)
+    res = qemu.run_qemu(ext4_disk({"debian-ext4.conf": entry("Debian on ext4", options, protocol)}), TIMEOUT)
+    qemu.expect(res.time_of(r"entry 'Debian on ext4': loading /debian/vmlinuz from partition 2\b") is not None,
+                "the kernel is read from the ext4 partition, named by its GPT number (2)", res)
+    # Looking for optional paths (\EFI\Linux on the XBOOTLDR) is not an error.
+    errors = [l for _, l in res.lines if re.search(r"handoff: (error|warning)", l)]
+    qemu.expect(not errors, "no error or warning on a healthy ext4 XBOOTLDR, got %r" % errors[:3], res)
     qemu.expect(res.time_of(r"booting 'Debian on ext4' by %s" % protocol) is not None,
                 "booted by %s" % protocol, res)
     init = check_linux_saw(res, options)
@@ -66,3 +101,23 @@ def test_ext4_xbootldr_handover():
 @qemu.needs(TOOL, LOADER, KERNEL, INITRD)
 def test_ext4_xbootldr_legacy():
     ext4_test("legacy")
+
+
+@qemu.needs(TOOL, LOADER, KERNEL, INITRD)
+def test_ext4_bad_metadata_returns_to_menu():
+    """A kernel whose inode fails its checksum: the loader names the partition,
+    the inode and the check, and the menu comes back; a good entry then boots."""
+    good = "console=ttyS0 handoff.marker=ext4-after-corrupt panic=-1"
+    img = ext4_disk({"a1.conf": entry("Corrupt kernel", "x", linux="/debian/vmlinuz-bad", sort_key="a1"),
+                     "a2.conf": entry("Good", good, sort_key="a2")},
+                    loader_conf="timeout menu-force\n", extra=("/debian/vmlinuz-bad",))
+    ino = corrupt_inode(img, partition_offset(img, 2), "/debian/vmlinuz-bad")
+    menu = r"handoff [0-9.]+ boot menu"
+    res = qemu.run_qemu(img, TIMEOUT, keys=[(menu, b"1"), (r"Press any key", b" "), (menu, b"2")])
+    qemu.expect_eq(res.keys_pending, [], "all menu keys sent (the menu came back)", res)
+    qemu.expect(res.time_of(r"partition 2: inode %d: checksum mismatch" % ino) is not None,
+                "the driver names the partition, inode %d and the failed check" % ino, res)
+    qemu.expect(res.time_of(r"entry 'Corrupt kernel': cannot load /debian/vmlinuz-bad") is not None,
+                "the loader names the entry and the file", res)
+    qemu.expect(res.time_of(r"booting 'Good' by") is not None, "the good entry boots after the error", res)
+    check_linux_saw(res, good)

@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # Smoke run of the boot-time benchmark (bench/), so `make bench` cannot rot:
-# 1 round, the 8 MiB initrd, handoff (handover) and systemd-boot, no warm-up,
-# no readbench; then results.json must hold both records with sane numbers,
-# report.py must render it, and the paired-ratio arithmetic is checked on
-# made-up boots. Needs qemu-system-x86_64, ovmf, mtools, systemd-boot-efi,
+# 1 round, the 8 MiB initrd, handoff (handover from FAT and from ext4) and
+# systemd-boot, no warm-up, then readbench on the 8 MiB initrd (FAT, ext4 and
+# Block I/O reads, each checked against the host's CRC-32 in the guest);
+# results.json must hold every record with sane numbers, report.py must
+# render it, and the paired-ratio arithmetic is checked on made-up boots. Needs qemu-system-x86_64, ovmf, mtools, systemd-boot-efi,
 # grub-common (the GRUB image is built even when GRUB is not booted).
 set -u
 cd "$(dirname "$0")/../.."
 W=build/bench-smoke
 rm -rf "$W" && mkdir -p "$W"
 pass=0 fail=0
-if /usr/bin/python3 bench/bench.py --rounds 1 --sizes 8 --loaders handoff-handover,systemd-boot \
-	--no-warmup --no-readbench --out "$W" >"$W/bench.log" 2>&1; then
-	echo "PASS bench.py ran (2 boots)"; pass=$((pass + 1))
+make --no-print-directory build/bench/readbench.efi >"$W/make.log" 2>&1 || { sed 's/^/    /' "$W/make.log"; }
+if /usr/bin/python3 bench/bench.py --rounds 1 --sizes 8 --loaders handoff-handover,handoff-ext4,systemd-boot \
+	--no-warmup --out "$W" >"$W/bench.log" 2>&1; then
+	echo "PASS bench.py ran (3 boots and readbench)"; pass=$((pass + 1))
 else
 	echo "FAIL bench.py exited non-zero"; sed 's/^/    /' "$W/bench.log" | tail -n 20; fail=$((fail + 1))
 fi
@@ -37,7 +39,7 @@ except (OSError, ValueError) as e:
     check("results.json readable", False, str(e))
 if res:
     recs = {(r["loader"], r["initrd_mib"]): r for r in res["records"]}
-    check("two records", sorted(recs) == [("handoff-handover", 8), ("systemd-boot", 8)], sorted(recs))
+    check("three records", sorted(recs) == [("handoff-ext4", 8), ("handoff-handover", 8), ("systemd-boot", 8)], sorted(recs))
     for key, r in sorted(recs.items()):
         ok = (r["runs"] == 1 and r["t1_median_s"] is not None and 0.5 < r["t1_median_s"] < 120
               and r["t2_median_s"] is not None and r["t1_median_s"] < r["t2_median_s"] < 180
@@ -49,8 +51,24 @@ if res:
     want = round(ho.get("t1_median_s", 0) / sd.get("t1_median_s", 1), 3) if sd.get("t1_median_s") else None
     check("handoff's ratio = its t1 / systemd-boot's t1 (1 round)",
           ho.get("ratio_vs_systemd_boot") is not None and abs(ho["ratio_vs_systemd_boot"] - want) < 0.002, (ho, want))
+    ex = recs.get(("handoff-ext4", 8), {})
+    want = round(ex.get("t1_median_s", 0) / ho.get("t1_median_s", 1), 3) if ho.get("t1_median_s") else None
+    check("handoff-ext4's ratio to FAT = its t1 / handoff-handover's t1 (1 round)",
+          ex.get("ratio_vs_fat") is not None and abs(ex["ratio_vs_fat"] - want) < 0.002, (ex, want))
     check("handoff set LoaderTimeInitUSec/ExecUSec (read by the initramfs)",
           ho.get("LoaderTimeExecUSec", 0) > ho.get("LoaderTimeInitUSec", 0) > 0, ho)
+    rb = res.get("readbench") or {}
+    check("readbench ran without error", rb and "error" not in rb, rb)
+    names = ("file", "ext4", "ext4_1", "file1", "blockio1")
+    check("readbench timed FAT, ext4 and Block I/O reads 9 times each",
+          all(len(rb.get("us", {}).get(k, [])) == 9 and min(rb["us"][k]) > 0 for k in names), rb.get("us"))
+    check("readbench verified 12 methods against the host's CRC-32",
+          rb.get("verified_methods") == 12 and len(rb.get("crc32", "")) == 8, rb)
+    if rb.get("us", {}).get("ext4") and rb["us"].get("file"):
+        import statistics
+        want = round(statistics.median(e / f for e, f in zip(rb["us"]["ext4"], rb["us"]["file"])), 3)
+        check("readbench ext4/FAT ratio is the median of the per-round ratios",
+              rb.get("ratio_ext4_vs_fat") == want, (rb.get("ratio_ext4_vs_fat"), want))
     check("sizes has the 5 binaries",
           all(res["sizes"].get(k, 0) > 0 for k in ("handoff.efi", "handoff-stub.efi", "systemd-bootx64.efi",
                                                    "linuxx64.efi.stub", "grubx64.efi")), res["sizes"])
@@ -83,8 +101,10 @@ if res:
     import report
     md = report.render(res, "bench-t1.svg")
     check("report renders the table", "| 8 MiB | handoff-handover | 1 |" in md, md[:300])
+    check("report has the ext4 against FAT table", "## ext4 against FAT" in md and "| 8 MiB | " in
+          md.split("## ext4 against FAT", 1)[-1], md[-600:])
     check("report draws the SVG", report.svg_plot(res, os.path.join(W, "bench-t1.svg"))
-          and open(os.path.join(W, "bench-t1.svg")).read().count("<circle") == 2)
+          and open(os.path.join(W, "bench-t1.svg")).read().count("<circle") == 3)
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
 PY

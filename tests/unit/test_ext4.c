@@ -476,10 +476,13 @@ TEST(ext4_symlinks)
 	test_log_reset();
 	CHECK_EQ(ext4_open(fs, "/loop_self", &f), EFI_VOLUME_CORRUPTED);
 	CHECK_LOG("symlink loop");
+	/* Missing names are EFI_NOT_FOUND and silent, as from the firmware's FAT
+	 * driver: the loader probes optional paths (/EFI/Linux) on every volume. */
+	test_log_reset();
 	CHECK_EQ(ext4_open(fs, "/lnk_dangling", &f), EFI_NOT_FOUND);
-	CHECK_LOG("\"nonexistent\" not found in directory inode 2");
 	CHECK_EQ(ext4_open(fs, "/one1k/x", &f), EFI_NOT_FOUND);
-	CHECK_LOG("not a directory, cannot look up \"x\"");
+	CHECK_EQ(ext4_open(fs, "/nonexistent", &f), EFI_NOT_FOUND);
+	CHECK_EQ(test_log_count(), 0);
 	CHECK_EQ(ext4_open_at(fs, NULL, "/loop_a", EXT4_OPEN_NOFOLLOW, &f), EFI_SUCCESS);
 	ext4_close(f);
 	ext4_unmount(fs);
