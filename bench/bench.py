@@ -6,8 +6,11 @@
 
 Every loader boots the same Debian kernel with the same busybox initramfs,
 padded with incompressible data to each size, from the same disk layout (GPT,
-one 518 MiB FAT32 ESP with 4 KiB clusters: \\debian\\vmlinuz,
+one 1022 MiB FAT32 ESP with 4 KiB clusters: \\debian\\vmlinuz,
 \\debian\\initrd.img, \\loader\\..., the loader as \\EFI\\BOOT\\BOOTX64.EFI).
+handoff-ext4 is handoff-handover with the entry, kernel and initrd on an
+ext4 XBOOTLDR partition instead (the ESP holds only handoff and loader.conf),
+paired per round against handoff-handover from FAT.
 Rounds are interleaved: each round boots every (loader, size) pair once, in
 an order shuffled per round; one QEMU at a time; a discarded warm-up boot
 first. Serial lines are timestamped on the host (tests/boot/qemu.py):
@@ -31,6 +34,7 @@ import struct
 import subprocess
 import sys
 import time
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -47,7 +51,9 @@ SDBOOT = "/usr/lib/systemd/boot/efi/systemd-bootx64.efi"
 SDSTUB = "/usr/lib/systemd/boot/efi/linuxx64.efi.stub"
 GRUB_MODDIR = "/usr/lib/grub/x86_64-efi"
 
-LOADERS = ("handoff-stub", "handoff-handover", "handoff-legacy", "handoff-uki", "systemd-boot", "grub")
+LOADERS = ("handoff-stub", "handoff-handover", "handoff-legacy", "handoff-uki", "handoff-ext4", "systemd-boot", "grub")
+# Ratio columns: per-round pairs against these references (ratio_vs_KEY).
+REFERENCES = (("systemd_boot", "systemd-boot"), ("grub", "grub"), ("fat", "handoff-handover"))
 SIZES = (8, 64, 256)
 CMDLINE = "earlyprintk=serial,ttyS0,115200 quiet console=ttyS0 panic=-1"
 DISK_MIB = 1024           # ESP 1022 MiB, 4 KiB clusters; holds the 256 MiB UKI beside the 256 MiB initrd
@@ -142,25 +148,38 @@ def build_uki(work, initrd, mib):
     return out
 
 
-def esp_tree(tree, loader_efi, initrd, protocol=None):
-    shutil.rmtree(tree, ignore_errors=True)
-    for d in ("EFI/BOOT", "loader/entries", "debian"):
-        os.makedirs(os.path.join(tree, d))
-    shutil.copyfile(loader_efi, os.path.join(tree, "EFI/BOOT/BOOTX64.EFI"))
+def boot_tree(tree, initrd, protocol=None):
+    """$BOOT: the Type #1 entry, the kernel and the initrd."""
+    for d in ("loader/entries", "debian"):
+        os.makedirs(os.path.join(tree, d), exist_ok=True)
     shutil.copyfile(KERNEL, os.path.join(tree, "debian/vmlinuz"))
     if initrd:
         shutil.copyfile(initrd, os.path.join(tree, "debian/initrd.img"))
-    with open(os.path.join(tree, "loader/loader.conf"), "w") as f:
-        f.write("timeout 0\n")
     with open(os.path.join(tree, "loader/entries/debian.conf"), "w") as f:
         f.write("title Debian\nlinux /debian/vmlinuz\ninitrd /debian/initrd.img\noptions %s\n" % CMDLINE)
         if protocol:
             f.write("protocol %s\n" % protocol)
 
 
-def make_disk(tree, img):
-    run([TOOL, "disk", "-o", img, "--esp", tree, "--size", str(DISK_MIB)])
+def esp_tree(tree, loader_efi, initrd, protocol=None, entries=True):
+    shutil.rmtree(tree, ignore_errors=True)
+    for d in ("EFI/BOOT", "loader"):
+        os.makedirs(os.path.join(tree, d))
+    shutil.copyfile(loader_efi, os.path.join(tree, "EFI/BOOT/BOOTX64.EFI"))
+    with open(os.path.join(tree, "loader/loader.conf"), "w") as f:
+        f.write("timeout 0\n")
+    if entries:
+        boot_tree(tree, initrd, protocol)
+
+
+def make_disk(tree, img, xbootldr=None):
+    cmd = [TOOL, "disk", "-o", img, "--esp", tree, "--size", str(DISK_MIB)]
+    if xbootldr:
+        cmd += ["--xbootldr", xbootldr, "--xbootldr-fs", "ext4"]
+    run(cmd)
     shutil.rmtree(tree)
+    if xbootldr:
+        shutil.rmtree(xbootldr)
     return img
 
 
@@ -171,6 +190,12 @@ def build_disk(work, loader, mib, initrd, grub):
     if os.path.isfile(img):
         return img
     tree = os.path.join(work, "esp-%s-%d" % (loader, mib))
+    if loader == "handoff-ext4":
+        xbootldr = os.path.join(work, "xbootldr-%d" % mib)
+        shutil.rmtree(xbootldr, ignore_errors=True)
+        esp_tree(tree, HANDOFF, None, entries=False)
+        boot_tree(xbootldr, initrd, protocol="handover")
+        return make_disk(tree, img, xbootldr)
     if loader.startswith("handoff-") and loader != "handoff-uki":
         esp_tree(tree, HANDOFF, initrd, protocol=loader.split("-", 1)[1])
     elif loader == "handoff-uki":
@@ -261,17 +286,31 @@ def boot(disk, name):
     return rec
 
 
+def file_crc32(path):
+    crc = 0
+    with open(path, "rb") as f:
+        while True:
+            b = f.read(16 << 20)
+            if not b:
+                return crc
+            crc = zlib.crc32(b, crc)
+
+
 def readbench(work, initrd):
-    """Time the initrd read through FAT vs Block I/O (readbench.efi)."""
+    """Time the initrd read from FAT and from ext4 against Block I/O (readbench.efi)."""
     tree = os.path.join(work, "esp-readbench")
+    xbootldr = os.path.join(work, "xbootldr-readbench")
+    shutil.rmtree(xbootldr, ignore_errors=True)
     esp_tree(tree, READBENCH, initrd)
+    boot_tree(xbootldr, initrd)
     img = os.path.join(work, "disk-readbench.img")
     os.makedirs(os.path.join(tree, "bench"))
     with open(os.path.join(tree, "bench/extent.txt"), "w") as f:
         f.write("0 0\n")  # placeholder of the final length: rewritten below in place
-    make_disk(tree, img)
+    make_disk(tree, img, xbootldr)
     offset, geom = initrd_extent(img)
-    text = ("%d %d" % (offset, os.path.getsize(initrd))).ljust(63) + "\n"
+    crc = file_crc32(initrd)
+    text = ("%d %d %d" % (offset, os.path.getsize(initrd), crc)).ljust(63) + "\n"
     env = dict(os.environ, MTOOLS_SKIP_CHECK="1")
     tmp = os.path.join(work, "extent.txt")
     with open(tmp, "w") as f:
@@ -282,26 +321,35 @@ def readbench(work, initrd):
         raise SystemExit("bench: initrd moved while writing extent.txt")
     res = qemu.run_qemu(img, BOOT_TIMEOUT, memory=MEMORY_MIB, name="readbench", stop_on=r"READBENCH (done|failed)")
     out = {"initrd_bytes": os.path.getsize(initrd), "offset": offset, "cluster_bytes": geom["cluster_bytes"],
-           "log": os.path.relpath(res.log_path, ROOT), "us": {}}
+           "crc32": "%08x" % crc, "log": os.path.relpath(res.log_path, ROOT), "us": {}}
     for _, line in res.lines:
         m = re.search(r"READBENCH round=(\d+) method=(\w+) us=(\d+)", line)
         if m:
             out["us"].setdefault(m.group(2), []).append(int(m.group(3)))
-        m = re.search(r"READBENCH method=touch us=(\d+)", line)
+        m = re.search(r"READBENCH method=(touch|volumes) us=(\d+)", line)
         if m:
-            out["touch_us"] = int(m.group(1))
+            out[m.group(1) + "_us"] = int(m.group(2))
+        m = re.search(r"READBENCH verified crc=([0-9a-f]+) methods=(\d+)", line)
+        if m and m.group(1) == out["crc32"]:
+            out["verified_methods"] = int(m.group(2))
         m = re.search(r"READBENCH tsc_khz=(\d+)", line)
         if m:
             out["tsc_khz"] = int(m.group(1))
-    if not out["us"].get("file") or not out["us"].get("blockio64m"):
-        out["error"] = "readbench printed no figures (see %s)" % out["log"]
+    if not any(re.search(r"READBENCH done", l) for _, l in res.lines) or "verified_methods" not in out:
+        out["error"] = "readbench failed or did not verify what it read (see %s)" % out["log"]
         return out
     file_us = min(out["us"]["file"])
+    ext4_us = min(out["us"]["ext4"])
     floor_us = min(min(v) for k, v in out["us"].items() if k.startswith("blockio"))
     out["median_us"] = {k: int(statistics.median(v)) for k, v in out["us"].items()}
     out["file_min_us"] = file_us
+    out["ext4_min_us"] = ext4_us
     out["floor_min_us"] = floor_us
     out["ratio_file_vs_floor"] = round(file_us / floor_us, 3)
+    out["ratio_ext4_vs_floor"] = round(ext4_us / floor_us, 3)
+    # paired per round: ext4 and FAT read by handoff's code in the same round
+    pairs = [e / f for e, f in zip(out["us"]["ext4"], out["us"]["file"])]
+    out["ratio_ext4_vs_fat"] = round(statistics.median(pairs), 3)
     return out
 
 
@@ -316,8 +364,8 @@ def summarize(boots, loaders, sizes):
     """One record per (loader, size); ratios paired per round against systemd-boot."""
     records = []
     for mib in sizes:
-        ref = {b["round"]: b for b in boots if b["loader"] == "systemd-boot" and b["initrd_mib"] == mib and "t1_s" in b}
-        grub = {b["round"]: b for b in boots if b["loader"] == "grub" and b["initrd_mib"] == mib and "t1_s" in b}
+        refs_by_key = {key: {b["round"]: b for b in boots if b["loader"] == name and b["initrd_mib"] == mib and "t1_s" in b}
+                       for key, name in REFERENCES}
         for loader in loaders:
             ok = [b for b in boots if b["loader"] == loader and b["initrd_mib"] == mib and "t1_s" in b]
             failed = [b for b in boots if b["loader"] == loader and b["initrd_mib"] == mib and "t1_s" not in b]
@@ -327,7 +375,9 @@ def summarize(boots, loaders, sizes):
                    "t1_median_s": rnd(median(t1)), "t2_median_s": rnd(median(t2)),
                    "t1_min_s": rnd(min(t1)) if t1 else None, "t1_max_s": rnd(max(t1)) if t1 else None,
                    "t2_min_s": rnd(min(t2)) if t2 else None, "t2_max_s": rnd(max(t2)) if t2 else None}
-            for key, refs in (("systemd_boot", ref), ("grub", grub)):
+            for key, refs in refs_by_key.items():
+                if not refs:
+                    continue
                 r1 = [b["t1_s"] / refs[b["round"]]["t1_s"] for b in ok if b["round"] in refs]
                 r2 = [b["t2_s"] / refs[b["round"]]["t2_s"] for b in ok if b["round"] in refs]
                 rec["ratio_vs_" + key] = rnd(median(r1), 3)
@@ -496,8 +546,10 @@ def main(argv):
         if os.path.isfile(READBENCH):
             rb = readbench(work, initrds[big])
             rb["initrd_mib"] = big
-            log("bench: readbench %d MiB: %s" % (big, rb.get("error") or "file %.3f s, Block I/O floor %.3f s (x%.3f)"
-                                                  % (rb["file_min_us"] / 1e6, rb["floor_min_us"] / 1e6, rb["ratio_file_vs_floor"])))
+            log("bench: readbench %d MiB: %s" % (big, rb.get("error") or
+                                                  "FAT %.3f s, ext4 %.3f s (ext4/FAT x%.3f), Block I/O floor %.3f s (FAT x%.3f)"
+                                                  % (rb["file_min_us"] / 1e6, rb["ext4_min_us"] / 1e6, rb["ratio_ext4_vs_fat"],
+                                                     rb["floor_min_us"] / 1e6, rb["ratio_file_vs_floor"])))
         else:
             rb = {"error": "%s not built (make build/bench/readbench.efi)" % READBENCH}
 
@@ -505,7 +557,8 @@ def main(argv):
         "config": {"rounds": a.rounds, "sizes_mib": sizes, "loaders": loaders, "cmdline": CMDLINE,
                    "disk_mib": DISK_MIB, "memory_mib": MEMORY_MIB, "warmup": not a.no_warmup,
                    "initrd_bytes": {str(m): os.path.getsize(p) for m, p in initrds.items()},
-                   "cluster_bytes": fat_geometry(next(iter(disks.values())))["cluster_bytes"],
+                   "cluster_bytes": fat_geometry(next(d for (l, _), d in disks.items() if l != "handoff-ext4"))["cluster_bytes"]
+                   if any(l != "handoff-ext4" for l in loaders) else None,
                    "grub_modules": GRUB_MODULES,
                    "started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(t_start)),
                    "duration_s": round(time.time() - t_start)},
@@ -523,7 +576,7 @@ def main(argv):
     os.replace(path + ".tmp", path)
     log("bench: wrote %s (%d boots, %d failed, %.0f s)"
         % (os.path.relpath(path, ROOT), len(boots), sum("error" in b for b in boots), time.time() - t_start))
-    return 1 if any("error" in b for b in boots) else 0
+    return 1 if any("error" in b for b in boots) or (rb and "error" in rb) else 0
 
 
 if __name__ == "__main__":

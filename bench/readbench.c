@@ -1,19 +1,28 @@
 /* readbench.efi: how long reading the benchmark's initrd takes through the
  * file system (handoff's own file_read_exact(), the path every handoff scheme
- * uses) against reading the same bytes straight from the partition through
- * EFI_BLOCK_IO (UEFI 2.10 §13.9) — the floor any loader reading from this
- * disk can reach. bench/bench.py puts it on an ESP laid out like the
- * benchmark's, with \bench\extent.txt holding "OFFSET LENGTH" (decimal bytes,
- * relative to the partition) of the initrd's clusters, which mtools wrote
- * contiguously (bench.py checks that with mshowfat). Each method runs
- * ROUNDS times, alternating, into the same page-aligned buffer; times come
- * from the TSC calibrated against Stall(). Output lines, then shutdown:
- *   READBENCH tsc_khz=N size=N offset=N
+ * uses) from the FAT ESP and from an ext4 XBOOTLDR partition (handoff's own
+ * driver, src/efi/ext4_sfs.c), against reading the same bytes straight from
+ * the ESP through EFI_BLOCK_IO (UEFI 2.10 §13.9) — the floor any loader
+ * reading from this disk can reach. bench/bench.py puts it on a disk laid out
+ * like the benchmark's, with \bench\extent.txt holding "OFFSET LENGTH CRC"
+ * (decimal; the offset is relative to the partition) of the initrd's clusters,
+ * which mtools wrote contiguously (bench.py checks that with mshowfat), and
+ * the initrd's CRC-32 as the host computed it. The XBOOTLDR partition holds
+ * the same file at the same path. Each method runs ROUNDS times, alternating,
+ * into the same page-aligned buffer; in the first round the buffer is zeroed
+ * before each read (untimed) and its CRC-32 checked afterwards (untimed), so a
+ * fast read of the wrong bytes fails the run. Times come from the TSC
+ * calibrated against Stall(). Output lines, then shutdown:
+ *   READBENCH tsc_khz=N size=N offset=N blocksize=N
+ *   READBENCH method=volumes us=N      (volumes_find(): ext4 mounted, entries looked up)
  *   READBENCH method=touch us=N        (first write of the fresh buffer)
  *   READBENCH round=R method=M us=N    (M: see methods[] below)
+ *   READBENCH verified crc=X methods=N
  *   READBENCH done
  */
 #include "efi/firmware.h"
+#include "efi/volumes.h"
+#include "core/crc32.h"
 #include "core/fmt.h"
 #include <efi/proto/block_io.h>
 
@@ -21,25 +30,31 @@
 #define EXTENT_PATH "/bench/extent.txt"
 #define ROUNDS 9
 
-/* The measured methods: FAT file reads by handoff's file_read_exact() or in
- * Read calls of a given size, Block I/O reads in calls of a given size (0 =
- * the whole extent in one call), and the FAT cluster-chain walk alone. */
+/* The measured methods: file reads by handoff's file_read_exact() or in
+ * Read calls of a given size, from the FAT ESP or the ext4 XBOOTLDR, Block
+ * I/O reads in calls of a given size (0 = the whole extent in one call), and
+ * the FAT cluster-chain walk alone. */
 enum kind { FILE_HANDOFF, FILE_CHUNK, BLOCK_IO, CHAIN_WALK };
+enum vol { FAT, EXT4 };
 static const struct method {
 	const char *name;
 	enum kind kind;
+	enum vol vol;
 	uint64_t chunk;
 } methods[] = {
-	{ "file", FILE_HANDOFF, 0 },
-	{ "file1m", FILE_CHUNK, 1ull << 20 },
-	{ "file4m", FILE_CHUNK, 4ull << 20 },
-	{ "file16m", FILE_CHUNK, 16ull << 20 },
-	{ "file64m", FILE_CHUNK, 64ull << 20 },
-	{ "file1", FILE_CHUNK, 0 },
-	{ "blockio4m", BLOCK_IO, 4ull << 20 },
-	{ "blockio64m", BLOCK_IO, 64ull << 20 },
-	{ "blockio1", BLOCK_IO, 0 },
-	{ "walk", CHAIN_WALK, 0 },
+	{ "file", FILE_HANDOFF, FAT, 0 },
+	{ "file1m", FILE_CHUNK, FAT, 1ull << 20 },
+	{ "file4m", FILE_CHUNK, FAT, 4ull << 20 },
+	{ "file16m", FILE_CHUNK, FAT, 16ull << 20 },
+	{ "file64m", FILE_CHUNK, FAT, 64ull << 20 },
+	{ "file1", FILE_CHUNK, FAT, 0 },
+	{ "ext4", FILE_HANDOFF, EXT4, 0 },
+	{ "ext4_1m", FILE_CHUNK, EXT4, 1ull << 20 },
+	{ "ext4_1", FILE_CHUNK, EXT4, 0 },
+	{ "blockio4m", BLOCK_IO, FAT, 4ull << 20 },
+	{ "blockio64m", BLOCK_IO, FAT, 64ull << 20 },
+	{ "blockio1", BLOCK_IO, FAT, 0 },
+	{ "walk", CHAIN_WALK, FAT, 0 },
 };
 
 static uint64_t rdtsc(void)
@@ -70,7 +85,7 @@ static uint64_t parse_u64(const char **s)
 	return v;
 }
 
-static EFI_STATUS read_extent(EFI_FILE_PROTOCOL *root, uint64_t *offset, uint64_t *length)
+static EFI_STATUS read_extent(EFI_FILE_PROTOCOL *root, uint64_t *offset, uint64_t *length, uint32_t *crc)
 {
 	_cleanup_free_ uint8_t *text = NULL;
 	size_t size;
@@ -82,6 +97,7 @@ static EFI_STATUS read_extent(EFI_FILE_PROTOCOL *root, uint64_t *offset, uint64_
 	p = (const char *)text;
 	*offset = parse_u64(&p);
 	*length = parse_u64(&p);
+	*crc = (uint32_t)parse_u64(&p);
 	if (*length == 0)
 		return log_error_status(EFI_INVALID_PARAMETER, "%s: no length", EXTENT_PATH);
 	return EFI_SUCCESS;
@@ -168,41 +184,115 @@ static EFI_STATUS time_blockio(EFI_BLOCK_IO_PROTOCOL *bio, uint64_t offset, uint
 	return EFI_SUCCESS;
 }
 
-static EFI_STATUS run(EFI_FILE_PROTOCOL *root, EFI_BLOCK_IO_PROTOCOL *bio, uint64_t offset, uint64_t size)
-{
-	uint64_t rate = tsc_per_ms(), addr, bsize = ALIGN_UP(size, 4096ull);
-	EFI_STATUS err = pages_alloc(bsize, 4096, ~0ull, &addr);
+struct bench {
+	EFI_FILE_PROTOCOL *root[2];     /* by enum vol */
+	EFI_BLOCK_IO_PROTOCOL *bio;     /* the ESP's */
+	uint64_t offset, size, rate;
+	uint32_t crc;                   /* of the initrd, from the host */
+	uint8_t *buf;
+};
 
+static EFI_STATUS time_method(const struct bench *b, const struct method *m, uint64_t *t)
+{
+	uint64_t whole = ALIGN_UP(b->size, 512ull);
+
+	switch (m->kind) {
+	case FILE_HANDOFF:
+		return time_file(b->root[m->vol], b->buf, b->size, 0, t);
+	case FILE_CHUNK:
+		return time_file(b->root[m->vol], b->buf, b->size, m->chunk ? m->chunk : b->size, t);
+	case BLOCK_IO:
+		return time_blockio(b->bio, b->offset, b->buf, whole, m->chunk ? m->chunk : whole, t);
+	case CHAIN_WALK:
+		return time_walk(b->root[m->vol], b->size, t);
+	}
+	return EFI_INVALID_PARAMETER;
+}
+
+/* First round: zero the buffer, read, and check the CRC of what arrived. */
+static EFI_STATUS time_verified(const struct bench *b, const struct method *m, uint64_t *t)
+{
+	EFI_STATUS err;
+	uint32_t crc;
+
+	if (m->kind == CHAIN_WALK)
+		return time_method(b, m, t);
+	memset(b->buf, 0, b->size);
+	err = time_method(b, m, t);
 	if (EFI_ERROR(err))
-		return log_error_status(err, "no memory for %llu bytes", (unsigned long long)size);
-	con_print("READBENCH tsc_khz=%llu size=%llu offset=%llu blocksize=%u\n", (unsigned long long)rate,
-		  (unsigned long long)size, (unsigned long long)offset, bio->Media->BlockSize);
-	/* First touch of fresh guest RAM costs the host page faults (QEMU maps guest RAM lazily); it is
-	 * the same for every loader and method, so it is paid and reported once, up front. */
-	uint64_t t0 = rdtsc();
-	memset((void *)addr, 0, bsize);
-	con_print("READBENCH method=touch us=%llu\n", (unsigned long long)((rdtsc() - t0) * 1000 / rate));
+		return err;
+	crc = crc32(0, b->buf, b->size);
+	if (crc != b->crc)
+		return log_error_status(EFI_CRC_ERROR, "method %s read different bytes: CRC-32 %08x, expected %08x",
+					m->name, crc, b->crc);
+	return EFI_SUCCESS;
+}
+
+static EFI_STATUS run_rounds(struct bench *b)
+{
+	size_t verified = 0;
+	EFI_STATUS err = EFI_SUCCESS;
+
 	for (int r = 0; r < ROUNDS && !EFI_ERROR(err); r++) {
 		/* alternate the order so that no method always runs first */
 		for (size_t i = 0; i < ARRAY_SIZE(methods) && !EFI_ERROR(err); i++) {
 			const struct method *m = &methods[r % 2 ? ARRAY_SIZE(methods) - 1 - i : i];
-			uint64_t t = 0, whole = ALIGN_UP(size, 512ull);
+			uint64_t t = 0;
 
-			if (m->kind == FILE_HANDOFF)
-				err = time_file(root, (uint8_t *)addr, size, 0, &t);
-			else if (m->kind == FILE_CHUNK)
-				err = time_file(root, (uint8_t *)addr, size, m->chunk ? m->chunk : size, &t);
-			else if (m->kind == BLOCK_IO)
-				err = time_blockio(bio, offset, (uint8_t *)addr, whole, m->chunk ? m->chunk : whole, &t);
-			else
-				err = time_walk(root, size, &t);
-			if (!EFI_ERROR(err))
-				con_print("READBENCH round=%d method=%s us=%llu\n", r, m->name,
-					  (unsigned long long)(t * 1000 / rate));
+			err = r == 0 ? time_verified(b, m, &t) : time_method(b, m, &t);
+			if (EFI_ERROR(err))
+				break;
+			verified += r == 0 && m->kind != CHAIN_WALK;
+			con_print("READBENCH round=%d method=%s us=%llu\n", r, m->name,
+				  (unsigned long long)(t * 1000 / b->rate));
 		}
+		if (r == 0 && !EFI_ERROR(err))
+			con_print("READBENCH verified crc=%08x methods=%zu\n", b->crc, verified);
 	}
+	return err;
+}
+
+static EFI_STATUS run(struct bench *b)
+{
+	uint64_t addr, bsize = ALIGN_UP(b->size, 4096ull);
+	EFI_STATUS err = pages_alloc(bsize, 4096, ~0ull, &addr);
+
+	if (EFI_ERROR(err))
+		return log_error_status(err, "no memory for %llu bytes", (unsigned long long)b->size);
+	b->buf = (uint8_t *)addr;
+	con_print("READBENCH tsc_khz=%llu size=%llu offset=%llu blocksize=%u\n", (unsigned long long)b->rate,
+		  (unsigned long long)b->size, (unsigned long long)b->offset, b->bio->Media->BlockSize);
+	/* First touch of fresh guest RAM costs the host page faults (QEMU maps guest RAM lazily); it is
+	 * the same for every loader and method, so it is paid and reported once, up front. */
+	uint64_t t0 = rdtsc();
+	memset(b->buf, 0, bsize);
+	con_print("READBENCH method=touch us=%llu\n", (unsigned long long)((rdtsc() - t0) * 1000 / b->rate));
+	err = run_rounds(b);
 	pages_free(addr, bsize);
 	return err;
+}
+
+/* The ESP and the first other partition volumes_find() reports: the ext4
+ * XBOOTLDR, through handoff's driver, found the way the loader finds it. */
+static EFI_STATUS open_volumes(EFI_HANDLE device, struct bench *b)
+{
+	struct volume *v = NULL;
+	size_t n = 0;
+	uint64_t t0 = rdtsc();
+	EFI_STATUS err = volumes_find(device, &v, &n);
+
+	if (EFI_ERROR(err))
+		return err;
+	con_print("READBENCH method=volumes us=%llu\n", (unsigned long long)((rdtsc() - t0) * 1000 / b->rate));
+	b->root[FAT] = v[0].root;
+	if (n > 1)
+		b->root[EXT4] = v[1].root;
+	for (size_t i = 2; i < n; i++)
+		file_close(v[i].root);
+	mem_free(v);
+	if (n < 2)
+		return log_error_status(EFI_NOT_FOUND, "no ext4 partition with loader entries on the boot disk");
+	return EFI_SUCCESS;
 }
 
 EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
@@ -210,24 +300,24 @@ EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	static EFI_GUID li_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
 	static EFI_GUID bio_guid = EFI_BLOCK_IO_PROTOCOL_GUID;
 	EFI_LOADED_IMAGE_PROTOCOL *li;
-	EFI_BLOCK_IO_PROTOCOL *bio;
-	EFI_FILE_PROTOCOL *root = NULL;
-	uint64_t offset = 0, length = 0;
+	struct bench b = { 0 };
 	EFI_STATUS err;
 
 	efi_init(image, systab);
+	b.rate = tsc_per_ms();
 	err = BS->HandleProtocol(image, &li_guid, (void **)&li);
 	if (!EFI_ERROR(err))
-		err = BS->HandleProtocol(li->DeviceHandle, &bio_guid, (void **)&bio);
+		err = BS->HandleProtocol(li->DeviceHandle, &bio_guid, (void **)&b.bio);
 	if (EFI_ERROR(err))
 		log_error("no Block I/O on the boot partition: %s", efi_status_str(err));
 	if (!EFI_ERROR(err))
-		err = file_open_root(li->DeviceHandle, &root);
+		err = open_volumes(li->DeviceHandle, &b);
 	if (!EFI_ERROR(err))
-		err = read_extent(root, &offset, &length);
+		err = read_extent(b.root[FAT], &b.offset, &b.size, &b.crc);
 	if (!EFI_ERROR(err))
-		err = run(root, bio, offset, length);
-	file_close(root);
+		err = run(&b);
+	file_close(b.root[FAT]);
+	file_close(b.root[EXT4]);
 	con_print(EFI_ERROR(err) ? "READBENCH failed\n" : "READBENCH done\n");
 	RT->ResetSystem(EfiResetShutdown, EFI_SUCCESS, 0, NULL);
 	return err;

@@ -14,7 +14,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 COLORS = {"handoff-stub": "#1f77b4", "handoff-handover": "#2ca02c", "handoff-legacy": "#17becf",
-          "handoff-uki": "#9467bd", "systemd-boot": "#ff7f0e", "grub": "#d62728"}
+          "handoff-uki": "#9467bd", "handoff-ext4": "#8c564b", "systemd-boot": "#ff7f0e", "grub": "#d62728"}
 SIZE_TARGETS = {"handoff.efi": 64 << 10, "handoff-stub.efi": 24 << 10}
 
 
@@ -76,6 +76,14 @@ def targets(res):
         out.append("| never above systemd-boot (worst scheme and size) | %s (%s, %d MiB) | %s |"
                    % (fmt_r(w[0]), w[1], w[2], verdict(w[0] <= 1.0)))
     rb = res.get("readbench") or {}
+    if "ratio_ext4_vs_fat" in rb:
+        out.append("| initrd read from ext4 not slower than from FAT (%d MiB, paired per round) | %s | %s |"
+                   % (rb.get("initrd_mib", 0), fmt_r(rb["ratio_ext4_vs_fat"]), verdict(rb["ratio_ext4_vs_fat"] <= 1.0)))
+    for mib in sizes:
+        x = ratio("handoff-ext4", mib, "ratio_vs_fat")
+        if x is not None and mib == max(sizes):
+            out.append("| boot from ext4 not slower than from FAT (t1−t0, handover, %d MiB) | %s | %s |"
+                       % (mib, fmt_r(x), verdict(x <= 1.0)))
     if "ratio_file_vs_floor" in rb:
         out.append("| initrd read ≤ 1.1× the Block I/O floor (%d MiB) | %s | %s |"
                    % (rb.get("initrd_mib", 0), fmt_r(rb["ratio_file_vs_floor"]), verdict(rb["ratio_file_vs_floor"] <= 1.1)))
@@ -120,20 +128,57 @@ def readbench_lines(res):
              "file1m": "FAT file, 1 MiB Read calls", "file4m": "FAT file, 4 MiB Read calls",
              "file16m": "FAT file, 16 MiB Read calls", "file64m": "FAT file, 64 MiB Read calls",
              "file1": "FAT file, one Read call",
-             "blockio4m": "Block I/O ReadBlocks, 4 MiB calls",
-             "blockio64m": "Block I/O ReadBlocks, 64 MiB calls",
-             "blockio1": "Block I/O ReadBlocks, one call",
+             "ext4": "ext4 file (handoff's driver), handoff's file_read_exact()",
+             "ext4_1m": "ext4 file, 1 MiB Read calls", "ext4_1": "ext4 file, one Read call",
+             "blockio4m": "ESP Block I/O ReadBlocks, 4 MiB calls",
+             "blockio64m": "ESP Block I/O ReadBlocks, 64 MiB calls",
+             "blockio1": "ESP Block I/O ReadBlocks, one call",
              "walk": "FAT cluster chain only (seek to the last byte, read it)"}
     for k, v in rb["us"].items():
         out.append("| %s | %s | %.1f | %.1f |" % (names.get(k, k), ", ".join("%.1f" % (x / 1000) for x in v),
                                                   sorted(v)[len(v) // 2] / 1000, min(v) / 1000))
     out.append("")
-    out.append("File read by handoff's code / Block I/O floor (best of each): **%.3f×**." % rb["ratio_file_vs_floor"])
+    out.append("File read by handoff's code / Block I/O floor (best of each): FAT **%.3f×**, ext4 **%.3f×**. "
+               "ext4 / FAT, median of the per-round ratios: **%.3f×**."
+               % (rb["ratio_file_vs_floor"], rb.get("ratio_ext4_vs_floor", 0), rb.get("ratio_ext4_vs_fat", 0)))
+    if "verified_methods" in rb:
+        out.append("")
+        out.append("In the first round every read (%d methods) went into a zeroed buffer and its CRC-32 was checked "
+                   "against the host's (%s), outside the timed part." % (rb["verified_methods"], rb["crc32"]))
+    if "volumes_us" in rb:
+        out.append("")
+        out.append("Finding the volumes as the loader does (volumes_find(): the boot disk's partitions, mounting "
+                   "the ext4 one and looking for its loader entries) took %.1f ms, once." % (rb["volumes_us"] / 1000))
     if "touch_us" in rb:
         out.append("")
         out.append("Before the rounds the fresh %d MiB buffer is written once (memset): %.1f ms — the cost of "
                    "first touching guest RAM under TCG, paid by whoever first writes the pages (the loader or "
                    "firmware filling its buffer), and excluded from the figures above." % (rb["initrd_mib"], rb["touch_us"] / 1000))
+    return out
+
+
+def ext4_lines(res):
+    """handoff-ext4 against handoff-handover (same scheme, entry and files on FAT), paired per round."""
+    recs = records_by(res)
+    rows = [(mib, recs.get(("handoff-ext4", mib)), recs.get(("handoff-handover", mib))) for mib in res["config"]["sizes_mib"]]
+    rows = [r for r in rows if r[1] and r[2]]
+    if not rows:
+        return ["Not run (needs the loaders handoff-ext4 and handoff-handover)."]
+    out = ["Both boot by `protocol handover`; handoff-ext4 finds its entry, kernel and initrd on an ext4 XBOOTLDR "
+           "partition (`handoff disk --xbootldr-fs ext4`, mke2fs defaults: 4 KiB blocks, extents, 64bit, "
+           "metadata_csum) through handoff's own driver, handoff-handover on the FAT ESP through OVMF's.", "",
+           "| initrd | t1−t0 from ext4, median [min–max] s | from FAT | ext4 / FAT (paired) | best vs best "
+           "| t2−t0 ext4 / FAT (paired) |", "|---:|---|---|---:|---:|---:|"]
+    for mib, e, f in rows:
+        out.append("| %d MiB | %s [%s–%s] | %s [%s–%s] | %s | %s | %s |" % (
+            mib, fmt_s(e["t1_median_s"]), fmt_s(e["t1_min_s"]), fmt_s(e["t1_max_s"]), fmt_s(f["t1_median_s"]),
+            fmt_s(f["t1_min_s"]), fmt_s(f["t1_max_s"]), fmt_r(e.get("ratio_vs_fat")), fmt_r(e.get("min_ratio_vs_fat")),
+            fmt_r(e.get("t2_ratio_vs_fat"))))
+    rb = res.get("readbench") or {}
+    if "ext4_min_us" in rb:
+        out += ["", "The read alone (readbench, below, %d MiB): ext4 best %.1f ms, FAT best %.1f ms, ext4 / FAT "
+                "paired per round **%.3f×**." % (rb["initrd_mib"], rb["ext4_min_us"] / 1000, rb["file_min_us"] / 1000,
+                                                 rb["ratio_ext4_vs_fat"])]
     return out
 
 
@@ -212,14 +257,17 @@ def render(res, svg_name):
            "same round and size). \"Best vs best\" divides the loader's fastest boot by the reference's fastest: "
            "on a shared machine it is the least disturbed estimate (see the notes on noise)." % (cfg["rounds"], ", after a discarded warm-up boot" if cfg["warmup"] else ""), "",
            "Loaders: handoff `protocol stub|handover|legacy` (handoff.efi reading a BLS Type #1 entry), "
-           "handoff-uki (`handoff uki` image started directly by OVMF), systemd-boot (Debian systemd-boot-efi, "
+           "handoff-uki (`handoff uki` image started directly by OVMF), handoff-ext4 (`protocol handover`, "
+           "with the entry, kernel and initrd on an ext4 XBOOTLDR partition instead of the ESP), systemd-boot (Debian systemd-boot-efi, "
            "same Type #1 entry), GRUB (standalone `grub-mkstandalone` image, config in its memdisk, modules: "
            "`%s`)." % cfg.get("grub_modules", ""), "",
            "## Results", ""]
     out += table(res)
     out += ["", "![t1−t0 against initrd size](%s)" % svg_name, "",
-            "## Targets (issue 7)", ""]
+            "## Targets (issues 7 and 8)", ""]
     out += targets(res)
+    out += ["", "## ext4 against FAT (issue 8)", ""]
+    out += ext4_lines(res)
     out += ["", "## Initrd read time against the Block I/O floor", ""]
     out += readbench_lines(res)
     out += ["", "## Loader's own figures (Boot Loader Interface variables)", ""]
