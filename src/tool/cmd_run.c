@@ -161,19 +161,6 @@ static int classify(const char *path, enum target_kind *ret)
 	return r;
 }
 
-static int copy_file(const char *src, const char *dst)
-{
-	uint8_t *buf;
-	size_t len;
-	int r;
-
-	if (read_file(src, TOOL_READ_MAX, &buf, &len) < 0)
-		return -1;
-	r = write_file_atomic(dst, buf, len, 0644);
-	free(buf);
-	return r;
-}
-
 /* A kernel goes on the ESP with the loader and one entry, so that --protocol,
  * --initrd and --options take effect exactly as on a real ESP. Without a
  * loader, a plain kernel is started by the firmware through its EFI stub. */

@@ -17,19 +17,6 @@ bool entry_name_ok(const char *s)
 	return true;
 }
 
-static int copy_into(const char *src, const char *dst)
-{
-	uint8_t *buf;
-	size_t len;
-	int r;
-
-	if (read_file(src, TOOL_READ_MAX, &buf, &len) < 0)
-		return -1;
-	r = install_file(dst, buf, len, 0644);
-	free(buf);
-	return r < 0 ? -1 : 0;
-}
-
 /* Initrds keep their file names; two with the same name, or one called
  * "linux", would overwrite each other. */
 static int check_names(const struct entry_spec *s)
@@ -73,11 +60,11 @@ int entry_install(const struct entry_spec *s)
 	int r = -1;
 
 	if (check_names(s) < 0 || mkdir_p(dir, 0755) < 0 || mkdir_p(entries, 0755) < 0 ||
-	    copy_into(s->linux_path, kernel) < 0)
+	    copy_file(s->linux_path, kernel) < 0)
 		goto out;
 	for (size_t i = 0; i < s->n_initrds; i++) {
 		char *dst = path_join(dir, path_basename(s->initrds[i]));
-		int c = copy_into(s->initrds[i], dst);
+		int c = copy_file(s->initrds[i], dst);
 		free(dst);
 		if (c < 0)
 			goto out;

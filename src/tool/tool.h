@@ -107,6 +107,8 @@ int write_file_atomic(const char *path, const void *data, size_t len, mode_t mod
 bool file_has_content(const char *path, const void *data, size_t len);
 /** install_file() - write @data to @path unless it is already there. Return: 1 written, 0 unchanged, -1. */
 int install_file(const char *path, const void *data, size_t len, mode_t mode);
+/** copy_file() - install_file() with the content of @src (mode 0644). Return: 0 or -1. */
+int copy_file(const char *src, const char *dst);
 int mkdir_p(const char *path, mode_t mode);
 bool is_dir(const char *path);
 bool is_file(const char *path);

@@ -163,6 +163,19 @@ int install_file(const char *path, const void *data, size_t len, mode_t mode)
 	return write_file_atomic(path, data, len, mode) < 0 ? -1 : 1;
 }
 
+int copy_file(const char *src, const char *dst)
+{
+	uint8_t *buf;
+	size_t len;
+	int r;
+
+	if (read_file(src, TOOL_READ_MAX, &buf, &len) < 0)
+		return -1;
+	r = install_file(dst, buf, len, 0644);
+	free(buf);
+	return r < 0 ? -1 : 0;
+}
+
 int mkdir_p(const char *path, mode_t mode)
 {
 	char *p = xstrdup(path);
