@@ -24,6 +24,7 @@ LoaderTimeInitUSec=...) and powers off. Results: DIR/results.json (see
 report.py for docs/bench.md and the SVG plot).
 """
 import argparse
+import hashlib
 import json
 import os
 import random
@@ -111,18 +112,60 @@ def run(cmd, **kw):
 # ---------------------------------------------------------------------------
 # inputs
 
+_digests = {}
+
+
+def file_digest(path):
+    """SHA-256 of a file, remembered per (path, size, mtime) for this run."""
+    st = os.stat(path)
+    key = (path, st.st_size, st.st_mtime_ns)
+    if key not in _digests:
+        h = hashlib.sha256()
+        with open(path, "rb") as f:
+            while True:
+                b = f.read(16 << 20)
+                if not b:
+                    break
+                h.update(b)
+        _digests[key] = h.hexdigest()
+    return _digests[key]
+
+
+def up_to_date(out, paths, extra=""):
+    """True when @out was built from exactly these inputs; else records them for
+    stamp() and returns False. Inputs: the files' contents and @extra."""
+    key = hashlib.sha256(("\n".join([extra] + [file_digest(p) for p in paths])).encode()).hexdigest()
+    up_to_date.pending[out] = key
+    try:
+        with open(out + ".key") as f:
+            return os.path.isfile(out) and f.read().strip() == key
+    except OSError:
+        return False
+
+
+up_to_date.pending = {}
+
+
+def stamp(out):
+    with open(out + ".key", "w") as f:
+        f.write(up_to_date.pending.pop(out) + "\n")
+    return out
+
+
 def build_initrd(work, mib):
     """busybox initramfs with BENCH's /init, padded to `mib` MiB, uncompressed."""
     out = os.path.join(work, "initrd-%d.cpio" % mib)
-    if os.path.isfile(out):
+    recipe = [os.path.join(ROOT, "tests/boot/initramfs.py")]
+    if up_to_date(out, recipe, INIT_SCRIPT):
         return out
     base = os.path.join(work, "initrd-base.cpio")
-    if not os.path.isfile(base):
+    if not up_to_date(base, recipe, INIT_SCRIPT):
         initramfs.build(base, pad_mib=0, init_script=INIT_SCRIPT, compress=False)
+        stamp(base)
     base_mib = (os.path.getsize(base) + (1 << 20) - 1) >> 20
     initramfs.build(out + ".part", pad_mib=max(1, mib - base_mib), init_script=INIT_SCRIPT, compress=False)
     os.replace(out + ".part", out)
-    return out
+    return stamp(out)
 
 
 def build_grub(work):
@@ -187,7 +230,8 @@ def build_disk(work, loader, mib, initrd, grub):
     """The disk for (loader, size); the UKI carries the initrd inside itself,
     and its ESP still holds the same files so the layout is the same."""
     img = os.path.join(work, "disk-%s-%d.img" % (loader, mib))
-    if os.path.isfile(img):
+    binary = {"handoff-uki": STUB, "systemd-boot": SDBOOT, "grub": grub}.get(loader, HANDOFF)
+    if up_to_date(img, [binary, KERNEL, TOOL, initrd], "%s %s %d" % (loader, CMDLINE, DISK_MIB)):
         return img
     tree = os.path.join(work, "esp-%s-%d" % (loader, mib))
     if loader == "handoff-ext4":
@@ -195,7 +239,7 @@ def build_disk(work, loader, mib, initrd, grub):
         shutil.rmtree(xbootldr, ignore_errors=True)
         esp_tree(tree, HANDOFF, None, entries=False)
         boot_tree(xbootldr, initrd, protocol="handover")
-        return make_disk(tree, img, xbootldr)
+        return stamp(make_disk(tree, img, xbootldr))
     if loader.startswith("handoff-") and loader != "handoff-uki":
         esp_tree(tree, HANDOFF, initrd, protocol=loader.split("-", 1)[1])
     elif loader == "handoff-uki":
@@ -206,7 +250,7 @@ def build_disk(work, loader, mib, initrd, grub):
         esp_tree(tree, grub, initrd)
     else:
         raise SystemExit("bench: unknown loader %r (known: %s)" % (loader, ", ".join(LOADERS)))
-    return make_disk(tree, img)
+    return stamp(make_disk(tree, img))
 
 
 def fat_geometry(img, part_offset=1 << 20):
