@@ -557,6 +557,8 @@ def main(argv):
         with open(img, "rb") as f:
             while f.read(16 << 20):
                 pass
+    # what is measured, recorded before the boots: the tree may change while they run
+    env, sizes_now = environment(), sizes_of(grub)
     log("bench: %d loaders x %d sizes x %d rounds, disks ready in %.0f s"
         % (len(loaders), len(sizes), a.rounds, time.time() - t_start))
 
@@ -606,8 +608,8 @@ def main(argv):
                    "grub_modules": GRUB_MODULES,
                    "started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(t_start)),
                    "duration_s": round(time.time() - t_start)},
-        **environment(),
-        "sizes": sizes_of(grub),
+        **env,
+        "sizes": sizes_now,
         "records": summarize(boots, loaders, sizes),
         "readbench": rb,
         "marks": summarize_marks(boots, loaders, sizes),

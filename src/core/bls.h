@@ -69,6 +69,8 @@ bool glob_match_suffixed(const char *pattern, const char *s, const char *suffix)
  * with no @glob or no match, 0. Return: index, or SIZE_MAX when n == 0.
  */
 size_t bls_find_default(struct bls_entry *const *entries, size_t n, const char *glob);
+/** bls_find_entry() - the first entry whose id matches @glob, as bls_find_default(); SIZE_MAX when none. */
+size_t bls_find_entry(struct bls_entry *const *entries, size_t n, const char *glob);
 /** bls_display_title() - the menu text: title (+ " (version)") or the id. Allocated. */
 char *bls_display_title(const struct bls_entry *e);
 

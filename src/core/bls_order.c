@@ -235,10 +235,16 @@ void bls_sort(struct bls_entry **entries, size_t n)
 
 size_t bls_find_default(struct bls_entry *const *entries, size_t n, const char *glob)
 {
+	size_t i;
+
 	if (n == 0)
 		return SIZE_MAX;
-	if (!glob || !*glob)
-		return 0;
+	i = glob && *glob ? bls_find_entry(entries, n, glob) : 0;
+	return i == SIZE_MAX ? 0 : i;
+}
+
+size_t bls_find_entry(struct bls_entry *const *entries, size_t n, const char *glob)
+{
 	for (size_t i = 0; i < n; i++) {
 		const struct bls_entry *e = entries[i];
 
@@ -251,5 +257,5 @@ size_t bls_find_default(struct bls_entry *const *entries, size_t n, const char *
 		    glob_match_suffixed(glob, e->id, ".conf"))
 			return i;
 	}
-	return 0;
+	return SIZE_MAX;
 }

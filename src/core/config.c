@@ -31,21 +31,27 @@ void cfg_free(struct loader_config *cfg)
 	*cfg = (struct loader_config){ .timeout_sec = CFG_TIMEOUT_UNSET, .editor = true };
 }
 
-/* "timeout": seconds, or systemd-boot's menu-force / menu-hidden /
- * menu-disabled (the last two boot the default at once, as timeout 0). */
-static void cfg_set_timeout(struct conf_reader *r, const struct conf_kv *kv, struct loader_config *cfg)
+bool cfg_parse_timeout(const char *s, size_t len, uint32_t *ret)
 {
+	struct conf_kv kv = { .value = s, .value_len = len };
 	uint64_t v;
 
-	if (conf_value_is(kv, "menu-force"))
-		cfg->timeout_sec = CFG_TIMEOUT_MENU_FORCE;
-	else if (conf_value_is(kv, "menu-hidden") || conf_value_is(kv, "menu-disabled"))
-		cfg->timeout_sec = 0;
-	else if (conf_parse_uint(kv, CFG_TIMEOUT_MENU_FORCE - 1, &v))
-		cfg->timeout_sec = (uint32_t)v;
+	if (conf_value_is(&kv, "menu-force"))
+		*ret = CFG_TIMEOUT_MENU_FORCE;
+	else if (conf_value_is(&kv, "menu-hidden") || conf_value_is(&kv, "menu-disabled"))
+		*ret = 0;
+	else if (kv.value_len && conf_parse_uint(&kv, CFG_TIMEOUT_MENU_FORCE - 1, &v))
+		*ret = (uint32_t)v;
 	else
-		conf_line_error(r, kv, "timeout '%.*s' is not a number of seconds (0..%u), menu-force or menu-hidden, ignored",
-				(int)kv->value_len, kv->value, CFG_TIMEOUT_MENU_FORCE - 1);
+		return false;
+	return true;
+}
+
+static void cfg_set_timeout(struct conf_reader *r, const struct conf_kv *kv, struct loader_config *cfg)
+{
+	if (!cfg_parse_timeout(kv->value, kv->value_len, &cfg->timeout_sec))
+		conf_line_error(r, kv, "timeout '%.*s' is not " CFG_TIMEOUT_WHAT ", ignored", (int)kv->value_len,
+				kv->value, CFG_TIMEOUT_MENU_FORCE - 1);
 }
 
 static EFI_STATUS cfg_set_string(struct conf_reader *r, const struct conf_kv *kv, char **field)

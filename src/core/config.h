@@ -18,6 +18,17 @@ struct loader_config {
 	unsigned n_errors;      /* malformed lines seen (each logged) */
 };
 
+/* What cfg_parse_timeout() accepts, for messages (one %u: the largest number). */
+#define CFG_TIMEOUT_WHAT "a number of seconds (0..%u), menu-force or menu-hidden"
+
+/**
+ * cfg_parse_timeout() - a "timeout" value (@len bytes of @s): seconds, or systemd-boot's
+ * menu-force / menu-hidden / menu-disabled (the last two boot the default at
+ * once, as timeout 0). Shared by loader.conf and the LoaderConfigTimeout
+ * variables. Return: false (*@ret untouched) when @s is none of these.
+ */
+bool cfg_parse_timeout(const char *s, size_t len, uint32_t *ret);
+
 /**
  * cfg_parse_loader_conf() - parse loader.conf text (UTF-8, need not be
  * NUL-terminated). @path is used in messages ("\loader\loader.conf:3: ...").

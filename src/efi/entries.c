@@ -147,6 +147,7 @@ EFI_STATUS loader_load(struct loader *l, EFI_HANDLE image)
 {
 	static EFI_GUID li_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
 	EFI_LOADED_IMAGE_PROTOCOL *li;
+	struct bli_request req;
 	EFI_STATUS err;
 
 	err = BS->HandleProtocol(image, &li_guid, (void **)&li);
@@ -162,5 +163,8 @@ EFI_STATUS loader_load(struct loader *l, EFI_HANDLE image)
 	}
 	bls_sort(l->entries, l->n_entries);
 	l->default_idx = bls_find_default(l->entries, l->n_entries, l->cfg.default_glob);
+	loader_requests_read(&req);
+	bli_apply(&req, l->entries, l->n_entries, &l->cfg.timeout_sec, &l->default_idx);
+	bli_request_free(&req);
 	return EFI_SUCCESS;
 }

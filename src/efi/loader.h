@@ -4,6 +4,7 @@
 
 #include "firmware.h"
 #include "volumes.h"
+#include "core/bli.h"
 #include "core/bls.h"
 #include "core/config.h"
 
@@ -33,6 +34,8 @@ size_t menu_choose(struct loader *l, bool force_menu, char **ret_cmdline);
 /* loader_info.c */
 /** loader_info_publish() - the Boot Loader Interface variables (LoaderInfo, LoaderEntries, ...). */
 void loader_info_publish(const struct loader *l, EFI_HANDLE image);
+/** loader_requests_read() - what the OS asked of this boot; the one-shot variables are deleted. */
+void loader_requests_read(struct bli_request *req);
 
 /* boot_entry.c */
 /** volume_path() - @path on @vol as the firmware sees it ("/boot" + "/vmlinuz"). Allocated. */

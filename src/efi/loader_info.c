@@ -1,16 +1,20 @@
 /* systemd's Boot Loader Interface (vendor GUID 4a67b082-0a4c-41cf-b6c7-
  * 440b29bb8c4f): what the loader is, where it came from, and which entries it
  * offered, so `bootctl status` and `systemd-analyze` work on a system booted
- * by handoff. All variables are volatile. */
+ * by handoff (all volatile); and what the OS asked of this boot
+ * (LoaderEntryDefault, LoaderEntryOneShot, LoaderConfigTimeout[OneShot]). */
 #include "loader.h"
 #include "vars.h"
 #include "core/fmt.h"
 #include "core/guid.h"
 
 /* LoaderFeatures bits handoff implements (systemd's numbering). */
-#define FEATURE_CONFIG_TIMEOUT (1ull << 0)
-#define FEATURE_XBOOTLDR       (1ull << 5)
-#define FEATURE_SORT_KEY       (1ull << 8)
+#define FEATURE_CONFIG_TIMEOUT          (1ull << 0)
+#define FEATURE_CONFIG_TIMEOUT_ONE_SHOT (1ull << 1)
+#define FEATURE_ENTRY_DEFAULT           (1ull << 2)
+#define FEATURE_ENTRY_ONESHOT           (1ull << 3)
+#define FEATURE_XBOOTLDR                (1ull << 5)
+#define FEATURE_SORT_KEY                (1ull << 8)
 
 static EFI_GUID li_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
 static EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
@@ -79,7 +83,8 @@ static void set_entries(const struct loader *l)
 
 void loader_info_publish(const struct loader *l, EFI_HANDLE image)
 {
-	uint64_t features = FEATURE_CONFIG_TIMEOUT | FEATURE_XBOOTLDR | FEATURE_SORT_KEY;
+	uint64_t features = FEATURE_CONFIG_TIMEOUT | FEATURE_CONFIG_TIMEOUT_ONE_SHOT | FEATURE_ENTRY_DEFAULT |
+			    FEATURE_ENTRY_ONESHOT | FEATURE_XBOOTLDR | FEATURE_SORT_KEY;
 	EFI_LOADED_IMAGE_PROTOCOL *li;
 	_cleanup_free_ char *vendor = str16_to_8(ST->FirmwareVendor ? ST->FirmwareVendor : u"unknown", 128);
 	char buf[192];
@@ -96,4 +101,19 @@ void loader_info_publish(const struct loader *l, EFI_HANDLE image)
 		set_device_part_uuid(li->DeviceHandle);
 	}
 	set_entries(l);
+}
+
+void loader_requests_read(struct bli_request *req)
+{
+	*req = (struct bli_request){
+		.timeout = loader_var_get_str(u"LoaderConfigTimeout"),
+		.timeout_oneshot = loader_var_get_str(u"LoaderConfigTimeoutOneShot"),
+		.entry_default = loader_var_get_str(u"LoaderEntryDefault"),
+		.entry_oneshot = loader_var_get_str(u"LoaderEntryOneShot"),
+	};
+	/* one shot: gone before anything can fail, as systemd-boot does */
+	if (req->timeout_oneshot)
+		loader_var_delete(u"LoaderConfigTimeoutOneShot");
+	if (req->entry_oneshot)
+		loader_var_delete(u"LoaderEntryOneShot");
 }

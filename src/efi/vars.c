@@ -34,6 +34,32 @@ void loader_var_set_raw(const CHAR16 *name, const void *data, size_t size)
 	RT->SetVariable((CHAR16 *)name, &loader_guid, VAR_VOLATILE, size, (void *)data);
 }
 
+#define LOADER_VAR_MAX 512 /* bytes: entry ids and timeouts are short */
+
+char *loader_var_get_str(const CHAR16 *name)
+{
+	CHAR16 buf[LOADER_VAR_MAX / sizeof(CHAR16) + 1];
+	UINTN size = LOADER_VAR_MAX;
+	EFI_STATUS err = RT->GetVariable((CHAR16 *)name, &loader_guid, NULL, &size, buf);
+
+	if (err == EFI_NOT_FOUND)
+		return NULL;
+	if (EFI_ERROR(err) || size % sizeof(CHAR16)) {
+		_cleanup_free_ char *var = str16_to_8(name, 64);
+		log_warning("%s: %s, ignored", var ? var : "variable",
+			    EFI_ERROR(err) ? efi_status_str(err) : "not a UCS-2 string");
+		return NULL;
+	}
+	buf[size / sizeof(CHAR16)] = 0; /* the NUL is optional (systemd writes it, others may not) */
+	return str16_to_8(buf, size / sizeof(CHAR16));
+}
+
+/* §8.2 SetVariable: no attributes and no data delete the variable. */
+void loader_var_delete(const CHAR16 *name)
+{
+	RT->SetVariable((CHAR16 *)name, &loader_guid, 0, 0, NULL);
+}
+
 static uint64_t rdtsc(void)
 {
 	uint32_t lo, hi;

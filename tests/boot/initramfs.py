@@ -44,7 +44,10 @@ INIT_SCRIPT = r'''#!/bin/sh
 # handoff boot-test init (tests/boot/initramfs.py). Prints one report line and
 # powers off. Cmdline knobs: handoff.debug_exit=N -> write N to QEMU's
 # isa-debug-exit port 0xf4 (QEMU exits with status 2N+1) instead of poweroff;
-# handoff.shell=1 -> drop to a shell on the console after the report.
+# handoff.shell=1 -> drop to a shell on the console after the report;
+# handoff.setvar=NAME=VALUE (repeatable) -> after the report, write the
+# non-volatile Boot Loader Interface variable NAME (UCS-2 VALUE, as bootctl
+# does) and reboot instead of powering off.
 export PATH=/bin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
@@ -71,7 +74,7 @@ loadervar() {
     f=/sys/firmware/efi/efivars/$1-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f
     [ -f "$f" ] && tail -c +5 "$f" | tr -d '\000' | jesc
 }
-loader="\"LoaderInfo\":\"$(loadervar LoaderInfo)\",\"LoaderEntrySelected\":\"$(loadervar LoaderEntrySelected)\",\"LoaderDevicePartUUID\":\"$(loadervar LoaderDevicePartUUID)\",\"LoaderImageIdentifier\":\"$(loadervar LoaderImageIdentifier)\",\"HandoffBootScheme\":\"$(loadervar HandoffBootScheme)\""
+loader="\"LoaderEntryOneShot\":\"$(loadervar LoaderEntryOneShot)\",\"LoaderConfigTimeoutOneShot\":\"$(loadervar LoaderConfigTimeoutOneShot)\",\"LoaderInfo\":\"$(loadervar LoaderInfo)\",\"LoaderEntrySelected\":\"$(loadervar LoaderEntrySelected)\",\"LoaderDevicePartUUID\":\"$(loadervar LoaderDevicePartUUID)\",\"LoaderImageIdentifier\":\"$(loadervar LoaderImageIdentifier)\",\"HandoffBootScheme\":\"$(loadervar HandoffBootScheme)\""
 cmdline=$(cat /proc/cmdline | jesc)
 fb=$(head -n 1 /proc/fb 2>/dev/null | jesc)
 sha=$(sha256sum /payload.bin 2>/dev/null | cut -d' ' -f1)
@@ -95,6 +98,25 @@ say "$report"
 case " $(cat /proc/cmdline) " in
     *" handoff.shell=1 "*) setsid cttyhack sh ;;
 esac
+setvars=0
+for w in $(cat /proc/cmdline); do
+    case "$w" in
+    handoff.setvar=*=*)
+        kv=${w#handoff.setvar=}
+        # attributes NV|BS|RT, then the value in UCS-2 with its NUL; efivarfs
+        # wants it in one write(), hence dd with one block.
+        v=${kv#*=}
+        { printf '\007\000\000\000'; i=0; while [ $i -lt ${#v} ]; do printf '%s\000' "${v:$i:1}"; i=$((i + 1)); done
+          printf '\000\000'; } > /tmp/var
+        dd if=/tmp/var of=/sys/firmware/efi/efivars/${kv%%=*}-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f bs=4096 2>/dev/null &&
+            setvars=$((setvars + 1)) && say "HANDOFF-INIT set ${kv%%=*}" ;;
+    esac
+done
+if [ "$setvars" -gt 0 ]; then
+    sync
+    reboot -f
+    sleep 5
+fi
 code=$(sed -n 's/.*handoff\.debug_exit=\([0-9]*\).*/\1/p' /proc/cmdline)
 if [ -n "$code" ]; then
     printf "\\$(printf '%03o' "$code")" | dd of=/dev/port bs=1 seek=244 2>/dev/null

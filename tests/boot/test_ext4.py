@@ -2,7 +2,9 @@
 XBOOTLDR partition with the entries, Debian's kernel and the initramfs (built
 by `handoff disk ... --xbootldr-fs ext4`). handoff reads the partition with its
 own ext4 driver; every scheme must boot and the kernel must see an intact
-initrd and exactly the configured command line.
+initrd and exactly the configured command line. A UKI in the partition's
+/EFI/Linux boots too, and a kernel with broken metadata gives a message that
+names the partition and the structure, then the menu again.
 """
 import os
 import re
@@ -12,29 +14,33 @@ import subprocess
 
 import qemu
 from test_loader import check_linux_saw, entry, INITRD, KERNEL, LOADER
+from test_uki import make_uki, STUB
 
 TOOL = "build/handoff"
 TIMEOUT = 240
 
 
-def ext4_disk(entries, loader_conf="timeout 0\n", extra=()):
-    """ESP: handoff and loader.conf. XBOOTLDR (ext4): @entries (name -> text),
-    the kernel as /debian/vmlinuz and each name in @extra, the initramfs."""
+def ext4_disk(entries, loader_conf="timeout 0\n", files=None):
+    """ESP: handoff and loader.conf. XBOOTLDR (ext4): @entries (name -> text) in
+    /loader/entries, and @files (path -> source file; default: the kernel as
+    /debian/vmlinuz and the initramfs as /debian/initrd.img)."""
     wd = qemu.workdir()
     esp, xb = os.path.join(wd, "esp"), os.path.join(wd, "xbootldr")
     for d in (esp, xb):
         shutil.rmtree(d, ignore_errors=True)
     os.makedirs(os.path.join(esp, "EFI/BOOT"))
     os.makedirs(os.path.join(esp, "loader"))
-    os.makedirs(os.path.join(xb, "loader/entries"))
-    os.makedirs(os.path.join(xb, "debian"))
+    os.makedirs(xb)
     shutil.copyfile(qemu.root_path(LOADER), os.path.join(esp, "EFI/BOOT/BOOTX64.EFI"))
     with open(os.path.join(esp, "loader/loader.conf"), "w") as f:
         f.write(loader_conf)
-    for name in ("/debian/vmlinuz",) + tuple(extra):
-        shutil.copyfile(qemu.root_path(KERNEL), os.path.join(xb, name.lstrip("/")))
-    shutil.copyfile(qemu.root_path(INITRD), os.path.join(xb, "debian/initrd.img"))
+    if files is None:
+        files = {"debian/vmlinuz": qemu.root_path(KERNEL), "debian/initrd.img": qemu.root_path(INITRD)}
+    for dest, src in files.items():
+        os.makedirs(os.path.dirname(os.path.join(xb, dest)), exist_ok=True)
+        shutil.copyfile(src, os.path.join(xb, dest))
     for name, text in entries.items():
+        os.makedirs(os.path.join(xb, "loader/entries"), exist_ok=True)
         with open(os.path.join(xb, "loader/entries", name), "w") as f:
             f.write(text)
     img = os.path.join(wd, "disk.img")
@@ -110,7 +116,9 @@ def test_ext4_bad_metadata_returns_to_menu():
     good = "console=ttyS0 handoff.marker=ext4-after-corrupt panic=-1"
     img = ext4_disk({"a1.conf": entry("Corrupt kernel", "x", linux="/debian/vmlinuz-bad", sort_key="a1"),
                      "a2.conf": entry("Good", good, sort_key="a2")},
-                    loader_conf="timeout menu-force\n", extra=("/debian/vmlinuz-bad",))
+                    loader_conf="timeout menu-force\n",
+                    files={"debian/vmlinuz": qemu.root_path(KERNEL), "debian/vmlinuz-bad": qemu.root_path(KERNEL),
+                           "debian/initrd.img": qemu.root_path(INITRD)})
     ino = corrupt_inode(img, partition_offset(img, 2), "/debian/vmlinuz-bad")
     menu = r"handoff [0-9.]+ boot menu"
     res = qemu.run_qemu(img, TIMEOUT, keys=[(menu, b"1"), (r"Press any key", b" "), (menu, b"2")])
@@ -121,3 +129,16 @@ def test_ext4_bad_metadata_returns_to_menu():
                 "the loader names the entry and the file", res)
     qemu.expect(res.time_of(r"booting 'Good' by") is not None, "the good entry boots after the error", res)
     check_linux_saw(res, good)
+
+
+@qemu.needs(TOOL, STUB, LOADER, KERNEL, INITRD)
+def test_ext4_uki_type2():
+    """A UKI in /EFI/Linux of an ext4 XBOOTLDR that has no loader/entries at all:
+    handoff finds it, titles it from its .osrel and starts it."""
+    cmdline = "console=ttyS0 handoff.marker=ext4-uki panic=-1"
+    uki = make_uki(os.path.join(qemu.workdir(), "uki.efi"), cmdline,
+                   os_release='NAME="Handoff Test"\nPRETTY_NAME="Handoff ext4 UKI"\nID=htest\nVERSION_ID=8\n')
+    res = qemu.run_qemu(ext4_disk({}, files={"EFI/Linux/htest-8.efi": uki}), TIMEOUT)
+    qemu.expect(res.time_of(r"booting 'Handoff ext4 UKI \(8\)' by stub") is not None,
+                "handoff lists the Type #2 entry of the ext4 partition and starts it", res)
+    check_linux_saw(res, cmdline)

@@ -167,3 +167,44 @@ def test_loader_menu_keys_and_editor():
     ])
     qemu.expect_eq(res.keys_pending, [], "menu keys sent", res)
     check_linux_saw(res, second + " handoff.edited=yes")
+
+
+@qemu.needs(LOADER, KERNEL, INITRD)
+def test_loader_honours_boot_loader_interface_requests():
+    """What `bootctl set-default`, `set-oneshot` and `systemctl reboot
+    --boot-loader-menu=` write: the first boot's Linux sets LoaderEntryOneShot,
+    LoaderConfigTimeoutOneShot and LoaderEntryDefault (efivarfs, non-volatile);
+    the second boot shows the menu once and boots the one-shot entry, which
+    then no longer exists; the third boots the LoaderEntryDefault entry at once.
+    Three QEMU runs share one OVMF variable store."""
+    setter = ("console=ttyS0 handoff.marker=bli-setter panic=-1 handoff.setvar=LoaderEntryOneShot=oneshot.conf "
+              "handoff.setvar=LoaderConfigTimeoutOneShot=1 handoff.setvar=LoaderEntryDefault=persistent")
+    oneshot = "console=ttyS0 handoff.marker=bli-oneshot panic=-1"
+    persistent = "console=ttyS0 handoff.marker=bli-default panic=-1"
+    tree = esp_tree({"setter.conf": entry("Setter", setter, sort_key="a"),
+                     "oneshot.conf": entry("One shot", oneshot, sort_key="b"),
+                     "persistent.conf": entry("Persistent", persistent, sort_key="c")},
+                    "timeout 0\ndefault setter\n")
+    img = qemu.make_esp(tree, os.path.join(qemu.workdir(), "esp.img"))
+    menu = r"handoff [0-9.]+ boot menu"
+
+    first = qemu.run_qemu(img, TIMEOUT, name="1-setter")
+    qemu.expect_eq(qemu.expect_init(first).get("loader", {}).get("LoaderEntrySelected"), "setter",
+                   "first boot: loader.conf's default", first)
+    for var in ("LoaderEntryOneShot", "LoaderConfigTimeoutOneShot", "LoaderEntryDefault"):
+        qemu.expect(first.time_of(r"HANDOFF-INIT set %s$" % var) is not None, "first boot's Linux set %s" % var, first)
+    vars_after_first = os.path.join(first.run_dir, "OVMF_VARS.fd")
+
+    second = qemu.run_qemu(img, TIMEOUT, name="2-oneshot", vars_file=vars_after_first)
+    init = check_linux_saw(second, oneshot)
+    qemu.expect(second.time_of(menu) is not None, "LoaderConfigTimeoutOneShot shows the menu", second)
+    loader = init.get("loader", {})
+    qemu.expect_eq(loader.get("LoaderEntrySelected"), "oneshot", "second boot: LoaderEntryOneShot's entry", second)
+    qemu.expect_eq(loader.get("LoaderEntryOneShot"), "", "LoaderEntryOneShot deleted by the loader", second)
+    qemu.expect_eq(loader.get("LoaderConfigTimeoutOneShot"), "", "LoaderConfigTimeoutOneShot deleted", second)
+
+    third = qemu.run_qemu(img, TIMEOUT, name="3-default", vars_file=os.path.join(second.run_dir, "OVMF_VARS.fd"))
+    init = check_linux_saw(third, persistent)
+    qemu.expect(third.time_of(menu) is None, "no menu: the one-shot timeout was used up", third)
+    qemu.expect_eq(init.get("loader", {}).get("LoaderEntrySelected"), "persistent",
+                   "third boot: LoaderEntryDefault over loader.conf's default", third)

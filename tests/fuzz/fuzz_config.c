@@ -1,9 +1,14 @@
-/* libFuzzer: loader.conf parser. Besides memory safety, checks what the
- * parser promises: stored values are trimmed, non-empty, NUL-free and no
- * longer than a line. */
+/* libFuzzer: loader.conf parser, and the same bytes as the values of the
+ * Boot Loader Interface variables (bli_apply()). Besides memory safety,
+ * checks what the parser promises: stored values are trimmed, non-empty,
+ * NUL-free and no longer than a line; and that bli_apply() leaves a valid
+ * entry index and timeout. */
+#include "core/bli.h"
 #include "core/config.h"
 #include "core/conf_line.h"
 #include "core/bls.h"
+#include <stdlib.h>
+#include <string.h>
 
 static void check_value(const char *s)
 {
@@ -17,9 +22,41 @@ static void check_value(const char *s)
 		__builtin_trap();
 }
 
+/* Each NUL-separated piece of the input is one variable's value, as the
+ * EFI glue hands them over (UTF-8, NUL-terminated, at most 512 bytes). */
+static void fuzz_bli(const uint8_t *data, size_t size)
+{
+	static const char *const ids[] = { "arch", "debian-6.1.0-13-amd64", "fedora" };
+	struct bls_entry e[3] = { { .id = (char *)ids[0] }, { .id = (char *)ids[1] }, { .id = (char *)ids[2] } };
+	struct bls_entry *v[3] = { &e[0], &e[1], &e[2] };
+	char *copy = malloc(size + 1), *vals[4] = { 0 }, *p;
+	uint32_t timeout = 5;
+	size_t idx = 2;
+
+	if (!copy || size > 2048) {
+		free(copy);
+		return;
+	}
+	memcpy(copy, data, size);
+	copy[size] = 0;
+	p = copy;
+	for (size_t i = 0; i < 4 && p <= copy + size; i++) {
+		vals[i] = p;
+		p += strlen(p) + 1;
+	}
+	struct bli_request req = { .timeout = vals[0], .timeout_oneshot = vals[1], .entry_default = vals[2],
+				   .entry_oneshot = vals[3] };
+	bli_apply(&req, v, 3, &timeout, &idx);
+	if (idx >= 3 || (timeout > CFG_TIMEOUT_MENU_FORCE))
+		__builtin_trap();
+	free(copy);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct loader_config cfg;
+
+	fuzz_bli(data, size);
 
 	if (cfg_parse_loader_conf((const char *)data, size, "fuzz.conf", &cfg) != EFI_SUCCESS)
 		return 0;
