@@ -9,19 +9,18 @@
 #include <getopt.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #define EXIT_TIMEOUT 124
+#define KILL_GRACE_SEC 5.0 /* SIGTERM, then SIGKILL: QEMU can hang on a SIGTERM early in OVMF's start */
 #define OVMF_DIR "/usr/share/OVMF"
 #define QEMU_DEFAULT "qemu-system-x86_64"
-
-extern char **environ;
 
 static const char help[] =
 	"Usage: handoff run TARGET [--timeout S] [--protocol P] [--loader FILE]\n"
@@ -290,40 +289,56 @@ static double now_sec(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Waits for QEMU, collecting its stderr; kills it on timeout or a signal. */
+/* Reads what QEMU wrote to stderr, waiting up to @ms (the first 64 KiB are
+ * kept). Return: 1 read something, 0 nothing yet, -1 end of file. */
+static int read_stderr(int fd, int ms, struct strbuf *err)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	char chunk[4096];
+	ssize_t n;
+
+	if (poll(&pfd, 1, ms) <= 0)
+		return 0;
+	n = read(fd, chunk, sizeof(chunk));
+	if (n > 0 && err->len < (1u << 16))
+		sb_putn(err, chunk, (size_t)n);
+	return n > 0 ? 1 : n < 0 && errno == EINTR ? 0 : -1;
+}
+
+/* Waits for QEMU, collecting its stderr; on timeout or a signal, SIGTERM and
+ * after a grace period SIGKILL. Ends when QEMU has exited, even if something
+ * it started still holds its stderr. */
 static int qemu_wait(pid_t pid, int err_fd, uint64_t timeout_sec, struct strbuf *err, bool *ret_timed_out)
 {
-	double deadline = timeout_sec ? now_sec() + (double)timeout_sec : 0;
-	struct pollfd pfd = { .fd = err_fd, .events = POLLIN };
+	double deadline = timeout_sec ? now_sec() + (double)timeout_sec : 0, killed_at = 0;
 	bool open_fd = true;
 	int status, killed = 0;
 
 	*ret_timed_out = false;
 	for (;;) {
-		char chunk[4096];
-		ssize_t n;
+		pid_t w;
 
 		if (!killed && (run_interrupted || (deadline && now_sec() >= deadline))) {
 			*ret_timed_out = !run_interrupted;
 			kill(pid, SIGTERM);
 			killed = 1;
+			killed_at = now_sec();
+		} else if (killed == 1 && now_sec() >= killed_at + KILL_GRACE_SEC) {
+			kill(pid, SIGKILL);
+			killed = 2;
 		}
-		if (!open_fd) {
-			pid_t w = waitpid(pid, &status, killed ? 0 : WNOHANG);
-			if (w == pid)
-				return status;
-			if (w < 0 && errno != EINTR)
-				return -1;
+		if (open_fd)
+			open_fd = read_stderr(err_fd, 200, err) >= 0;
+		else
 			usleep(100000);
-			continue;
+		w = waitpid(pid, &status, WNOHANG);
+		if (w == pid) {
+			while (open_fd && read_stderr(err_fd, 0, err) > 0) /* what is left in the pipe */
+				;
+			return status;
 		}
-		if (poll(&pfd, 1, 200) <= 0)
-			continue;
-		n = read(err_fd, chunk, sizeof(chunk));
-		if (n > 0 && err->len < (1u << 16))
-			sb_putn(err, chunk, (size_t)n);
-		else if (n == 0 || (n < 0 && errno != EINTR))
-			open_fd = false;
+		if (w < 0 && errno != EINTR)
+			return -1;
 	}
 }
 
@@ -371,11 +386,42 @@ static int guest_status(int status, bool timed_out, struct strbuf *err, const st
 	return tool_fail("QEMU failed (exit %d): %s", WEXITSTATUS(status), last_err_line(err));
 }
 
+/* fork and exec rather than posix_spawn: the child asks to be killed with
+ * its parent (PR_SET_PDEATHSIG), so a `handoff run` killed by SIGKILL leaves
+ * no QEMU behind. exec's errno comes back through a close-on-exec pipe.
+ * Return: 0, or the errno of fork or exec. */
+static int spawn_qemu(char **argv, int err_fd, pid_t *ret_pid)
+{
+	pid_t parent = getpid(), pid;
+	int ep[2], e = 0;
+
+	if (pipe2(ep, O_CLOEXEC) < 0)
+		return errno;
+	pid = fork();
+	if (pid == 0) {
+		close(ep[0]);
+		if (dup2(err_fd, 2) >= 0 && prctl(PR_SET_PDEATHSIG, SIGKILL) == 0 && getppid() == parent)
+			execvp(argv[0], argv);
+		e = errno;
+		(void)!write(ep[1], &e, sizeof(e));
+		_exit(127);
+	}
+	if (pid < 0)
+		e = errno;
+	close(ep[1]);
+	if (pid > 0 && read(ep[0], &e, sizeof(e)) != sizeof(e))
+		e = 0; /* closed by a successful exec */
+	close(ep[0]);
+	if (pid > 0 && e)
+		waitpid(pid, NULL, 0);
+	*ret_pid = pid;
+	return e;
+}
+
 static int qemu_run(const struct run_args *a, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_signal }, old[3];
 	static const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
-	posix_spawn_file_actions_t fa;
 	struct strbuf err = { 0 };
 	int pipefd[2], status, r, spawn_err;
 	bool timed_out;
@@ -385,15 +431,12 @@ static int qemu_run(const struct run_args *a, char **argv)
 		return tool_fail("pipe: %s", strerror(errno));
 	for (int i = 0; i < 3; i++)
 		sigaction(sigs[i], &sa, &old[i]);
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
-	spawn_err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
+	fflush(stdout);
+	spawn_err = spawn_qemu(argv, pipefd[1], &pid);
 	close(pipefd[1]);
 	if (spawn_err) {
 		r = tool_fail("cannot run %s: %s (install the Debian package qemu-system-x86)", argv[0], strerror(spawn_err));
 	} else {
-		fflush(stdout);
 		status = qemu_wait(pid, pipefd[0], a->timeout_sec, &err, &timed_out);
 		r = guest_status(status, timed_out, &err, a);
 	}

@@ -16,6 +16,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import time
 import traceback
 import zlib
 
@@ -766,6 +767,66 @@ def run_timeout_and_errors():
         r = h("run", SDBOOT, "--protocol", "handover")
         assert r.returncode == 2, r.stderr
         assert set(os.listdir(tempfile.gettempdir())) - before == set()
+
+
+def fake_qemu(tmp, script):
+    """An executable standing in for QEMU (HANDOFF_QEMU), running @script."""
+    path = os.path.join(tmp, "fake-qemu")
+    with open(path, "w") as f:
+        f.write("#!/bin/sh\n" + script + "\n")
+    os.chmod(path, 0o755)
+    return path
+
+
+def children(pid):
+    try:
+        with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
+            return [int(x) for x in f.read().split()]
+    except OSError:
+        return []
+
+
+def gone(pid, within):
+    end = time.monotonic() + within
+    while time.monotonic() < end:
+        try:
+            with open("/proc/%d/stat" % pid) as f:
+                if f.read().split(") ", 1)[1].startswith("Z"):
+                    return True
+        except OSError:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@test
+def run_kills_a_qemu_that_ignores_sigterm():
+    """--timeout sends SIGTERM, then SIGKILL after a grace period: QEMU can hang
+    on a SIGTERM that arrives while OVMF starts (seen in make check)."""
+    with Tmp() as tmp:
+        q = fake_qemu(tmp, "trap '' TERM\nexec sleep 60")
+        t0 = time.monotonic()
+        r = h("run", SDBOOT, "--timeout", "1", env={"HANDOFF_QEMU": q, "TMPDIR": tmp}, timeout=30)
+        took = time.monotonic() - t0
+        fails(r, 124, "timed out after 1 s")
+        assert took < 20, f"took {took:.1f} s"
+
+
+@test
+def run_killed_leaves_no_qemu():
+    """A `handoff run` killed with SIGKILL (a test harness's timeout) takes QEMU with it."""
+    with Tmp() as tmp:
+        q = fake_qemu(tmp, "exec sleep 60")
+        e = dict(os.environ, HANDOFF_QEMU=q, TMPDIR=tmp)
+        p = subprocess.Popen([TOOL, "run", SDBOOT], env=e, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        end = time.monotonic() + 20
+        while not children(p.pid) and time.monotonic() < end:
+            time.sleep(0.1)
+        kids = children(p.pid)
+        p.kill()
+        p.wait()
+        assert kids, "handoff run started no QEMU"
+        assert all(gone(k, 5) for k in kids), f"QEMU {kids} outlived handoff run"
 
 
 # ---- the new user ------------------------------------------------------------
