@@ -125,9 +125,14 @@ static EFI_STATUS read_mapped(struct ext4_file *f, uint64_t pos, uint8_t *out, s
 			run.len += MIN(next.len, want - run.len);
 		}
 		size_t n = (size_t)MIN((uint64_t)len, (run.len << fs->block_bits) - in_blk);
+		const uint8_t *blk;
 		if (run.pblk == 0)
 			memset(out, 0, n);
-		else if ((err = ext4_dev_read(fs, (run.pblk << fs->block_bits) + in_blk, out, n)) != EFI_SUCCESS)
+		else if (in_blk + n < bs) { /* part of one block (small files): through the cache */
+			if ((err = ext4_block_get(fs, run.pblk, "file data", &blk)) != EFI_SUCCESS)
+				return err;
+			memcpy(out, blk + in_blk, n);
+		} else if ((err = ext4_dev_read(fs, (run.pblk << fs->block_bits) + in_blk, out, n)) != EFI_SUCCESS)
 			return err;
 		pos += n;
 		out += n;

@@ -113,9 +113,14 @@ EFI_STATUS ext4_inode_load(struct ext4_fs *fs, uint32_t ino, struct ext4_inode *
 	ret->raw = mem_alloc(fs->inode_size);
 	if (!ret->raw)
 		return log_error_status(EFI_OUT_OF_RESOURCES, "%s: inode %u: out of memory", fs->name, ino);
-	err = ext4_dev_read(fs, (table << fs->block_bits) + (uint64_t)index * fs->inode_size, ret->raw, fs->inode_size);
-	if (err == EFI_SUCCESS)
+	/* inodes never straddle blocks: inode_size is a power of 2 <= block_size */
+	uint64_t at = (uint64_t)index * fs->inode_size;
+	const uint8_t *blk;
+	err = ext4_block_get(fs, table + (at >> fs->block_bits), "inode table", &blk);
+	if (err == EFI_SUCCESS) {
+		memcpy(ret->raw, blk + (at & (fs->block_size - 1)), fs->inode_size);
 		err = parse_inode(fs, ret);
+	}
 	if (err != EFI_SUCCESS)
 		ext4_inode_free(ret);
 	return err;

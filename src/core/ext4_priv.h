@@ -114,6 +114,18 @@
  * indirect levels): one cached block per level. */
 #define EXT4_MAP_LEVELS EXT4_EXT_MAX_DEPTH
 
+struct ext4_block_cache {
+	uint64_t blk;             /* physical block, 0 = empty */
+	uint8_t *buf;             /* block_size bytes, allocated on first use */
+};
+
+/* The volume's block cache: inode table, group descriptor, directory and
+ * small-file blocks. Each path lookup opens fresh handles, so without it the
+ * same few blocks are read from the disk again and again (each a firmware
+ * Disk I/O call). At most EXT4_FS_CACHE_BYTES, at least one block. */
+#define EXT4_FS_CACHE_SLOTS 8
+#define EXT4_FS_CACHE_BYTES (64u << 10)
+
 struct ext4_fs {
 	ext4_read_fn read;
 	void *ctx;
@@ -138,6 +150,9 @@ struct ext4_fs {
 	bool csum;                /* metadata_csum: verify CRC32C everywhere */
 	uint32_t csum_seed;       /* crc32c(~0, uuid) or s_checksum_seed */
 	unsigned n_open;          /* files still open, for ext4_unmount's check */
+	struct ext4_block_cache cache[EXT4_FS_CACHE_SLOTS];
+	unsigned cache_slots;     /* slots in use: block size permitting */
+	unsigned cache_next;      /* the next slot to refill (round robin) */
 };
 
 /* One loaded inode: the fields the driver uses and the raw bytes (for
@@ -151,10 +166,6 @@ struct ext4_inode {
 	uint8_t *raw;             /* fs->inode_size bytes */
 };
 
-struct ext4_block_cache {
-	uint64_t blk;             /* physical block, 0 = empty */
-	uint8_t *buf;             /* block_size bytes, allocated on first use */
-};
 
 struct ext4_file {
 	struct ext4_fs *fs;
@@ -184,6 +195,12 @@ EFI_STATUS ext4_dev_read(struct ext4_fs *fs, uint64_t offset, void *buf, size_t 
  * Return: EFI_SUCCESS or the error, logged.
  */
 EFI_STATUS ext4_read_block(struct ext4_fs *fs, uint64_t blk, void *buf, const char *what);
+/**
+ * ext4_block_get() - block @blk (checked as by ext4_read_block()) from the
+ * volume's cache, read on a miss. *@ret stays valid until the next call.
+ * Return: EFI_SUCCESS or the error, logged.
+ */
+EFI_STATUS ext4_block_get(struct ext4_fs *fs, uint64_t blk, const char *what, const uint8_t **ret);
 /**
  * ext4_inode_table_block() - first block of @group's inode table, from its
  * group descriptor (checksum checked under metadata_csum).

@@ -42,13 +42,41 @@ EFI_STATUS ext4_dev_read(struct ext4_fs *fs, uint64_t offset, void *buf, size_t 
 	return EFI_SUCCESS;
 }
 
-/* Reads block @blk; @what names the structure for the error line. */
-EFI_STATUS ext4_read_block(struct ext4_fs *fs, uint64_t blk, void *buf, const char *what)
+EFI_STATUS ext4_block_get(struct ext4_fs *fs, uint64_t blk, const char *what, const uint8_t **ret)
 {
+	struct ext4_block_cache *c;
+	EFI_STATUS err;
+
 	if (blk == 0 || blk >= fs->blocks_count)
 		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: %s: block %llu is outside the file system (%llu blocks)",
 					fs->name, what, (unsigned long long)blk, (unsigned long long)fs->blocks_count);
-	return ext4_dev_read(fs, blk << fs->block_bits, buf, fs->block_size);
+	for (unsigned i = 0; i < fs->cache_slots; i++)
+		if (fs->cache[i].blk == blk) {
+			*ret = fs->cache[i].buf;
+			return EFI_SUCCESS;
+		}
+	c = &fs->cache[fs->cache_next];
+	if (!c->buf && !(c->buf = mem_alloc(fs->block_size)))
+		return log_error_status(EFI_OUT_OF_RESOURCES, "%s: out of memory", fs->name);
+	c->blk = 0; /* empty until the read succeeds */
+	err = ext4_dev_read(fs, blk << fs->block_bits, c->buf, fs->block_size);
+	if (err != EFI_SUCCESS)
+		return err;
+	c->blk = blk;
+	fs->cache_next = (fs->cache_next + 1) % fs->cache_slots;
+	*ret = c->buf;
+	return EFI_SUCCESS;
+}
+
+/* Reads block @blk (through the cache); @what names the structure for the error line. */
+EFI_STATUS ext4_read_block(struct ext4_fs *fs, uint64_t blk, void *buf, const char *what)
+{
+	const uint8_t *b;
+	EFI_STATUS err = ext4_block_get(fs, blk, what, &b);
+
+	if (err == EFI_SUCCESS)
+		memcpy(buf, b, fs->block_size);
+	return err;
 }
 
 static bool is_power_of(uint32_t n, uint32_t base)
@@ -90,8 +118,9 @@ static uint64_t gdt_block(const struct ext4_fs *fs, uint32_t nr)
 	       (fs->block_size == 1024 && nr == 0 && fs->first_data_block == 0 ? 1 : 0);
 }
 
-static EFI_STATUS check_desc_csum(struct ext4_fs *fs, uint32_t group, uint8_t *desc)
+static EFI_STATUS check_desc_csum(struct ext4_fs *fs, uint32_t group, const uint8_t *desc)
 {
+	static const uint8_t zero[2];
 	uint8_t le_group[4];
 	uint16_t stored = get_le16(desc + BG_CHECKSUM), calc;
 	uint32_t crc;
@@ -102,10 +131,10 @@ static EFI_STATUS check_desc_csum(struct ext4_fs *fs, uint32_t group, uint8_t *d
 	if (!fs->csum)
 		return EFI_SUCCESS;
 	put_le32(le_group, group);
-	put_le16(desc + BG_CHECKSUM, 0);
 	crc = crc32c_update(fs->csum_seed, le_group, sizeof(le_group));
-	crc = crc32c_update(crc, desc, fs->desc_size);
-	put_le16(desc + BG_CHECKSUM, stored);
+	crc = crc32c_update(crc, desc, BG_CHECKSUM);
+	crc = crc32c_update(crc, zero, sizeof(zero));
+	crc = crc32c_update(crc, desc + BG_CHECKSUM + 2, fs->desc_size - BG_CHECKSUM - 2);
 	calc = (uint16_t)crc;
 	if (calc != stored)
 		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: group descriptor %u: checksum mismatch (%#06x, computed %#06x)",
@@ -116,17 +145,17 @@ static EFI_STATUS check_desc_csum(struct ext4_fs *fs, uint32_t group, uint8_t *d
 /* First block of the inode table of @group, checked to lie in the volume. */
 EFI_STATUS ext4_inode_table_block(struct ext4_fs *fs, uint32_t group, uint64_t *ret)
 {
-	uint8_t desc[1024]; /* desc_size <= 1024, checked at mount */
 	uint64_t blk = gdt_block(fs, group / fs->desc_per_block), table, n_blocks;
+	const uint8_t *desc;
 	EFI_STATUS err;
 
 	if (blk == 0 || blk >= fs->blocks_count)
 		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: group descriptor %u: block %llu outside the file system",
 					fs->name, group, (unsigned long long)blk);
-	err = ext4_dev_read(fs, (blk << fs->block_bits) + (uint64_t)(group % fs->desc_per_block) * fs->desc_size,
-			    desc, fs->desc_size);
+	err = ext4_block_get(fs, blk, "group descriptors", &desc);
 	if (err != EFI_SUCCESS)
 		return err;
+	desc += (size_t)(group % fs->desc_per_block) * fs->desc_size;
 	err = check_desc_csum(fs, group, desc);
 	if (err != EFI_SUCCESS)
 		return err;
@@ -307,6 +336,7 @@ EFI_STATUS ext4_mount(ext4_read_fn read, void *ctx, uint64_t part_size, const ch
 	err = parse_super(fs, sb);
 	if (err != EFI_SUCCESS)
 		return err;
+	fs->cache_slots = MAX(1u, MIN((unsigned)EXT4_FS_CACHE_SLOTS, EXT4_FS_CACHE_BYTES / fs->block_size));
 	*ret = TAKE_PTR(fs);
 	return EFI_SUCCESS;
 }
@@ -318,6 +348,9 @@ void ext4_unmount(struct ext4_fs *fs)
 		log_error("%s: unmount with %u files still open, volume kept", fs->name, fs->n_open);
 		return;
 	}
+	if (fs)
+		for (unsigned i = 0; i < EXT4_FS_CACHE_SLOTS; i++)
+			mem_free(fs->cache[i].buf);
 	mem_free(fs);
 }
 
