@@ -37,11 +37,6 @@ struct boot_plan {
 	struct initrd_set *initrds; /* may have n == 0 */
 };
 
-/* devpath.c */
-size_t devpath_size(const EFI_DEVICE_PATH_PROTOCOL *dp);
-/** devpath_for_file() - the device's path plus a file path node for @path. */
-EFI_DEVICE_PATH_PROTOCOL *devpath_for_file(EFI_HANDLE device, const char *path);
-
 /* initrd.c */
 /**
  * initrd_set_add_files() - open every path under @root and append it, sizes

@@ -1,21 +1,38 @@
-/* Device paths (UEFI 2.10 §10): the full path of a file on a volume, so that
- * LoadImage records where an image came from (a kernel's EFI stub uses it to
- * find its own volume for "initrd=" options). */
-#include "boot.h"
+/* Device paths (UEFI 2.10 §10): walking them (the partition a volume is on,
+ * the loader's own file path), and the full path of a file on a volume, so
+ * that LoadImage records where an image came from (a kernel's EFI stub uses
+ * it to find its own volume for "initrd=" options). */
+#include "firmware.h"
 
 static EFI_GUID devpath_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 
-static uint16_t node_len(const EFI_DEVICE_PATH_PROTOCOL *n)
+uint16_t devpath_node_len(const EFI_DEVICE_PATH_PROTOCOL *n)
 {
 	return (uint16_t)(n->Length[0] | n->Length[1] << 8);
+}
+
+static const EFI_DEVICE_PATH_PROTOCOL *next_node(const EFI_DEVICE_PATH_PROTOCOL *n)
+{
+	return (const void *)((const uint8_t *)n + devpath_node_len(n));
+}
+
+const void *devpath_find(const EFI_DEVICE_PATH_PROTOCOL *dp, uint8_t type, uint8_t subtype, size_t min_len)
+{
+	/* a node shorter than its own header ends the walk: no loop on a bad path */
+	for (const EFI_DEVICE_PATH_PROTOCOL *n = dp; n && n->Type != END_DEVICE_PATH_TYPE && devpath_node_len(n) >= 4;
+	     n = next_node(n))
+		if (n->Type == type && n->SubType == subtype && devpath_node_len(n) >= min_len)
+			return n;
+	return NULL;
 }
 
 size_t devpath_size(const EFI_DEVICE_PATH_PROTOCOL *dp)
 {
 	const EFI_DEVICE_PATH_PROTOCOL *n = dp;
 
-	while (!(n->Type == END_DEVICE_PATH_TYPE && n->SubType == END_ENTIRE_DEVICE_PATH_SUBTYPE) && node_len(n) >= 4)
-		n = (const void *)((const uint8_t *)n + node_len(n));
+	while (!(n->Type == END_DEVICE_PATH_TYPE && n->SubType == END_ENTIRE_DEVICE_PATH_SUBTYPE) &&
+	       devpath_node_len(n) >= 4)
+		n = next_node(n);
 	return (size_t)((const uint8_t *)n - (const uint8_t *)dp) + END_DEVICE_PATH_LENGTH;
 }
 

@@ -43,6 +43,14 @@ void con_wait_any_key(void);
 /* --- strings (str16.c) --- */
 /** str8_to_16() - UTF-8 to a new UCS-2 string ('/' -> '\\' when @path). NULL when out of memory. */
 CHAR16 *str8_to_16(const char *s, bool path);
+/* devpath.c: device paths (UEFI 2.10 §10) */
+/** devpath_node_len() - a node's Length field. */
+uint16_t devpath_node_len(const EFI_DEVICE_PATH_PROTOCOL *n);
+/** devpath_find() - @dp's first node of @type/@subtype at least @min_len long, before its end; NULL if none or @dp is NULL. */
+const void *devpath_find(const EFI_DEVICE_PATH_PROTOCOL *dp, uint8_t type, uint8_t subtype, size_t min_len);
+size_t devpath_size(const EFI_DEVICE_PATH_PROTOCOL *dp);
+/** devpath_for_file() - the device's path plus a file path node for @path. */
+EFI_DEVICE_PATH_PROTOCOL *devpath_for_file(EFI_HANDLE device, const char *path);
 /** str16_to_8() - UCS-2 (at most @max chars, stops at NUL) to a new UTF-8 string. */
 char *str16_to_8(const CHAR16 *s, size_t max);
 size_t strlen16(const CHAR16 *s);

@@ -19,43 +19,33 @@
 static EFI_GUID li_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
 static EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 
-static uint16_t node_len(const EFI_DEVICE_PATH_PROTOCOL *n)
-{
-	return (uint16_t)(n->Length[0] | n->Length[1] << 8);
-}
-
 /* The GPT partition GUID of the boot volume, from its hard-drive node. */
 static void set_device_part_uuid(EFI_HANDLE device)
 {
-	const EFI_DEVICE_PATH_PROTOCOL *n;
+	const EFI_DEVICE_PATH_PROTOCOL *dp;
+	const HARDDRIVE_DEVICE_PATH *hd;
 	char s[GUID_STRING_SIZE];
 
-	if (BS->HandleProtocol(device, &dp_guid, (void **)&n) != EFI_SUCCESS)
+	if (BS->HandleProtocol(device, &dp_guid, (void **)&dp) != EFI_SUCCESS)
 		return;
-	for (; n->Type != END_DEVICE_PATH_TYPE && node_len(n) >= 4; n = (const void *)((const uint8_t *)n + node_len(n))) {
-		const HARDDRIVE_DEVICE_PATH *hd = (const void *)n;
-		if (n->Type == MEDIA_DEVICE_PATH && n->SubType == MEDIA_HARDDRIVE_DP &&
-		    node_len(n) >= sizeof(*hd) && hd->SignatureType == SIGNATURE_TYPE_GUID) {
-			guid_format((const EFI_GUID *)hd->Signature, s);
-			loader_var_set_str(u"LoaderDevicePartUUID", s);
-			return;
-		}
+	hd = devpath_find(dp, MEDIA_DEVICE_PATH, MEDIA_HARDDRIVE_DP, sizeof(*hd));
+	if (hd && hd->SignatureType == SIGNATURE_TYPE_GUID) {
+		guid_format((const EFI_GUID *)hd->Signature, s);
+		loader_var_set_str(u"LoaderDevicePartUUID", s);
 	}
 }
 
 /* The loader's own path on its volume ("\EFI\BOOT\BOOTX64.EFI"). */
 static void set_image_identifier(const EFI_LOADED_IMAGE_PROTOCOL *li)
 {
-	const EFI_DEVICE_PATH_PROTOCOL *n = li->FilePath;
+	const FILEPATH_DEVICE_PATH *fp = devpath_find(li->FilePath, MEDIA_DEVICE_PATH, MEDIA_FILEPATH_DP, sizeof(*fp));
+	_cleanup_free_ char *path = NULL;
 
-	for (; n && n->Type != END_DEVICE_PATH_TYPE && node_len(n) >= 4; n = (const void *)((const uint8_t *)n + node_len(n)))
-		if (n->Type == MEDIA_DEVICE_PATH && n->SubType == MEDIA_FILEPATH_DP) {
-			_cleanup_free_ char *path = str16_to_8(((const FILEPATH_DEVICE_PATH *)n)->PathName,
-							       (node_len(n) - sizeof(FILEPATH_DEVICE_PATH)) / sizeof(CHAR16));
-			if (path)
-				loader_var_set_str(u"LoaderImageIdentifier", path);
-			return;
-		}
+	if (!fp)
+		return;
+	path = str16_to_8(fp->PathName, (devpath_node_len(&fp->Header) - sizeof(*fp)) / sizeof(CHAR16));
+	if (path)
+		loader_var_set_str(u"LoaderImageIdentifier", path);
 }
 
 /* LoaderEntries: every id, each NUL-terminated, in menu order. */

@@ -11,24 +11,10 @@ static EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 static EFI_GUID sfs_guid = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID;
 static EFI_GUID bio_guid = EFI_BLOCK_IO_PROTOCOL_GUID;
 
-static uint16_t node_len(const EFI_DEVICE_PATH_PROTOCOL *n)
-{
-	return (uint16_t)(n->Length[0] | n->Length[1] << 8);
-}
-
-static bool is_end(const EFI_DEVICE_PATH_PROTOCOL *n)
-{
-	return n->Type == END_DEVICE_PATH_TYPE || node_len(n) < 4;
-}
-
 /* @dp's hard-drive node (§10.3.5.1), or NULL. */
 static const HARDDRIVE_DEVICE_PATH *hd_node(const EFI_DEVICE_PATH_PROTOCOL *dp)
 {
-	for (const EFI_DEVICE_PATH_PROTOCOL *n = dp; !is_end(n); n = (const void *)((const uint8_t *)n + node_len(n)))
-		if (n->Type == MEDIA_DEVICE_PATH && n->SubType == MEDIA_HARDDRIVE_DP &&
-		    node_len(n) >= sizeof(HARDDRIVE_DEVICE_PATH))
-			return (const HARDDRIVE_DEVICE_PATH *)n;
-	return NULL;
+	return devpath_find(dp, MEDIA_DEVICE_PATH, MEDIA_HARDDRIVE_DP, sizeof(HARDDRIVE_DEVICE_PATH));
 }
 
 /* Bytes of @dp before its hard-drive node (the disk's own path), or 0. */
