@@ -1,5 +1,6 @@
 # handoff: UEFI boot loader and boot toolkit for Linux on x86-64.
-#   make          build/handoff.efi, build/handoff-stub.efi, build/handoff, build/probe.img
+#   make          build/handoff.efi, build/handoffia32.efi, build/handoff-stub.efi,
+#                 build/handoff, build/probe.img
 #   make demo     build and boot the demo ESP in QEMU/OVMF
 #   make check    all tests (unit, fuzz corpora, CLI, binaries, boots)
 #   make fuzz     run every libFuzzer target for FUZZ_SECONDS each
@@ -21,6 +22,12 @@ EFI_CFLAGS := -std=gnu11 -ffreestanding -fshort-wchar -mno-red-zone -mgeneral-re
 	-fno-builtin-printf -fno-asynchronous-unwind-tables -fno-unwind-tables -Oz -flto $(WARN) -Iinclude -Isrc -DHANDOFF_VERSION='"$(VERSION)"'
 EFI_LDFLAGS := /nologo /machine:x64 /subsystem:efi_application /entry:efi_main \
 	/nodefaultlib /opt:ref /opt:icf /debug:none
+# The loader for 32-bit (IA-32) firmware: the same sources built a second time
+# (UEFI 2.10 §2.3.2: cdecl, 32-bit UINTN and pointers). The red zone is an
+# x86-64 notion; everything else is shared.
+EFI32_CC := clang -target i686-unknown-windows
+EFI32_CFLAGS := $(filter-out -mno-red-zone,$(EFI_CFLAGS))
+EFI32_LDFLAGS := $(subst /machine:x64,/machine:x86,$(EFI_LDFLAGS))
 HOST_CFLAGS := -std=gnu11 -O2 -g $(WARN) -Iinclude -Isrc -DHANDOFF_VERSION='"$(VERSION)"'
 SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_SECONDS ?= 60
@@ -29,7 +36,11 @@ Q := $(if $(V),,@)
 msg = $(if $(V),,printf '  %-6s %s\n' $(1) $(2);)
 
 CORE_SRCS := $(sort $(wildcard src/core/*.c))
-EFI_SRCS  := $(filter-out src/efi/main.c,$(sort $(wildcard src/efi/*.c)))
+# src/efi/*_x64.c and *_ia32.c: what differs between the two firmware builds
+# (how each scheme enters the kernel, the 64-bit arithmetic helpers of IA-32).
+EFI_ALL_SRCS := $(filter-out src/efi/main.c,$(sort $(wildcard src/efi/*.c)))
+EFI_SRCS  := $(filter-out %_ia32.c,$(EFI_ALL_SRCS))
+EFI32_SRCS := $(filter-out %_x64.c,$(EFI_ALL_SRCS))
 STUB_SRCS := $(sort $(wildcard src/stub/*.c))
 TOOL_SRCS := $(sort $(wildcard src/tool/*.c))
 UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
@@ -40,11 +51,16 @@ HOST_EFI_SRCS := $(wildcard src/efi/exit_boot.c)
 
 EFI_LIB   := $(B)/efi/libhandoff.a
 EFI_OBJS  := $(patsubst src/%.c,$(B)/efi/%.o,$(CORE_SRCS) $(EFI_SRCS))
+EFI32_LIB := $(B)/efi32/libhandoff.a
+# The 64-bit division helpers are called by code LTO generates, so they are
+# a plain object outside LTO and outside the archive.
+EFI32_RT  := $(B)/efi32/efi/runtime_ia32.o
+EFI32_OBJS := $(filter-out $(EFI32_RT),$(patsubst src/%.c,$(B)/efi32/%.o,$(CORE_SRCS) $(EFI32_SRCS)))
 HOST_CORE_OBJS := $(patsubst src/%.c,$(B)/host/%.o,$(CORE_SRCS))
 SAN_OBJS  := $(patsubst %.c,$(B)/san/%.o,$(CORE_SRCS) $(HOST_EFI_SRCS) $(UNIT_SRCS) src/tool/platform_host.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
 
-ARTIFACTS := $(B)/handoff.efi $(B)/handoff
+ARTIFACTS := $(B)/handoff.efi $(B)/handoffia32.efi $(B)/handoff
 ifneq ($(STUB_SRCS),)
 ARTIFACTS += $(B)/handoff-stub.efi
 endif
@@ -74,6 +90,19 @@ $(B)/handoff.efi: $(B)/efi/efi/main.o $(EFI_LIB)
 
 $(B)/handoff-stub.efi: $(patsubst src/%.c,$(B)/efi/%.o,$(STUB_SRCS)) $(EFI_LIB)
 	$(Q)$(call msg,LINK,$@) $(EFI_LD) $(EFI_LDFLAGS) /out:$@ $^
+
+$(B)/efi32/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(Q)$(call msg,CC32,$@) $(EFI32_CC) $(EFI32_CFLAGS) -MMD -MP -c $< -o $@
+
+$(EFI32_LIB): $(EFI32_OBJS)
+	@rm -f $@
+	$(Q)$(call msg,AR,$@) $(EFI_AR) rcs $@ $^
+
+$(EFI32_RT): EFI32_CFLAGS += -fno-lto
+
+$(B)/handoffia32.efi: $(B)/efi32/efi/main.o $(EFI32_RT) $(EFI32_LIB)
+	$(Q)$(call msg,LINK,$@) $(EFI_LD) $(EFI32_LDFLAGS) /out:$@ $^
 
 # --- host side -------------------------------------------------------------
 $(B)/host/%.o: src/%.c
@@ -137,10 +166,11 @@ matrix: deps all
 install: all
 	install -D -m 0755 $(B)/handoff $(DESTDIR)$(PREFIX)/bin/handoff
 	install -D -m 0644 $(B)/handoff.efi $(DESTDIR)$(PREFIX)/lib/handoff/handoffx64.efi
+	install -D -m 0644 $(B)/handoffia32.efi $(DESTDIR)$(PREFIX)/lib/handoff/handoffia32.efi
 	$(if $(wildcard $(B)/handoff-stub.efi),install -D -m 0644 $(B)/handoff-stub.efi $(DESTDIR)$(PREFIX)/lib/handoff/handoff-stub.efi)
 	$(if $(wildcard doc/handoff.1),install -D -m 0644 doc/handoff.1 $(DESTDIR)$(PREFIX)/share/man/man1/handoff.1)
 
 clean:
-	rm -rf $(B)/efi $(B)/host $(B)/san $(B)/fuzz $(B)/fuzzobj $(B)/*.efi $(B)/handoff $(B)/unit-tests $(B)/probe.img
+	rm -rf $(B)/efi $(B)/efi32 $(B)/host $(B)/san $(B)/fuzz $(B)/fuzzobj $(B)/*.efi $(B)/handoff $(B)/unit-tests $(B)/probe.img
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

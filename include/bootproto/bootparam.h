@@ -15,6 +15,7 @@
 #define BOOT_PARAMS_SIZE    4096u
 #define KERNEL_ENTRY64_OFFSET 0x200u /* 64-bit entry: load address + 0x200 */
 #define HANDOVER_ENTRY64_EXTRA 0x200u /* 64-bit handover: handover_offset + 512 */
+#define HANDOVER_ENTRY32_EXTRA 0x000u /* 32-bit handover: handover_offset itself */
 #define TYPE_OF_LOADER_UNDEFINED 0xffu
 #define BOOT_PROTO(major, minor) (((major) << 8) | (minor))
 
@@ -121,7 +122,8 @@ struct screen_info {
 	uint8_t  _reserved[2];
 } __attribute__((packed));
 
-#define EFI64_LOADER_SIGNATURE 0x34364c45u /* "EL64" */
+#define EFI64_LOADER_SIGNATURE 0x34364c45u /* "EL64": 64-bit firmware */
+#define EFI32_LOADER_SIGNATURE 0x32334c45u /* "EL32": 32-bit firmware (mixed mode), _hi fields 0 */
 
 struct efi_info {
 	uint32_t efi_loader_signature;

@@ -3,12 +3,16 @@
  * efi.h - UEFI base types, status codes and the system, boot-services and
  * runtime-services tables (UEFI 2.10 §2.3, §4, §7, §8, Appendix D).
  *
- * Written for handoff from the UEFI 2.10 specification.  x86-64 only.
+ * Written for handoff from the UEFI 2.10 specification, for x86-64 and IA-32.
  *
- * Build modes: the same header is used by the firmware build (clang,
- * x86_64-unknown-windows, freestanding) and by host unit tests on Linux that
- * implement fake firmware tables.  EFIAPI is therefore always the Microsoft
- * x64 calling convention, so host fakes are called exactly as real firmware.
+ * Build modes: the same header is used by the firmware builds (clang,
+ * x86_64-unknown-windows or i686-unknown-windows, freestanding) and by host
+ * unit tests on Linux (x86-64) that implement fake firmware tables.  On
+ * x86-64, EFIAPI is therefore always the Microsoft x64 calling convention, so
+ * host fakes are called exactly as real firmware.  On IA-32 (UEFI 2.10
+ * §2.3.2) it is the C convention, UINTN and pointers are 32 bits, and every
+ * layout that depends on them is asserted with both offsets:
+ * EFI_LAYOUT(x64, ia32).
  *
  * GUID convention: every *_GUID / *_ID macro expands to a brace initializer
  * for EFI_GUID in the spec's notation, { Data1, Data2, Data3, { Data4[0..7] } }.
@@ -29,7 +33,20 @@
 
 /* ---- Calling convention and base types (UEFI 2.10 §2.3.1, §2.3.4) ---- */
 
+#if defined(__x86_64__)
 #define EFIAPI __attribute__((ms_abi))
+typedef int64_t INTN;
+typedef uint64_t UINTN;
+#define EFI_LAYOUT(x64, ia32) (x64)
+#elif defined(__i386__)
+/* UEFI 2.10 §2.3.2: IA-32 services use the C calling convention (cdecl). */
+#define EFIAPI __attribute__((cdecl))
+typedef int32_t INTN;
+typedef uint32_t UINTN;
+#define EFI_LAYOUT(x64, ia32) (ia32)
+#else
+#error "handoff's UEFI headers are for x86-64 and IA-32"
+#endif
 
 #ifndef IN
 #define IN
@@ -42,8 +59,6 @@
 #endif
 
 typedef uint8_t BOOLEAN;
-typedef int64_t INTN;
-typedef uint64_t UINTN;
 typedef int8_t INT8;
 typedef uint8_t UINT8;
 typedef int16_t INT16;
@@ -71,10 +86,11 @@ typedef UINT64 EFI_VIRTUAL_ADDRESS;
 #define FALSE ((BOOLEAN)0)
 #endif
 
-_Static_assert(sizeof(void *) == 8, "handoff's UEFI headers are x86-64 only");
+_Static_assert(sizeof(void *) == EFI_LAYOUT(8, 4), "pointers: 64 bits on x86-64, 32 on IA-32");
 _Static_assert(sizeof(CHAR16) == 2, "CHAR16 must be UCS-2 (16 bits)");
 _Static_assert(sizeof(BOOLEAN) == 1, "BOOLEAN is one byte");
-_Static_assert(sizeof(UINTN) == 8, "UINTN is 64 bits on x86-64");
+_Static_assert(sizeof(UINTN) == sizeof(void *), "UINTN is the native word (UEFI 2.10 §2.3.1)");
+_Static_assert(sizeof(UINT64) == 8 && _Alignof(UINT64) == 8, "UINT64 is naturally aligned in both ABIs");
 
 /* 128-bit GUID, 64-bit aligned in the spec's words but laid out as below
  * (UEFI 2.10 §2.3.1, Appendix A). */
@@ -88,7 +104,8 @@ _Static_assert(sizeof(EFI_GUID) == 16, "EFI_GUID size");
 
 /* ---- Status codes (UEFI 2.10 Appendix D) ---- */
 
-#define EFI_ERROR_BIT ((EFI_STATUS)0x8000000000000000ULL)
+/* The high bit of UINTN: bit 63 on x86-64, bit 31 on IA-32 (Appendix D). */
+#define EFI_ERROR_BIT ((EFI_STATUS)1 << (sizeof(EFI_STATUS) * 8 - 1))
 #define EFIERR(n) ((EFI_STATUS)(EFI_ERROR_BIT | (EFI_STATUS)(n)))
 #define EFIWARN(n) ((EFI_STATUS)(n))
 #define EFI_ERROR(s) ((((EFI_STATUS)(s)) & EFI_ERROR_BIT) != 0)
@@ -306,7 +323,7 @@ typedef struct EFI_OPEN_PROTOCOL_INFORMATION_ENTRY {
 	UINT32 Attributes;
 	UINT32 OpenCount;
 } EFI_OPEN_PROTOCOL_INFORMATION_ENTRY;
-_Static_assert(sizeof(EFI_OPEN_PROTOCOL_INFORMATION_ENTRY) == 24, "EFI_OPEN_PROTOCOL_INFORMATION_ENTRY size");
+_Static_assert(sizeof(EFI_OPEN_PROTOCOL_INFORMATION_ENTRY) == EFI_LAYOUT(24, 16), "EFI_OPEN_PROTOCOL_INFORMATION_ENTRY size");
 
 /* ---- Time (UEFI 2.10 §8.3) ---- */
 
@@ -379,7 +396,7 @@ typedef struct EFI_CONFIGURATION_TABLE {
 	VOID *VendorTable;
 } EFI_CONFIGURATION_TABLE;
 _Static_assert(offsetof(EFI_CONFIGURATION_TABLE, VendorTable) == 16, "EFI_CONFIGURATION_TABLE.VendorTable");
-_Static_assert(sizeof(EFI_CONFIGURATION_TABLE) == 24, "EFI_CONFIGURATION_TABLE size");
+_Static_assert(sizeof(EFI_CONFIGURATION_TABLE) == EFI_LAYOUT(24, 20), "EFI_CONFIGURATION_TABLE size");
 
 typedef struct EFI_BOOT_SERVICES EFI_BOOT_SERVICES;
 typedef struct EFI_RUNTIME_SERVICES EFI_RUNTIME_SERVICES;
@@ -401,18 +418,18 @@ typedef struct EFI_SYSTEM_TABLE {
 } EFI_SYSTEM_TABLE;
 _Static_assert(offsetof(EFI_SYSTEM_TABLE, Hdr) == 0x00, "EFI_SYSTEM_TABLE.Hdr");
 _Static_assert(offsetof(EFI_SYSTEM_TABLE, FirmwareVendor) == 0x18, "EFI_SYSTEM_TABLE.FirmwareVendor");
-_Static_assert(offsetof(EFI_SYSTEM_TABLE, FirmwareRevision) == 0x20, "EFI_SYSTEM_TABLE.FirmwareRevision");
-_Static_assert(offsetof(EFI_SYSTEM_TABLE, ConsoleInHandle) == 0x28, "EFI_SYSTEM_TABLE.ConsoleInHandle");
-_Static_assert(offsetof(EFI_SYSTEM_TABLE, ConIn) == 0x30, "EFI_SYSTEM_TABLE.ConIn");
-_Static_assert(offsetof(EFI_SYSTEM_TABLE, ConsoleOutHandle) == 0x38, "EFI_SYSTEM_TABLE.ConsoleOutHandle");
-_Static_assert(offsetof(EFI_SYSTEM_TABLE, ConOut) == 0x40, "EFI_SYSTEM_TABLE.ConOut");
-_Static_assert(offsetof(EFI_SYSTEM_TABLE, StandardErrorHandle) == 0x48, "EFI_SYSTEM_TABLE.StandardErrorHandle");
-_Static_assert(offsetof(EFI_SYSTEM_TABLE, StdErr) == 0x50, "EFI_SYSTEM_TABLE.StdErr");
-_Static_assert(offsetof(EFI_SYSTEM_TABLE, RuntimeServices) == 0x58, "EFI_SYSTEM_TABLE.RuntimeServices");
-_Static_assert(offsetof(EFI_SYSTEM_TABLE, BootServices) == 0x60, "EFI_SYSTEM_TABLE.BootServices");
-_Static_assert(offsetof(EFI_SYSTEM_TABLE, NumberOfTableEntries) == 0x68, "EFI_SYSTEM_TABLE.NumberOfTableEntries");
-_Static_assert(offsetof(EFI_SYSTEM_TABLE, ConfigurationTable) == 0x70, "EFI_SYSTEM_TABLE.ConfigurationTable");
-_Static_assert(sizeof(EFI_SYSTEM_TABLE) == 0x78, "EFI_SYSTEM_TABLE size");
+_Static_assert(offsetof(EFI_SYSTEM_TABLE, FirmwareRevision) == EFI_LAYOUT(0x20, 0x1c), "EFI_SYSTEM_TABLE.FirmwareRevision");
+_Static_assert(offsetof(EFI_SYSTEM_TABLE, ConsoleInHandle) == EFI_LAYOUT(0x28, 0x20), "EFI_SYSTEM_TABLE.ConsoleInHandle");
+_Static_assert(offsetof(EFI_SYSTEM_TABLE, ConIn) == EFI_LAYOUT(0x30, 0x24), "EFI_SYSTEM_TABLE.ConIn");
+_Static_assert(offsetof(EFI_SYSTEM_TABLE, ConsoleOutHandle) == EFI_LAYOUT(0x38, 0x28), "EFI_SYSTEM_TABLE.ConsoleOutHandle");
+_Static_assert(offsetof(EFI_SYSTEM_TABLE, ConOut) == EFI_LAYOUT(0x40, 0x2c), "EFI_SYSTEM_TABLE.ConOut");
+_Static_assert(offsetof(EFI_SYSTEM_TABLE, StandardErrorHandle) == EFI_LAYOUT(0x48, 0x30), "EFI_SYSTEM_TABLE.StandardErrorHandle");
+_Static_assert(offsetof(EFI_SYSTEM_TABLE, StdErr) == EFI_LAYOUT(0x50, 0x34), "EFI_SYSTEM_TABLE.StdErr");
+_Static_assert(offsetof(EFI_SYSTEM_TABLE, RuntimeServices) == EFI_LAYOUT(0x58, 0x38), "EFI_SYSTEM_TABLE.RuntimeServices");
+_Static_assert(offsetof(EFI_SYSTEM_TABLE, BootServices) == EFI_LAYOUT(0x60, 0x3c), "EFI_SYSTEM_TABLE.BootServices");
+_Static_assert(offsetof(EFI_SYSTEM_TABLE, NumberOfTableEntries) == EFI_LAYOUT(0x68, 0x40), "EFI_SYSTEM_TABLE.NumberOfTableEntries");
+_Static_assert(offsetof(EFI_SYSTEM_TABLE, ConfigurationTable) == EFI_LAYOUT(0x70, 0x44), "EFI_SYSTEM_TABLE.ConfigurationTable");
+_Static_assert(sizeof(EFI_SYSTEM_TABLE) == EFI_LAYOUT(0x78, 0x48), "EFI_SYSTEM_TABLE size");
 
 /* ---- Image entry point and image services (UEFI 2.10 §4.1, §7.4) ---- */
 
@@ -584,51 +601,51 @@ struct EFI_BOOT_SERVICES {
 	EFI_CREATE_EVENT_EX CreateEventEx; /* UEFI 2.0+ */
 };
 _Static_assert(offsetof(EFI_BOOT_SERVICES, Hdr) == 0x000, "EFI_BOOT_SERVICES.Hdr");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, RaiseTPL) == 0x018, "EFI_BOOT_SERVICES.RaiseTPL");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, RestoreTPL) == 0x020, "EFI_BOOT_SERVICES.RestoreTPL");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, AllocatePages) == 0x028, "EFI_BOOT_SERVICES.AllocatePages");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, FreePages) == 0x030, "EFI_BOOT_SERVICES.FreePages");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, GetMemoryMap) == 0x038, "EFI_BOOT_SERVICES.GetMemoryMap");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, AllocatePool) == 0x040, "EFI_BOOT_SERVICES.AllocatePool");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, FreePool) == 0x048, "EFI_BOOT_SERVICES.FreePool");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, CreateEvent) == 0x050, "EFI_BOOT_SERVICES.CreateEvent");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, SetTimer) == 0x058, "EFI_BOOT_SERVICES.SetTimer");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, WaitForEvent) == 0x060, "EFI_BOOT_SERVICES.WaitForEvent");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, SignalEvent) == 0x068, "EFI_BOOT_SERVICES.SignalEvent");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, CloseEvent) == 0x070, "EFI_BOOT_SERVICES.CloseEvent");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, CheckEvent) == 0x078, "EFI_BOOT_SERVICES.CheckEvent");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, InstallProtocolInterface) == 0x080, "EFI_BOOT_SERVICES.InstallProtocolInterface");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, ReinstallProtocolInterface) == 0x088, "EFI_BOOT_SERVICES.ReinstallProtocolInterface");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, UninstallProtocolInterface) == 0x090, "EFI_BOOT_SERVICES.UninstallProtocolInterface");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, HandleProtocol) == 0x098, "EFI_BOOT_SERVICES.HandleProtocol");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, Reserved) == 0x0a0, "EFI_BOOT_SERVICES.Reserved");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, RegisterProtocolNotify) == 0x0a8, "EFI_BOOT_SERVICES.RegisterProtocolNotify");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, LocateHandle) == 0x0b0, "EFI_BOOT_SERVICES.LocateHandle");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, LocateDevicePath) == 0x0b8, "EFI_BOOT_SERVICES.LocateDevicePath");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, InstallConfigurationTable) == 0x0c0, "EFI_BOOT_SERVICES.InstallConfigurationTable");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, LoadImage) == 0x0c8, "EFI_BOOT_SERVICES.LoadImage");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, StartImage) == 0x0d0, "EFI_BOOT_SERVICES.StartImage");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, Exit) == 0x0d8, "EFI_BOOT_SERVICES.Exit");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, UnloadImage) == 0x0e0, "EFI_BOOT_SERVICES.UnloadImage");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, ExitBootServices) == 0x0e8, "EFI_BOOT_SERVICES.ExitBootServices");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, GetNextMonotonicCount) == 0x0f0, "EFI_BOOT_SERVICES.GetNextMonotonicCount");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, Stall) == 0x0f8, "EFI_BOOT_SERVICES.Stall");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, SetWatchdogTimer) == 0x100, "EFI_BOOT_SERVICES.SetWatchdogTimer");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, ConnectController) == 0x108, "EFI_BOOT_SERVICES.ConnectController");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, DisconnectController) == 0x110, "EFI_BOOT_SERVICES.DisconnectController");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, OpenProtocol) == 0x118, "EFI_BOOT_SERVICES.OpenProtocol");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, CloseProtocol) == 0x120, "EFI_BOOT_SERVICES.CloseProtocol");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, OpenProtocolInformation) == 0x128, "EFI_BOOT_SERVICES.OpenProtocolInformation");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, ProtocolsPerHandle) == 0x130, "EFI_BOOT_SERVICES.ProtocolsPerHandle");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, LocateHandleBuffer) == 0x138, "EFI_BOOT_SERVICES.LocateHandleBuffer");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, LocateProtocol) == 0x140, "EFI_BOOT_SERVICES.LocateProtocol");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, InstallMultipleProtocolInterfaces) == 0x148, "EFI_BOOT_SERVICES.InstallMultipleProtocolInterfaces");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, UninstallMultipleProtocolInterfaces) == 0x150, "EFI_BOOT_SERVICES.UninstallMultipleProtocolInterfaces");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, CalculateCrc32) == 0x158, "EFI_BOOT_SERVICES.CalculateCrc32");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, CopyMem) == 0x160, "EFI_BOOT_SERVICES.CopyMem");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, SetMem) == 0x168, "EFI_BOOT_SERVICES.SetMem");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, CreateEventEx) == 0x170, "EFI_BOOT_SERVICES.CreateEventEx");
-_Static_assert(sizeof(EFI_BOOT_SERVICES) == 0x178, "EFI_BOOT_SERVICES size");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, RaiseTPL) == EFI_LAYOUT(0x018, 0x018), "EFI_BOOT_SERVICES.RaiseTPL");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, RestoreTPL) == EFI_LAYOUT(0x020, 0x01c), "EFI_BOOT_SERVICES.RestoreTPL");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, AllocatePages) == EFI_LAYOUT(0x028, 0x020), "EFI_BOOT_SERVICES.AllocatePages");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, FreePages) == EFI_LAYOUT(0x030, 0x024), "EFI_BOOT_SERVICES.FreePages");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, GetMemoryMap) == EFI_LAYOUT(0x038, 0x028), "EFI_BOOT_SERVICES.GetMemoryMap");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, AllocatePool) == EFI_LAYOUT(0x040, 0x02c), "EFI_BOOT_SERVICES.AllocatePool");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, FreePool) == EFI_LAYOUT(0x048, 0x030), "EFI_BOOT_SERVICES.FreePool");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, CreateEvent) == EFI_LAYOUT(0x050, 0x034), "EFI_BOOT_SERVICES.CreateEvent");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, SetTimer) == EFI_LAYOUT(0x058, 0x038), "EFI_BOOT_SERVICES.SetTimer");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, WaitForEvent) == EFI_LAYOUT(0x060, 0x03c), "EFI_BOOT_SERVICES.WaitForEvent");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, SignalEvent) == EFI_LAYOUT(0x068, 0x040), "EFI_BOOT_SERVICES.SignalEvent");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, CloseEvent) == EFI_LAYOUT(0x070, 0x044), "EFI_BOOT_SERVICES.CloseEvent");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, CheckEvent) == EFI_LAYOUT(0x078, 0x048), "EFI_BOOT_SERVICES.CheckEvent");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, InstallProtocolInterface) == EFI_LAYOUT(0x080, 0x04c), "EFI_BOOT_SERVICES.InstallProtocolInterface");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, ReinstallProtocolInterface) == EFI_LAYOUT(0x088, 0x050), "EFI_BOOT_SERVICES.ReinstallProtocolInterface");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, UninstallProtocolInterface) == EFI_LAYOUT(0x090, 0x054), "EFI_BOOT_SERVICES.UninstallProtocolInterface");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, HandleProtocol) == EFI_LAYOUT(0x098, 0x058), "EFI_BOOT_SERVICES.HandleProtocol");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, Reserved) == EFI_LAYOUT(0x0a0, 0x05c), "EFI_BOOT_SERVICES.Reserved");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, RegisterProtocolNotify) == EFI_LAYOUT(0x0a8, 0x060), "EFI_BOOT_SERVICES.RegisterProtocolNotify");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, LocateHandle) == EFI_LAYOUT(0x0b0, 0x064), "EFI_BOOT_SERVICES.LocateHandle");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, LocateDevicePath) == EFI_LAYOUT(0x0b8, 0x068), "EFI_BOOT_SERVICES.LocateDevicePath");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, InstallConfigurationTable) == EFI_LAYOUT(0x0c0, 0x06c), "EFI_BOOT_SERVICES.InstallConfigurationTable");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, LoadImage) == EFI_LAYOUT(0x0c8, 0x070), "EFI_BOOT_SERVICES.LoadImage");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, StartImage) == EFI_LAYOUT(0x0d0, 0x074), "EFI_BOOT_SERVICES.StartImage");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, Exit) == EFI_LAYOUT(0x0d8, 0x078), "EFI_BOOT_SERVICES.Exit");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, UnloadImage) == EFI_LAYOUT(0x0e0, 0x07c), "EFI_BOOT_SERVICES.UnloadImage");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, ExitBootServices) == EFI_LAYOUT(0x0e8, 0x080), "EFI_BOOT_SERVICES.ExitBootServices");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, GetNextMonotonicCount) == EFI_LAYOUT(0x0f0, 0x084), "EFI_BOOT_SERVICES.GetNextMonotonicCount");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, Stall) == EFI_LAYOUT(0x0f8, 0x088), "EFI_BOOT_SERVICES.Stall");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, SetWatchdogTimer) == EFI_LAYOUT(0x100, 0x08c), "EFI_BOOT_SERVICES.SetWatchdogTimer");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, ConnectController) == EFI_LAYOUT(0x108, 0x090), "EFI_BOOT_SERVICES.ConnectController");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, DisconnectController) == EFI_LAYOUT(0x110, 0x094), "EFI_BOOT_SERVICES.DisconnectController");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, OpenProtocol) == EFI_LAYOUT(0x118, 0x098), "EFI_BOOT_SERVICES.OpenProtocol");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, CloseProtocol) == EFI_LAYOUT(0x120, 0x09c), "EFI_BOOT_SERVICES.CloseProtocol");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, OpenProtocolInformation) == EFI_LAYOUT(0x128, 0x0a0), "EFI_BOOT_SERVICES.OpenProtocolInformation");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, ProtocolsPerHandle) == EFI_LAYOUT(0x130, 0x0a4), "EFI_BOOT_SERVICES.ProtocolsPerHandle");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, LocateHandleBuffer) == EFI_LAYOUT(0x138, 0x0a8), "EFI_BOOT_SERVICES.LocateHandleBuffer");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, LocateProtocol) == EFI_LAYOUT(0x140, 0x0ac), "EFI_BOOT_SERVICES.LocateProtocol");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, InstallMultipleProtocolInterfaces) == EFI_LAYOUT(0x148, 0x0b0), "EFI_BOOT_SERVICES.InstallMultipleProtocolInterfaces");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, UninstallMultipleProtocolInterfaces) == EFI_LAYOUT(0x150, 0x0b4), "EFI_BOOT_SERVICES.UninstallMultipleProtocolInterfaces");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, CalculateCrc32) == EFI_LAYOUT(0x158, 0x0b8), "EFI_BOOT_SERVICES.CalculateCrc32");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, CopyMem) == EFI_LAYOUT(0x160, 0x0bc), "EFI_BOOT_SERVICES.CopyMem");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, SetMem) == EFI_LAYOUT(0x168, 0x0c0), "EFI_BOOT_SERVICES.SetMem");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, CreateEventEx) == EFI_LAYOUT(0x170, 0x0c4), "EFI_BOOT_SERVICES.CreateEventEx");
+_Static_assert(sizeof(EFI_BOOT_SERVICES) == EFI_LAYOUT(0x178, 0x0c8), "EFI_BOOT_SERVICES size");
 
 /* ---- EFI_RUNTIME_SERVICES function types (UEFI 2.10 §8) ---- */
 
@@ -699,20 +716,20 @@ struct EFI_RUNTIME_SERVICES {
 	EFI_QUERY_VARIABLE_INFO QueryVariableInfo;
 };
 _Static_assert(offsetof(EFI_RUNTIME_SERVICES, Hdr) == 0x00, "EFI_RUNTIME_SERVICES.Hdr");
-_Static_assert(offsetof(EFI_RUNTIME_SERVICES, GetTime) == 0x18, "EFI_RUNTIME_SERVICES.GetTime");
-_Static_assert(offsetof(EFI_RUNTIME_SERVICES, SetTime) == 0x20, "EFI_RUNTIME_SERVICES.SetTime");
-_Static_assert(offsetof(EFI_RUNTIME_SERVICES, GetWakeupTime) == 0x28, "EFI_RUNTIME_SERVICES.GetWakeupTime");
-_Static_assert(offsetof(EFI_RUNTIME_SERVICES, SetWakeupTime) == 0x30, "EFI_RUNTIME_SERVICES.SetWakeupTime");
-_Static_assert(offsetof(EFI_RUNTIME_SERVICES, SetVirtualAddressMap) == 0x38, "EFI_RUNTIME_SERVICES.SetVirtualAddressMap");
-_Static_assert(offsetof(EFI_RUNTIME_SERVICES, ConvertPointer) == 0x40, "EFI_RUNTIME_SERVICES.ConvertPointer");
-_Static_assert(offsetof(EFI_RUNTIME_SERVICES, GetVariable) == 0x48, "EFI_RUNTIME_SERVICES.GetVariable");
-_Static_assert(offsetof(EFI_RUNTIME_SERVICES, GetNextVariableName) == 0x50, "EFI_RUNTIME_SERVICES.GetNextVariableName");
-_Static_assert(offsetof(EFI_RUNTIME_SERVICES, SetVariable) == 0x58, "EFI_RUNTIME_SERVICES.SetVariable");
-_Static_assert(offsetof(EFI_RUNTIME_SERVICES, GetNextHighMonotonicCount) == 0x60, "EFI_RUNTIME_SERVICES.GetNextHighMonotonicCount");
-_Static_assert(offsetof(EFI_RUNTIME_SERVICES, ResetSystem) == 0x68, "EFI_RUNTIME_SERVICES.ResetSystem");
-_Static_assert(offsetof(EFI_RUNTIME_SERVICES, UpdateCapsule) == 0x70, "EFI_RUNTIME_SERVICES.UpdateCapsule");
-_Static_assert(offsetof(EFI_RUNTIME_SERVICES, QueryCapsuleCapabilities) == 0x78, "EFI_RUNTIME_SERVICES.QueryCapsuleCapabilities");
-_Static_assert(offsetof(EFI_RUNTIME_SERVICES, QueryVariableInfo) == 0x80, "EFI_RUNTIME_SERVICES.QueryVariableInfo");
-_Static_assert(sizeof(EFI_RUNTIME_SERVICES) == 0x88, "EFI_RUNTIME_SERVICES size");
+_Static_assert(offsetof(EFI_RUNTIME_SERVICES, GetTime) == EFI_LAYOUT(0x18, 0x018), "EFI_RUNTIME_SERVICES.GetTime");
+_Static_assert(offsetof(EFI_RUNTIME_SERVICES, SetTime) == EFI_LAYOUT(0x20, 0x01c), "EFI_RUNTIME_SERVICES.SetTime");
+_Static_assert(offsetof(EFI_RUNTIME_SERVICES, GetWakeupTime) == EFI_LAYOUT(0x28, 0x020), "EFI_RUNTIME_SERVICES.GetWakeupTime");
+_Static_assert(offsetof(EFI_RUNTIME_SERVICES, SetWakeupTime) == EFI_LAYOUT(0x30, 0x024), "EFI_RUNTIME_SERVICES.SetWakeupTime");
+_Static_assert(offsetof(EFI_RUNTIME_SERVICES, SetVirtualAddressMap) == EFI_LAYOUT(0x38, 0x028), "EFI_RUNTIME_SERVICES.SetVirtualAddressMap");
+_Static_assert(offsetof(EFI_RUNTIME_SERVICES, ConvertPointer) == EFI_LAYOUT(0x40, 0x02c), "EFI_RUNTIME_SERVICES.ConvertPointer");
+_Static_assert(offsetof(EFI_RUNTIME_SERVICES, GetVariable) == EFI_LAYOUT(0x48, 0x030), "EFI_RUNTIME_SERVICES.GetVariable");
+_Static_assert(offsetof(EFI_RUNTIME_SERVICES, GetNextVariableName) == EFI_LAYOUT(0x50, 0x034), "EFI_RUNTIME_SERVICES.GetNextVariableName");
+_Static_assert(offsetof(EFI_RUNTIME_SERVICES, SetVariable) == EFI_LAYOUT(0x58, 0x038), "EFI_RUNTIME_SERVICES.SetVariable");
+_Static_assert(offsetof(EFI_RUNTIME_SERVICES, GetNextHighMonotonicCount) == EFI_LAYOUT(0x60, 0x03c), "EFI_RUNTIME_SERVICES.GetNextHighMonotonicCount");
+_Static_assert(offsetof(EFI_RUNTIME_SERVICES, ResetSystem) == EFI_LAYOUT(0x68, 0x040), "EFI_RUNTIME_SERVICES.ResetSystem");
+_Static_assert(offsetof(EFI_RUNTIME_SERVICES, UpdateCapsule) == EFI_LAYOUT(0x70, 0x044), "EFI_RUNTIME_SERVICES.UpdateCapsule");
+_Static_assert(offsetof(EFI_RUNTIME_SERVICES, QueryCapsuleCapabilities) == EFI_LAYOUT(0x78, 0x048), "EFI_RUNTIME_SERVICES.QueryCapsuleCapabilities");
+_Static_assert(offsetof(EFI_RUNTIME_SERVICES, QueryVariableInfo) == EFI_LAYOUT(0x80, 0x04c), "EFI_RUNTIME_SERVICES.QueryVariableInfo");
+_Static_assert(sizeof(EFI_RUNTIME_SERVICES) == EFI_LAYOUT(0x88, 0x050), "EFI_RUNTIME_SERVICES size");
 
 #endif /* EFI_EFI_H */

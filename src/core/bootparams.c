@@ -114,7 +114,7 @@ void bp_set_efi_info(struct boot_params *bp, uint64_t systab, const struct efi_m
 {
 	struct efi_info *ei = &bp->efi_info;
 
-	ei->efi_loader_signature = EFI64_LOADER_SIGNATURE;
+	ei->efi_loader_signature = map->fw == FW_IA32 ? EFI32_LOADER_SIGNATURE : EFI64_LOADER_SIGNATURE;
 	put_u64_split(ei->efi_systab, ei->efi_systab_hi, systab);
 	put_u64_split(ei->efi_memmap, ei->efi_memmap_hi, map->addr);
 	ei->efi_memmap_size = (uint32_t)map->size;
@@ -173,7 +173,7 @@ EFI_STATUS bp_setup_memmap(struct boot_params *bp, uint64_t systab, const struct
 {
 	struct efi_memmap_info info = {
 		.addr = (uintptr_t)m->map, .size = m->size,
-		.desc_size = (uint32_t)m->desc_size, .desc_version = m->desc_version,
+		.desc_size = (uint32_t)m->desc_size, .desc_version = m->desc_version, .fw = m->fw,
 	};
 	size_t n;
 	EFI_STATUS err;

@@ -5,6 +5,7 @@
 #define CORE_BOOTPARAMS_H
 
 #include "bzimage.h"
+#include "fwarch.h"
 
 /* A linear framebuffer as GOP describes it, without firmware types. */
 enum fb_format { FB_RGBX8, FB_BGRX8, FB_BITMASK, FB_BLT_ONLY };
@@ -23,6 +24,7 @@ struct efi_memmap_info {
 	uint64_t size;        /* bytes */
 	uint32_t desc_size;
 	uint32_t desc_version;
+	enum fw_arch fw;      /* the firmware that made the map: "EL64" or "EL32" */
 };
 
 /** bp_init_from_image() - zero @bp, copy the setup header (0x1f1 .. hdr_end) and mark the loader. */
@@ -35,7 +37,11 @@ void bp_set_cmdline(struct boot_params *bp, uint64_t addr);
 void bp_set_initrd(struct boot_params *bp, uint64_t addr, uint64_t size);
 /** bp_set_screen() - screen_info for an EFI framebuffer (VIDEO_TYPE_EFI). */
 void bp_set_screen(struct boot_params *bp, const struct fb_info *fb);
-/** bp_set_efi_info() - efi_info with the "EL64" signature, system table and memory map. */
+/**
+ * bp_set_efi_info() - efi_info: the signature of @map->fw's word size ("EL64",
+ * or "EL32" for 32-bit firmware, whose pointers leave the _hi halves 0), the
+ * system table and the memory map.
+ */
 void bp_set_efi_info(struct boot_params *bp, uint64_t systab, const struct efi_memmap_info *map);
 /**
  * bp_set_e820() - the first 128 entries go into the zero page, the rest into
@@ -73,11 +79,12 @@ struct bp_memmap {
 	struct setup_data *ext;              /* SETUP_E820_EXT node, same capacity */
 	size_t cap;
 	struct setup_data *chain_tail;       /* last setup_data node before the e820 one, or NULL */
+	enum fw_arch fw;                     /* whose map: decides the efi_info signature */
 };
 
 /**
  * bp_setup_memmap() - legacy boot's last step, between the final
- * GetMemoryMap and ExitBootServices: efi_info ("EL64", @systab, the map) and
+ * GetMemoryMap and ExitBootServices: efi_info ("EL64" or "EL32", @systab, the map) and
  * the e820 table (overflow in a SETUP_E820_EXT node linked after
  * @m->chain_tail). Allocates nothing, so it can run again on a retry.
  * Return: EFI_SUCCESS, EFI_INVALID_PARAMETER (descriptor size), EFI_BUFFER_TOO_SMALL.

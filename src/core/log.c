@@ -42,7 +42,7 @@ const char *efi_status_str(EFI_STATUS s)
 		[26] = "EFI_SECURITY_VIOLATION", [27] = "EFI_CRC_ERROR", [28] = "EFI_END_OF_MEDIA",
 		[31] = "EFI_END_OF_FILE", [33] = "EFI_COMPROMISED_DATA",
 	};
-	uint64_t code = s & ~(1ULL << 63);
+	uint64_t code = s & ~EFI_ERROR_BIT;
 
 	if (s == EFI_SUCCESS)
 		return "EFI_SUCCESS";

@@ -1,26 +1,39 @@
 /* PE/COFF reader. Every structure is bounds-checked against the file before
  * it is read; sizes are checked for overflow (PE/COFF spec §3, §4; the
  * optional header of a PE32+ image is at least 112 bytes before the data
- * directories). */
+ * directories, that of a PE32 (IA-32) image 96: its ImageBase is 32 bits and
+ * it has a BaseOfData field; every other field sits at the same offset). */
 #include "pe.h"
 #include "log.h"
 
 #define MZ_PE_OFFSET 0x3c
 #define COFF_HEADER_SIZE 20
 #define PE32PLUS_OPT_MIN 112
+#define PE32_OPT_MIN 96
+#define RELOC_BLOCK_HEADER 8
+#define RELOC_TYPE_ABSOLUTE 0
+#define COMPAT_TYPE_END 0
+#define COMPAT_TYPE_ENTRY 1
+#define COMPAT_ENTRY_SIZE 8
 #define SECTION_HEADER_SIZE 40
 #define DIR_SECURITY 4
 #define DIR_BASERELOC 5
 
 static EFI_STATUS pe_read_optional(const uint8_t *opt, uint16_t opt_size, const char *name, struct pe_info *pe)
 {
+	bool pe32;
+	uint32_t dirs;
+
 	pe->magic = get_le16(opt);
-	if (pe->magic != PE_OPT_MAGIC_PE32PLUS)
-		return log_error_status(EFI_LOAD_ERROR, "%s: optional header magic %#x is not PE32+ (0x20b)", name, pe->magic);
-	if (opt_size < PE32PLUS_OPT_MIN)
+	if (pe->magic != PE_OPT_MAGIC_PE32PLUS && pe->magic != PE_OPT_MAGIC_PE32)
+		return log_error_status(EFI_LOAD_ERROR, "%s: optional header magic %#x is neither PE32+ (0x20b) nor PE32 (0x10b)",
+					name, pe->magic);
+	pe32 = pe->magic == PE_OPT_MAGIC_PE32;
+	dirs = pe32 ? PE32_OPT_MIN : PE32PLUS_OPT_MIN;
+	if (opt_size < dirs)
 		return log_error_status(EFI_LOAD_ERROR, "%s: optional header of %u bytes is too short", name, opt_size);
 	pe->entry_point = get_le32(opt + 16);
-	pe->image_base = get_le64(opt + 24);
+	pe->image_base = pe32 ? get_le32(opt + 28) : get_le64(opt + 24);
 	pe->section_alignment = get_le32(opt + 32);
 	pe->file_alignment = get_le32(opt + 36);
 	pe->size_of_image = get_le32(opt + 56);
@@ -28,28 +41,28 @@ static EFI_STATUS pe_read_optional(const uint8_t *opt, uint16_t opt_size, const 
 	pe->checksum = get_le32(opt + 64);
 	pe->subsystem = get_le16(opt + 68);
 	pe->dll_characteristics = get_le16(opt + 70);
-	pe->n_rva_and_sizes = get_le32(opt + 108);
-	if (pe->n_rva_and_sizes > (uint32_t)(opt_size - PE32PLUS_OPT_MIN) / 8)
+	pe->n_rva_and_sizes = get_le32(opt + dirs - 4);
+	if (pe->n_rva_and_sizes > (uint32_t)(opt_size - dirs) / 8)
 		return log_error_status(EFI_LOAD_ERROR, "%s: %u data directories do not fit the optional header", name, pe->n_rva_and_sizes);
 	if (pe->n_rva_and_sizes > DIR_SECURITY) {
-		pe->cert_offset = get_le32(opt + PE32PLUS_OPT_MIN + DIR_SECURITY * 8);
-		pe->cert_size = get_le32(opt + PE32PLUS_OPT_MIN + DIR_SECURITY * 8 + 4);
+		pe->cert_offset = get_le32(opt + dirs + DIR_SECURITY * 8);
+		pe->cert_size = get_le32(opt + dirs + DIR_SECURITY * 8 + 4);
 	}
 	if (pe->n_rva_and_sizes > DIR_BASERELOC) {
-		pe->reloc_rva = get_le32(opt + PE32PLUS_OPT_MIN + DIR_BASERELOC * 8);
-		pe->reloc_size = get_le32(opt + PE32PLUS_OPT_MIN + DIR_BASERELOC * 8 + 4);
+		pe->reloc_rva = get_le32(opt + dirs + DIR_BASERELOC * 8);
+		pe->reloc_size = get_le32(opt + dirs + DIR_BASERELOC * 8 + 4);
 	}
 	return EFI_SUCCESS;
 }
 
 /* In a file, a section's initialized bytes are at PointerToRawData; once the
  * firmware has loaded the image they are at VirtualAddress (PE/COFF §3.1). */
-static EFI_STATUS pe_check_section(const struct pe_section *s, uint32_t i, size_t len, enum pe_layout layout,
+static EFI_STATUS pe_check_section(const struct pe_section *s, uint32_t i, uint64_t len, enum pe_layout layout,
 				   const char *name, const struct pe_info *pe)
 {
 	if (layout == PE_LAYOUT_FILE && s->raw_size && !range_ok(s->raw_offset, s->raw_size, len))
-		return log_error_status(EFI_LOAD_ERROR, "%s: section %u (%s) raw data %#x+%#x lies outside the file (%zu bytes)",
-					name, i, s->name, s->raw_offset, s->raw_size, len);
+		return log_error_status(EFI_LOAD_ERROR, "%s: section %u (%s) raw data %#x+%#x lies outside the file (%llu bytes)",
+					name, i, s->name, s->raw_offset, s->raw_size, (unsigned long long)len);
 	if ((uint64_t)s->virtual_address + MAX(s->virtual_size, s->raw_size) > pe->size_of_image)
 		return log_error_status(EFI_LOAD_ERROR, "%s: section %u (%s) ends past SizeOfImage %#x",
 					name, i, s->name, pe->size_of_image);
@@ -86,6 +99,73 @@ static EFI_STATUS pe_check_alignment(const char *name, const struct pe_info *pe)
 		return log_error_status(EFI_LOAD_ERROR, "%s: SectionAlignment %#x / FileAlignment %#x is not a power of two",
 					name, pe->section_alignment, pe->file_alignment);
 	return EFI_SUCCESS;
+}
+
+uint32_t pe_compat_entry(const uint8_t *data, size_t size, uint16_t machine)
+{
+	for (size_t off = 0; off + 2 <= size;) {
+		uint8_t type = data[off], rec = data[off + 1];
+
+		if (type == COMPAT_TYPE_END || rec == 0 || rec > size - off)
+			break;
+		if (type == COMPAT_TYPE_ENTRY && rec >= COMPAT_ENTRY_SIZE && get_le16(data + off + 2) == machine)
+			return get_le32(data + off + 4);
+		off += rec;
+	}
+	return 0;
+}
+
+/* File offset of @rva: inside a section's raw data, or in the headers. */
+static bool pe_rva_to_offset(const struct pe_info *pe, uint32_t rva, uint32_t size, uint64_t *ret)
+{
+	if (range_ok(rva, size, pe->size_of_headers)) {
+		*ret = rva;
+		return true;
+	}
+	for (uint32_t i = 0; i < pe->n_sections; i++) {
+		const struct pe_section *s = &pe->sections[i];
+
+		if (rva >= s->virtual_address && range_ok(rva - s->virtual_address, size, s->raw_size)) {
+			*ret = (uint64_t)s->raw_offset + (rva - s->virtual_address);
+			return true;
+		}
+	}
+	return false;
+}
+
+bool pe_relocs_trivial(const uint8_t *buf, size_t len, const struct pe_info *pe)
+{
+	uint64_t off;
+
+	if (pe->reloc_size == 0)
+		return true;
+	if (!pe_rva_to_offset(pe, pe->reloc_rva, pe->reloc_size, &off) || !range_ok(off, pe->reloc_size, len))
+		return false;
+	/* PE/COFF §6.6: blocks of {u32 page RVA, u32 block size, u16 entries},
+	 * each entry's top four bits its type. */
+	for (uint32_t b = 0; b + RELOC_BLOCK_HEADER <= pe->reloc_size;) {
+		uint32_t size = get_le32(buf + off + b + 4);
+
+		if (size < RELOC_BLOCK_HEADER || size > pe->reloc_size - b)
+			return false;
+		for (uint32_t e = b + RELOC_BLOCK_HEADER; e + 2 <= b + size; e += 2)
+			if (get_le16(buf + off + e) >> 12 != RELOC_TYPE_ABSOLUTE)
+				return false;
+		b += size;
+	}
+	return true;
+}
+
+/* The IA-32 entry of a kernel built with CONFIG_EFI_MIXED, when the
+ * ".compat" section's bytes are among the @len parsed. */
+static void pe_read_compat(const uint8_t *buf, size_t len, enum pe_layout layout, struct pe_info *pe)
+{
+	const struct pe_section *s = pe_find_section(pe, ".compat");
+	const uint8_t *data;
+	size_t size;
+
+	if (s && (data = pe_section_data(s, buf, len, layout, &size)))
+		pe->compat_entry_ia32 = pe_compat_entry(data, size, PE_MACHINE_I386);
 }
 
 /* @len bounds every header read; @extent (file size or SizeOfImage bound)
@@ -132,6 +212,7 @@ static EFI_STATUS pe_parse_layout(const uint8_t *buf, size_t len, uint64_t exten
 	err = pe_read_sections(buf, extent, sec, layout, name, &pe);
 	if (EFI_ERROR(err))
 		return err;
+	pe_read_compat(buf, len, layout, &pe);
 	memcpy(ret, &pe, sizeof(pe));
 	return EFI_SUCCESS;
 }
@@ -172,7 +253,12 @@ const struct pe_section *pe_find_section(const struct pe_info *pe, const char *n
 	return NULL;
 }
 
+bool pe_is_efi_app(const struct pe_info *pe, uint16_t machine)
+{
+	return pe->machine == machine && pe->subsystem == PE_SUBSYSTEM_EFI_APPLICATION && pe->entry_point != 0;
+}
+
 bool pe_is_efi_app_x64(const struct pe_info *pe)
 {
-	return pe->machine == PE_MACHINE_X64 && pe->subsystem == PE_SUBSYSTEM_EFI_APPLICATION && pe->entry_point != 0;
+	return pe_is_efi_app(pe, PE_MACHINE_X64);
 }

@@ -12,7 +12,8 @@
 #define PE_SUBSYSTEM_EFI_APPLICATION 10u
 #define PE_SUBSYSTEM_EFI_BOOT_SERVICE_DRIVER 11u
 #define PE_SUBSYSTEM_EFI_RUNTIME_DRIVER 12u
-#define PE_OPT_MAGIC_PE32PLUS 0x20bu
+#define PE_OPT_MAGIC_PE32 0x10bu      /* IA-32 images */
+#define PE_OPT_MAGIC_PE32PLUS 0x20bu  /* x86-64 images */
 #define PE_MAX_SECTIONS 96u
 
 #define PE_SCN_CNT_CODE               0x00000020u
@@ -35,7 +36,7 @@ struct pe_section {
 struct pe_info {
 	uint32_t pe_offset;         /* from 0x3c */
 	uint16_t machine;
-	uint16_t magic;             /* 0x20b for PE32+ */
+	uint16_t magic;             /* 0x20b for PE32+, 0x10b for PE32 */
 	uint16_t subsystem;
 	uint16_t dll_characteristics;
 	uint64_t image_base;
@@ -51,6 +52,10 @@ struct pe_info {
 	uint32_t section_table_offset;        /* file offset of the first section header */
 	uint32_t n_sections;
 	struct pe_section sections[PE_MAX_SECTIONS];
+	/* Linux's ".compat" section (arch/x86/boot/header.S, mixed mode): the
+	 * entry point RVA for 32-bit firmware, 0 without one (or when the
+	 * section lies outside what was parsed). */
+	uint32_t compat_entry_ia32;
 };
 
 /**
@@ -90,7 +95,26 @@ EFI_STATUS pe_parse_head(const uint8_t *head, size_t head_len, uint64_t file_siz
 /** pe_find_section() - section by exact name (".linux"), or NULL. */
 const struct pe_section *pe_find_section(const struct pe_info *pe, const char *name);
 
-/** pe_is_efi_app_x64() - an x86-64 EFI application with a non-zero entry point. */
+/** pe_is_efi_app() - an EFI application for @machine (PE_MACHINE_*) with a non-zero entry point. */
+bool pe_is_efi_app(const struct pe_info *pe, uint16_t machine);
+
+/** pe_is_efi_app_x64() - pe_is_efi_app() for x86-64. */
 bool pe_is_efi_app_x64(const struct pe_info *pe);
+
+/**
+ * pe_relocs_trivial() - whether the image in @buf (file layout, @len bytes)
+ * runs unchanged at any address: no base relocation directory, or one whose
+ * blocks hold only IMAGE_REL_BASED_ABSOLUTE padding (Linux's dummy ".reloc").
+ * A directory that cannot be read counts as not trivial.
+ */
+bool pe_relocs_trivial(const uint8_t *buf, size_t len, const struct pe_info *pe);
+
+/**
+ * pe_compat_entry() - walk the entries of a ".compat" section (@data, @size
+ * bytes): {u8 type, u8 size, u16 machine, u32 entry RVA} records of type 1,
+ * ended by type 0 or a record that does not fit (Linux arch/x86/boot/header.S).
+ * Return: the entry point RVA for @machine, or 0.
+ */
+uint32_t pe_compat_entry(const uint8_t *data, size_t size, uint16_t machine);
 
 #endif

@@ -1,6 +1,8 @@
 /* Scheme choice and load layout. boot.rst: the 64-bit entry needs
  * XLF_KERNEL_64 (2.12+); the 64-bit handover needs 2.11+ and
- * XLF_EFI_HANDOVER_64; the kernel needs init_size bytes at a
+ * XLF_EFI_HANDOVER_64, the 32-bit one XLF_EFI_HANDOVER_32; on 32-bit
+ * firmware the stub scheme needs the kernel's IA-32 ".compat" entry
+ * (CONFIG_EFI_MIXED); the kernel needs init_size bytes at a
  * kernel_alignment-aligned address; newer boot.rst also asks loaders to honour
  * the PE image size, so memory past the file is reserved and cleared. */
 #include "plan.h"
@@ -52,53 +54,110 @@ EFI_STATUS image_identify(const uint8_t *buf, size_t len, const char *name, stru
 	return EFI_SUCCESS;
 }
 
-bool scheme_supported(const struct image_info *img, enum boot_scheme s, const char **ret_why)
+static const char *why_not_handover(const struct bz_info *bz, uint16_t xlf_flag, uint32_t entry_extra)
+{
+	if (bz->version < BOOT_PROTO(2, 11))
+		return "boot protocol older than 2.11";
+	if (!(bz->xloadflags & xlf_flag))
+		return xlf_flag == XLF_EFI_HANDOVER_64 ? "XLF_EFI_HANDOVER_64 not set in xloadflags"
+						       : "XLF_EFI_HANDOVER_32 not set in xloadflags";
+	if (bz->handover_offset == 0 || bz->handover_offset + entry_extra >= bz->kernel_size)
+		return "handover_offset outside the kernel";
+	return NULL;
+}
+
+static const char *why_not_x64(const struct image_info *img, enum boot_scheme s)
 {
 	const struct bz_info *bz = &img->bz;
-	const char *why = NULL;
 
 	switch (s) {
 	case SCHEME_STUB:
-		if (!img->is_pe || !pe_is_efi_app_x64(&img->pe))
-			why = "not an x86-64 EFI application (no PE/COFF entry point)";
-		break;
+		return img->is_pe && pe_is_efi_app_x64(&img->pe) ? NULL : "not an x86-64 EFI application (no PE/COFF entry point)";
 	case SCHEME_HANDOVER:
-		if (!img->is_bz)
-			why = "not a bzImage";
-		else if (bz->version < BOOT_PROTO(2, 11))
-			why = "boot protocol older than 2.11";
-		else if (!(bz->xloadflags & XLF_EFI_HANDOVER_64))
-			why = "XLF_EFI_HANDOVER_64 not set in xloadflags";
-		else if (bz->handover_offset == 0 || bz->handover_offset + HANDOVER_ENTRY64_EXTRA >= bz->kernel_size)
-			why = "handover_offset outside the kernel";
-		break;
+		return !img->is_bz ? "not a bzImage" : why_not_handover(bz, XLF_EFI_HANDOVER_64, HANDOVER_ENTRY64_EXTRA);
 	case SCHEME_LEGACY:
 		if (!img->is_bz)
-			why = "not a bzImage";
-		else if (bz->version < BOOT_PROTO(2, 12))
-			why = "boot protocol older than 2.12";
-		else if (!(bz->xloadflags & XLF_KERNEL_64))
-			why = "XLF_KERNEL_64 not set: no 64-bit entry point";
-		break;
+			return "not a bzImage";
+		if (bz->version < BOOT_PROTO(2, 12))
+			return "boot protocol older than 2.12";
+		return bz->xloadflags & XLF_KERNEL_64 ? NULL : "XLF_KERNEL_64 not set: no 64-bit entry point";
 	default:
-		why = "not a boot scheme";
+		return "not a boot scheme";
 	}
+}
+
+/* 32-bit firmware: a native IA-32 EFI application (an "efi" entry) starts as
+ * it is; a kernel must be 64-bit and is entered by its 32-bit entry points. */
+static const char *why_not_ia32(const struct image_info *img, enum boot_scheme s)
+{
+	const struct bz_info *bz = &img->bz;
+
+	if (s != SCHEME_STUB && s != SCHEME_HANDOVER && s != SCHEME_LEGACY)
+		return "not a boot scheme";
+	if (img->is_bz && !(bz->xloadflags & XLF_KERNEL_64))
+		return "XLF_KERNEL_64 not set: a 32-bit kernel (handoff boots 64-bit kernels only)";
+	if (s == SCHEME_STUB) {
+		if (img->is_pe && pe_is_efi_app(&img->pe, PE_MACHINE_I386))
+			return NULL;
+		if (!img->is_pe || !pe_is_efi_app_x64(&img->pe))
+			return "not an EFI application (no PE/COFF entry point)";
+		return img->pe.compat_entry_ia32 ? NULL
+			: "no IA-32 entry in a \".compat\" section (kernel built without CONFIG_EFI_MIXED?)";
+	}
+	if (s == SCHEME_HANDOVER)
+		return !img->is_bz ? "not a bzImage" : why_not_handover(bz, XLF_EFI_HANDOVER_32, HANDOVER_ENTRY32_EXTRA);
+	if (!img->is_bz)
+		return "not a bzImage";
+	return bz->version < BOOT_PROTO(2, 12) ? "boot protocol older than 2.12" : NULL;
+}
+
+bool scheme_supported_on(const struct image_info *img, enum boot_scheme s, enum fw_arch fw, const char **ret_why)
+{
+	const char *why = fw == FW_IA32 ? why_not_ia32(img, s) : why_not_x64(img, s);
+
 	if (ret_why)
 		*ret_why = why;
 	return why == NULL;
 }
 
+bool scheme_supported(const struct image_info *img, enum boot_scheme s, const char **ret_why)
+{
+	return scheme_supported_on(img, s, FW_X64, ret_why);
+}
+
+/* The most telling reason nothing fits on 32-bit firmware: the handover
+ * scheme's for a bzImage (it names the missing flag, or says the kernel is
+ * 32-bit), else the stub scheme's (the only one Secure Boot allows). */
+static const char *no_scheme_ia32(const struct image_info *img, bool secure_boot)
+{
+	const char *why = NULL;
+
+	scheme_supported_on(img, img->is_bz && !secure_boot ? SCHEME_HANDOVER : SCHEME_STUB, FW_IA32, &why);
+	return why ? why : "no usable entry point";
+}
+
 EFI_STATUS plan_scheme(const struct image_info *img, enum boot_scheme requested, bool secure_boot,
 		       const char *name, enum boot_scheme *ret)
+{
+	return plan_scheme_on(img, requested, secure_boot, FW_X64, name, ret);
+}
+
+EFI_STATUS plan_scheme_on(const struct image_info *img, enum boot_scheme requested, bool secure_boot,
+			  enum fw_arch fw, const char *name, enum boot_scheme *ret)
 {
 	static const enum boot_scheme order[] = { SCHEME_STUB, SCHEME_HANDOVER, SCHEME_LEGACY };
 	const char *why;
 
+	/* Only the firmware's LoadImage verifies an image, and 32-bit firmware
+	 * loads IA-32 images only: a 64-bit kernel would run unchecked. */
+	if (secure_boot && fw == FW_IA32 && !(img->is_pe && pe_is_efi_app(&img->pe, PE_MACHINE_I386)))
+		return log_error_status(EFI_SECURITY_VIOLATION, "%s: refused: Secure Boot is on and 32-bit firmware cannot verify a 64-bit kernel (its LoadImage takes IA-32 images only)",
+					name);
 	if (requested != SCHEME_AUTO) {
 		if (secure_boot && requested != SCHEME_STUB)
 			return log_error_status(EFI_SECURITY_VIOLATION, "%s: protocol %s refused: Secure Boot is on and only the stub scheme has the firmware verify the kernel",
 						name, scheme_name(requested));
-		if (!scheme_supported(img, requested, &why))
+		if (!scheme_supported_on(img, requested, fw, &why))
 			return log_error_status(EFI_UNSUPPORTED, "%s: cannot boot by %s: %s", name, scheme_name(requested), why);
 		*ret = requested;
 		return EFI_SUCCESS;
@@ -106,11 +165,14 @@ EFI_STATUS plan_scheme(const struct image_info *img, enum boot_scheme requested,
 	for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
 		if (secure_boot && order[i] != SCHEME_STUB)
 			break;
-		if (scheme_supported(img, order[i], NULL)) {
+		if (scheme_supported_on(img, order[i], fw, NULL)) {
 			*ret = order[i];
 			return EFI_SUCCESS;
 		}
 	}
+	if (fw == FW_IA32)
+		return log_error_status(EFI_UNSUPPORTED, "%s: no boot scheme fits on 32-bit firmware: %s", name,
+					no_scheme_ia32(img, secure_boot));
 	return log_error_status(EFI_UNSUPPORTED, "%s: no boot scheme fits: %s", name,
 				secure_boot ? "Secure Boot is on and the image is not an EFI application"
 					    : "neither an EFI application nor a 64-bit bzImage");
@@ -146,6 +208,40 @@ EFI_STATUS plan_kernel_layout(const struct image_info *img, const char *name, st
 	if (!l.relocatable && (l.pref_address % l.alignment || l.pref_address + l.alloc_size > l.max_address))
 		return log_error_status(EFI_LOAD_ERROR, "%s: not relocatable and pref_address %#llx is unusable",
 					name, (unsigned long long)l.pref_address);
+	*ret = l;
+	return EFI_SUCCESS;
+}
+
+EFI_STATUS plan_compat_layout(const struct image_info *img, const uint8_t *buf, size_t len, const char *name,
+			      struct kernel_layout *ret)
+{
+	const struct pe_info *pe = &img->pe;
+	struct kernel_layout l = {
+		.copy_size = pe->size_of_headers,
+		.alignment = MAX(MAX((uint64_t)img->bz.kernel_alignment, (uint64_t)pe->section_alignment),
+				 (uint64_t)EFI_PAGE_SIZE),
+		.pref_address = img->bz.pref_address,
+		.max_address = FOUR_GIB,
+		.relocatable = img->bz.relocatable,
+	};
+
+	if (!img->is_bz || !img->is_pe)
+		return log_error_status(EFI_LOAD_ERROR, "%s: the IA-32 entry needs a Linux bzImage with PE/COFF headers", name);
+	if (!IS_POWER_OF_2(l.alignment) || l.copy_size > len || l.copy_size > pe->size_of_image)
+		return log_error_status(EFI_LOAD_ERROR, "%s: kernel_alignment %#llx or SizeOfHeaders %#x unusable", name,
+					(unsigned long long)l.alignment, pe->size_of_headers);
+	if (pe->compat_entry_ia32 >= pe->size_of_image)
+		return log_error_status(EFI_LOAD_ERROR, "%s: .compat entry %#x outside SizeOfImage %#x", name,
+					pe->compat_entry_ia32, pe->size_of_image);
+	if (!pe_relocs_trivial(buf, len, pe))
+		return log_error_status(EFI_LOAD_ERROR, "%s: base relocations: handoff loads only images that run anywhere", name);
+	l.alloc_size = ALIGN_UP(MAX((uint64_t)pe->size_of_image, (uint64_t)img->bz.init_size), (uint64_t)EFI_PAGE_SIZE);
+	if (l.pref_address % l.alignment || l.pref_address + l.alloc_size > l.max_address) {
+		if (!l.relocatable)
+			return log_error_status(EFI_LOAD_ERROR, "%s: not relocatable and pref_address %#llx is unusable",
+						name, (unsigned long long)l.pref_address);
+		l.pref_address = 0;
+	}
 	*ret = l;
 	return EFI_SUCCESS;
 }

@@ -4,6 +4,7 @@
 #define CORE_PLAN_H
 
 #include "bzimage.h"
+#include "fwarch.h"
 #include "pe.h"
 
 enum boot_scheme { SCHEME_AUTO, SCHEME_STUB, SCHEME_HANDOVER, SCHEME_LEGACY };
@@ -34,7 +35,16 @@ bool scheme_from_string(const char *s, enum boot_scheme *ret);
  */
 EFI_STATUS image_identify(const uint8_t *buf, size_t len, const char *name, struct image_info *ret);
 
-/** scheme_supported() - can @s start this image? If not, @ret_why says why. */
+/**
+ * scheme_supported_on() - can @s start this image from firmware of word size
+ * @fw? If not, @ret_why says why, naming the missing flag or entry point.
+ * On 32-bit firmware only 64-bit kernels are booted (XLF_KERNEL_64): the
+ * stub scheme by the ".compat" IA-32 entry, handover by the 32-bit handover
+ * entry (XLF_EFI_HANDOVER_32), legacy by the 32-bit boot protocol.
+ */
+bool scheme_supported_on(const struct image_info *img, enum boot_scheme s, enum fw_arch fw, const char **ret_why);
+
+/** scheme_supported() - scheme_supported_on() x86-64 firmware. */
 bool scheme_supported(const struct image_info *img, enum boot_scheme s, const char **ret_why);
 
 /**
@@ -46,8 +56,26 @@ bool scheme_supported(const struct image_info *img, enum boot_scheme s, const ch
 EFI_STATUS plan_scheme(const struct image_info *img, enum boot_scheme requested, bool secure_boot,
 		       const char *name, enum boot_scheme *ret);
 
+/** plan_scheme_on() - plan_scheme() for firmware of word size @fw. */
+EFI_STATUS plan_scheme_on(const struct image_info *img, enum boot_scheme requested, bool secure_boot,
+			  enum fw_arch fw, const char *name, enum boot_scheme *ret);
+
 /** plan_kernel_layout() - size, alignment and address limits for handover/legacy. */
 EFI_STATUS plan_kernel_layout(const struct image_info *img, const char *name, struct kernel_layout *ret);
+
+/**
+ * plan_compat_layout() - where a 64-bit kernel goes to be entered by its
+ * IA-32 ".compat" entry (stub scheme on 32-bit firmware): the PE image as
+ * its headers lay it out (@buf, @len: the file), at a kernel_alignment-aligned
+ * address, pref_address first, with room for max(SizeOfImage, init_size).
+ * Linux before 6.2 runs startup_32 from there before its EFI code moves the
+ * kernel, and startup_32 builds page tables at ALIGN(image base,
+ * kernel_alignment) + init_size - _end (pref_address when that is lower), so
+ * that memory must be the image's. .copy_size is SizeOfHeaders.
+ * Return: EFI_SUCCESS, or EFI_LOAD_ERROR (no bzImage, base relocations).
+ */
+EFI_STATUS plan_compat_layout(const struct image_info *img, const uint8_t *buf, size_t len, const char *name,
+			      struct kernel_layout *ret);
 
 /** plan_initrd_max() - highest address (exclusive) the initrd may end at. */
 uint64_t plan_initrd_max(const struct bz_info *bz);

@@ -11,7 +11,7 @@ static EFI_STATUS plan_efi_app(struct boot_plan *plan, bool secure_boot)
 {
 	if (image_identify(plan->image, plan->image_size, plan->kernel_path, &plan->info) != EFI_SUCCESS)
 		return EFI_LOAD_ERROR;
-	return plan_scheme(&plan->info, SCHEME_STUB, secure_boot, plan->kernel_path, &plan->scheme);
+	return plan_scheme_on(&plan->info, SCHEME_STUB, secure_boot, FW_ARCH_NATIVE, plan->kernel_path, &plan->scheme);
 }
 
 static EFI_STATUS plan_linux(struct boot_plan *plan, const struct bls_entry *e, bool secure_boot)
@@ -20,7 +20,7 @@ static EFI_STATUS plan_linux(struct boot_plan *plan, const struct bls_entry *e, 
 
 	if (EFI_ERROR(err))
 		return err;
-	return plan_scheme(&plan->info, e->protocol, secure_boot, plan->kernel_path, &plan->scheme);
+	return plan_scheme_on(&plan->info, e->protocol, secure_boot, FW_ARCH_NATIVE, plan->kernel_path, &plan->scheme);
 }
 
 char *volume_path(const struct volume *vol, const char *path)

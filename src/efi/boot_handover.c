@@ -1,23 +1,19 @@
 /* EFI handover protocol (boot.rst "EFI Handover Protocol (deprecated)"):
  * the loader loads kernel, command line and initrd and fills the setup header;
- * the kernel's own code (handover_offset + 512 on x86-64) finishes boot_params
- * and calls ExitBootServices. Boot services stay up, so no cli here. */
-#include "boot.h"
-
-typedef void (__attribute__((sysv_abi)) *handover_fn)(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab,
-						      struct boot_params *bp);
+ * the kernel's own code (handover_offset + 512 on x86-64, handover_offset on
+ * IA-32: arch_handover_enter) finishes boot_params and calls
+ * ExitBootServices. Boot services stay up, so no cli here. */
+#include "arch.h"
 
 EFI_STATUS boot_handover(const struct boot_plan *plan)
 {
 	struct linux_loaded l;
-	handover_fn entry;
 	EFI_STATUS err;
 
 	err = linux_load(plan, &l);
 	if (EFI_ERROR(err))
 		return err;
-	entry = (handover_fn)(uintptr_t)(l.kernel_addr + plan->info.bz.handover_offset + HANDOVER_ENTRY64_EXTRA);
-	entry(IH, ST, l.bp);
+	arch_handover_enter(IH, l.kernel_addr, plan->info.bz.handover_offset, l.bp);
 	/* The kernel only comes back if its stub failed before exiting boot services. */
 	linux_unload(&l);
 	return log_error_status(EFI_LOAD_ERROR, "%s: the kernel returned from its handover entry", plan->kernel_path);

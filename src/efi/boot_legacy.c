@@ -1,9 +1,10 @@
-/* Legacy EFI boot (boot.rst "64-bit Boot Protocol"): the loader fills all of
- * boot_params (screen_info from GOP, PCI ROMs, efi_info, e820 from the final
- * memory map), exits boot services itself and enters the kernel at
- * load address + 0x200 in long mode with CS=0x10, DS=0x18, interrupts off
- * and rsi = boot_params. */
-#include "boot.h"
+/* Legacy EFI boot (boot.rst "64-bit Boot Protocol", "32-bit Boot Protocol"):
+ * the loader fills all of boot_params (screen_info from GOP, PCI ROMs,
+ * efi_info "EL64" or "EL32", e820 from the final memory map), exits boot
+ * services itself and enters the kernel (arch_kernel_enter: load address +
+ * 0x200 in long mode, or the load address in flat protected mode) with
+ * CS=0x10, DS=0x18, interrupts off and rsi/esi = boot_params. */
+#include "arch.h"
 #include "exit_boot.h"
 
 struct legacy_ctx {
@@ -37,35 +38,6 @@ static EFI_STATUS alloc_map_buffers(struct legacy_ctx *c, struct memmap_buf *map
 	return EFI_SUCCESS;
 }
 
-/* The GDT the 64-bit entry expects (boot.rst): 0x10 flat 64-bit code, 0x18 flat data. */
-static const uint64_t boot_gdt[] __attribute__((aligned(16))) = {
-	0, 0,
-	0x00af9a000000ffffull, /* 0x10: code, long mode, DPL 0 */
-	0x00cf92000000ffffull, /* 0x18: data, 4 GiB, writable */
-};
-
-static __attribute__((noreturn)) void jump_to_kernel64(uint64_t entry, struct boot_params *bp)
-{
-	struct { uint16_t limit; uint64_t base; } __attribute__((packed)) gdtr = {
-		sizeof(boot_gdt) - 1, (uintptr_t)boot_gdt,
-	};
-
-	__asm__ volatile(
-		"cli\n\t"
-		"lgdt %[gdtr]\n\t"
-		"movl $0x18, %%eax\n\t"
-		"movl %%eax, %%ds\n\t"
-		"movl %%eax, %%es\n\t"
-		"movl %%eax, %%ss\n\t"
-		"movl %%eax, %%fs\n\t"
-		"movl %%eax, %%gs\n\t"
-		"pushq $0x10\n\t"
-		"pushq %[entry]\n\t"
-		"lretq"
-		: : [gdtr] "m"(gdtr), [entry] "r"(entry), "S"(bp) : "rax", "memory");
-	__builtin_unreachable();
-}
-
 EFI_STATUS boot_legacy(const struct boot_plan *plan)
 {
 	struct legacy_ctx c = { 0 };
@@ -78,6 +50,7 @@ EFI_STATUS boot_legacy(const struct boot_plan *plan)
 	if (EFI_ERROR(err))
 		return err;
 	c.bp = l.bp;
+	c.m.fw = FW_ARCH_NATIVE;
 	if (gop_framebuffer(&fb))
 		bp_set_screen(c.bp, &fb);
 	pci_add_option_roms(c.bp);
@@ -94,5 +67,5 @@ EFI_STATUS boot_legacy(const struct boot_plan *plan)
 		linux_unload(&l);
 		return err;
 	}
-	jump_to_kernel64(l.kernel_addr + KERNEL_ENTRY64_OFFSET, c.bp);
+	arch_kernel_enter(l.kernel_addr, c.bp);
 }

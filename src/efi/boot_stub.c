@@ -2,7 +2,7 @@
  * application. LoadImage it from the bytes already read, with its real file
  * device path; LoadOptions = the command line in UCS-2; initrds offered via
  * LoadFile2; StartImage. If the image returns, everything is undone. */
-#include "boot.h"
+#include "arch.h"
 
 static EFI_GUID loaded_image_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
 
@@ -32,6 +32,9 @@ EFI_STATUS boot_stub(const struct boot_plan *plan)
 	EFI_HANDLE child = NULL, initrd_handle = NULL;
 	EFI_STATUS err;
 
+	/* 32-bit firmware does not load an x86-64 kernel: its IA-32 entry instead. */
+	if (plan->info.is_pe && plan->info.pe.machine != PE_MACHINE_NATIVE)
+		return boot_stub_foreign(plan);
 	err = BS->LoadImage(FALSE, IH, (EFI_DEVICE_PATH_PROTOCOL *)dp, (void *)plan->image, plan->image_size, &child);
 	if (EFI_ERROR(err))
 		return log_error_status(err, "%s: LoadImage failed: %s%s", plan->kernel_path, efi_status_str(err),

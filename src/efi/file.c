@@ -108,7 +108,8 @@ EFI_STATUS file_read_all(EFI_FILE_PROTOCOL *root, const char *path, uint8_t **re
 		file_close(f);
 		return log_error_status(err, "%s: cannot get size: %s", path, efi_status_str(err));
 	}
-	buf = mem_alloc(size + 1);
+	/* size_t is 32 bits in the IA-32 build: no truncated (or wrapped) size. */
+	buf = size < SIZE_MAX ? mem_alloc((size_t)size + 1) : NULL;
 	if (!buf) {
 		file_close(f);
 		return log_error_status(EFI_OUT_OF_RESOURCES, "%s: no memory for %llu bytes", path, (unsigned long long)size);

@@ -21,6 +21,8 @@ EFI_STATUS pages_alloc_at(uint64_t addr, uint64_t size)
 {
 	EFI_PHYSICAL_ADDRESS a = addr;
 
+	if (size > (uint64_t)SIZE_MAX - EFI_PAGE_SIZE)
+		return EFI_OUT_OF_RESOURCES;
 	return BS->AllocatePages(AllocateAddress, EfiLoaderData, EFI_SIZE_TO_PAGES(size), &a);
 }
 
@@ -40,6 +42,10 @@ EFI_STATUS pages_alloc(uint64_t size, uint64_t align, uint64_t max_end, uint64_t
 
 	if (align < EFI_PAGE_SIZE)
 		align = EFI_PAGE_SIZE;
+	/* More than the address space (4 GiB on IA-32) never fits; checked
+	 * before the page count is narrowed to UINTN or size + extra can wrap. */
+	if (size > (uint64_t)SIZE_MAX - 2 * align)
+		return EFI_OUT_OF_RESOURCES;
 	size = ALIGN_UP(size, (uint64_t)EFI_PAGE_SIZE);
 	extra = align - EFI_PAGE_SIZE;
 	pages = EFI_SIZE_TO_PAGES(size + extra);

@@ -114,7 +114,7 @@ TEST(pe_rejects_damaged_headers)
 		{ "absurd section count", D_N_SECTIONS, 65535, "at most" },
 		{ "optional header too short", D_OPT_SIZE, 100, "too short" },
 		{ "optional header past the end", D_OPT_SIZE, 0xfff0, "optional header" },
-		{ "PE32 not PE32+", D_MAGIC, 0x10b, "not PE32+" },
+		{ "neither PE32 nor PE32+", D_MAGIC, 0x30b, "neither PE32+" },
 		{ "too many data directories", D_N_DIRS, 17, "data directories" },
 		{ "section raw data outside", D_RAW_OFFSET, 0x7fff0000, "outside the file" },
 		{ "section raw size outside", D_RAW_SIZE, 0xfffffe00, "outside the file" },

@@ -56,9 +56,9 @@ struct EFI_BLOCK_IO_PROTOCOL {
 	EFI_BLOCK_WRITE WriteBlocks;
 	EFI_BLOCK_FLUSH FlushBlocks;
 };
-_Static_assert(offsetof(EFI_BLOCK_IO_PROTOCOL, Media) == 0x08, "EFI_BLOCK_IO_PROTOCOL.Media");
-_Static_assert(offsetof(EFI_BLOCK_IO_PROTOCOL, ReadBlocks) == 0x18, "EFI_BLOCK_IO_PROTOCOL.ReadBlocks");
-_Static_assert(offsetof(EFI_BLOCK_IO_PROTOCOL, FlushBlocks) == 0x28, "EFI_BLOCK_IO_PROTOCOL.FlushBlocks");
-_Static_assert(sizeof(EFI_BLOCK_IO_PROTOCOL) == 0x30, "EFI_BLOCK_IO_PROTOCOL size");
+_Static_assert(offsetof(EFI_BLOCK_IO_PROTOCOL, Media) == EFI_LAYOUT(0x08, 0x08), "EFI_BLOCK_IO_PROTOCOL.Media");
+_Static_assert(offsetof(EFI_BLOCK_IO_PROTOCOL, ReadBlocks) == EFI_LAYOUT(0x18, 0x10), "EFI_BLOCK_IO_PROTOCOL.ReadBlocks");
+_Static_assert(offsetof(EFI_BLOCK_IO_PROTOCOL, FlushBlocks) == EFI_LAYOUT(0x28, 0x18), "EFI_BLOCK_IO_PROTOCOL.FlushBlocks");
+_Static_assert(sizeof(EFI_BLOCK_IO_PROTOCOL) == EFI_LAYOUT(0x30, 0x20), "EFI_BLOCK_IO_PROTOCOL size");
 
 #endif /* EFI_PROTO_BLOCK_IO_H */

@@ -22,8 +22,8 @@ struct EFI_DISK_IO_PROTOCOL {
 	EFI_DISK_READ ReadDisk;
 	EFI_DISK_WRITE WriteDisk;
 };
-_Static_assert(offsetof(EFI_DISK_IO_PROTOCOL, ReadDisk) == 0x08, "EFI_DISK_IO_PROTOCOL.ReadDisk");
-_Static_assert(offsetof(EFI_DISK_IO_PROTOCOL, WriteDisk) == 0x10, "EFI_DISK_IO_PROTOCOL.WriteDisk");
-_Static_assert(sizeof(EFI_DISK_IO_PROTOCOL) == 0x18, "EFI_DISK_IO_PROTOCOL size");
+_Static_assert(offsetof(EFI_DISK_IO_PROTOCOL, ReadDisk) == EFI_LAYOUT(0x08, 0x08), "EFI_DISK_IO_PROTOCOL.ReadDisk");
+_Static_assert(offsetof(EFI_DISK_IO_PROTOCOL, WriteDisk) == EFI_LAYOUT(0x10, 0x0c), "EFI_DISK_IO_PROTOCOL.WriteDisk");
+_Static_assert(sizeof(EFI_DISK_IO_PROTOCOL) == EFI_LAYOUT(0x18, 0x10), "EFI_DISK_IO_PROTOCOL size");
 
 #endif /* EFI_PROTO_DISK_IO_H */

@@ -32,7 +32,7 @@ typedef struct EFI_FILE_IO_TOKEN {
 	UINTN BufferSize;
 	VOID *Buffer;
 } EFI_FILE_IO_TOKEN;
-_Static_assert(sizeof(EFI_FILE_IO_TOKEN) == 32, "EFI_FILE_IO_TOKEN size");
+_Static_assert(sizeof(EFI_FILE_IO_TOKEN) == EFI_LAYOUT(32, 16), "EFI_FILE_IO_TOKEN size");
 
 typedef EFI_STATUS(EFIAPI *EFI_FILE_OPEN)(IN EFI_FILE_PROTOCOL *This, OUT EFI_FILE_PROTOCOL **NewHandle,
 					  IN CHAR16 *FileName, IN UINT64 OpenMode, IN UINT64 Attributes);
@@ -72,14 +72,14 @@ struct EFI_FILE_PROTOCOL {
 	EFI_FILE_WRITE_EX WriteEx;
 	EFI_FILE_FLUSH_EX FlushEx;
 };
-_Static_assert(offsetof(EFI_FILE_PROTOCOL, Open) == 0x08, "EFI_FILE_PROTOCOL.Open");
-_Static_assert(offsetof(EFI_FILE_PROTOCOL, Read) == 0x20, "EFI_FILE_PROTOCOL.Read");
-_Static_assert(offsetof(EFI_FILE_PROTOCOL, SetPosition) == 0x38, "EFI_FILE_PROTOCOL.SetPosition");
-_Static_assert(offsetof(EFI_FILE_PROTOCOL, GetInfo) == 0x40, "EFI_FILE_PROTOCOL.GetInfo");
-_Static_assert(offsetof(EFI_FILE_PROTOCOL, Flush) == 0x50, "EFI_FILE_PROTOCOL.Flush");
-_Static_assert(offsetof(EFI_FILE_PROTOCOL, OpenEx) == 0x58, "EFI_FILE_PROTOCOL.OpenEx");
-_Static_assert(offsetof(EFI_FILE_PROTOCOL, FlushEx) == 0x70, "EFI_FILE_PROTOCOL.FlushEx");
-_Static_assert(sizeof(EFI_FILE_PROTOCOL) == 0x78, "EFI_FILE_PROTOCOL size");
+_Static_assert(offsetof(EFI_FILE_PROTOCOL, Open) == EFI_LAYOUT(0x08, 0x08), "EFI_FILE_PROTOCOL.Open");
+_Static_assert(offsetof(EFI_FILE_PROTOCOL, Read) == EFI_LAYOUT(0x20, 0x14), "EFI_FILE_PROTOCOL.Read");
+_Static_assert(offsetof(EFI_FILE_PROTOCOL, SetPosition) == EFI_LAYOUT(0x38, 0x20), "EFI_FILE_PROTOCOL.SetPosition");
+_Static_assert(offsetof(EFI_FILE_PROTOCOL, GetInfo) == EFI_LAYOUT(0x40, 0x24), "EFI_FILE_PROTOCOL.GetInfo");
+_Static_assert(offsetof(EFI_FILE_PROTOCOL, Flush) == EFI_LAYOUT(0x50, 0x2c), "EFI_FILE_PROTOCOL.Flush");
+_Static_assert(offsetof(EFI_FILE_PROTOCOL, OpenEx) == EFI_LAYOUT(0x58, 0x30), "EFI_FILE_PROTOCOL.OpenEx");
+_Static_assert(offsetof(EFI_FILE_PROTOCOL, FlushEx) == EFI_LAYOUT(0x70, 0x3c), "EFI_FILE_PROTOCOL.FlushEx");
+_Static_assert(sizeof(EFI_FILE_PROTOCOL) == EFI_LAYOUT(0x78, 0x40), "EFI_FILE_PROTOCOL size");
 
 /* ---- EFI_FILE_INFO (UEFI 2.10 §13.5.16) ---- */
 

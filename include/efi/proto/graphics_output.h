@@ -47,11 +47,11 @@ typedef struct EFI_GRAPHICS_OUTPUT_PROTOCOL_MODE {
 	EFI_PHYSICAL_ADDRESS FrameBufferBase;
 	UINTN FrameBufferSize;
 } EFI_GRAPHICS_OUTPUT_PROTOCOL_MODE;
-_Static_assert(offsetof(EFI_GRAPHICS_OUTPUT_PROTOCOL_MODE, Info) == 8, "Info");
-_Static_assert(offsetof(EFI_GRAPHICS_OUTPUT_PROTOCOL_MODE, SizeOfInfo) == 16, "SizeOfInfo");
-_Static_assert(offsetof(EFI_GRAPHICS_OUTPUT_PROTOCOL_MODE, FrameBufferBase) == 24, "FrameBufferBase");
-_Static_assert(offsetof(EFI_GRAPHICS_OUTPUT_PROTOCOL_MODE, FrameBufferSize) == 32, "FrameBufferSize");
-_Static_assert(sizeof(EFI_GRAPHICS_OUTPUT_PROTOCOL_MODE) == 40, "EFI_GRAPHICS_OUTPUT_PROTOCOL_MODE size");
+_Static_assert(offsetof(EFI_GRAPHICS_OUTPUT_PROTOCOL_MODE, Info) == EFI_LAYOUT(8, 8), "Info");
+_Static_assert(offsetof(EFI_GRAPHICS_OUTPUT_PROTOCOL_MODE, SizeOfInfo) == EFI_LAYOUT(16, 12), "SizeOfInfo");
+_Static_assert(offsetof(EFI_GRAPHICS_OUTPUT_PROTOCOL_MODE, FrameBufferBase) == EFI_LAYOUT(24, 16), "FrameBufferBase");
+_Static_assert(offsetof(EFI_GRAPHICS_OUTPUT_PROTOCOL_MODE, FrameBufferSize) == EFI_LAYOUT(32, 24), "FrameBufferSize");
+_Static_assert(sizeof(EFI_GRAPHICS_OUTPUT_PROTOCOL_MODE) == EFI_LAYOUT(40, 32), "EFI_GRAPHICS_OUTPUT_PROTOCOL_MODE size");
 
 typedef struct EFI_GRAPHICS_OUTPUT_BLT_PIXEL {
 	UINT8 Blue;
@@ -88,8 +88,8 @@ struct EFI_GRAPHICS_OUTPUT_PROTOCOL {
 	EFI_GRAPHICS_OUTPUT_PROTOCOL_BLT Blt;
 	EFI_GRAPHICS_OUTPUT_PROTOCOL_MODE *Mode;
 };
-_Static_assert(offsetof(EFI_GRAPHICS_OUTPUT_PROTOCOL, Blt) == 0x10, "Blt");
-_Static_assert(offsetof(EFI_GRAPHICS_OUTPUT_PROTOCOL, Mode) == 0x18, "Mode");
-_Static_assert(sizeof(EFI_GRAPHICS_OUTPUT_PROTOCOL) == 0x20, "EFI_GRAPHICS_OUTPUT_PROTOCOL size");
+_Static_assert(offsetof(EFI_GRAPHICS_OUTPUT_PROTOCOL, Blt) == EFI_LAYOUT(0x10, 0x08), "Blt");
+_Static_assert(offsetof(EFI_GRAPHICS_OUTPUT_PROTOCOL, Mode) == EFI_LAYOUT(0x18, 0x0c), "Mode");
+_Static_assert(sizeof(EFI_GRAPHICS_OUTPUT_PROTOCOL) == EFI_LAYOUT(0x20, 0x10), "EFI_GRAPHICS_OUTPUT_PROTOCOL size");
 
 #endif /* EFI_PROTO_GRAPHICS_OUTPUT_H */

@@ -29,6 +29,6 @@ typedef EFI_LOAD_FILE EFI_LOAD_FILE2;
 struct EFI_LOAD_FILE_PROTOCOL {
 	EFI_LOAD_FILE LoadFile;
 };
-_Static_assert(sizeof(EFI_LOAD_FILE_PROTOCOL) == 8, "EFI_LOAD_FILE_PROTOCOL size");
+_Static_assert(sizeof(EFI_LOAD_FILE_PROTOCOL) == EFI_LAYOUT(8, 4), "EFI_LOAD_FILE_PROTOCOL size");
 
 #endif /* EFI_PROTO_LOAD_FILE_H */

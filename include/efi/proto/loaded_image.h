@@ -35,18 +35,18 @@ typedef struct EFI_LOADED_IMAGE_PROTOCOL {
 	EFI_MEMORY_TYPE ImageDataType;
 	EFI_IMAGE_UNLOAD Unload;
 } EFI_LOADED_IMAGE_PROTOCOL;
-_Static_assert(offsetof(EFI_LOADED_IMAGE_PROTOCOL, ParentHandle) == 0x08, "ParentHandle");
-_Static_assert(offsetof(EFI_LOADED_IMAGE_PROTOCOL, SystemTable) == 0x10, "SystemTable");
-_Static_assert(offsetof(EFI_LOADED_IMAGE_PROTOCOL, DeviceHandle) == 0x18, "DeviceHandle");
-_Static_assert(offsetof(EFI_LOADED_IMAGE_PROTOCOL, FilePath) == 0x20, "FilePath");
-_Static_assert(offsetof(EFI_LOADED_IMAGE_PROTOCOL, Reserved) == 0x28, "Reserved");
-_Static_assert(offsetof(EFI_LOADED_IMAGE_PROTOCOL, LoadOptionsSize) == 0x30, "LoadOptionsSize");
-_Static_assert(offsetof(EFI_LOADED_IMAGE_PROTOCOL, LoadOptions) == 0x38, "LoadOptions");
-_Static_assert(offsetof(EFI_LOADED_IMAGE_PROTOCOL, ImageBase) == 0x40, "ImageBase");
-_Static_assert(offsetof(EFI_LOADED_IMAGE_PROTOCOL, ImageSize) == 0x48, "ImageSize");
-_Static_assert(offsetof(EFI_LOADED_IMAGE_PROTOCOL, ImageCodeType) == 0x50, "ImageCodeType");
-_Static_assert(offsetof(EFI_LOADED_IMAGE_PROTOCOL, ImageDataType) == 0x54, "ImageDataType");
-_Static_assert(offsetof(EFI_LOADED_IMAGE_PROTOCOL, Unload) == 0x58, "Unload");
-_Static_assert(sizeof(EFI_LOADED_IMAGE_PROTOCOL) == 0x60, "EFI_LOADED_IMAGE_PROTOCOL size");
+_Static_assert(offsetof(EFI_LOADED_IMAGE_PROTOCOL, ParentHandle) == EFI_LAYOUT(0x08, 0x04), "ParentHandle");
+_Static_assert(offsetof(EFI_LOADED_IMAGE_PROTOCOL, SystemTable) == EFI_LAYOUT(0x10, 0x08), "SystemTable");
+_Static_assert(offsetof(EFI_LOADED_IMAGE_PROTOCOL, DeviceHandle) == EFI_LAYOUT(0x18, 0x0c), "DeviceHandle");
+_Static_assert(offsetof(EFI_LOADED_IMAGE_PROTOCOL, FilePath) == EFI_LAYOUT(0x20, 0x10), "FilePath");
+_Static_assert(offsetof(EFI_LOADED_IMAGE_PROTOCOL, Reserved) == EFI_LAYOUT(0x28, 0x14), "Reserved");
+_Static_assert(offsetof(EFI_LOADED_IMAGE_PROTOCOL, LoadOptionsSize) == EFI_LAYOUT(0x30, 0x18), "LoadOptionsSize");
+_Static_assert(offsetof(EFI_LOADED_IMAGE_PROTOCOL, LoadOptions) == EFI_LAYOUT(0x38, 0x1c), "LoadOptions");
+_Static_assert(offsetof(EFI_LOADED_IMAGE_PROTOCOL, ImageBase) == EFI_LAYOUT(0x40, 0x20), "ImageBase");
+_Static_assert(offsetof(EFI_LOADED_IMAGE_PROTOCOL, ImageSize) == EFI_LAYOUT(0x48, 0x28), "ImageSize");
+_Static_assert(offsetof(EFI_LOADED_IMAGE_PROTOCOL, ImageCodeType) == EFI_LAYOUT(0x50, 0x30), "ImageCodeType");
+_Static_assert(offsetof(EFI_LOADED_IMAGE_PROTOCOL, ImageDataType) == EFI_LAYOUT(0x54, 0x34), "ImageDataType");
+_Static_assert(offsetof(EFI_LOADED_IMAGE_PROTOCOL, Unload) == EFI_LAYOUT(0x58, 0x38), "Unload");
+_Static_assert(sizeof(EFI_LOADED_IMAGE_PROTOCOL) == EFI_LAYOUT(0x60, 0x40), "EFI_LOADED_IMAGE_PROTOCOL size");
 
 #endif /* EFI_PROTO_LOADED_IMAGE_H */

@@ -135,18 +135,18 @@ struct EFI_PCI_IO_PROTOCOL {
 	UINT64 RomSize;  /* size of the option ROM image copied to RomImage */
 	VOID *RomImage;  /* copy of the device's option ROM, or NULL */
 };
-_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, PollIo) == 0x08, "EFI_PCI_IO_PROTOCOL.PollIo");
-_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, Mem) == 0x10, "EFI_PCI_IO_PROTOCOL.Mem");
-_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, Io) == 0x20, "EFI_PCI_IO_PROTOCOL.Io");
-_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, Pci) == 0x30, "EFI_PCI_IO_PROTOCOL.Pci");
-_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, CopyMem) == 0x40, "EFI_PCI_IO_PROTOCOL.CopyMem");
-_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, Map) == 0x48, "EFI_PCI_IO_PROTOCOL.Map");
-_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, Flush) == 0x68, "EFI_PCI_IO_PROTOCOL.Flush");
-_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, GetLocation) == 0x70, "EFI_PCI_IO_PROTOCOL.GetLocation");
-_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, Attributes) == 0x78, "EFI_PCI_IO_PROTOCOL.Attributes");
-_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, SetBarAttributes) == 0x88, "EFI_PCI_IO_PROTOCOL.SetBarAttributes");
-_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, RomSize) == 0x90, "EFI_PCI_IO_PROTOCOL.RomSize");
-_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, RomImage) == 0x98, "EFI_PCI_IO_PROTOCOL.RomImage");
-_Static_assert(sizeof(EFI_PCI_IO_PROTOCOL) == 0xa0, "EFI_PCI_IO_PROTOCOL size");
+_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, PollIo) == EFI_LAYOUT(0x08, 0x04), "EFI_PCI_IO_PROTOCOL.PollIo");
+_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, Mem) == EFI_LAYOUT(0x10, 0x08), "EFI_PCI_IO_PROTOCOL.Mem");
+_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, Io) == EFI_LAYOUT(0x20, 0x10), "EFI_PCI_IO_PROTOCOL.Io");
+_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, Pci) == EFI_LAYOUT(0x30, 0x18), "EFI_PCI_IO_PROTOCOL.Pci");
+_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, CopyMem) == EFI_LAYOUT(0x40, 0x20), "EFI_PCI_IO_PROTOCOL.CopyMem");
+_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, Map) == EFI_LAYOUT(0x48, 0x24), "EFI_PCI_IO_PROTOCOL.Map");
+_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, Flush) == EFI_LAYOUT(0x68, 0x34), "EFI_PCI_IO_PROTOCOL.Flush");
+_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, GetLocation) == EFI_LAYOUT(0x70, 0x38), "EFI_PCI_IO_PROTOCOL.GetLocation");
+_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, Attributes) == EFI_LAYOUT(0x78, 0x3c), "EFI_PCI_IO_PROTOCOL.Attributes");
+_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, SetBarAttributes) == EFI_LAYOUT(0x88, 0x44), "EFI_PCI_IO_PROTOCOL.SetBarAttributes");
+_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, RomSize) == EFI_LAYOUT(0x90, 0x48), "EFI_PCI_IO_PROTOCOL.RomSize");
+_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, RomImage) == EFI_LAYOUT(0x98, 0x50), "EFI_PCI_IO_PROTOCOL.RomImage");
+_Static_assert(sizeof(EFI_PCI_IO_PROTOCOL) == EFI_LAYOUT(0xa0, 0x58), "EFI_PCI_IO_PROTOCOL size");
 
 #endif /* EFI_PROTO_PCI_IO_H */

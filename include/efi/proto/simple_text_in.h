@@ -78,8 +78,8 @@ struct EFI_SIMPLE_TEXT_INPUT_PROTOCOL {
 	EFI_INPUT_READ_KEY ReadKeyStroke;
 	EFI_EVENT WaitForKey;
 };
-_Static_assert(offsetof(EFI_SIMPLE_TEXT_INPUT_PROTOCOL, ReadKeyStroke) == 0x08, "ReadKeyStroke");
-_Static_assert(offsetof(EFI_SIMPLE_TEXT_INPUT_PROTOCOL, WaitForKey) == 0x10, "WaitForKey");
-_Static_assert(sizeof(EFI_SIMPLE_TEXT_INPUT_PROTOCOL) == 0x18, "EFI_SIMPLE_TEXT_INPUT_PROTOCOL size");
+_Static_assert(offsetof(EFI_SIMPLE_TEXT_INPUT_PROTOCOL, ReadKeyStroke) == EFI_LAYOUT(0x08, 0x04), "ReadKeyStroke");
+_Static_assert(offsetof(EFI_SIMPLE_TEXT_INPUT_PROTOCOL, WaitForKey) == EFI_LAYOUT(0x10, 0x08), "WaitForKey");
+_Static_assert(sizeof(EFI_SIMPLE_TEXT_INPUT_PROTOCOL) == EFI_LAYOUT(0x18, 0x0c), "EFI_SIMPLE_TEXT_INPUT_PROTOCOL size");
 
 #endif /* EFI_PROTO_SIMPLE_TEXT_IN_H */

@@ -1,0 +1,39 @@
+/* What differs between the x86-64 and the IA-32 build of the firmware glue:
+ * how each scheme enters the kernel (boot.rst "EFI Handover Protocol",
+ * "64-bit Boot Protocol", "32-bit Boot Protocol"). One of arch_x64.c and
+ * arch_ia32.c is linked (Makefile: *_x64.c, *_ia32.c). */
+#ifndef EFI_ARCH_H
+#define EFI_ARCH_H
+
+#include "boot.h"
+
+#if defined(__i386__)
+#define PE_MACHINE_NATIVE PE_MACHINE_I386
+#else
+#define PE_MACHINE_NATIVE PE_MACHINE_X64
+#endif
+
+/**
+ * arch_handover_enter() - call the kernel's handover entry for this
+ * firmware's word size (handover_offset + 512 in 64-bit mode with the System
+ * V convention; handover_offset itself in 32-bit mode with cdecl). Boot
+ * services stay up. Returns only if the kernel's stub failed early.
+ */
+void arch_handover_enter(EFI_HANDLE image, uint64_t kernel_addr, uint32_t handover_offset, struct boot_params *bp);
+
+/**
+ * arch_kernel_enter() - legacy boot's jump, after ExitBootServices: the 64-bit
+ * entry (load address + 0x200, long mode) or the 32-bit one (the load
+ * address, flat protected mode, paging off), interrupts off, boot_params in
+ * rsi/esi.
+ */
+__attribute__((noreturn)) void arch_kernel_enter(uint64_t kernel_addr, struct boot_params *bp);
+
+/**
+ * boot_stub_foreign() - the stub scheme for an image the firmware cannot
+ * load itself (another machine type): a 64-bit kernel's IA-32 ".compat"
+ * entry on 32-bit firmware. Returns only on failure, everything undone.
+ */
+EFI_STATUS boot_stub_foreign(const struct boot_plan *plan);
+
+#endif

@@ -1,0 +1,144 @@
+/* The stub scheme on 32-bit firmware: a 64-bit kernel built with
+ * CONFIG_EFI_MIXED names an IA-32 entry point in its ".compat" section
+ * (Linux arch/x86/boot/header.S), entered like an EFI application's
+ * (cdecl: image handle, system table). The firmware's LoadImage refuses an
+ * x86-64 image, so the loader does what LoadImage would (as systemd-boot
+ * does): sections at their RVAs in SizeOfImage bytes, a new handle with an
+ * EFI_LOADED_IMAGE_PROTOCOL (UEFI 2.10 §9.1) carrying the command line, and
+ * the initrd over LoadFile2. Nothing verifies the image, so plan_scheme_on()
+ * refuses this path under Secure Boot. */
+#include "arch.h"
+
+static EFI_GUID li_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
+static EFI_GUID li_dp_guid = EFI_LOADED_IMAGE_DEVICE_PATH_PROTOCOL_GUID;
+
+struct compat_image {
+	uint64_t addr, size;                 /* the pages */
+	EFI_LOADED_IMAGE_PROTOCOL li;
+	EFI_DEVICE_PATH_PROTOCOL *dp;        /* device + file path of the kernel */
+	CHAR16 *options;
+	EFI_HANDLE handle;
+};
+
+static EFI_STATUS compat_alloc(const struct boot_plan *plan, const struct kernel_layout *lay, uint64_t *ret)
+{
+	EFI_STATUS err = EFI_NOT_FOUND;
+
+	if (lay->pref_address)
+		err = pages_alloc_at(lay->pref_address, lay->alloc_size);
+	if (err == EFI_SUCCESS) {
+		*ret = lay->pref_address;
+		return EFI_SUCCESS;
+	}
+	err = pages_alloc(lay->alloc_size, lay->alignment, lay->max_address, ret);
+	if (EFI_ERROR(err))
+		return log_error_status(err, "%s: no room for the kernel image (%llu MiB below 4 GiB): %s", plan->kernel_path,
+					(unsigned long long)(lay->alloc_size >> 20), efi_status_str(err));
+	/* plan_compat_layout(): below pref_address, startup_32 would write outside. */
+	if (*ret < plan->info.bz.pref_address) {
+		pages_free(*ret, lay->alloc_size);
+		return log_error_status(EFI_OUT_OF_RESOURCES, "%s: no room for the kernel image above pref_address %#llx",
+					plan->kernel_path, (unsigned long long)plan->info.bz.pref_address);
+	}
+	return EFI_SUCCESS;
+}
+
+/* What LoadImage does for an image without relocations: headers, then each
+ * section's initialized bytes at its RVA; the rest stays zero. */
+static EFI_STATUS compat_load(const struct boot_plan *plan, struct compat_image *c)
+{
+	const struct pe_info *pe = &plan->info.pe;
+	struct kernel_layout lay;
+	uint8_t *base;
+	EFI_STATUS err;
+
+	err = plan_compat_layout(&plan->info, plan->image, plan->image_size, plan->kernel_path, &lay);
+	if (EFI_ERROR(err))
+		return err;
+	err = compat_alloc(plan, &lay, &c->addr);
+	if (EFI_ERROR(err))
+		return err;
+	c->size = lay.alloc_size;
+	base = (uint8_t *)(uintptr_t)c->addr;
+	memset(base, 0, c->size);
+	memcpy(base, plan->image, lay.copy_size);
+	for (uint32_t i = 0; i < pe->n_sections; i++) {
+		size_t n;
+		const uint8_t *data = pe_section_data(&pe->sections[i], plan->image, plan->image_size, PE_LAYOUT_FILE, &n);
+
+		/* pe_parse() checked each section against SizeOfImage <= c->size */
+		if (data)
+			memcpy(base + pe->sections[i].virtual_address, data, n);
+	}
+	return EFI_SUCCESS;
+}
+
+static EFI_STATUS compat_install(const struct boot_plan *plan, struct compat_image *c)
+{
+	EFI_STATUS err;
+
+	c->dp = devpath_for_file(plan->device, plan->kernel_path);
+	c->options = str8_to_16(plan->cmdline, /* path= */ false);
+	if (!c->dp || !c->options)
+		return log_error_status(EFI_OUT_OF_RESOURCES, "%s: no memory for the loaded image", plan->kernel_path);
+	c->li = (EFI_LOADED_IMAGE_PROTOCOL){
+		.Revision = EFI_LOADED_IMAGE_PROTOCOL_REVISION,
+		.ParentHandle = IH,
+		.SystemTable = ST,
+		.DeviceHandle = plan->device,
+		/* §9.1: the file path relative to DeviceHandle: the path's file node */
+		.FilePath = (EFI_DEVICE_PATH_PROTOCOL *)devpath_find(c->dp, MEDIA_DEVICE_PATH, MEDIA_FILEPATH_DP, 4),
+		.LoadOptionsSize = (UINT32)((strlen16(c->options) + 1) * sizeof(CHAR16)),
+		.LoadOptions = c->options,
+		.ImageBase = (void *)(uintptr_t)c->addr,
+		.ImageSize = plan->info.pe.size_of_image,
+		.ImageCodeType = EfiLoaderCode,
+		.ImageDataType = EfiLoaderData,
+	};
+	err = BS->InstallMultipleProtocolInterfaces(&c->handle, &li_guid, &c->li, &li_dp_guid, c->dp, NULL);
+	if (EFI_ERROR(err)) {
+		c->handle = NULL;
+		return log_error_status(err, "%s: cannot install the loaded image protocol: %s", plan->kernel_path,
+					efi_status_str(err));
+	}
+	return EFI_SUCCESS;
+}
+
+static void compat_release(struct compat_image *c)
+{
+	if (c->handle)
+		BS->UninstallMultipleProtocolInterfaces(c->handle, &li_guid, &c->li, &li_dp_guid, c->dp, NULL);
+	pages_free(c->addr, c->size);
+	mem_free(c->dp);
+	mem_free(c->options);
+}
+
+EFI_STATUS boot_stub_foreign(const struct boot_plan *plan)
+{
+	struct compat_image c = { 0 };
+	EFI_HANDLE initrd_handle = NULL;
+	EFI_IMAGE_ENTRY_POINT entry;
+	EFI_STATUS err;
+
+	if (!plan->info.is_pe || !plan->info.pe.compat_entry_ia32)
+		return log_error_status(EFI_UNSUPPORTED, "%s: no IA-32 entry in a \".compat\" section", plan->kernel_path);
+	err = compat_load(plan, &c);
+	if (!EFI_ERROR(err))
+		err = compat_install(plan, &c);
+	/* LoadFile2 reports the size in a 32-bit UINTN here */
+	if (!EFI_ERROR(err) && plan->initrds && plan->initrds->total_size >= SIZE_MAX)
+		err = log_error_status(EFI_OUT_OF_RESOURCES, "initrd: %llu bytes do not fit a 32-bit address space",
+				       (unsigned long long)plan->initrds->total_size);
+	if (!EFI_ERROR(err) && plan->initrds && plan->initrds->n)
+		err = initrd_lf2_install(plan->initrds, &initrd_handle);
+	if (!EFI_ERROR(err)) {
+		entry = (EFI_IMAGE_ENTRY_POINT)(uintptr_t)(c.addr + plan->info.pe.compat_entry_ia32);
+		err = entry(c.handle, ST);
+		log_error("%s: the kernel's IA-32 entry returned: %s", plan->kernel_path, efi_status_str(err));
+		if (!EFI_ERROR(err))
+			err = EFI_LOAD_ERROR;
+	}
+	initrd_lf2_uninstall(initrd_handle);
+	compat_release(&c);
+	return err;
+}
