@@ -101,8 +101,11 @@ static const char *why_not_ia32(const struct image_info *img, enum boot_scheme s
 			return NULL;
 		if (!img->is_pe || !pe_is_efi_app_x64(&img->pe))
 			return "not an EFI application (no PE/COFF entry point)";
-		return img->pe.compat_entry_ia32 ? NULL
-			: "no IA-32 entry in a \".compat\" section (kernel built without CONFIG_EFI_MIXED?)";
+		if (!img->is_bz)
+			return "an x86-64 EFI application: 32-bit firmware starts IA-32 ones only";
+		if (!img->pe.compat_entry_ia32)
+			return "no IA-32 entry in a \".compat\" section (kernel built without CONFIG_EFI_MIXED?)";
+		return img->pe.compat_entry_ia32 < img->pe.size_of_image ? NULL : "the .compat IA-32 entry lies outside SizeOfImage";
 	}
 	if (s == SCHEME_HANDOVER)
 		return !img->is_bz ? "not a bzImage" : why_not_handover(bz, XLF_EFI_HANDOVER_32, HANDOVER_ENTRY32_EXTRA);

@@ -1,8 +1,9 @@
 /* handoff install: the loader onto an ESP as \EFI\handoff\handoffx64.efi and
  * (unless another loader owns it) the removable-media path
  * \EFI\BOOT\BOOTX64.EFI (UEFI 2.10 §3.5.1.1), plus \loader\loader.conf and
- * \loader\entries\. Files already right are not touched, so a second run
- * changes nothing. */
+ * \loader\entries\; with --arch ia32 (or both) the loader for 32-bit
+ * firmware as handoffia32.efi and BOOTIA32.EFI. Files already right are not
+ * touched, so a second run changes nothing. */
 #include "tool.h"
 #include "core/pe.h"
 #include <getopt.h>
@@ -13,18 +14,33 @@
 #define EFIVARS_DIR "/sys/firmware/efi/efivars"
 
 static const char help[] =
-	"Usage: handoff install --esp DIR [--force] [--variables yes|no] [--loader FILE]\n\n"
+	"Usage: handoff install --esp DIR [--arch x64|ia32|both] [--force] [--variables yes|no]\n"
+	"                      [--loader FILE]\n\n"
 	"Install the loader on the EFI system partition mounted (or staged) at DIR:\n"
 	"DIR/EFI/handoff/handoffx64.efi and DIR/EFI/BOOT/BOOTX64.EFI, DIR/loader/loader.conf\n"
 	"and DIR/loader/entries/ when missing. Another boot loader already at\n"
 	"EFI/BOOT/BOOTX64.EFI is kept unless --force is given. Running it twice changes\n"
 	"nothing.\n\n"
 	"  --esp DIR            the ESP (or a directory to build a disk image from)\n"
+	"  --arch ARCH          x64 (default), ia32 (32-bit UEFI: handoffia32.efi and\n"
+	"                       EFI/BOOT/BOOTIA32.EFI) or both\n"
 	"  --force              replace another loader at EFI/BOOT/BOOTX64.EFI\n"
 	"  --variables yes|no   add a Boot#### entry first in BootOrder (default no;\n"
-	"                       needs " EFIVARS_DIR ")\n"
-	"  --loader FILE        the loader image (default: handoff.efi beside the tool,\n"
-	"                       or PREFIX/lib/handoff/handoffx64.efi)\n";
+	"                       needs " EFIVARS_DIR "); with --arch both, for the\n"
+	"                       loader of the running firmware's word size\n"
+	"  --loader FILE        the loader image (default: handoff.efi or handoffia32.efi\n"
+	"                       beside the tool, or PREFIX/lib/handoff/handoff{x64,ia32}.efi);\n"
+	"                       not with --arch both\n";
+
+/* What one firmware word size gets (UEFI 2.10 §3.5.1.1 names the fallbacks). */
+struct arch_files {
+	const char *name, *main, *fallback;
+	uint16_t machine;
+	char *(*find)(const char *opt);
+};
+
+static const struct arch_files arch_x64 = { "x64", "handoffx64.efi", "BOOTX64.EFI", PE_MACHINE_X64, loader_find };
+static const struct arch_files arch_ia32 = { "ia32", "handoffia32.efi", "BOOTIA32.EFI", PE_MACHINE_I386, loader32_find };
 
 static const char default_loader_conf[] =
 	"# handoff loader configuration (systemd-boot compatible), see handoff(1).\n"
@@ -38,6 +54,7 @@ struct install_args {
 	const char *loader_opt;
 	bool force;
 	bool variables;
+	bool x64, ia32;
 };
 
 static int parse_args(int argc, char **argv, struct install_args *a)
@@ -45,16 +62,23 @@ static int parse_args(int argc, char **argv, struct install_args *a)
 	static const struct option opts[] = {
 		{ "esp", required_argument, NULL, 'e' }, { "force", no_argument, NULL, 'f' },
 		{ "variables", required_argument, NULL, 'V' }, { "loader", required_argument, NULL, 'l' },
-		{ "help", no_argument, NULL, 'h' }, { 0 },
+		{ "arch", required_argument, NULL, 'a' }, { "help", no_argument, NULL, 'h' }, { 0 },
 	};
 	int c;
 
+	a->x64 = true;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'e': a->esp = optarg; break;
 		case 'f': a->force = true; break;
 		case 'l': a->loader_opt = optarg; break;
+		case 'a':
+			if (strcmp(optarg, "x64") != 0 && strcmp(optarg, "ia32") != 0 && strcmp(optarg, "both") != 0)
+				return tool_usage("--arch '%s': expected x64, ia32 or both", optarg);
+			a->x64 = strcmp(optarg, "ia32") != 0;
+			a->ia32 = strcmp(optarg, "x64") != 0;
+			break;
 		case 'V':
 			if (strcmp(optarg, "yes") != 0 && strcmp(optarg, "no") != 0)
 				return tool_usage("--variables '%s': expected yes or no", optarg);
@@ -68,20 +92,22 @@ static int parse_args(int argc, char **argv, struct install_args *a)
 		return tool_usage("unexpected argument '%s'", argv[optind]);
 	if (!a->esp)
 		return tool_usage("--esp DIR is required");
+	if (a->x64 && a->ia32 && a->loader_opt)
+		return tool_usage("--loader names one image: use it with --arch x64 or --arch ia32");
 	return 0;
 }
 
-static int check_loader(const char *path, const uint8_t *buf, size_t len)
+static int check_loader(const struct arch_files *arch, const char *path, const uint8_t *buf, size_t len)
 {
 	struct pe_info *pe = xmalloc(sizeof(*pe));
 	EFI_STATUS err = pe_parse(buf, len, path, pe);
-	bool ok = err == EFI_SUCCESS && pe_is_efi_app_x64(pe);
+	bool ok = err == EFI_SUCCESS && pe_is_efi_app(pe, arch->machine);
 
 	free(pe);
 	if (err == EFI_LOAD_ERROR)
 		return -1;
 	if (!ok)
-		return -tool_fail("%s: not an x86-64 EFI application", path);
+		return -tool_fail("%s: not an %s EFI application", path, arch->machine == PE_MACHINE_X64 ? "x86-64" : "IA-32");
 	return 0;
 }
 
@@ -115,16 +141,15 @@ static int install_fallback(const struct install_args *a, const char *path, cons
 	return r < 0 ? -1 : 0;
 }
 
-static int install_files(const struct install_args *a, const char *loader, const uint8_t *buf, size_t len)
+static int install_files(const struct install_args *a, const struct arch_files *arch, const uint8_t *buf, size_t len)
 {
 	char *hdir = path_join(a->esp, "EFI/handoff"), *bdir = path_join(a->esp, "EFI/BOOT");
-	char *main_path = path_join(hdir, "handoffx64.efi"), *fb_path = path_join(bdir, "BOOTX64.EFI");
+	char *main_path = path_join(hdir, arch->main), *fb_path = path_join(bdir, arch->fallback);
 	char *entries = path_join(a->esp, "loader/entries"), *conf = path_join(a->esp, "loader/loader.conf");
 	uint8_t *old = NULL;
 	size_t old_len = 0;
 	int r = -1;
 
-	(void)loader;
 	if (mkdir_p(hdir, 0755) < 0 || mkdir_p(bdir, 0755) < 0 || mkdir_p(entries, 0755) < 0 ||
 	    read_file_opt(main_path, TOOL_READ_MAX, &old, &old_len) < 0)
 		goto out;
@@ -148,12 +173,45 @@ out:
 	return r < 0 ? -1 : 0;
 }
 
+/* The loader image for @arch, read and checked before anything is written. */
+struct loader_image {
+	uint8_t *buf;
+	size_t len;
+};
+
+static int load_loader(const struct install_args *a, const struct arch_files *arch, struct loader_image *ret)
+{
+	char *loader = arch->find(a->loader_opt);
+	int r = -1;
+
+	if (loader && read_file(loader, TOOL_READ_MAX, &ret->buf, &ret->len) == 0)
+		r = check_loader(arch, loader, ret->buf, ret->len);
+	free(loader);
+	return r;
+}
+
+/* The Boot#### entry is for the loader the running firmware can start:
+ * efivarfs's neighbour fw_platform_size says 32 or 64. */
+static const struct arch_files *variables_arch(const struct install_args *a)
+{
+	char *size_path, *text = NULL;
+	size_t n;
+	bool fw32 = false;
+
+	if (!a->x64 || !a->ia32)
+		return a->ia32 ? &arch_ia32 : &arch_x64;
+	size_path = path_join(efivars_dir(), "../fw_platform_size");
+	if (read_file_opt(size_path, 16, (uint8_t **)&text, &n) == 0 && text)
+		fw32 = n >= 2 && memcmp(text, "32", 2) == 0;
+	free(text);
+	free(size_path);
+	return fw32 ? &arch_ia32 : &arch_x64;
+}
+
 int cmd_install(int argc, char **argv)
 {
 	struct install_args a = { 0 };
-	char *loader = NULL;
-	uint8_t *buf = NULL;
-	size_t len;
+	struct loader_image x64 = { 0 }, ia32 = { 0 };
 	int r = parse_args(argc, argv, &a);
 
 	if (r)
@@ -162,13 +220,12 @@ int cmd_install(int argc, char **argv)
 		return tool_fail("%s: not a directory", a.esp);
 	if (a.variables && !is_dir(efivars_dir()))
 		return tool_fail("--variables yes: %s is missing (not booted with UEFI, or efivarfs not mounted)", efivars_dir());
-	if (!(loader = loader_find(a.loader_opt)))
-		return EXIT_FAIL;
 	r = EXIT_FAIL;
-	if (read_file(loader, TOOL_READ_MAX, &buf, &len) == 0 && check_loader(loader, buf, len) == 0 &&
-	    install_files(&a, loader, buf, len) == 0)
-		r = a.variables ? efivar_add_boot_entry(a.esp) : EXIT_OK;
-	free(buf);
-	free(loader);
+	if ((!a.x64 || load_loader(&a, &arch_x64, &x64) == 0) && (!a.ia32 || load_loader(&a, &arch_ia32, &ia32) == 0) &&
+	    (!a.x64 || install_files(&a, &arch_x64, x64.buf, x64.len) == 0) &&
+	    (!a.ia32 || install_files(&a, &arch_ia32, ia32.buf, ia32.len) == 0))
+		r = a.variables ? efivar_add_boot_entry(a.esp, variables_arch(&a)->main) : EXIT_OK;
+	free(x64.buf);
+	free(ia32.buf);
 	return r;
 }

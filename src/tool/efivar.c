@@ -27,7 +27,7 @@
 #define VAR_ATTRS 0x7u /* NON_VOLATILE | BOOTSERVICE_ACCESS | RUNTIME_ACCESS */
 #define LOAD_OPTION_ACTIVE 0x1u
 #define MSDOS_SUPER_MAGIC 0x4d44
-#define LOADER_PATH "\\EFI\\handoff\\handoffx64.efi"
+#define LOADER_DIR "\\EFI\\handoff\\"
 #define DESCRIPTION "handoff"
 
 struct esp_part {
@@ -140,10 +140,10 @@ static void put_ucs2(struct strbuf *sb, const char *s)
 
 /* EFI_LOAD_OPTION: attributes, FilePathListLength, description, then
  * HD(part, GPT, PARTUUID)/File(\EFI\handoff\handoffx64.efi)/End. */
-static void load_option(const struct esp_part *p, struct strbuf *out)
+static void load_option(const struct esp_part *p, const char *loader_path, struct strbuf *out)
 {
 	uint8_t hd[42] = { 4, 1, 42, 0 }, file_hdr[4] = { 4, 4 }, end[4] = { 0x7f, 0xff, 4, 0 }, head[6];
-	uint16_t file_len = (uint16_t)(4 + 2 * (strlen(LOADER_PATH) + 1));
+	uint16_t file_len = (uint16_t)(4 + 2 * (strlen(loader_path) + 1));
 
 	put_le32(hd + 4, p->number);
 	put_le64(hd + 8, p->start);
@@ -158,7 +158,7 @@ static void load_option(const struct esp_part *p, struct strbuf *out)
 	put_ucs2(out, DESCRIPTION);
 	sb_putn(out, (const char *)hd, sizeof(hd));
 	sb_putn(out, (const char *)file_hdr, sizeof(file_hdr));
-	put_ucs2(out, LOADER_PATH);
+	put_ucs2(out, loader_path);
 	sb_putn(out, (const char *)end, sizeof(end));
 }
 
@@ -275,8 +275,9 @@ const char *efivars_dir(void)
 	return env && *env ? env : EFIVARS_DIR;
 }
 
-int efivar_add_boot_entry(const char *esp)
+int efivar_add_boot_entry(const char *esp, const char *loader_name)
 {
+	char *loader_path;
 	const char *dir = efivars_dir();
 	struct strbuf opt = { 0 };
 	struct esp_part part;
@@ -288,19 +289,22 @@ int efivar_add_boot_entry(const char *esp)
 		return tool_fail("--variables yes: %s is missing (not booted with UEFI, or efivarfs not mounted)", dir);
 	if (esp_partition(esp, &part) < 0)
 		return EXIT_FAIL;
-	load_option(&part, &opt);
+	loader_path = xasprintf(LOADER_DIR "%s", loader_name);
+	load_option(&part, loader_path, &opt);
 	num = pick_boot_number(dir, &opt, &exists);
 	if (num < 0) {
 		sb_free(&opt);
+		free(loader_path);
 		return tool_fail("%s: no free Boot#### number", dir);
 	}
 	snprintf(name, sizeof(name), "Boot%04X", (unsigned)num);
 	if (!exists && var_write(dir, name, opt.buf, opt.len) == 0) {
-		printf("%s: " DESCRIPTION " (" LOADER_PATH ")\n", name);
+		printf("%s: " DESCRIPTION " (%s)\n", name, loader_path);
 		exists = true;
 	}
 	if (exists && boot_order_first(dir, (uint16_t)num) == 0)
 		r = EXIT_OK;
 	sb_free(&opt);
+	free(loader_path);
 	return r;
 }

@@ -151,6 +151,7 @@ static void json_pe(struct json *j, const struct pe_info *pe)
 	json_uint(j, "entry_point", pe->entry_point);
 	json_uint(j, "size_of_image", pe->size_of_image);
 	json_uint(j, "section_alignment", pe->section_alignment);
+	json_uint(j, "compat_entry_ia32", pe->compat_entry_ia32);
 	json_arr_begin(j, "sections");
 	for (uint32_t i = 0; i < pe->n_sections; i++) {
 		const struct pe_section *s = &pe->sections[i];
@@ -187,10 +188,28 @@ static void json_uki(struct json *j, const struct inspect_result *r)
 	json_obj_end(j);
 }
 
+/* "schemes" and "schemes_rejected" for x86-64 firmware, "schemes_ia32" and
+ * "schemes_ia32_rejected" for 32-bit firmware (mixed mode). */
+static void json_schemes(struct json *j, const struct inspect_result *r, enum fw_arch fw, const char *key,
+			 const char *rejected_key)
+{
+	const char *why;
+
+	json_arr_begin(j, key);
+	for (size_t i = 0; i < ARRAY_SIZE(schemes); i++)
+		if (scheme_supported_on(&r->img, schemes[i], fw, NULL))
+			json_str(j, NULL, scheme_name(schemes[i]));
+	json_arr_end(j);
+	json_obj_begin(j, rejected_key);
+	for (size_t i = 0; i < ARRAY_SIZE(schemes); i++)
+		if (!scheme_supported_on(&r->img, schemes[i], fw, &why))
+			json_str(j, scheme_name(schemes[i]), why);
+	json_obj_end(j);
+}
+
 void inspect_render_json(const struct inspect_result *r, struct strbuf *out)
 {
 	struct json j;
-	const char *why;
 
 	json_init(&j, out);
 	json_obj_begin(&j, NULL);
@@ -207,16 +226,8 @@ void inspect_render_json(const struct inspect_result *r, struct strbuf *out)
 		json_uki(&j, r);
 	json_blob(&j, "sbat", &r->sbat);
 	json_bool(&j, "signed", r->is_signed);
-	json_arr_begin(&j, "schemes");
-	for (size_t i = 0; i < ARRAY_SIZE(schemes); i++)
-		if (scheme_supported(&r->img, schemes[i], NULL))
-			json_str(&j, NULL, scheme_name(schemes[i]));
-	json_arr_end(&j);
-	json_obj_begin(&j, "schemes_rejected");
-	for (size_t i = 0; i < ARRAY_SIZE(schemes); i++)
-		if (!scheme_supported(&r->img, schemes[i], &why))
-			json_str(&j, scheme_name(schemes[i]), why);
-	json_obj_end(&j);
+	json_schemes(&j, r, FW_X64, "schemes", "schemes_rejected");
+	json_schemes(&j, r, FW_IA32, "schemes_ia32", "schemes_ia32_rejected");
 	json_obj_end(&j);
 }
 
@@ -309,10 +320,19 @@ static void text_uki(struct strbuf *sb, const struct inspect_result *r)
 	}
 }
 
-void inspect_render_text(const struct inspect_result *r, struct strbuf *sb)
+static void text_schemes(struct strbuf *sb, const struct inspect_result *r, enum fw_arch fw, const char *title)
 {
 	const char *why;
 
+	for (size_t i = 0; i < ARRAY_SIZE(schemes); i++) {
+		bool ok = scheme_supported_on(&r->img, schemes[i], fw, &why);
+		sb_printf(sb, "  %-20s %s: %s%s\n", i == 0 ? title : "", scheme_name(schemes[i]),
+			  ok ? "yes" : "no, ", ok ? "" : why);
+	}
+}
+
+void inspect_render_text(const struct inspect_result *r, struct strbuf *sb)
+{
 	text_field(sb, "file", r->name);
 	sb_printf(sb, "  %-20s %zu bytes\n", "size", r->file_size);
 	sb_printf(sb, "  %-20s %s%s\n", "format", inspect_format_name(r->format),
@@ -325,9 +345,6 @@ void inspect_render_text(const struct inspect_result *r, struct strbuf *sb)
 		text_uki(sb, r);
 	text_blob(sb, "SBAT", &r->sbat);
 	sb_printf(sb, "  %-20s %s\n", "signed", r->is_signed ? "yes (Authenticode)" : "no");
-	for (size_t i = 0; i < ARRAY_SIZE(schemes); i++) {
-		bool ok = scheme_supported(&r->img, schemes[i], &why);
-		sb_printf(sb, "  %-20s %s: %s%s\n", i == 0 ? "boot schemes" : "", scheme_name(schemes[i]),
-			  ok ? "yes" : "no, ", ok ? "" : why);
-	}
+	text_schemes(sb, r, FW_X64, "boot schemes");
+	text_schemes(sb, r, FW_IA32, "on 32-bit firmware");
 }

@@ -42,10 +42,11 @@ int disk_build(const char *img, const char *esp, const char *xbootldr, bool xboo
 	       bool report);
 
 /**
- * efivar_add_boot_entry() - a Boot#### variable for \EFI\handoff\handoffx64.efi
- * on the partition holding @esp, first in BootOrder. Return: EXIT_OK or EXIT_FAIL.
+ * efivar_add_boot_entry() - a Boot#### variable for \EFI\handoff\@loader_name
+ * (handoffx64.efi, handoffia32.efi) on the partition holding @esp, first in
+ * BootOrder. Return: EXIT_OK or EXIT_FAIL.
  */
-int efivar_add_boot_entry(const char *esp);
+int efivar_add_boot_entry(const char *esp, const char *loader_name);
 /** efivars_dir() - where EFI variables are (efivarfs, or $HANDOFF_EFIVARS_DIR in tests). */
 const char *efivars_dir(void);
 
@@ -136,6 +137,8 @@ int run_command(const char *what, char *const argv[]);
  * Return: a malloc'd path, or NULL (reason printed).
  */
 char *loader_find(const char *opt);
+/** loader32_find() - the same for the IA-32 loader, handoffia32.efi. */
+char *loader32_find(const char *opt);
 /** stub_find() - the same for handoff-stub.efi (--stub). */
 char *stub_find(const char *opt);
 /** artifact_find() - @opt, else @local beside the tool, else @installed relative to it. */

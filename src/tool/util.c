@@ -423,6 +423,11 @@ char *loader_find(const char *opt)
 	return artifact_find(opt, "handoff.efi", "../lib/handoff/handoffx64.efi", "loader");
 }
 
+char *loader32_find(const char *opt)
+{
+	return artifact_find(opt, "handoffia32.efi", "../lib/handoff/handoffia32.efi", "IA-32 loader");
+}
+
 char *stub_find(const char *opt)
 {
 	return artifact_find(opt, "handoff-stub.efi", "../lib/handoff/handoff-stub.efi", "stub");

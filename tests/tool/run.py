@@ -28,6 +28,8 @@ KERNEL = os.environ.get("HANDOFF_TEST_KERNEL") or os.path.join(CACHE, "vmlinuz")
 KERNEL = KERNEL if os.path.isabs(KERNEL) else os.path.join(ROOT, KERNEL)
 INITRD = os.path.join(CACHE, "initramfs.cpio.gz")
 LOADER = os.path.join(ROOT, "build", "handoff.efi")
+LOADER32 = os.path.join(ROOT, "build", "handoffia32.efi")
+GRUB32 = "/usr/lib/grub/i386-efi/monolithic/grubia32.efi"
 SDBOOT = "/usr/lib/systemd/boot/efi/systemd-bootx64.efi"
 SDSTUB = "/usr/lib/systemd/boot/efi/linuxx64.efi.stub"
 CORPUS = os.path.join(HERE, "corpus")
@@ -368,6 +370,60 @@ def inspect_file_errors():
         fails(h("inspect", sparse), 1, "more than")
 
 
+def read_compat_ia32(data):
+    """Linux arch/x86/boot/header.S: the ".compat" section's {u8 type, u8 size,
+    u16 machine, u32 entry} records; the IA-32 (0x14c) entry, or 0."""
+    pe = struct.unpack_from("<I", data, 0x3c)[0]
+    nsec = struct.unpack_from("<H", data, pe + 6)[0]
+    opt_size = struct.unpack_from("<H", data, pe + 20)[0]
+    for i in range(nsec):
+        o = pe + 24 + opt_size + 40 * i
+        if data[o:o + 8].rstrip(b"\0") == b".compat":
+            raw_size, raw_off = struct.unpack_from("<II", data, o + 16)
+            sec = data[raw_off:raw_off + raw_size]
+            off = 0
+            while off + 8 <= len(sec) and sec[off] != 0 and sec[off + 1] >= 8:
+                kind, size, machine, entry = struct.unpack_from("<BBHI", sec, off)
+                if kind == 1 and machine == 0x14c:
+                    return entry
+                off += size
+    return 0
+
+
+@test
+def inspect_schemes_on_32bit_firmware():
+    """schemes_ia32: the .compat IA-32 entry (stub), XLF_EFI_HANDOVER_32
+    (handover), XLF_KERNEL_64 (legacy, the 32-bit boot protocol)."""
+    with open(KERNEL, "rb") as f:
+        data = f.read()
+    hdr = read_setup_header(data)
+    xlf, compat = hdr["xloadflags"], read_compat_ia32(data)
+    j = json.loads(ok(h("inspect", "--json", KERNEL)).stdout)
+    assert j["pe"]["compat_entry_ia32"] == compat, (j["pe"]["compat_entry_ia32"], compat)
+    expect = (["stub"] if compat else []) + (["handover"] if xlf & 4 and hdr["handover_offset"] else []) + \
+        (["legacy"] if xlf & 1 else [])
+    assert j["schemes_ia32"] == expect, j["schemes_ia32"]
+    assert j["schemes_ia32_rejected"] == {}, j["schemes_ia32_rejected"]
+    out = ok(h("inspect", KERNEL)).stdout.decode()
+    assert "on 32-bit firmware   stub: yes" in out, out
+    with Tmp() as tmp:
+        # without XLF_EFI_HANDOVER_32 / as a 32-bit kernel (no XLF_KERNEL_64)
+        for flags, scheme, needle in ((xlf & ~4, "handover", "XLF_EFI_HANDOVER_32 not set"),
+                                      (4, "legacy", "XLF_KERNEL_64 not set")):
+            k = os.path.join(tmp, "k%x" % flags)
+            with open(k, "wb") as f:
+                f.write(data[:0x236] + struct.pack("<H", flags) + data[0x238:])
+            j = json.loads(ok(h("inspect", "--json", k)).stdout)
+            assert scheme not in j["schemes_ia32"], j
+            assert needle in j["schemes_ia32_rejected"][scheme], j["schemes_ia32_rejected"]
+    j = json.loads(ok(h("inspect", "--json", SDBOOT)).stdout)
+    assert j["schemes_ia32"] == [] and "IA-32" in j["schemes_ia32_rejected"]["stub"], j
+    for app in (LOADER32, GRUB32):
+        j = json.loads(ok(h("inspect", "--json", app)).stdout)
+        assert j["pe"]["machine"] == 0x14c and j["pe"]["machine_name"] == "i386", app
+        assert j["schemes"] == [] and j["schemes_ia32"] == ["stub"], (app, j["schemes"], j["schemes_ia32"])
+
+
 # ---- install -----------------------------------------------------------------
 
 @test
@@ -423,6 +479,50 @@ def install_errors():
         if not os.path.isdir("/sys/firmware/efi/efivars"):
             fails(h("install", "--esp", tmp, "--loader", SDBOOT, "--variables", "yes"), 1, "efivars")
         assert os.listdir(tmp) == [], os.listdir(tmp)
+
+
+@test
+def install_for_32bit_firmware():
+    """--arch ia32|both: handoffia32.efi and the IA-32 fallback BOOTIA32.EFI."""
+    with Tmp() as tmp:
+        esp = os.path.join(tmp, "esp")
+        os.mkdir(esp)
+        ok(h("install", "--esp", esp, "--arch", "ia32"))
+        assert sorted(os.listdir(os.path.join(esp, "EFI/BOOT"))) == ["BOOTIA32.EFI"]
+        for p in ("EFI/handoff/handoffia32.efi", "EFI/BOOT/BOOTIA32.EFI"):
+            assert sha256(os.path.join(esp, p)) == sha256(LOADER32), p
+        ok(h("install", "--esp", esp, "--arch", "both"))
+        for p in ("EFI/handoff/handoffx64.efi", "EFI/BOOT/BOOTX64.EFI"):
+            assert sha256(os.path.join(esp, p)) == sha256(LOADER), p
+        before = tree_state(esp)
+        r = ok(h("install", "--esp", esp, "--arch", "both"))
+        assert tree_state(esp) == before and r.stdout == b"", "second install changed the tree"
+        # another IA-32 loader at the fallback path is kept, as for x64
+        shutil.copy(GRUB32, os.path.join(esp, "EFI/BOOT/BOOTIA32.EFI"))
+        ok(h("install", "--esp", esp, "--arch", "ia32", "--loader", LOADER32))
+        assert sha256(os.path.join(esp, "EFI/BOOT/BOOTIA32.EFI")) == sha256(GRUB32)
+        before = tree_state(esp)
+        fails(h("install", "--esp", esp, "--arch", "ia32", "--loader", LOADER), 1, "not an IA-32 EFI application")
+        fails(h("install", "--esp", esp, "--arch", "x64", "--loader", LOADER32), 1, "not an x86-64 EFI application")
+        fails(h("install", "--esp", esp, "--arch", "both", "--loader", LOADER), 2, "--arch x64 or --arch ia32")
+        fails(h("install", "--esp", esp, "--arch", "arm64"), 2, "expected x64, ia32 or both")
+        assert tree_state(esp) == before, "a refused install wrote something"
+
+
+@test
+def install_boot_variable_32bit_firmware():
+    """--variables yes on 32-bit firmware (fw_platform_size 32) names handoffia32.efi."""
+    g = "8be4df61-93ca-11d2-aa0d-00e098032b8c"
+    with Tmp() as tmp:
+        ev, esp = os.path.join(tmp, "efi", "efivars"), os.path.join(tmp, "esp")
+        os.makedirs(ev)
+        os.makedirs(esp)
+        with open(os.path.join(tmp, "efi", "fw_platform_size"), "w") as f:
+            f.write("32\n")
+        env = {"HANDOFF_EFIVARS_DIR": ev, "HANDOFF_ESP_PARTITION": "1:2048:131072:c0ffee00-1234-4321-8765-0123456789ab"}
+        ok(h("install", "--esp", esp, "--arch", "both", "--variables", "yes", env=env))
+        data = open(os.path.join(ev, f"Boot0000-{g}"), "rb").read()
+        assert "\\EFI\\handoff\\handoffia32.efi\0".encode("utf-16-le") in data, data
 
 
 @test
