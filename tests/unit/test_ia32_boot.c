@@ -94,6 +94,9 @@ TEST(ia32_stub_needs_compat_entry)
 	CHECK(scheme_supported_on(&img, SCHEME_STUB, FW_X64, NULL));
 	CHECK(strstr(why(&img, SCHEME_STUB), "CONFIG_EFI_MIXED") != NULL);
 	img.pe.compat_entry_ia32 = 0x3000;
+	img.pe.size_of_image = 0x3000;
+	CHECK(strstr(why(&img, SCHEME_STUB), "outside SizeOfImage") != NULL);
+	img.pe.size_of_image = 0x8000;
 	CHECK(scheme_supported_on(&img, SCHEME_STUB, FW_IA32, NULL));
 	CHECK_EQ(plan_scheme_on(&img, SCHEME_AUTO, false, FW_IA32, "k", &s), EFI_SUCCESS);
 	CHECK_EQ(s, SCHEME_STUB);
