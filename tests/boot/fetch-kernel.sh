@@ -8,16 +8,20 @@
 #   build/boot-cache/kernel-version   e.g. 6.1.0-57-amd64
 #   build/boot-cache/kernel-config    the kernel's .config
 #   build/boot-cache/modules/*.ko     modules the test initramfs needs
-#                                     (efivarfs is =m in Debian's kernel)
+#                                     (efivarfs is =m in Debian's kernel;
+#                                     xz-compressed ones, as 6.12 ships them,
+#                                     are unpacked: busybox insmod takes .ko)
 # The rest of the unpacked package (~400 MB) is deleted unless
 # HANDOFF_KEEP_KERNEL_PKG=1, which keeps it as build/boot-cache/kernel-pkg/.
 # Cached: does nothing if vmlinuz, kernel-version and the modules are there.
-# Set HANDOFF_KERNEL_META=linux-image-cloud-amd64 to prefer the cloud kernel.
+# Set HANDOFF_KERNEL_META=linux-image-cloud-amd64 to prefer the cloud kernel,
+# HANDOFF_KERNEL_CACHE=DIR to fetch into DIR instead of build/boot-cache
+# (prepare.sh puts Debian's 6.12 kernel in build/boot-cache/k6.12 that way).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-cache="$root/build/boot-cache"
+cache="${HANDOFF_KERNEL_CACHE:-$root/build/boot-cache}"
 
 MODULES="fs/efivarfs/efivarfs.ko"
 
@@ -33,8 +37,10 @@ resolve() {  # $1 = meta package; prints linux-image-X-... or nothing
 }
 
 resolve_any() {
-    local m pkg
-    for m in ${HANDOFF_KERNEL_META:-} linux-image-amd64 linux-image-cloud-amd64; do
+    local m pkg metas="${HANDOFF_KERNEL_META:-} linux-image-amd64 linux-image-cloud-amd64"
+    # a separate cache holds exactly the kernel asked for, never a fallback
+    if [ -n "${HANDOFF_KERNEL_CACHE:-}" ]; then metas="${HANDOFF_KERNEL_META:?}"; fi
+    for m in $metas; do
         pkg="$(resolve "$m")"
         if [ -n "$pkg" ]; then echo "$pkg"; return 0; fi
     done
@@ -78,7 +84,12 @@ kver="${kimg##*/vmlinuz-}"
 rm -rf "$cache/modules"
 mkdir -p "$cache/modules"
 for m in $MODULES; do
-    cp "$tmp/x/lib/modules/$kver/kernel/$m" "$cache/modules/"
+    src="$tmp/x/lib/modules/$kver/kernel/$m"
+    if [ -f "$src" ]; then
+        cp "$src" "$cache/modules/"
+    else
+        xz -dc "$src.xz" > "$cache/modules/${m##*/}"
+    fi
 done
 cp "$tmp/x/boot/config-$kver" "$cache/kernel-config"
 if [ "${HANDOFF_KEEP_KERNEL_PKG:-0}" = 1 ]; then

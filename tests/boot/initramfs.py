@@ -14,7 +14,8 @@ Layout:
   /bin/busybox            from busybox-static (/bin/busybox or /usr/bin/busybox)
   /bin/<applet>           symlinks to busybox for every applet it has
   /init                   the report script (INIT_SCRIPT below)
-  /lib/modules/*.ko       efivarfs.ko from the fetched Debian kernel (it is =m there)
+  /lib/modules/*.ko       efivarfs.ko from the fetched Debian kernel (it is =m there),
+                          or from another kernel's module directory (--modules DIR)
   /payload.bin            4 MiB deterministic pseudo-random data; its SHA-256 is
                           returned and written to OUT.sha256 by the CLI
   /pad.bin                (--pad-mib N only) N MiB of incompressible data
@@ -77,9 +78,13 @@ loadervar() {
 loader="\"LoaderEntryOneShot\":\"$(loadervar LoaderEntryOneShot)\",\"LoaderConfigTimeoutOneShot\":\"$(loadervar LoaderConfigTimeoutOneShot)\",\"LoaderInfo\":\"$(loadervar LoaderInfo)\",\"LoaderEntrySelected\":\"$(loadervar LoaderEntrySelected)\",\"LoaderDevicePartUUID\":\"$(loadervar LoaderDevicePartUUID)\",\"LoaderImageIdentifier\":\"$(loadervar LoaderImageIdentifier)\",\"HandoffBootScheme\":\"$(loadervar HandoffBootScheme)\""
 cmdline=$(cat /proc/cmdline | jesc)
 fb=$(head -n 1 /proc/fb 2>/dev/null | jesc)
+# boot_params.efi_info.efi_loader_signature (zero-page.rst: offset 0x1c0):
+# "EL64" from 64-bit firmware, "EL32" from 32-bit firmware (mixed mode).
+efisig=$(dd if=/sys/kernel/boot_params/data bs=1 skip=448 count=4 2>/dev/null | tr -dc 'A-Z0-9')
+fwsize=$(cat /sys/firmware/efi/fw_platform_size 2>/dev/null | tr -dc '0-9')
 sha=$(sha256sum /payload.bin 2>/dev/null | cut -d' ' -f1)
 
-report="HANDOFF-INIT {\"cmdline\":\"$cmdline\",\"efi\":$efi,\"efivars\":$nvars,\"fb\":\"$fb\",\"payload_sha256\":\"$sha\",\"loader\":{$loader}}"
+report="HANDOFF-INIT {\"cmdline\":\"$cmdline\",\"efi\":$efi,\"efivars\":$nvars,\"fb\":\"$fb\",\"efi_sig\":\"$efisig\",\"fw_platform_size\":\"$fwsize\",\"payload_sha256\":\"$sha\",\"loader\":{$loader}}"
 banner="handoff demo: Linux $(uname -r) booted, initramfs running"
 
 # /dev/console is the last console in /sys/class/tty/console/active. If that
@@ -152,9 +157,9 @@ def find_busybox():
     raise SystemExit("initramfs: busybox not found: install the Debian package 'busybox-static'")
 
 
-def find_module_dir():
+def find_module_dir(moddir=None):
     """Directory of the fetched kernel's modules (build/boot-cache/modules)."""
-    d = os.path.join(CACHE, "modules")
+    d = moddir or os.path.join(CACHE, "modules")
     return d if os.path.isdir(d) else None
 
 
@@ -207,18 +212,19 @@ class Cpio:
         self._hdr("TRAILER!!!", 0, 0)
 
 
-def build(out, pad_mib=0, extra_files=None, init_script=None, compress=None):
+def build(out, pad_mib=0, extra_files=None, init_script=None, compress=None, moddir=None):
     """Write the initramfs to `out`; return the payload's SHA-256 (hex).
 
     extra_files: {"/path/in/initramfs": bytes} added after the standard files.
     compress: None = gzip unless pad_mib > 0; True/False to force.
+    moddir: the kernel modules to include (default build/boot-cache/modules).
     """
     if compress is None:
         compress = pad_mib == 0
     busybox = find_busybox()
     applets = subprocess.run([busybox, "--list"], capture_output=True, text=True,
                              check=True).stdout.split()
-    moddir = find_module_dir()
+    moddir = find_module_dir(moddir)
     modules = sorted(m for m in os.listdir(moddir) if m.endswith(".ko")) if moddir else []
     if not modules:
         print("initramfs: warning: no kernel modules in build/boot-cache/modules "
@@ -267,8 +273,9 @@ def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("out")
     ap.add_argument("--pad-mib", type=int, default=0)
+    ap.add_argument("--modules", metavar="DIR", help="kernel modules to include (default: build/boot-cache/modules)")
     a = ap.parse_args(argv)
-    sha = build(a.out, pad_mib=a.pad_mib)
+    sha = build(a.out, pad_mib=a.pad_mib, moddir=a.modules)
     with open(a.out + ".sha256.tmp", "w") as f:
         f.write(sha + "\n")
     os.replace(a.out + ".sha256.tmp", a.out + ".sha256")

@@ -2,7 +2,11 @@
 # tests/boot/prepare.sh — one-time, idempotent setup for the boot tests:
 #   build/boot-cache/vmlinuz, kernel-version, modules/   (fetch-kernel.sh)
 #   build/boot-cache/initramfs.cpio.gz (+ .sha256)        (mkinitramfs.sh)
-# The initramfs is rebuilt only when it is missing or older than its inputs.
+#   build/boot-cache/k6.12/{vmlinuz,modules/,initramfs.cpio.gz}: Debian's 6.12
+#     kernel (linux-image-6.12-amd64, bookworm-security) and an initramfs with
+#     its efivarfs.ko, for the mixed-mode tests (test_ia32.py); best effort:
+#     the tests that need it fail by name when it could not be fetched.
+# An initramfs is rebuilt only when it is missing or older than its inputs.
 # Dependencies (QEMU, OVMF, mtools, ...) come from scripts/deps.sh.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -11,16 +15,26 @@ cache="$root/build/boot-cache"
 
 "$here/fetch-kernel.sh"
 
-out="$cache/initramfs.cpio.gz"
-stale=0
-if [ ! -s "$out" ] || [ ! -s "$out.sha256" ]; then
-    stale=1
+# initramfs OUT MODULE_DIR: (re)build when missing or older than its inputs.
+initramfs() {
+    local out=$1 mods=$2 stale=0 dep
+    if [ ! -s "$out" ] || [ ! -s "$out.sha256" ]; then
+        stale=1
+    else
+        for dep in "$here/initramfs.py" "$here/mkinitramfs.sh" "$mods"/*.ko; do
+            if [ "$dep" -nt "$out" ]; then stale=1; fi
+        done
+    fi
+    if [ "$stale" = 1 ]; then
+        "$here/mkinitramfs.sh" "$out" --modules "$mods"
+        echo "prepare: $out (payload sha256 $(cat "$out.sha256"))" >&2
+    fi
+}
+
+initramfs "$cache/initramfs.cpio.gz" "$cache/modules"
+
+if HANDOFF_KERNEL_META=linux-image-6.12-amd64 HANDOFF_KERNEL_CACHE="$cache/k6.12" "$here/fetch-kernel.sh"; then
+    initramfs "$cache/k6.12/initramfs.cpio.gz" "$cache/k6.12/modules"
 else
-    for dep in "$here/initramfs.py" "$here/mkinitramfs.sh" "$cache/modules"/*.ko; do
-        if [ "$dep" -nt "$out" ]; then stale=1; fi
-    done
-fi
-if [ "$stale" = 1 ]; then
-    "$here/mkinitramfs.sh" "$out"
-    echo "prepare: $out (payload sha256 $(cat "$out.sha256"))" >&2
+    echo "prepare: warning: Debian's 6.12 kernel could not be fetched; the tests that boot it will fail" >&2
 fi

@@ -10,7 +10,8 @@
     qemu.expect_eq(init["efi"], True, "efi", r)
 
 Machine: q35, -cpu max, 512 MiB, TCG, no display/network, serial on QEMU's
-stdio, OVMF_CODE_4M read-only pflash + a per-run copy of OVMF_VARS_4M,
+stdio, OVMF_CODE_4M read-only pflash + a per-run copy of OVMF_VARS_4M
+(ia32=True: Debian's 32-bit OVMF, ovmf-ia32, on the same 64-bit CPU: mixed mode),
 isa-debug-exit at 0xf4 (guest writes N -> QEMU exits 2N+1), -no-reboot (a
 guest reset or poweroff ends QEMU).
 
@@ -123,6 +124,21 @@ def ovmf_paths():
             return code, vars_
     raise HarnessError("OVMF firmware (OVMF_CODE_4M.fd, OVMF_VARS_4M.fd) not found in %s: "
                        "install the Debian package 'ovmf' (scripts/deps.sh)" % " or ".join(OVMF_DIRS))
+
+
+def ovmf32_paths():
+    """(OVMF32_CODE_4M.secboot.fd, OVMF32_VARS_4M.fd) from Debian's ovmf-ia32.
+
+    The only 32-bit build Debian ships is the Secure Boot one: it needs SMM
+    and a secure pflash (run_qemu adds both). Its VARS have no keys enrolled,
+    so Secure Boot is off."""
+    for d in OVMF_DIRS:
+        code = os.path.join(d, "OVMF32_CODE_4M.secboot.fd")
+        vars_ = os.path.join(d, "OVMF32_VARS_4M.fd")
+        if os.path.isfile(code) and os.path.isfile(vars_):
+            return code, vars_
+    raise HarnessError("32-bit OVMF (OVMF32_CODE_4M.secboot.fd, OVMF32_VARS_4M.fd) not found in %s: "
+                       "install the Debian package 'ovmf-ia32' (scripts/deps.sh)" % " or ".join(OVMF_DIRS))
 
 
 def _need_tool(tool, package):
@@ -325,7 +341,7 @@ def _parse_tagged(line, tag):
 
 def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_args=(),
              keys=(), stop_on=None, interface="virtio", memory=512, vars_file=None,
-             name=None, firmware=True):
+             name=None, firmware=True, ia32=False):
     """Boot QEMU/OVMF and collect the serial output. Never raises on guest failure.
 
     disk_img: raw image (FAT or GPT) or None. kernel/initrd/append: QEMU direct
@@ -336,6 +352,7 @@ def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_a
     (-drive if=none + your own -device in extra_args).
     vars_file: VARS template to copy (default OVMF_VARS_4M.fd).
     firmware: False to run without pflash (SeaBIOS), for experiments only.
+    ia32: 32-bit UEFI firmware (ovmf32_paths) on the same 64-bit CPU.
     """
     if shutil.which(QEMU) is None:
         raise HarnessError("%s not found: install the Debian package 'qemu-system-x86' "
@@ -349,11 +366,13 @@ def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_a
         shutil.rmtree(run_dir)
     os.makedirs(run_dir)
 
-    cmd = [QEMU, "-machine", "q35", "-cpu", "max", "-m", str(memory), "-accel", "tcg",
+    machine = ["-machine", "q35,smm=on", "-global", "driver=cfi.pflash01,property=secure,value=on"] \
+        if ia32 else ["-machine", "q35"]
+    cmd = [QEMU, *machine, "-cpu", "max", "-m", str(memory), "-accel", "tcg",
            "-display", "none", "-no-reboot", "-net", "none", "-serial", "stdio",
            "-monitor", "none", "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
     if firmware:
-        code, vars_tmpl = ovmf_paths()
+        code, vars_tmpl = ovmf32_paths() if ia32 else ovmf_paths()
         vars_copy = os.path.join(run_dir, "OVMF_VARS.fd")
         shutil.copyfile(vars_file or vars_tmpl, vars_copy)
         cmd += ["-drive", "if=pflash,format=raw,unit=0,readonly=on,file=" + code,

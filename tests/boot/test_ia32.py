@@ -1,0 +1,162 @@
+"""Mixed mode (issue 14): handoffia32.efi as \\EFI\\BOOT\\BOOTIA32.EFI on
+Debian's 32-bit OVMF (ovmf-ia32) with a 64-bit CPU boots 64-bit kernels:
+Debian's 6.1 by handover, legacy and auto (the stub scheme through the
+kernel's .compat IA-32 entry), Debian's 6.12 by stub, handover and legacy.
+
+Each boot checks what Linux saw (the initramfs's HANDOFF-INIT report): the
+exact command line, EFI with efivarfs readable (runtime services through the
+kernel's 32-bit thunk), the EFI framebuffer, "EL32" in boot_params.efi_info
+and fw_platform_size 32, the initrd's payload SHA-256, and the Boot Loader
+Interface variables naming the scheme and BOOTIA32.EFI. A 32-bit kernel and
+kernels without the 32-bit entries are refused by name, back to the menu.
+"""
+import os
+import shutil
+import struct
+
+import qemu
+
+LOADER32 = "build/handoffia32.efi"
+K61 = ("build/boot-cache/vmlinuz", "build/boot-cache/initramfs.cpio.gz")
+K612 = ("build/boot-cache/k6.12/vmlinuz", "build/boot-cache/k6.12/initramfs.cpio.gz")
+TIMEOUT = 300  # 32-bit OVMF with SMM is slower to start than the 64-bit one
+
+
+def esp32_tree(kernel, initrd, entries, loader_conf, extra_files=None):
+    """An ESP with handoffia32.efi as the IA-32 fallback loader and no x64 one."""
+    tree = os.path.join(qemu.workdir(), "esp")
+    shutil.rmtree(tree, ignore_errors=True)
+    for d in ("EFI/BOOT", "loader/entries", "debian"):
+        os.makedirs(os.path.join(tree, d))
+    shutil.copyfile(qemu.root_path(LOADER32), os.path.join(tree, "EFI/BOOT/BOOTIA32.EFI"))
+    shutil.copyfile(qemu.root_path(kernel), os.path.join(tree, "debian/vmlinuz"))
+    shutil.copyfile(qemu.root_path(initrd), os.path.join(tree, "debian/initrd.img"))
+    with open(os.path.join(tree, "loader/loader.conf"), "w") as f:
+        f.write(loader_conf)
+    for name, text in entries.items():
+        with open(os.path.join(tree, "loader/entries", name), "w") as f:
+            f.write(text)
+    for path, data in (extra_files or {}).items():
+        with open(os.path.join(tree, path), "wb") as f:
+            f.write(data)
+    return tree
+
+
+def entry(title, options, protocol=None, linux="/debian/vmlinuz", sort_key=None):
+    text = "title %s\nlinux %s\ninitrd /debian/initrd.img\noptions %s\n" % (title, linux, options)
+    if sort_key:
+        text += "sort-key %s\n" % sort_key
+    return text + ("protocol %s\n" % protocol if protocol else "")
+
+
+def boot32(tree, keys=()):
+    img = qemu.make_esp(tree, os.path.join(qemu.workdir(), "esp.img"))
+    return qemu.run_qemu(img, TIMEOUT, keys=keys, ia32=True)
+
+
+def check_mixed_mode_boot(res, initrd, options, scheme, entry_id):
+    init = qemu.expect_init(res)
+    with open(qemu.root_path(initrd + ".sha256")) as f:
+        sha = f.read().split()[0]
+    qemu.expect_eq(init.get("cmdline"), options, "kernel command line (exactly the configured options)", res)
+    qemu.expect_eq(init.get("efi"), True, "/sys/firmware/efi exists", res)
+    qemu.expect(isinstance(init.get("efivars"), int) and init["efivars"] > 0,
+                "efivarfs lists variables (32-bit runtime services work), got %r" % init.get("efivars"), res)
+    qemu.expect_in("EFI", init.get("fb", ""), "/proc/fb names the EFI framebuffer", res)
+    qemu.expect_eq(init.get("efi_sig"), "EL32", "boot_params.efi_info.efi_loader_signature", res)
+    qemu.expect_eq(init.get("fw_platform_size"), "32", "/sys/firmware/efi/fw_platform_size", res)
+    qemu.expect_eq(init.get("payload_sha256"), sha, "SHA-256 of /payload.bin from the initrd", res)
+    v = init.get("loader", {})
+    qemu.expect_eq(v.get("HandoffBootScheme"), scheme, "HandoffBootScheme", res)
+    qemu.expect_eq(v.get("LoaderEntrySelected"), entry_id, "LoaderEntrySelected", res)
+    qemu.expect_eq(v.get("LoaderImageIdentifier", "").upper(), "\\EFI\\BOOT\\BOOTIA32.EFI",
+                   "LoaderImageIdentifier", res)
+    qemu.expect(res.time_of(r"handoff: booting 'Debian' by %s\b" % scheme) is not None,
+                "handoff says it boots by %s" % scheme, res)
+
+
+def scheme_test(kernel, initrd, protocol, want):
+    options = "console=ttyS0 handoff.marker=ia32-%s panic=-1" % protocol
+    tree = esp32_tree(kernel, initrd, {"debian.conf": entry("Debian", options, protocol)}, "timeout 0\n")
+    res = boot32(tree)
+    check_mixed_mode_boot(res, initrd, options, want, "debian")
+
+
+@qemu.needs(LOADER32, *K61)
+def test_ia32_61_handover():
+    scheme_test(*K61, "handover", "handover")
+
+
+@qemu.needs(LOADER32, *K61)
+def test_ia32_61_legacy():
+    scheme_test(*K61, "legacy", "legacy")
+
+
+@qemu.needs(LOADER32, *K61)
+def test_ia32_61_auto_picks_stub():
+    scheme_test(*K61, "auto", "stub")
+
+
+@qemu.needs(LOADER32, *K612)
+def test_ia32_612_stub():
+    scheme_test(*K612, "stub", "stub")
+
+
+@qemu.needs(LOADER32, *K612)
+def test_ia32_612_handover():
+    scheme_test(*K612, "handover", "handover")
+
+
+@qemu.needs(LOADER32, *K612)
+def test_ia32_612_legacy():
+    scheme_test(*K612, "legacy", "legacy")
+
+
+def patched(kernel, xloadflags=None, drop_compat=False):
+    """Debian's kernel with other xloadflags (boot.rst 0x236) or its .compat
+    record's type set to 0 (end of list: no IA-32 entry)."""
+    data = bytearray(kernel)
+    if xloadflags is not None:
+        struct.pack_into("<H", data, 0x236, xloadflags)
+    if drop_compat:
+        pe = struct.unpack_from("<I", data, 0x3c)[0]
+        nsec, opt_size = struct.unpack_from("<H", data, pe + 6)[0], struct.unpack_from("<H", data, pe + 20)[0]
+        for i in range(nsec):
+            o = pe + 24 + opt_size + 40 * i
+            if data[o:o + 8].rstrip(b"\0") == b".compat":
+                data[struct.unpack_from("<I", data, o + 20)[0]] = 0
+    return bytes(data)
+
+
+@qemu.needs(LOADER32, *K61)
+def test_ia32_refusals_name_the_missing_entry():
+    """A 32-bit kernel (no XLF_KERNEL_64), a kernel without XLF_EFI_HANDOVER_32
+    asked for handover, one without a .compat IA-32 entry asked for stub:
+    each is refused with the reason and the menu comes back; then one boots."""
+    kernel = open(qemu.root_path(K61[0]), "rb").read()
+    xlf = struct.unpack_from("<H", kernel, 0x236)[0]
+    good = "console=ttyS0 handoff.marker=ia32-after-refusals panic=-1"
+    entries = {
+        "a1.conf": entry("Kernel 32", "x", linux="/k32", sort_key="a1"),
+        "a2.conf": entry("No handover32", "x", protocol="handover", linux="/nohandover32", sort_key="a2"),
+        "a3.conf": entry("No compat", "x", protocol="stub", linux="/nocompat", sort_key="a3"),
+        "a4.conf": entry("Debian", good, protocol="legacy", sort_key="a4"),
+    }
+    tree = esp32_tree(*K61, entries, "timeout menu-force\n", {
+        "k32": patched(kernel, xloadflags=0x4),
+        "nohandover32": patched(kernel, xloadflags=xlf & ~0x4),
+        "nocompat": patched(kernel, drop_compat=True),
+    })
+    menu = r"handoff [0-9.]+ boot menu"
+    res = boot32(tree, keys=[
+        (menu, b"1"), (r"Press any key", b" "),
+        (menu, b"2"), (r"Press any key", b" "),
+        (menu, b"3"), (r"Press any key", b" "),
+        (menu, b"4"),
+    ])
+    qemu.expect_eq(res.keys_pending, [], "all menu keys sent (the menu came back each time)", res)
+    for msg in (r"/k32: no boot scheme fits on 32-bit firmware: XLF_KERNEL_64 not set",
+                r"/nohandover32: cannot boot by handover: XLF_EFI_HANDOVER_32 not set in xloadflags",
+                r"/nocompat: cannot boot by stub: no IA-32 entry in a \".compat\" section"):
+        qemu.expect(res.time_of(msg) is not None, "message %r" % msg, res)
+    check_mixed_mode_boot(res, K61[1], good, "legacy", "a4")
