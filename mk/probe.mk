@@ -1,10 +1,13 @@
 # build/probe.img: the boot-protocol probe (design.md "The probe").
 #   payload: src/probe/*.c + entry.S and the src/core files its checks need,
 #            freestanding x86-64 ELF, position independent (self-relocating),
-#            linked at 0 by probe.lds, flattened with llvm-objcopy
+#            linked at 0 by probe.lds, flattened with llvm-objcopy; entry.S
+#            carries src/probe/ia32/gather.c as a flat IA-32 blob (the 32-bit
+#            EFI entries ask the firmware before they leave for long mode)
 #   image:   build/mkprobe (tests/tools/mkprobe.c + src/core/bzwrite.c) writes
 #            the bzImage; with build/handoff-stub.efi present it is wrapped
-#            into a PE/COFF image (src/core/wrap.c) that firmware can start.
+#            into a PE/COFF image (src/core/wrap.c) that firmware can start,
+#            whose .compat section names the payload's IA-32 PE entry.
 
 PROBE_CC     := clang -target x86_64-unknown-elf
 PROBE_CFLAGS := -std=gnu11 -ffreestanding -fPIE -fvisibility=hidden -mno-red-zone -mgeneral-regs-only \
@@ -14,8 +17,14 @@ PROBE_CORE   := src/core/probe_check.c src/core/probe_mem.c src/core/probe_json.
 	src/core/fmt.c src/core/log.c src/core/e820.c src/efi/libc.c
 PROBE_OBJS   := $(patsubst %.c,$(B)/probe/%.o,$(wildcard src/probe/*.c) $(PROBE_CORE)) $(B)/probe/src/probe/entry.o
 # Parameters of the image; the payload's layout (probe.h) fixes the handover offset.
-PROBE_IMG_ARGS := --handover-offset 0x200 --cmdline-size 4095 --kernel-alignment 0x200000 \
+PROBE_IMG_ARGS := --handover-offset 0x400 --cmdline-size 4095 --kernel-alignment 0x200000 \
 	--pref-address 0x1000000 --kernel-version "handoff-probe $(VERSION)"
+# IA-32 blob: no data of its own (all state in the caller's report), PIC with
+# PC-relative and GOT-relative references only, so it runs wherever it lands.
+PROBE32_CC     := clang -target i386-unknown-elf
+PROBE32_CFLAGS := -std=gnu11 -ffreestanding -fPIE -fvisibility=hidden -malign-double -mgeneral-regs-only \
+	-fno-stack-protector -fno-builtin -fshort-wchar -fno-asynchronous-unwind-tables -Os $(WARN) -Iinclude -Isrc
+PROBE32_BIN    := $(B)/probe/ia32/gather.bin
 # The PE/COFF wrap: one line, active when the stub is built.
 PROBE_STUB   := $(if $(STUB_SRCS),$(B)/handoff-stub.efi)
 
@@ -23,9 +32,24 @@ $(B)/probe/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(Q)$(call msg,PROBECC,$@) $(PROBE_CC) $(PROBE_CFLAGS) -MMD -MP -c $< -o $@
 
-$(B)/probe/src/probe/entry.o: src/probe/entry.S
+$(B)/probe/ia32/gather.o: src/probe/ia32/gather.c
 	@mkdir -p $(dir $@)
-	$(Q)$(call msg,PROBEAS,$@) $(PROBE_CC) -c $< -o $@
+	$(Q)$(call msg,PROBECC,$@) $(PROBE32_CC) $(PROBE32_CFLAGS) -MMD -MP -c $< -o $@
+	@# position independent without a loader: no absolute relocation
+	@! llvm-readelf -r $@ | grep -E 'R_386_(32|GOT32X?|RELATIVE) '
+
+$(B)/probe/ia32/gather.elf: $(B)/probe/ia32/gather.o src/probe/ia32/gather.lds
+	$(Q)$(call msg,LD,$@) ld.lld -m elf_i386 -static -nostdlib --gc-sections -T src/probe/ia32/gather.lds $< -o $@
+	@test "$$(llvm-nm $@ | awk '$$3 == "probe32_gather" {print $$1}')" = 00000000
+	@# no data of its own: a flat blob would lose .bss and move .data
+	@test -z "$$(llvm-readelf -S $@ | awk '$$2 ~ /^\.(data|bss)/ && $$6 !~ /^0+$$/')"
+
+$(PROBE32_BIN): $(B)/probe/ia32/gather.elf
+	$(Q)$(call msg,OBJCOPY,$@) llvm-objcopy -O binary $< $@
+
+$(B)/probe/src/probe/entry.o: src/probe/entry.S $(PROBE32_BIN)
+	@mkdir -p $(dir $@)
+	$(Q)$(call msg,PROBEAS,$@) $(PROBE_CC) -DGATHER32_BIN='"$(abspath $(PROBE32_BIN))"' -c $< -o $@
 
 $(B)/probe/probe.elf: $(PROBE_OBJS) src/probe/probe.lds
 	$(Q)$(call msg,LD,$@) ld.lld -pie --no-dynamic-linker -z norelro -z notext --gc-sections -nostdlib \
@@ -33,7 +57,9 @@ $(B)/probe/probe.elf: $(PROBE_OBJS) src/probe/probe.lds
 	@# self-relocation handles R_X86_64_RELATIVE only
 	@! llvm-readelf -r $@ | grep -E 'R_X86_64_' | grep -v R_X86_64_RELATIVE
 	@test "$$(llvm-nm $@ | awk '$$3 == "entry64" {print $$1}')" = 0000000000000200
-	@test "$$(llvm-nm $@ | awk '$$3 == "handover64" {print $$1}')" = 0000000000000400
+	@test "$$(llvm-nm $@ | awk '$$3 == "handover32" {print $$1}')" = 0000000000000400
+	@test "$$(llvm-nm $@ | awk '$$3 == "handover64" {print $$1}')" = 0000000000000600
+	@test "$$(llvm-nm $@ | awk '$$3 == "pe32" {print $$1}')" = 0000000000000800
 
 $(B)/probe/probe.bin: $(B)/probe/probe.elf
 	$(Q)$(call msg,OBJCOPY,$@) llvm-objcopy -O binary $< $@
@@ -44,7 +70,7 @@ $(B)/mkprobe: tests/tools/mkprobe.c $(HOST_CORE_OBJS) $(B)/host/tool/platform_ho
 $(B)/probe.img: $(B)/probe/probe.bin $(B)/probe/probe.elf $(B)/mkprobe $(PROBE_STUB)
 	$(Q)$(call msg,MKPROBE,$@) $(B)/mkprobe --payload $< -o $@ $(PROBE_IMG_ARGS) \
 		--init-size 0x$$(llvm-nm $(B)/probe/probe.elf | awk '$$3 == "_end" {print $$1}') \
-		$(if $(PROBE_STUB),--stub $(PROBE_STUB))
+		$(if $(PROBE_STUB),--stub $(PROBE_STUB) --compat-entry 0x800)
 
 # The same image without the PE/COFF wrap: what GRUB's and OVMF's own bzImage
 # loaders see when the file has no MZ header (the boot tests use both).

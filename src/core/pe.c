@@ -12,6 +12,8 @@
 #define PE32_OPT_MIN 96
 #define RELOC_BLOCK_HEADER 8
 #define RELOC_TYPE_ABSOLUTE 0
+#define RELOC_TYPE_HIGHLOW 3
+#define RELOC_TYPE_DIR64 10
 #define COMPAT_TYPE_END 0
 #define COMPAT_TYPE_ENTRY 1
 #define COMPAT_ENTRY_SIZE 8
@@ -115,45 +117,54 @@ uint32_t pe_compat_entry(const uint8_t *data, size_t size, uint16_t machine)
 	return 0;
 }
 
-/* File offset of @rva: inside a section's raw data, or in the headers. */
-static bool pe_rva_to_offset(const struct pe_info *pe, uint32_t rva, uint32_t size, uint64_t *ret)
+static EFI_STATUS pe_fixup(uint8_t *image, size_t image_size, uint64_t target, unsigned type, uint64_t delta,
+			   const char *name)
 {
-	if (range_ok(rva, size, pe->size_of_headers)) {
-		*ret = rva;
-		return true;
-	}
-	for (uint32_t i = 0; i < pe->n_sections; i++) {
-		const struct pe_section *s = &pe->sections[i];
+	size_t width = type == RELOC_TYPE_DIR64 ? 8 : 4;
 
-		if (rva >= s->virtual_address && range_ok(rva - s->virtual_address, size, s->raw_size)) {
-			*ret = (uint64_t)s->raw_offset + (rva - s->virtual_address);
-			return true;
-		}
-	}
-	return false;
+	if (type != RELOC_TYPE_DIR64 && type != RELOC_TYPE_HIGHLOW)
+		return log_error_status(EFI_UNSUPPORTED, "%s: base relocation type %u at RVA %#llx", name, type,
+					(unsigned long long)target);
+	if (!range_ok(target, width, image_size))
+		return log_error_status(EFI_LOAD_ERROR, "%s: base relocation at RVA %#llx outside the image", name,
+					(unsigned long long)target);
+	if (width == 8)
+		put_le64(image + target, get_le64(image + target) + delta);
+	else
+		put_le32(image + target, get_le32(image + target) + (uint32_t)delta);
+	return EFI_SUCCESS;
 }
 
-bool pe_relocs_trivial(const uint8_t *buf, size_t len, const struct pe_info *pe)
+EFI_STATUS pe_relocate(uint8_t *image, size_t image_size, const struct pe_info *pe, uint64_t delta, const char *name)
 {
-	uint64_t off;
+	const uint32_t dir = pe->reloc_rva, dir_size = pe->reloc_size;
 
-	if (pe->reloc_size == 0)
-		return true;
-	if (!pe_rva_to_offset(pe, pe->reloc_rva, pe->reloc_size, &off) || !range_ok(off, pe->reloc_size, len))
-		return false;
-	/* PE/COFF §6.6: blocks of {u32 page RVA, u32 block size, u16 entries},
-	 * each entry's top four bits its type. */
-	for (uint32_t b = 0; b + RELOC_BLOCK_HEADER <= pe->reloc_size;) {
-		uint32_t size = get_le32(buf + off + b + 4);
+	if (dir_size == 0)
+		return EFI_SUCCESS;
+	if (!range_ok(dir, dir_size, image_size))
+		return log_error_status(EFI_LOAD_ERROR, "%s: base relocation directory %#x+%#x outside the image", name, dir,
+					dir_size);
+	/* blocks of {u32 page RVA, u32 block size, u16 entries}, each entry
+	 * the type in its top four bits and the offset in the page below */
+	for (uint32_t b = 0; b + RELOC_BLOCK_HEADER <= dir_size;) {
+		uint32_t page = get_le32(image + dir + b), size = get_le32(image + dir + b + 4);
 
-		if (size < RELOC_BLOCK_HEADER || size > pe->reloc_size - b)
-			return false;
-		for (uint32_t e = b + RELOC_BLOCK_HEADER; e + 2 <= b + size; e += 2)
-			if (get_le16(buf + off + e) >> 12 != RELOC_TYPE_ABSOLUTE)
-				return false;
+		if (size < RELOC_BLOCK_HEADER || size > dir_size - b)
+			return log_error_status(EFI_LOAD_ERROR, "%s: base relocation block at %#x has size %#x", name, dir + b,
+						size);
+		for (uint32_t e = b + RELOC_BLOCK_HEADER; e + 2 <= b + size; e += 2) {
+			uint16_t v = get_le16(image + dir + e);
+			EFI_STATUS err;
+
+			if (v >> 12 == RELOC_TYPE_ABSOLUTE)
+				continue;
+			err = pe_fixup(image, image_size, (uint64_t)page + (v & 0xfffu), v >> 12, delta, name);
+			if (EFI_ERROR(err))
+				return err;
+		}
 		b += size;
 	}
-	return true;
+	return EFI_SUCCESS;
 }
 
 /* The IA-32 entry of a kernel built with CONFIG_EFI_MIXED, when the

@@ -102,12 +102,15 @@ bool pe_is_efi_app(const struct pe_info *pe, uint16_t machine);
 bool pe_is_efi_app_x64(const struct pe_info *pe);
 
 /**
- * pe_relocs_trivial() - whether the image in @buf (file layout, @len bytes)
- * runs unchanged at any address: no base relocation directory, or one whose
- * blocks hold only IMAGE_REL_BASED_ABSOLUTE padding (Linux's dummy ".reloc").
- * A directory that cannot be read counts as not trivial.
+ * pe_relocate() - apply the base relocations of the image loaded at @image
+ * (@image_size bytes, memory layout: the directory at its RVA) for a load
+ * address @delta bytes above its ImageBase: IMAGE_REL_BASED_HIGHLOW (32-bit)
+ * and DIR64 fixups, ABSOLUTE padding skipped (PE/COFF §6.6). Every block
+ * and target is bounds-checked; the image is for discarding on failure.
+ * Return: EFI_SUCCESS, EFI_LOAD_ERROR (malformed) or EFI_UNSUPPORTED (another
+ * relocation type), logged with @name.
  */
-bool pe_relocs_trivial(const uint8_t *buf, size_t len, const struct pe_info *pe);
+EFI_STATUS pe_relocate(uint8_t *image, size_t image_size, const struct pe_info *pe, uint64_t delta, const char *name);
 
 /**
  * pe_compat_entry() - walk the entries of a ".compat" section (@data, @size

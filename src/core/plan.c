@@ -215,8 +215,7 @@ EFI_STATUS plan_kernel_layout(const struct image_info *img, const char *name, st
 	return EFI_SUCCESS;
 }
 
-EFI_STATUS plan_compat_layout(const struct image_info *img, const uint8_t *buf, size_t len, const char *name,
-			      struct kernel_layout *ret)
+EFI_STATUS plan_compat_layout(const struct image_info *img, size_t len, const char *name, struct kernel_layout *ret)
 {
 	const struct pe_info *pe = &img->pe;
 	struct kernel_layout l = {
@@ -236,8 +235,6 @@ EFI_STATUS plan_compat_layout(const struct image_info *img, const uint8_t *buf, 
 	if (pe->compat_entry_ia32 >= pe->size_of_image)
 		return log_error_status(EFI_LOAD_ERROR, "%s: .compat entry %#x outside SizeOfImage %#x", name,
 					pe->compat_entry_ia32, pe->size_of_image);
-	if (!pe_relocs_trivial(buf, len, pe))
-		return log_error_status(EFI_LOAD_ERROR, "%s: base relocations: handoff loads only images that run anywhere", name);
 	l.alloc_size = ALIGN_UP(MAX((uint64_t)pe->size_of_image, (uint64_t)img->bz.init_size), (uint64_t)EFI_PAGE_SIZE);
 	if (l.pref_address % l.alignment || l.pref_address + l.alloc_size > l.max_address) {
 		if (!l.relocatable)

@@ -66,16 +66,17 @@ EFI_STATUS plan_kernel_layout(const struct image_info *img, const char *name, st
 /**
  * plan_compat_layout() - where a 64-bit kernel goes to be entered by its
  * IA-32 ".compat" entry (stub scheme on 32-bit firmware): the PE image as
- * its headers lay it out (@buf, @len: the file), at a kernel_alignment-aligned
+ * its headers lay it out (@len: the file's size), at a kernel_alignment-aligned
  * address, pref_address first, with room for max(SizeOfImage, init_size).
  * Linux before 6.2 runs startup_32 from there before its EFI code moves the
  * kernel, and startup_32 builds page tables at ALIGN(image base,
  * kernel_alignment) + init_size - _end (pref_address when that is lower), so
- * that memory must be the image's. .copy_size is SizeOfHeaders.
- * Return: EFI_SUCCESS, or EFI_LOAD_ERROR (no bzImage, base relocations).
+ * that memory must be the image's. .copy_size is SizeOfHeaders. The loader
+ * then applies the image's base relocations (pe_relocate()), as LoadImage
+ * would.
+ * Return: EFI_SUCCESS, or EFI_LOAD_ERROR (no bzImage, entry or headers outside).
  */
-EFI_STATUS plan_compat_layout(const struct image_info *img, const uint8_t *buf, size_t len, const char *name,
-			      struct kernel_layout *ret);
+EFI_STATUS plan_compat_layout(const struct image_info *img, size_t len, const char *name, struct kernel_layout *ret);
 
 /** plan_initrd_max() - highest address (exclusive) the initrd may end at. */
 uint64_t plan_initrd_max(const struct bz_info *bz);

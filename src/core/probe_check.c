@@ -54,6 +54,10 @@ const char *probe_entry_name(enum probe_entry entry)
 		return "stub";
 	case PROBE_ENTRY_BOOT32:
 		return "boot32";
+	case PROBE_ENTRY_HANDOVER32:
+		return "handover32";
+	case PROBE_ENTRY_STUB32:
+		return "stub32";
 	}
 	return "unknown";
 }

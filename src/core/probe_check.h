@@ -17,7 +17,21 @@ enum probe_entry {
 	PROBE_ENTRY_HANDOVER = 1, /* EFI handover entry, called by a loader */
 	PROBE_ENTRY_STUB = 2,     /* handover entry, called by handoff's stub inside probe.img */
 	PROBE_ENTRY_BOOT32 = 3,   /* 32-bit entry at the load address (esi = boot_params) */
+	PROBE_ENTRY_HANDOVER32 = 4, /* 32-bit EFI handover entry (handover_offset), from 32-bit firmware */
+	PROBE_ENTRY_STUB32 = 5,   /* IA-32 PE entry named by the image's .compat section (mixed mode) */
 };
+
+/* The EFI system table's HeaderSize (UEFI 2.10 §4.3) with 32- and 64-bit
+ * pointers: how the probe tells which firmware made it. */
+#define PROBE_SYSTAB_SIZE_IA32 0x48u
+#define PROBE_SYSTAB_SIZE_X64 0x78u
+
+/* Entries from 32-bit firmware, whose boot services the probe's IA-32 code
+ * (src/probe/efi32.c) asked before it left for long mode. */
+static inline bool probe_entry_is_efi32(enum probe_entry e)
+{
+	return e == PROBE_ENTRY_HANDOVER32 || e == PROBE_ENTRY_STUB32;
+}
 
 /* Entries after which the loader owns the whole boot_params (e820, efi_info)
  * and boot services are gone: the 64-bit and the 32-bit boot protocols. */
@@ -106,6 +120,7 @@ struct probe_report {
 	unsigned e820_entries;
 	bool efi_systab;               /* a system table with a valid signature */
 	uint32_t efi_systab_revision;
+	unsigned fw_bits;              /* 64 or 32: the table's HeaderSize says; 0 unknown */
 	unsigned efi_memmap;           /* descriptors in the map checked */
 	char efi_sig[5];               /* efi_info.efi_loader_signature as text */
 	uint8_t video_type;            /* screen_info.orig_video_isVGA */
@@ -121,7 +136,7 @@ struct probe_report {
 /** probe_error_name() - the name reported for @err ("hdr_mismatch", ...). */
 const char *probe_error_name(enum probe_error err);
 
-/** probe_entry_name() - "legacy64", "handover" or "stub". */
+/** probe_entry_name() - "legacy64", "handover", "stub", "boot32", "handover32" or "stub32". */
 const char *probe_entry_name(enum probe_entry entry);
 
 /**
@@ -150,5 +165,11 @@ bool probe_image_carries_kernel(probe_read_fn read, void *ctx, uint64_t image_ba
  * may be called.
  */
 bool probe_systab_valid(probe_read_fn read, void *ctx, uint64_t addr, uint32_t *ret_revision);
+
+/**
+ * probe_systab_bits() - the word size of the firmware that made the system
+ * table at @addr: 64 or 32 by its HeaderSize, 0 when unreadable or neither.
+ */
+unsigned probe_systab_bits(probe_read_fn read, void *ctx, uint64_t addr);
 
 #endif

@@ -122,9 +122,19 @@ bool probe_systab_valid(probe_read_fn read, void *ctx, uint64_t addr, uint32_t *
 	if (ret_revision)
 		*ret_revision = h.Revision;
 	/* §4.3: signature "IBI SYST"; revisions start at 1.10; the header
-	 * size covers at least the table as of 1.10. */
+	 * size covers at least the table as of 1.10 (with 32-bit pointers on
+	 * IA-32 firmware). */
 	return h.Signature == EFI_SYSTEM_TABLE_SIGNATURE && h.Revision >= EFI_1_10_SYSTEM_TABLE_REVISION &&
-	       (h.Revision >> 16) < 16 && h.HeaderSize >= sizeof(EFI_SYSTEM_TABLE);
+	       (h.Revision >> 16) < 16 && h.HeaderSize >= PROBE_SYSTAB_SIZE_IA32;
+}
+
+unsigned probe_systab_bits(probe_read_fn read, void *ctx, uint64_t addr)
+{
+	EFI_TABLE_HEADER h;
+
+	if (!probe_systab_valid(read, ctx, addr, NULL) || !read(ctx, addr, &h, sizeof(h)))
+		return 0;
+	return h.HeaderSize >= PROBE_SYSTAB_SIZE_X64 ? 64 : 32;
 }
 
 /* §7.2: descriptors at least as big as the 1.0 struct, stepped by the size
@@ -176,11 +186,13 @@ void probe_check_efi(struct probe_ctx *c)
 	uint64_t systab = legacy ? ei->efi_systab | (uint64_t)ei->efi_systab_hi << 32 : c->in->systab_addr;
 	uint32_t desc_version;
 
-	if (legacy && ei->efi_loader_signature != EFI64_LOADER_SIGNATURE)
-		probe_fail(c, PROBE_ERR_EFI_SIG);
 	c->r->efi_systab = probe_systab_valid(c->in->read, c->in->read_ctx, systab, &c->r->efi_systab_revision);
 	if (!c->r->efi_systab)
 		probe_fail(c, PROBE_ERR_EFI_SYSTAB_SIG);
+	c->r->fw_bits = probe_systab_bits(c->in->read, c->in->read_ctx, systab);
+	/* zero-page.rst: "EL64" from 64-bit firmware, "EL32" from 32-bit firmware */
+	if (legacy && ei->efi_loader_signature != (c->r->fw_bits == 32 ? EFI32_LOADER_SIGNATURE : EFI64_LOADER_SIGNATURE))
+		probe_fail(c, PROBE_ERR_EFI_SIG);
 	if (legacy) {
 		c->map_addr = ei->efi_memmap | (uint64_t)ei->efi_memmap_hi << 32;
 		c->map_size = ei->efi_memmap_size;

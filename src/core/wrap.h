@@ -17,6 +17,12 @@
  * bzImage is ImageBase[0, S) followed by the .bzimage section (wrap_find()).
  * Anything the input had past kernel_end (e.g. an Authenticode signature) is
  * dropped, and its own MZ/PE header is replaced.
+ *
+ * wrap_bzimage_compat() also names an IA-32 entry inside the kernel in a
+ * ".compat" section (Linux's record: type 1, size 8, machine 0x14c, RVA),
+ * for 32-bit firmware, and stretches .bzimage's VirtualSize over the
+ * kernel's init_size, since that entry runs the kernel where the image was
+ * loaded (build/probe.img's pe32 entry).
  */
 #ifndef CORE_WRAP_H
 #define CORE_WRAP_H
@@ -25,6 +31,7 @@
 #include "pe.h"
 
 #define WRAP_SECTION ".bzimage"
+#define WRAP_COMPAT_SECTION ".compat"
 #define WRAP_PE_OFFSET 0x40u
 #define WRAP_MIN_DATA_DIRS 6u /* through the base relocation directory (5) */
 
@@ -40,6 +47,15 @@
  */
 EFI_STATUS wrap_bzimage(const uint8_t *stub, size_t stub_len, const uint8_t *bz, size_t bz_len, const char *bz_name,
 			uint8_t **ret, size_t *ret_len);
+
+/**
+ * wrap_bzimage_compat() - wrap_bzimage() plus a ".compat" section naming the
+ * IA-32 entry @compat_entry bytes into the protected-mode kernel (0: none,
+ * as wrap_bzimage()); one section more must fit below the setup header.
+ * Return: as wrap_bzimage(); EFI_INVALID_PARAMETER for an entry outside the kernel.
+ */
+EFI_STATUS wrap_bzimage_compat(const uint8_t *stub, size_t stub_len, const uint8_t *bz, size_t bz_len,
+			       const char *bz_name, uint32_t compat_entry, uint8_t **ret, size_t *ret_len);
 
 /* The bzImage inside a wrapped image: @head then @body, contiguous in the
  * file, apart in a loaded image. */

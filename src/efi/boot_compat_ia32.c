@@ -3,7 +3,8 @@
  * (Linux arch/x86/boot/header.S), entered like an EFI application's
  * (cdecl: image handle, system table). The firmware's LoadImage refuses an
  * x86-64 image, so the loader does what LoadImage would (as systemd-boot
- * does): sections at their RVAs in SizeOfImage bytes, a new handle with an
+ * does): sections at their RVAs in SizeOfImage bytes, base relocations
+ * applied, a new handle with an
  * EFI_LOADED_IMAGE_PROTOCOL (UEFI 2.10 §9.1) carrying the command line, and
  * the initrd over LoadFile2. Nothing verifies the image, so plan_scheme_on()
  * refuses this path under Secure Boot. */
@@ -43,8 +44,8 @@ static EFI_STATUS compat_alloc(const struct boot_plan *plan, const struct kernel
 	return EFI_SUCCESS;
 }
 
-/* What LoadImage does for an image without relocations: headers, then each
- * section's initialized bytes at its RVA; the rest stays zero. */
+/* What LoadImage does: headers, then each section's initialized bytes at its
+ * RVA, the rest zero, base relocations applied for where it landed. */
 static EFI_STATUS compat_load(const struct boot_plan *plan, struct compat_image *c)
 {
 	const struct pe_info *pe = &plan->info.pe;
@@ -52,7 +53,7 @@ static EFI_STATUS compat_load(const struct boot_plan *plan, struct compat_image 
 	uint8_t *base;
 	EFI_STATUS err;
 
-	err = plan_compat_layout(&plan->info, plan->image, plan->image_size, plan->kernel_path, &lay);
+	err = plan_compat_layout(&plan->info, plan->image_size, plan->kernel_path, &lay);
 	if (EFI_ERROR(err))
 		return err;
 	err = compat_alloc(plan, &lay, &c->addr);
@@ -70,7 +71,8 @@ static EFI_STATUS compat_load(const struct boot_plan *plan, struct compat_image 
 		if (data)
 			memcpy(base + pe->sections[i].virtual_address, data, n);
 	}
-	return EFI_SUCCESS;
+	/* the x86-64 code of a mixed-mode image may have fixups; its IA-32 entry runs anywhere */
+	return pe_relocate(base, pe->size_of_image, pe, c->addr - pe->image_base, plan->kernel_path);
 }
 
 static EFI_STATUS compat_install(const struct boot_plan *plan, struct compat_image *c)

@@ -1,7 +1,10 @@
 /* Entry points of the probe payload (boot.rst "32-bit boot protocol",
- * "64-bit boot protocol", "EFI Handover Protocol"): each records how it was
- * entered, then all share one path: own stack, read RFLAGS, zero .bss,
- * apply relocations, probe_main(). Offsets are fixed by probe.lds. */
+ * "64-bit boot protocol", "EFI Handover Protocol"; Linux's .compat IA-32 PE
+ * entry for mixed mode): each records how it was entered, then all share one
+ * path: own stack, read RFLAGS, zero .bss, apply relocations, probe_main().
+ * The 32-bit EFI entries first ask the 32-bit firmware what they need
+ * (src/probe/ia32/gather.c, linked in as a blob) and then, like the 32-bit
+ * boot protocol entry, switch to long mode. Offsets are fixed by probe.lds. */
 
 	.section .head.entry32, "ax"
 	.code32
@@ -23,6 +26,22 @@ entry64:
 	xor %r15d, %r15d
 	jmp common
 
+	.code32
+	.section .head.handover32, "ax"
+	/* 32-bit handover entry (handover_offset), cdecl from 32-bit firmware:
+	 * image handle, system table, boot_params on the stack. */
+	.globl handover32
+handover32:
+	pushfl
+	pop %ebx			/* ebx = EFLAGS at entry, kept to the end */
+	mov 4(%esp), %ecx
+	mov 8(%esp), %edx
+	mov 12(%esp), %esi
+	mov $4, %edi			/* PROBE_ENTRY_HANDOVER32 */
+	xor %eax, %eax			/* boot_params given: no LoadOptions wanted */
+	jmp efi32
+
+	.code64
 	.section .head.handover, "ax"
 	/* Handover entry, System V ABI: rdi = image handle, rsi = system
 	 * table, rdx = boot_params. Interrupts stay as they are. */
@@ -34,22 +53,82 @@ handover64:
 	mov %rsi, %r15
 	jmp common
 
-	.text
-	/* 32-bit entry: record EFLAGS, then build identity page tables for the
-	 * first 4 GiB (2 MiB pages), enable PAE + long mode + paging, load a
-	 * GDT with a 64-bit code segment and continue in 64-bit mode.
-	 * boot_params.scratch (0x1e4) is the 4-byte stack the protocol offers
-	 * until we know where we are. */
 	.code32
+	.section .head.pe32, "ax"
+	/* The IA-32 PE entry the image's .compat section names: cdecl from
+	 * 32-bit firmware or a loader, image handle and system table. */
+	.globl pe32
+pe32:
+	pushfl
+	pop %ebx
+	mov 4(%esp), %ecx
+	mov 8(%esp), %edx
+	xor %esi, %esi			/* no boot_params: built from LoadOptions */
+	mov $5, %edi			/* PROBE_ENTRY_STUB32 */
+	mov $1, %eax
+	jmp efi32
+
+	.text
+	/* 32-bit EFI entries: ecx = image, edx = system table, esi =
+	 * boot_params or 0, edi = entry, eax = want LoadOptions, ebx = EFLAGS.
+	 * probe32_gather(report, image, systab, want) on the caller's stack,
+	 * with boot services still up; then long mode. */
+	.code32
+efi32:
+	cld
+	call 1f
+1:	pop %ebp
+	push %ebx
+	push %edi
+	push %esi
+	push %edx
+	push %ecx
+	push %eax
+	push %edx
+	push %ecx
+	lea (probe32_area - 1b)(%ebp), %eax
+	push %eax
+	call probe32_blob
+	add $16, %esp
+	pop %ecx
+	pop %edx
+	pop %esi
+	pop %edi
+	pop %ebx
+	jmp long_mode32
+
+	/* 32-bit boot protocol entry. boot_params.scratch (0x1e4) is the
+	 * 4-byte stack the protocol offers until we know where we are. */
 boot32:
 	lea 0x1e8(%esi), %esp
 	pushfl
 	pop %ebx			/* ebx = EFLAGS at entry, kept to the end */
+	mov $3, %edi			/* PROBE_ENTRY_BOOT32 */
+	xor %ecx, %ecx
+	xor %edx, %edx
+
+	/* From 32-bit protected mode: ebx = EFLAGS at entry, edi = entry, esi
+	 * = boot_params, ecx = image handle, edx = system table. Record them,
+	 * build identity page tables for the first 4 GiB (2 MiB pages), turn
+	 * paging off (32-bit firmware may run with it on; everything is
+	 * identity-mapped) and on again with PAE + long mode, load a GDT with a
+	 * 64-bit code segment and continue in 64-bit mode. */
+long_mode32:
 	cli
 	call 1f
 1:	pop %ebp			/* ebp = run-time address of 1b */
+	mov %ecx, (entry_regs + 0 - 1b)(%ebp)
+	mov %edx, (entry_regs + 4 - 1b)(%ebp)
+	mov %edi, (entry_regs + 8 - 1b)(%ebp)
 	lea (stack_top - 1b)(%ebp), %esp
-	lea (pt32 - 1b)(%ebp), %edx	/* PML4, PDPT, 4 PDs: 6 pages */
+	mov %cr0, %eax
+	and $0x7fffffff, %eax		/* CR0.PG off */
+	mov %eax, %cr0
+	/* PML4, PDPT, 4 PDs: 6 pages, page-aligned at run time (the IA-32 PE
+	 * entry runs the payload where the image was loaded, which need not
+	 * be a page boundary) */
+	lea (pt32 + 0xfff - 1b)(%ebp), %edx
+	and $~0xfff, %edx
 	mov %edx, %edi
 	xor %eax, %eax
 	mov $(6 * 1024), %ecx
@@ -98,10 +177,10 @@ boot32_long:
 	mov %eax, %ss
 	mov %eax, %fs
 	mov %eax, %gs
-	mov $3, %r12d			/* PROBE_ENTRY_BOOT32 */
-	mov %esi, %r13d
-	xor %r14d, %r14d
-	xor %r15d, %r15d
+	mov entry_regs + 8(%rip), %r12d	/* the entry */
+	mov %esi, %r13d			/* boot_params (32 bits: zero-extended) */
+	mov entry_regs + 0(%rip), %r14d	/* image handle */
+	mov entry_regs + 4(%rip), %r15d	/* system table */
 	mov %ebx, %ebx			/* zero-extend the saved EFLAGS */
 	jmp common_flags_known
 
@@ -130,6 +209,12 @@ common_flags_known:
 5:	cli
 	hlt
 	jmp 5b
+
+	/* src/probe/ia32/gather.c, a flat IA-32 blob: probe32_gather at 0. */
+	.section .text.gather32, "ax"
+	.balign 16
+probe32_blob:
+	.incbin GATHER32_BIN
 
 	.section .head.manifest, "a"
 	.globl probe_manifest
@@ -160,6 +245,15 @@ stack_top:
 	.section .probe_pt, "aw", @nobits
 	.balign 4096
 pt32:
-	.space 6 * 4096
+	.space 7 * 4096			/* 6 pages and room to align them */
+	/* image handle, system table, entry of the 32-bit entries */
+entry_regs:
+	.space 16
+	/* what probe32_gather learned (struct probe32_report, src/probe/efi32.h) */
+	.balign 16
+	.globl probe32_area
+	.hidden probe32_area
+probe32_area:
+	.space 80 + 2048 + 0x4000
 
 	.section .note.GNU-stack, "", @progbits

@@ -83,8 +83,9 @@ void probe_poweroff(unsigned exit_value, EFI_SYSTEM_TABLE *st)
 {
 	outb(PROBE_EXIT_PORT, (uint8_t)exit_value);
 	/* Not QEMU with isa-debug-exit: runtime services work before and after
-	 * ExitBootServices while no virtual map was set. */
-	if (st && probe_systab_valid(mem_read, NULL, (uintptr_t)st, NULL) && st->RuntimeServices)
+	 * ExitBootServices while no virtual map was set; 32-bit firmware's only
+	 * from 32-bit code, which the probe has left. */
+	if (st && probe_systab_bits(mem_read, NULL, (uintptr_t)st) == 64 && st->RuntimeServices)
 		st->RuntimeServices->ResetSystem(EfiResetShutdown, EFI_SUCCESS, 0, NULL);
 	outw(QEMU_PM1A_CNT, PM1_SLP_EN);
 	outb(KBC_CMD, KBC_PULSE_RESET);

@@ -10,7 +10,6 @@ void probe_main(unsigned entry, EFI_HANDLE image, EFI_SYSTEM_TABLE *st, struct b
 {
 	struct probe_input in = {
 		.entry = (enum probe_entry)entry,
-		.bp_addr = (uintptr_t)bp,
 		.kernel_addr = (uintptr_t)_start,
 		.expected_hdr = probe_manifest.hdr,
 		.expected_hdr_size = MIN(probe_manifest.hdr_size, PROBE_MANIFEST_HDR_MAX),
@@ -18,15 +17,21 @@ void probe_main(unsigned entry, EFI_HANDLE image, EFI_SYSTEM_TABLE *st, struct b
 		.rflags = rflags,
 		.cr3 = read_cr3(),
 		.la57 = (read_cr4() >> 12) & 1,
-		/* after the 32-bit entry the page tables are our own */
-		.check_paging = entry != PROBE_ENTRY_BOOT32,
+		/* after a 32-bit entry the page tables are our own */
+		.check_paging = entry != PROBE_ENTRY_BOOT32 && !probe_entry_is_efi32((enum probe_entry)entry),
 	};
 
 	serial_init();
 	if (entry == PROBE_ENTRY_HANDOVER)
 		probe_efi_gather(&in, image, st);
-	else if (bp)
+	else if (probe_entry_is_efi32((enum probe_entry)entry)) {
+		probe_efi32_gather(&in, (uintptr_t)st);
+		if (entry == PROBE_ENTRY_STUB32)
+			bp = probe_efi32_stub_bp();
+		st = NULL; /* 32-bit firmware: not callable from here */
+	} else if (bp)
 		st = (EFI_SYSTEM_TABLE *)(uintptr_t)(bp->efi_info.efi_systab | (uint64_t)bp->efi_info.efi_systab_hi << 32);
+	in.bp_addr = (uintptr_t)bp;
 	probe_run(&in, &report);
 	probe_report_json(&report, line, sizeof(line));
 	serial_puts("\r\n");

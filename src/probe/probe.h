@@ -6,6 +6,7 @@
 #define PROBE_PROBE_H
 
 #include "core/probe_check.h"
+#include "efi32.h"
 
 #pragma GCC visibility push(hidden)
 
@@ -13,7 +14,8 @@
 #define PROBE_ENTRY32_OFFSET   0x000u
 #define PROBE_MANIFEST_OFFSET  0x0c0u
 #define PROBE_ENTRY64_OFFSET   0x200u  /* boot.rst: 64-bit entry */
-#define PROBE_HANDOVER_OFFSET  0x200u  /* handover entry = 0x200 + 0x200 */
+#define PROBE_HANDOVER_OFFSET  0x400u  /* 32-bit handover entry; the 64-bit one is 0x200 further */
+#define PROBE_PE32_OFFSET      0x800u  /* the IA-32 PE entry the .compat section names */
 
 /* The manifest: mkprobe copies the image's setup header (0x1f1 .. hdr_end)
  * here, so the payload can tell what the loader changed. */
@@ -32,6 +34,8 @@ struct probe_manifest {
 #define PROBE_EXIT_ERRORS 1u  /* QEMU exit status 3 */
 
 extern const struct probe_manifest probe_manifest;
+/* filled by src/probe/ia32/gather.c on the 32-bit EFI entries (entry.S) */
+extern const struct probe32_report probe32_area;
 extern char _start[], _bss[], _ebss[], _end[];
 
 /** serial_init() - COM1 at 115200 8N1, FIFOs on, no interrupts. */
@@ -56,6 +60,14 @@ __attribute__((noreturn)) void probe_poweroff(unsigned exit_value, EFI_SYSTEM_TA
  * buffer and with one, GOP mode, LoadedImage of @image) and fill @in.
  */
 void probe_efi_gather(struct probe_input *in, EFI_HANDLE image, EFI_SYSTEM_TABLE *st);
+
+/**
+ * probe_efi32_gather() - 32-bit EFI entries: fill @in from what the IA-32
+ * code learned (probe32_area); @systab is the 32-bit firmware's table.
+ */
+void probe_efi32_gather(struct probe_input *in, uint64_t systab);
+/** probe_efi32_stub_bp() - the zero page for the stub32 entry, built from LoadOptions and the LoadFile2 initrd. */
+struct boot_params *probe_efi32_stub_bp(void);
 
 /**
  * probe_main() - called by entry.S on the probe's own stack with .bss zeroed:

@@ -9,7 +9,9 @@ turns the cells' reports into docs/compatibility.md.
 
 Cells: handoff with protocol stub/handover/legacy/auto, systemd-boot, GRUB,
 OVMF starting probe.img as \\EFI\\BOOT\\BOOTX64.EFI, and QEMU's -kernel through
-OVMF (the wrapped probe.img and the bare bzImage without a PE header).
+OVMF (the wrapped probe.img and the bare bzImage without a PE header); on
+32-bit OVMF (ovmf-ia32, mixed mode) handoffia32.efi with each protocol and
+GRUB's i386-efi build, the only other loader that boots a 64-bit kernel there.
 """
 import hashlib
 import json
@@ -23,6 +25,7 @@ import qemu
 PROBE = "build/probe.img"
 PROBE_BARE = "build/probe/probe-bare.img"
 LOADER = "build/handoff.efi"
+LOADER32 = "build/handoffia32.efi"
 TOOL = "build/handoff"
 STUB = "build/handoff-stub.efi"
 SDBOOT = "/usr/lib/systemd/boot/efi/systemd-bootx64.efi"
@@ -68,18 +71,19 @@ def esp_tree(files):
     return tree
 
 
-def boot_esp(files):
+def boot_esp(files, ia32=False):
     img = qemu.make_esp(esp_tree(files), os.path.join(qemu.workdir(), "esp.img"))
-    return qemu.run_qemu(img, TIMEOUT)
+    return qemu.run_qemu(img, TIMEOUT, ia32=ia32)
 
 
 # --- how each loader is set up --------------------------------------------
 
-def run_handoff(cell, image, cmdline, initrd, protocol):
+def run_handoff(cell, image, cmdline, initrd, protocol, ia32=False):
     conf = "title probe\nlinux /probe.img\ninitrd /initrd.bin\noptions %s\nprotocol %s\n" % (cmdline, protocol)
-    return boot_esp({"EFI/BOOT/BOOTX64.EFI": qemu.root_path(LOADER), "probe.img": image, "initrd.bin": initrd,
+    fallback = ("EFI/BOOT/BOOTIA32.EFI", LOADER32) if ia32 else ("EFI/BOOT/BOOTX64.EFI", LOADER)
+    return boot_esp({fallback[0]: qemu.root_path(fallback[1]), "probe.img": image, "initrd.bin": initrd,
                      "loader/loader.conf": b"timeout 0\ndefault probe.conf\n",
-                     "loader/entries/probe.conf": conf.encode()})
+                     "loader/entries/probe.conf": conf.encode()}, ia32=ia32)
 
 
 def run_sdboot(cell, image, cmdline, initrd):
@@ -91,19 +95,20 @@ def run_sdboot(cell, image, cmdline, initrd):
                      "loader/entries/probe.conf": conf.encode()})
 
 
-def grub_efi(cmdline):
+def grub_efi(cmdline, target="x86_64-efi"):
     """A standalone GRUB (grub-mkstandalone, package grub-common) whose
-    embedded grub.cfg finds the ESP and boots the probe at once."""
-    if shutil.which(GRUB_MKSTANDALONE) is None:
-        raise qemu.HarnessError("grub-mkstandalone not found: install the Debian packages "
-                                "'grub-common' and 'grub-efi-amd64-bin'")
+    embedded grub.cfg finds the ESP and boots the probe at once; target
+    i386-efi (grub-efi-ia32-bin) for 32-bit firmware."""
+    if shutil.which(GRUB_MKSTANDALONE) is None or not os.path.isdir("/usr/lib/grub/" + target):
+        raise qemu.HarnessError("grub-mkstandalone for %s not found: install the Debian packages "
+                                "'grub-common' and 'grub-efi-%s-bin'" % (target, "ia32" if "i386" in target else "amd64"))
     cfg = os.path.join(qemu.workdir(), "grub.cfg")
     with open(cfg, "w") as f:
         f.write("set timeout=0\ninsmod all_video\ninsmod fat\ninsmod linux\n"
                 "search --no-floppy --file --set=root /probe.img\n"
                 "linux /probe.img %s\ninitrd /initrd.bin\nboot\n" % cmdline)
-    out = os.path.join(qemu.workdir(), "grubx64.efi")
-    p = subprocess.run([GRUB_MKSTANDALONE, "-O", "x86_64-efi", "-o", out,
+    out = os.path.join(qemu.workdir(), "grub-%s.efi" % target)
+    p = subprocess.run([GRUB_MKSTANDALONE, "-O", target, "-o", out,
                         "--modules=part_gpt part_msdos fat search search_fs_file linux all_video normal",
                         "--locales=", "--fonts=", "--themes=", "boot/grub/grub.cfg=" + cfg],
                        capture_output=True, text=True)
@@ -114,6 +119,11 @@ def grub_efi(cmdline):
 
 def run_grub(cell, image, cmdline, initrd):
     return boot_esp({"EFI/BOOT/BOOTX64.EFI": grub_efi(cmdline), "probe.img": image, "initrd.bin": initrd})
+
+
+def run_grub32(cell, image, cmdline, initrd):
+    return boot_esp({"EFI/BOOT/BOOTIA32.EFI": grub_efi(cmdline, "i386-efi"), "probe.img": image,
+                     "initrd.bin": initrd}, ia32=True)
 
 
 def run_ovmf(cell, image, cmdline, initrd):
@@ -165,7 +175,21 @@ CELLS = [
      "{c} initrd=initrd"),
     ("qemu_kernel_bare", "QEMU -kernel + OVMF", "-kernel, bzImage without PE header", PROBE_BARE,
      run_qemu_kernel, "handover", "{c}"),
+    # 32-bit OVMF, 64-bit CPU (mixed mode): the entries are the 32-bit ones
+    ("handoffia32_stub", "handoffia32 (32-bit UEFI)", "protocol stub (.compat IA-32 entry)", PROBE,
+     lambda *a: run_handoff(*a, "stub", ia32=True), "stub32", "{c}"),
+    ("handoffia32_handover", "handoffia32 (32-bit UEFI)", "protocol handover", PROBE,
+     lambda *a: run_handoff(*a, "handover", ia32=True), "handover32", "{c}"),
+    ("handoffia32_legacy", "handoffia32 (32-bit UEFI)", "protocol legacy", PROBE,
+     lambda *a: run_handoff(*a, "legacy", ia32=True), "boot32", "{c}"),
+    ("handoffia32_auto", "handoffia32 (32-bit UEFI)", "protocol auto", PROBE,
+     lambda *a: run_handoff(*a, "auto", ia32=True), "stub32", "{c}"),
+    ("grub_ia32", "GRUB i386-efi (Debian 2.06, 32-bit UEFI)", "linux/initrd", PROBE, run_grub32, "boot32",
+     "BOOT_IMAGE=/probe.img {c}"),
 ]
+
+# Cells on 32-bit firmware: the probe must also see a 32-bit system table.
+IA32_CELLS = {c[0] for c in CELLS if c[0].startswith("handoffia32_") or c[0] == "grub_ia32"}
 
 
 def cell_file(name):
@@ -198,6 +222,7 @@ def check_cell(name, loader, scheme, image, runner, want_entry, want_cmdline):
         qemu.expect_eq(p.get("cmdline"), "", "command line (firmware passes none)", res)
         qemu.expect_eq(p.get("initrd_size"), 0, "initrd size (firmware passes none)", res)
     qemu.expect_eq(p.get("errors"), [], "probe errors", res)
+    qemu.expect_eq(p.get("fw_bits"), 32 if name in IA32_CELLS else 64, "firmware word size (system table)", res)
     qemu.expect_eq(res.debug_exit, 0, "isa-debug-exit value (0: no errors)", res)
     record(name, loader, scheme, res, "pass")
 
@@ -211,7 +236,8 @@ PENDING = {}
 def _make(cell):
     name, loader, scheme, image, runner, want_entry, want_cmdline = cell
 
-    @qemu.needs(image, *([LOADER] if loader == "handoff" else []), *([TOOL, STUB] if runner is run_ovmf_uki else []))
+    @qemu.needs(image, *([LOADER] if loader == "handoff" else []), *([LOADER32] if name.startswith("handoffia32") else []),
+                *([TOOL, STUB] if runner is run_ovmf_uki else []))
     def test():
         check_cell(name, loader, scheme, image, runner, want_entry, want_cmdline)
     test.__name__ = test.__qualname__ = "test_matrix_" + name
@@ -233,8 +259,10 @@ def _fmt_probe(p):
     init = "%d B" % p.get("initrd_size", 0) if p.get("initrd_size") else "none"
     errs = ", ".join(p.get("errors") or []) or "none"
     extra = "e820 %s, EFI map %s, systab %s, screen %s, loader %s" % (
-        p.get("e820"), p.get("efi_memmap"), "yes" if p.get("efi_systab") else "no", p.get("screen"),
-        p.get("type_of_loader"))
+        p.get("e820"), p.get("efi_memmap"), "yes (%s-bit)" % p.get("fw_bits") if p.get("efi_systab") else "no",
+        p.get("screen"), p.get("type_of_loader"))
+    if p.get("efi_sig"):
+        extra += ", efi_info %s" % p["efi_sig"]
     cmdline = "`%s`" % p["cmdline"].replace("`", "'") if p.get("cmdline") else "none"
     return p.get("entry", "-"), cmdline, init, errs, extra
 

@@ -15,6 +15,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (img.is_bz)
 		plan_kernel_layout(&img, "fuzz", &l);
 	if (scheme_supported_on(&img, SCHEME_STUB, FW_IA32, NULL))
-		plan_compat_layout(&img, data, size, "fuzz", &l);
+		plan_compat_layout(&img, size, "fuzz", &l);
 	return 0;
 }

@@ -6,7 +6,10 @@
  *
  *   mkprobe --payload BLOB --init-size N [--handover-offset N]
  *           [--cmdline-size N] [--kernel-alignment N] [--pref-address N]
- *           [--kernel-version S] [--stub STUB.efi] -o OUT
+ *           [--kernel-version S] [--stub STUB.efi [--compat-entry N]] -o OUT
+ *
+ * --compat-entry: the payload offset of its IA-32 PE entry, named in the
+ * wrapped image's .compat section (for 32-bit firmware).
  */
 #define _GNU_SOURCE
 #include "core/bzimage.h"
@@ -21,6 +24,7 @@
 struct opts {
 	const char *payload, *stub, *out;
 	struct bz_params bz;
+	uint32_t compat_entry;
 };
 
 static uint8_t *read_all(const char *path, size_t *ret_len)
@@ -105,6 +109,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->bz.cmdline_size = (uint32_t)n;
 		else if (!strcmp(a, "--kernel-alignment"))
 			o->bz.kernel_alignment = (uint32_t)n;
+		else if (!strcmp(a, "--compat-entry"))
+			o->compat_entry = (uint32_t)n;
 		else {
 			fprintf(stderr, "mkprobe: unknown option %s\n", a);
 			return -1;
@@ -142,7 +148,8 @@ int mkimage_main(int argc, char **argv)
 {
 	struct opts o = { .bz = { .cmdline_size = 4095, .kernel_alignment = 0x200000, .pref_address = 0x1000000,
 				  .initrd_addr_max = 0x7fffffff,
-				  .xloadflags = XLF_KERNEL_64 | XLF_EFI_HANDOVER_64 | XLF_CAN_BE_LOADED_ABOVE_4G } };
+				  .xloadflags = XLF_KERNEL_64 | XLF_EFI_HANDOVER_32 | XLF_EFI_HANDOVER_64 |
+						XLF_CAN_BE_LOADED_ABOVE_4G } };
 	uint8_t *payload, *img = NULL, *stub, *wrapped = NULL;
 	size_t payload_len = 0, img_len = 0, stub_len = 0, wrapped_len = 0;
 	int r = 1;
@@ -156,7 +163,8 @@ int mkimage_main(int argc, char **argv)
 		goto out;
 	}
 	stub = read_all(o.stub, &stub_len);
-	if (stub && !EFI_ERROR(wrap_bzimage(stub, stub_len, img, img_len, "probe.img", &wrapped, &wrapped_len)))
+	if (stub && !EFI_ERROR(wrap_bzimage_compat(stub, stub_len, img, img_len, "probe.img", o.compat_entry, &wrapped,
+						   &wrapped_len)))
 		r = write_all(o.out, wrapped, wrapped_len) ? 1 : 0;
 	free(stub);
 	free(wrapped);

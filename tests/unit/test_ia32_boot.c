@@ -133,7 +133,7 @@ TEST(ia32_debian_kernel_schemes_and_compat_layout)
 	CHECK(scheme_supported_on(&img, SCHEME_LEGACY, FW_IA32, NULL));
 	CHECK_EQ(plan_scheme_on(&img, SCHEME_AUTO, false, FW_IA32, "vmlinuz", &s), EFI_SUCCESS);
 	CHECK_EQ(s, SCHEME_STUB);
-	CHECK_EQ(plan_compat_layout(&img, buf, len, "vmlinuz", &l), EFI_SUCCESS);
+	CHECK_EQ(plan_compat_layout(&img, len, "vmlinuz", &l), EFI_SUCCESS);
 	CHECK_EQ(l.copy_size, get_le32(buf + ref_opt(buf) + 60));                       /* SizeOfHeaders */
 	CHECK_EQ(l.alignment, get_le32(buf + 0x230));                                    /* kernel_alignment */
 	CHECK_EQ(l.pref_address, get_le64(buf + 0x258));
@@ -143,10 +143,10 @@ TEST(ia32_debian_kernel_schemes_and_compat_layout)
 	CHECK_EQ(l.max_address, 0x100000000ull);
 	/* an entry outside the image, or real relocations, are refused */
 	img.pe.compat_entry_ia32 = img.pe.size_of_image;
-	CHECK_EQ(plan_compat_layout(&img, buf, len, "vmlinuz", &l), EFI_LOAD_ERROR);
+	CHECK_EQ(plan_compat_layout(&img, len, "vmlinuz", &l), EFI_LOAD_ERROR);
 	CHECK_LOG(".compat entry");
 	img.is_bz = false;
-	CHECK_EQ(plan_compat_layout(&img, buf, len, "vmlinuz", &l), EFI_LOAD_ERROR);
+	CHECK_EQ(plan_compat_layout(&img, len, "vmlinuz", &l), EFI_LOAD_ERROR);
 	free(buf);
 }
 

@@ -1,7 +1,7 @@
 /* IA-32 on the PE side (issue 14): PE32 images (the IA-32 loader itself,
  * "efi" entries on 32-bit firmware), the ".compat" section a 64-bit kernel
- * names its IA-32 entry in, and base relocations that would stop the loader
- * from placing an image itself. Layouts are written out here from the
+ * names its IA-32 entry in, and the base relocations the loader applies when
+ * it places such an image itself. Layouts are written out here from the
  * PE/COFF spec and Linux's arch/x86/boot/header.S, not taken from src/core. */
 #include "test.h"
 #include "pe_fixtures.h"
@@ -95,11 +95,22 @@ TEST(ia32_pe32_damaged)
 	free(b);
 }
 
-/* The loader built for IA-32 firmware, as `make` links it. */
+/* What a loader puts in memory: headers at 0, each section at its RVA. */
+static uint8_t *pe32_load(const uint8_t *file)
+{
+	uint8_t *m = calloc(1, 0x2000);
+
+	memcpy(m, file, 0x400);
+	memcpy(m + 0x1000, file + 0x400, 0x200);
+	return m;
+}
+
+/* The loader built for IA-32 firmware, as `make` links it: lld-link's
+ * HIGHLOW fixups, applied for another base, move every target. */
 TEST(ia32_loader_binary_is_pe32_efi_app)
 {
-	size_t len;
-	uint8_t *img = fixture_read("HANDOFF_TEST_LOADER32", "build/handoffia32.efi", &len);
+	size_t len, size;
+	uint8_t *img = fixture_read("HANDOFF_TEST_LOADER32", "build/handoffia32.efi", &len), *mem, *moved;
 	struct pe_info pe;
 
 	if (!img)
@@ -109,34 +120,65 @@ TEST(ia32_loader_binary_is_pe32_efi_app)
 	CHECK_EQ(pe.magic, 0x10b);
 	CHECK(pe_is_efi_app(&pe, PE_MACHINE_I386));
 	CHECK(pe.reloc_size > 0);
-	CHECK(!pe_relocs_trivial(img, len, &pe));   /* lld-link's HIGHLOW fixups */
+	mem = fake_pe_load(img, len, &size);
+	moved = malloc(size);
+	memcpy(moved, mem, size);
+	CHECK_EQ(pe_relocate(moved, size, &pe, 0x10000, "handoffia32.efi"), EFI_SUCCESS);
+	CHECK(memcmp(moved, mem, size) != 0);
+	free(moved);
+	free(mem);
 	free(img);
 }
 
-TEST(ia32_relocs_trivial)
+TEST(ia32_relocate)
 {
-	uint8_t *b = pe32_build();
+	uint8_t *b = pe32_build(), *m;
 	struct pe_info pe;
 
 	CHECK_EQ(pe_parse(b, PE32_LEN, "app32.efi", &pe), EFI_SUCCESS);
-	CHECK(pe_relocs_trivial(b, PE32_LEN, &pe));
-	/* a real fixup: IMAGE_REL_BASED_HIGHLOW (3) at offset 0x10 */
+	/* the block: one HIGHLOW at 0x1010, one DIR64 at 0x1020, one pad */
+	put_le32(b + 0x504, 14);
 	put_le16(b + 0x508, 0x3010);
-	CHECK(!pe_relocs_trivial(b, PE32_LEN, &pe));
-	/* a block shorter than its own header */
-	put_le16(b + 0x508, 0);
+	put_le16(b + 0x50a, 0xa020);
+	put_le16(b + 0x50c, 0x0000);
+	put_le32(b + 0x410, 0x00401234);
+	put_le64(b + 0x420, 0x140001000ull);
+	pe.reloc_size = 14;
+	m = pe32_load(b);
+	CHECK_EQ(pe_relocate(m, 0x2000, &pe, 0x10000, "app32.efi"), EFI_SUCCESS);
+	CHECK_EQ(get_le32(m + 0x1010), 0x00411234);
+	CHECK_EQ(get_le64(m + 0x1020), 0x140011000ull);
+	CHECK_EQ(get_le32(m + 0x1014), 0);                    /* nothing else moved */
+	free(m);
+	/* a target past the image */
+	put_le32(b + 0x500, 0x1ff0);
+	put_le16(b + 0x508, 0x3ffe);
+	m = pe32_load(b);
+	CHECK_EQ(pe_relocate(m, 0x2000, &pe, 0x10000, "app32.efi"), EFI_LOAD_ERROR);
+	CHECK_LOG("outside the image");
+	free(m);
+	/* a type handoff does not know (IMAGE_REL_BASED_HIGH, 1) */
+	put_le32(b + 0x500, 0x1000);
+	put_le16(b + 0x508, 0x1010);
+	m = pe32_load(b);
+	CHECK_EQ(pe_relocate(m, 0x2000, &pe, 0x10000, "app32.efi"), EFI_UNSUPPORTED);
+	CHECK_LOG("base relocation type 1");
+	free(m);
+	/* blocks shorter than their header, longer than the directory */
 	put_le32(b + 0x504, 4);
-	CHECK(!pe_relocs_trivial(b, PE32_LEN, &pe));
-	/* a block longer than the directory */
-	put_le32(b + 0x504, 12);
-	CHECK(!pe_relocs_trivial(b, PE32_LEN, &pe));
-	/* a directory outside every section */
-	put_le32(b + 0x504, 10);
-	pe.reloc_rva = 0x1f00;
-	CHECK(!pe_relocs_trivial(b, PE32_LEN, &pe));
-	/* none at all */
+	m = pe32_load(b);
+	CHECK_EQ(pe_relocate(m, 0x2000, &pe, 0x10000, "app32.efi"), EFI_LOAD_ERROR);
+	free(m);
+	put_le32(b + 0x504, 16);
+	m = pe32_load(b);
+	CHECK_EQ(pe_relocate(m, 0x2000, &pe, 0x10000, "app32.efi"), EFI_LOAD_ERROR);
+	CHECK_LOG("block");
+	/* a directory outside the image; none at all */
+	pe.reloc_rva = 0x1ffc;
+	CHECK_EQ(pe_relocate(m, 0x2000, &pe, 0x10000, "app32.efi"), EFI_LOAD_ERROR);
 	pe.reloc_size = 0;
-	CHECK(pe_relocs_trivial(b, PE32_LEN, &pe));
+	CHECK_EQ(pe_relocate(m, 0x2000, &pe, 0x10000, "app32.efi"), EFI_SUCCESS);
+	free(m);
 	free(b);
 }
 
@@ -184,6 +226,6 @@ TEST(ia32_debian_kernel_compat_entry)
 	CHECK_EQ(get_le16(img + raw + 2), 0x14c);       /* IA-32 */
 	CHECK_EQ(pe.compat_entry_ia32, get_le32(img + raw + 4));
 	CHECK(pe.compat_entry_ia32 > 0 && pe.compat_entry_ia32 < pe.size_of_image);
-	CHECK(pe_relocs_trivial(img, len, &pe));
+	CHECK_EQ(pe.reloc_size, 0);   /* nothing for a loader to fix up */
 	free(img);
 }

@@ -519,3 +519,45 @@ TEST(probe_image_carries_kernel_finds_bzimage_or_linux)
 	CHECK(!probe_image_carries_kernel(fake_read, w, 0));
 	world_free(w);
 }
+
+/* ---- 32-bit firmware (mixed mode) ---- */
+
+TEST(probe_valid_efi32_entries_no_errors)
+{
+	check_valid(PROBE_ENTRY_HANDOVER32);
+	check_valid(PROBE_ENTRY_STUB32);
+	CHECK_STR(probe_entry_name(PROBE_ENTRY_HANDOVER32), "handover32");
+	CHECK_STR(probe_entry_name(PROBE_ENTRY_STUB32), "stub32");
+}
+
+/* The system table's HeaderSize tells the firmware's word size (UEFI 2.10
+ * §4.3: 0x48 with 32-bit pointers): "EL32" must go with a 32-bit table,
+ * "EL64" with a 64-bit one. */
+TEST(probe_el32_matches_a_32bit_system_table)
+{
+	struct world *w = world_new(PROBE_ENTRY_BOOT32);
+	struct probe_report *r = calloc(1, sizeof(*r));
+	char line[8192];
+
+	put_le32(w->mem + SYSTAB + 12, PROBE_SYSTAB_SIZE_IA32);
+	bp_of(w)->efi_info.efi_loader_signature = EFI32_LOADER_SIGNATURE;
+	probe_run(&w->in, r);
+	CHECK_STR(error_list(r->errors), "");
+	CHECK_EQ(r->fw_bits, 32);
+	CHECK_STR(r->efi_sig, "EL32");
+	probe_report_json(r, line, sizeof(line));
+	CHECK(strstr(line, "\"fw_bits\":32") != NULL);
+	bp_of(w)->efi_info.efi_loader_signature = EFI64_LOADER_SIGNATURE;
+	probe_run(&w->in, r);
+	CHECK_STR(error_list(r->errors), "efi_sig ");
+	put_le32(w->mem + SYSTAB + 12, PROBE_SYSTAB_SIZE_IA32 - 8);   /* older than any table */
+	probe_run(&w->in, r);
+	CHECK_STR(error_list(r->errors), "efi_systab_sig ");
+	CHECK_EQ(r->fw_bits, 0);
+	put_le32(w->mem + SYSTAB + 12, PROBE_SYSTAB_SIZE_X64);
+	probe_run(&w->in, r);
+	CHECK_STR(error_list(r->errors), "");
+	CHECK_EQ(r->fw_bits, 64);
+	free(r);
+	world_free(w);
+}

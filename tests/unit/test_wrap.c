@@ -184,3 +184,55 @@ TEST(wrap_find_on_non_wrapped)
 	CHECK_LOG("odd: .bzimage starts at file offset");
 	free(img);
 }
+
+/* wrap_bzimage_compat(): a .compat section after .bzimage naming the IA-32
+ * entry (Linux's record: type 1, size 8, machine 0x14c, RVA; then a zero
+ * record), and .bzimage stretched over init_size, since that entry runs the
+ * kernel where the image was loaded. Read back with offsets written here. */
+TEST(wrap_compat_entry_for_32bit_firmware)
+{
+	struct fake_pe f = fake_pe_default();
+	struct fake_bz fb = fake_bz_default();
+	size_t stub_len, k_len, out_len;
+	uint8_t *stub = fake_pe_build(&f, &stub_len), *k, *out = NULL;
+	const struct pe_section *bz, *cs;
+	struct pe_info wp;
+	struct bz_info kb;
+	uint32_t raw;
+
+	k = fake_bz_build(&fb, &k_len);
+	CHECK_EQ(bz_parse(k, k_len, "k", &kb), EFI_SUCCESS);
+	CHECK_EQ(wrap_bzimage_compat(stub, stub_len, k, k_len, "probe.img", 0x800, &out, &out_len), EFI_SUCCESS);
+	if (!out)
+		return;
+	CHECK_EQ(pe_parse(out, out_len, "probe.img", &wp), EFI_SUCCESS);
+	CHECK_EQ(wp.n_sections, f.n_sections + 2);
+	CHECK(ref_sec(out, wp.n_sections) <= 0x1f1);
+	bz = &wp.sections[f.n_sections];
+	cs = &wp.sections[f.n_sections + 1];
+	CHECK_STR(bz->name, ".bzimage");
+	CHECK_STR(cs->name, ".compat");
+	CHECK_EQ(bz->virtual_size, kb.setup_size - wp.size_of_headers + kb.init_size);
+	CHECK(cs->virtual_address >= bz->virtual_address + bz->virtual_size);
+	CHECK_EQ(cs->virtual_address % wp.section_alignment, 0);
+	CHECK(wp.size_of_image >= cs->virtual_address + cs->virtual_size);
+	raw = get_le32(out + ref_sec(out, f.n_sections + 1) + 20);
+	CHECK_EQ(out[raw], 1);
+	CHECK_EQ(out[raw + 1], 8);
+	CHECK_EQ(get_le16(out + raw + 2), 0x14c);
+	CHECK_EQ(get_le32(out + raw + 4), bz->virtual_address + kb.setup_size - wp.size_of_headers + 0x800);
+	CHECK_EQ(out[raw + 8], 0);
+	CHECK_EQ(wp.compat_entry_ia32, get_le32(out + raw + 4));
+	/* the bzImage view is untouched */
+	CHECK_MEM(out + 0x1f1, k + 0x1f1, kb.setup_size + kb.kernel_size - 0x1f1);
+	CHECK_EQ(get_le32(out + ref_opt(out) + 64), ref_checksum(out, out_len));
+	mem_free(out);
+	out = NULL;
+	/* an entry past the kernel is refused */
+	CHECK_EQ(wrap_bzimage_compat(stub, stub_len, k, k_len, "probe.img", (uint32_t)kb.kernel_size, &out, &out_len),
+		 EFI_INVALID_PARAMETER);
+	CHECK_LOG("IA-32 entry");
+	CHECK(out == NULL);
+	free(stub);
+	free(k);
+}
