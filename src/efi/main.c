@@ -18,6 +18,7 @@ EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		return err;
 	}
 	l.secure_boot = secure_boot_enabled();
+	l.editor = cfg_editor_allowed(&l.cfg, l.secure_boot);
 	loader_info_publish(&l, image);
 	for (;;) {
 		char *cmdline = NULL;

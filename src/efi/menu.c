@@ -29,7 +29,7 @@ static void draw(const struct loader *l, size_t sel, uint32_t countdown)
 	con_print("\n");
 	if (countdown != CFG_TIMEOUT_UNSET)
 		con_print("Boot in %u s. ", countdown);
-	con_print("Up/Down select, Enter boot%s, Esc exit.\n", l->cfg.editor ? ", e edit" : "");
+	con_print("Up/Down select, Enter boot%s, Esc exit.\n", l->editor ? ", e edit" : "");
 	for (size_t i = 0; i < n_problems; i++)
 		con_print("%s%s\n", i ? "  " : "\nProblems: ", problems[i]);
 }
@@ -127,9 +127,14 @@ size_t menu_choose(struct loader *l, bool force_menu, char **ret_cmdline)
 			return sel;
 		else if (key.ScanCode == SCAN_ESC || key.UnicodeChar == 'q')
 			return MENU_EXIT;
-		else if (key.UnicodeChar == 'e' && l->cfg.editor) {
-			const char *opts = l->entries[sel]->options;
-			*ret_cmdline = edit_cmdline(opts ? opts : "");
+		else if (key.UnicodeChar == 'e' && l->editor) {
+			const struct bls_entry *e = l->entries[sel];
+
+			if (l->secure_boot && e->uki_cmdline) {
+				log_warning("'%s': Secure Boot locks the command line of this unified kernel image", e->id);
+				continue;
+			}
+			*ret_cmdline = edit_cmdline(e->options ? e->options : "");
 			if (*ret_cmdline)
 				return sel;
 		}
