@@ -34,12 +34,14 @@ void con_clear(void);
 void con_set_color(unsigned attr);
 /** con_read_key() - wait for a key up to @timeout_us (0 = forever). EFI_TIMEOUT when none. */
 EFI_STATUS con_read_key(uint64_t timeout_us, EFI_INPUT_KEY *ret);
-/** con_problems() - the last (up to @max) error/warning lines, oldest first. */
-size_t con_problems(const char **ret, size_t max);
+/**
+ * con_problems() - the first (up to @max) error/warning lines since
+ * con_forget_problems(), oldest first; *@ret_more counts the rest.
+ */
+size_t con_problems(const char **ret, size_t max, size_t *ret_more);
 void con_forget_problems(void);
-void con_set_cursor(unsigned col, unsigned row);
-/** con_wait_any_key() - "Press any key" pause after an error. */
-void con_wait_any_key(void);
+/** con_pause_before_exit() - say that handoff returns to the firmware; wait 10 s or for a key. */
+void con_pause_before_exit(void);
 
 /* devpath.c: device paths (UEFI 2.10 §10) */
 /** devpath_node_len() - a node's Length field. */
