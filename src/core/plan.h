@@ -1,5 +1,5 @@
-/* Boot planning: which scheme can start an image (design.md "Choosing the
- * scheme") and where its parts must go. Pure: src/efi only carries it out. */
+/* Boot planning: which scheme can start an image (docs/design.md "The
+ * plan") and where its parts must go. Pure: src/efi only carries it out. */
 #ifndef CORE_PLAN_H
 #define CORE_PLAN_H
 

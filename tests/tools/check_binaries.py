@@ -2,7 +2,7 @@
 """Checks the built EFI binaries, reading the PE headers here independently of
 src/core/pe.c: x86-64, EFI application subsystem, 4 KiB section alignment,
 a .reloc section with base relocations, no section both writable and
-executable, NX compatible, and the size budgets (style.md rule 12)."""
+executable, NX compatible, and the size budgets (docs/style.md rule 12)."""
 import struct
 import sys
 
