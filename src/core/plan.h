@@ -1,5 +1,5 @@
-/* Boot planning: which scheme can start an image (design.md "Choosing the
- * scheme") and where its parts must go. Pure: src/efi only carries it out. */
+/* Boot planning: which scheme can start an image (docs/design.md "The
+ * plan") and where its parts must go. Pure: src/efi only carries it out. */
 #ifndef CORE_PLAN_H
 #define CORE_PLAN_H
 
@@ -11,6 +11,7 @@ enum boot_scheme { SCHEME_AUTO, SCHEME_STUB, SCHEME_HANDOVER, SCHEME_LEGACY };
 
 struct image_info {
 	bool is_bz, is_pe;
+	bool is_uki;                /* a PE with a .linux section (UAPI.5) */
 	struct bz_info bz;
 	struct pe_info pe;
 };
@@ -80,6 +81,27 @@ EFI_STATUS plan_compat_layout(const struct image_info *img, size_t len, const ch
 
 /** plan_initrd_max() - highest address (exclusive) the initrd may end at. */
 uint64_t plan_initrd_max(const struct bz_info *bz);
+
+/**
+ * plan_initrds_allowed() - may a loader offer initrds to this image? Never to
+ * a UKI: it brings its own, and under Secure Boot its stub would take an
+ * unverified one (issue 12). Return: false with the reason in *@ret_why.
+ */
+bool plan_initrds_allowed(const struct image_info *img, const char **ret_why);
+
+/**
+ * plan_stub_takes_outside_initrds() - may handoff's stub add initrds from
+ * outside its image (a loader's LoadFile2, initrd= files)? Not under Secure
+ * Boot when the image carries .initrd or .cmdline: it is sealed, and an
+ * unverified cpio's /init would win.
+ */
+bool plan_stub_takes_outside_initrds(bool secure_boot, bool has_initrd_section, bool has_cmdline_section);
+
+/**
+ * plan_cmdline_locked() - does this image ignore the command line it is
+ * given? A UKI with .cmdline does under Secure Boot (its stub's rule).
+ */
+bool plan_cmdline_locked(const struct image_info *img, bool secure_boot);
 
 /** plan_check_cmdline() - a command line of @len bytes fits cmdline_size. */
 EFI_STATUS plan_check_cmdline(const struct bz_info *bz, size_t len, const char *name);

@@ -1,5 +1,5 @@
 /* Memory: pool allocations for core (mem_alloc) and aligned page ranges for
- * kernels and initrds. Failure is a status, never an assert (style.md 7). */
+ * kernels and initrds. Failure is a status, never an assert (docs/style.md rule 7). */
 #include "firmware.h"
 
 void *mem_alloc(size_t size)
@@ -17,12 +17,19 @@ void mem_free(void *p)
 		BS->FreePool(p);
 }
 
+/* Sizes reach here from headers and files: a size whose rounding to pages
+ * (plus an alignment's slack) would wrap is refused, not truncated. On IA-32
+ * nothing past the 4 GiB address space fits, and the page count must fit
+ * its 32-bit UINTN. */
+#define PAGES_MAX_BYTES MIN(1ull << 52, (uint64_t)SIZE_MAX)
+
 EFI_STATUS pages_alloc_at(uint64_t addr, uint64_t size)
 {
 	EFI_PHYSICAL_ADDRESS a = addr;
 
-	if (size > (uint64_t)SIZE_MAX - EFI_PAGE_SIZE)
+	if (size > PAGES_MAX_BYTES || addr > UINT64_MAX - PAGES_MAX_BYTES)
 		return EFI_OUT_OF_RESOURCES;
+
 	return BS->AllocatePages(AllocateAddress, EfiLoaderData, EFI_SIZE_TO_PAGES(size), &a);
 }
 
@@ -42,9 +49,7 @@ EFI_STATUS pages_alloc(uint64_t size, uint64_t align, uint64_t max_end, uint64_t
 
 	if (align < EFI_PAGE_SIZE)
 		align = EFI_PAGE_SIZE;
-	/* More than the address space (4 GiB on IA-32) never fits; checked
-	 * before the page count is narrowed to UINTN or size + extra can wrap. */
-	if (size > (uint64_t)SIZE_MAX - 2 * align)
+	if (size > PAGES_MAX_BYTES || align > PAGES_MAX_BYTES || !IS_POWER_OF_2(align))
 		return EFI_OUT_OF_RESOURCES;
 	size = ALIGN_UP(size, (uint64_t)EFI_PAGE_SIZE);
 	extra = align - EFI_PAGE_SIZE;

@@ -63,7 +63,7 @@ def check_mixed_mode_boot(res, initrd, options, scheme, entry_id):
     qemu.expect(isinstance(init.get("efivars"), int) and init["efivars"] > 0,
                 "efivarfs lists variables (32-bit runtime services work), got %r" % init.get("efivars"), res)
     qemu.expect_in("EFI", init.get("fb", ""), "/proc/fb names the EFI framebuffer", res)
-    qemu.expect_eq(init.get("efi_sig"), "EL32", "boot_params.efi_info.efi_loader_signature", res)
+    qemu.expect_eq(init.get("bp_efi_sig"), "EL32", "boot_params.efi_info.efi_loader_signature", res)
     qemu.expect_eq(init.get("fw_platform_size"), "32", "/sys/firmware/efi/fw_platform_size", res)
     qemu.expect_eq(init.get("payload_sha256"), sha, "SHA-256 of /payload.bin from the initrd", res)
     v = init.get("loader", {})

@@ -1,20 +1,94 @@
-/* libFuzzer: bzImage header parsing, scheme choice and layout planning, for
- * x86-64 and for 32-bit firmware (the .compat entry's layout). */
+/* libFuzzer: bzImage header parsing, scheme choice and layout planning, with
+ * the plan's invariants checked for every requested scheme, Secure Boot off
+ * and on: a chosen scheme's entry point lies inside the kernel the file
+ * provides, Secure Boot never yields an unverified scheme, and no layout
+ * range wraps or leaves the address limit. The same for 32-bit firmware
+ * (mixed mode), with the .compat entry's layout. */
 #include "core/plan.h"
+#include <stdlib.h>
+
+static void check_scheme(const struct image_info *img, enum boot_scheme s, bool secure_boot)
+{
+	const struct bz_info *bz = &img->bz;
+
+	if (secure_boot && s != SCHEME_STUB)
+		abort();
+	switch (s) {
+	case SCHEME_STUB:
+		if (!img->is_pe)
+			abort();
+		break;
+	case SCHEME_HANDOVER:
+		if (!img->is_bz || (uint64_t)bz->handover_offset + HANDOVER_ENTRY64_EXTRA >= bz->kernel_size)
+			abort();
+		break;
+	case SCHEME_LEGACY:
+		if (!img->is_bz || KERNEL_ENTRY64_OFFSET >= bz->kernel_size)
+			abort();
+		break;
+	default:
+		abort();
+	}
+}
+
+/* 32-bit firmware: only 64-bit kernels by their 32-bit entries; under
+ * Secure Boot only native IA-32 applications (the firmware verifies them). */
+static void check_scheme_ia32(const struct image_info *img, enum boot_scheme s, bool secure_boot)
+{
+	const struct bz_info *bz = &img->bz;
+	bool app32 = img->is_pe && pe_is_efi_app(&img->pe, PE_MACHINE_I386);
+
+	if (secure_boot && (s != SCHEME_STUB || !app32))
+		abort();
+	if (s != SCHEME_STUB && (!img->is_bz || !(bz->xloadflags & XLF_KERNEL_64)))
+		abort();
+	if (s == SCHEME_STUB && !app32 && (!img->is_bz || !img->pe.compat_entry_ia32 ||
+					    img->pe.compat_entry_ia32 >= img->pe.size_of_image))
+		abort();
+	if (s == SCHEME_HANDOVER && (!(bz->xloadflags & XLF_EFI_HANDOVER_32) || bz->handover_offset >= bz->kernel_size))
+		abort();
+}
+
+static void check_compat_layout(const struct image_info *img, size_t size, const struct kernel_layout *l)
+{
+	if (l->alloc_size < img->pe.size_of_image || l->alloc_size < img->bz.init_size || l->copy_size > size ||
+	    !IS_POWER_OF_2(l->alignment) || l->alloc_size % EFI_PAGE_SIZE || img->pe.compat_entry_ia32 >= l->alloc_size)
+		abort();
+}
+
+static void check_layout(const struct image_info *img, const struct kernel_layout *l)
+{
+	if (l->copy_size != img->bz.kernel_size || img->bz.kernel + l->copy_size > img->bz.image + img->bz.image_size)
+		abort(); /* copies only bytes the file has */
+	if (l->zero_size > l->alloc_size || l->copy_size > l->alloc_size - l->zero_size)
+		abort(); /* copy and clear fit the allocation */
+	if (!IS_POWER_OF_2(l->alignment) || l->alloc_size % EFI_PAGE_SIZE)
+		abort();
+	if (!l->relocatable && (l->pref_address % l->alignment || l->alloc_size > l->max_address ||
+				l->pref_address > l->max_address - l->alloc_size))
+		abort(); /* a fixed address must hold the whole kernel below the limit */
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static const enum boot_scheme requests[] = { SCHEME_AUTO, SCHEME_STUB, SCHEME_HANDOVER, SCHEME_LEGACY };
 	struct image_info img;
 	struct kernel_layout l;
 	enum boot_scheme s;
 
 	if (image_identify(data, size, "fuzz", &img) != EFI_SUCCESS)
 		return 0;
-	plan_scheme(&img, SCHEME_AUTO, false, "fuzz", &s);
-	plan_scheme_on(&img, SCHEME_AUTO, false, FW_IA32, "fuzz", &s);
-	if (img.is_bz)
-		plan_kernel_layout(&img, "fuzz", &l);
-	if (scheme_supported_on(&img, SCHEME_STUB, FW_IA32, NULL))
-		plan_compat_layout(&img, size, "fuzz", &l);
+	for (int sb = 0; sb < 2; sb++)
+		for (size_t i = 0; i < ARRAY_SIZE(requests); i++)
+			if (plan_scheme(&img, requests[i], sb, "fuzz", &s) == EFI_SUCCESS)
+				check_scheme(&img, s, sb);
+	if (img.is_bz && plan_kernel_layout(&img, "fuzz", &l) == EFI_SUCCESS)
+		check_layout(&img, &l);
+	for (int sb = 0; sb < 2; sb++)
+		for (size_t i = 0; i < ARRAY_SIZE(requests); i++)
+			if (plan_scheme_on(&img, requests[i], sb, FW_IA32, "fuzz", &s) == EFI_SUCCESS)
+				check_scheme_ia32(&img, s, sb);
+	if (plan_compat_layout(&img, size, "fuzz", &l) == EFI_SUCCESS)
+		check_compat_layout(&img, size, &l);
 	return 0;
 }
