@@ -10,7 +10,10 @@ one 1022 MiB FAT32 ESP with 4 KiB clusters: \\debian\\vmlinuz,
 \\debian\\initrd.img, \\loader\\..., the loader as \\EFI\\BOOT\\BOOTX64.EFI).
 handoff-ext4 is handoff-handover with the entry, kernel and initrd on an
 ext4 XBOOTLDR partition instead (the ESP holds only handoff and loader.conf),
-paired per round against handoff-handover from FAT.
+paired per round against handoff-handover from FAT. handoffia32-* and
+grub-ia32 boot the same disk layout on 32-bit OVMF (ovmf-ia32, mixed mode),
+the loader as \\EFI\\BOOT\\BOOTIA32.EFI; they are paired against GRUB's i386-efi
+build, the only other loader that boots a 64-bit kernel there.
 Rounds are interleaved: each round boots every (loader, size) pair once, in
 an order shuffled per round; one QEMU at a time; a discarded warm-up boot
 first. Serial lines are timestamped on the host (tests/boot/qemu.py):
@@ -45,16 +48,21 @@ import qemu  # noqa: E402
 
 KERNEL = os.path.join(ROOT, "build/boot-cache/vmlinuz")
 HANDOFF = os.path.join(ROOT, "build/handoff.efi")
+HANDOFF32 = os.path.join(ROOT, "build/handoffia32.efi")
 STUB = os.path.join(ROOT, "build/handoff-stub.efi")
 TOOL = os.path.join(ROOT, "build/handoff")
 READBENCH = os.path.join(ROOT, "build/bench/readbench.efi")
 SDBOOT = "/usr/lib/systemd/boot/efi/systemd-bootx64.efi"
 SDSTUB = "/usr/lib/systemd/boot/efi/linuxx64.efi.stub"
 GRUB_MODDIR = "/usr/lib/grub/x86_64-efi"
+GRUB32_MODDIR = "/usr/lib/grub/i386-efi"
 
-LOADERS = ("handoff-stub", "handoff-handover", "handoff-legacy", "handoff-uki", "handoff-ext4", "systemd-boot", "grub")
+LOADERS = ("handoff-stub", "handoff-handover", "handoff-legacy", "handoff-uki", "handoff-ext4", "systemd-boot", "grub",
+           "handoffia32-stub", "handoffia32-handover", "handoffia32-legacy", "grub-ia32")
+# Loaders booted on 32-bit OVMF (mixed mode).
+IA32 = ("handoffia32-stub", "handoffia32-handover", "handoffia32-legacy", "grub-ia32")
 # Ratio columns: per-round pairs against these references (ratio_vs_KEY).
-REFERENCES = (("systemd_boot", "systemd-boot"), ("grub", "grub"), ("fat", "handoff-handover"))
+REFERENCES = (("systemd_boot", "systemd-boot"), ("grub", "grub"), ("fat", "handoff-handover"), ("grub_ia32", "grub-ia32"))
 SIZES = (8, 64, 256)
 CMDLINE = "earlyprintk=serial,ttyS0,115200 quiet console=ttyS0 panic=-1"
 DISK_MIB = 1024           # ESP 1022 MiB, 4 KiB clusters; holds the 256 MiB UKI beside the 256 MiB initrd
@@ -168,9 +176,9 @@ def build_initrd(work, mib):
     return stamp(out)
 
 
-def build_grub(work):
+def build_grub(work, target="x86_64-efi", moddir=GRUB_MODDIR, name="grubx64.efi"):
     """A standalone GRUB image with its config embedded (memdisk)."""
-    out = os.path.join(work, "grubx64.efi")
+    out = os.path.join(work, name)
     cfg = os.path.join(work, "grub.cfg")
     with open(cfg, "w") as f:
         f.write("set timeout=0\n"
@@ -179,7 +187,7 @@ def build_grub(work):
                 "linux /debian/vmlinuz %s\n"
                 "initrd /debian/initrd.img\n"
                 "boot\n" % CMDLINE)
-    run(["grub-mkstandalone", "-O", "x86_64-efi", "-d", GRUB_MODDIR, "--locales=", "--fonts=",
+    run(["grub-mkstandalone", "-O", target, "-d", moddir, "--locales=", "--fonts=",
          "--themes=", "--install-modules=" + GRUB_MODULES, "--modules=part_gpt fat",
          "-o", out, "boot/grub/grub.cfg=" + cfg])
     return out
@@ -204,11 +212,11 @@ def boot_tree(tree, initrd, protocol=None):
             f.write("protocol %s\n" % protocol)
 
 
-def esp_tree(tree, loader_efi, initrd, protocol=None, entries=True):
+def esp_tree(tree, loader_efi, initrd, protocol=None, entries=True, fallback="BOOTX64.EFI"):
     shutil.rmtree(tree, ignore_errors=True)
     for d in ("EFI/BOOT", "loader"):
         os.makedirs(os.path.join(tree, d))
-    shutil.copyfile(loader_efi, os.path.join(tree, "EFI/BOOT/BOOTX64.EFI"))
+    shutil.copyfile(loader_efi, os.path.join(tree, "EFI/BOOT", fallback))
     with open(os.path.join(tree, "loader/loader.conf"), "w") as f:
         f.write("timeout 0\n")
     if entries:
@@ -226,11 +234,13 @@ def make_disk(tree, img, xbootldr=None):
     return img
 
 
-def build_disk(work, loader, mib, initrd, grub):
+def build_disk(work, loader, mib, initrd, grub, grub32):
     """The disk for (loader, size); the UKI carries the initrd inside itself,
     and its ESP still holds the same files so the layout is the same."""
     img = os.path.join(work, "disk-%s-%d.img" % (loader, mib))
-    binary = {"handoff-uki": STUB, "systemd-boot": SDBOOT, "grub": grub}.get(loader, HANDOFF)
+    binary = {"handoff-uki": STUB, "systemd-boot": SDBOOT, "grub": grub, "grub-ia32": grub32,
+              "handoffia32-stub": HANDOFF32, "handoffia32-handover": HANDOFF32,
+              "handoffia32-legacy": HANDOFF32}.get(loader, HANDOFF)
     if up_to_date(img, [binary, KERNEL, TOOL, initrd], "%s %s %d" % (loader, CMDLINE, DISK_MIB)):
         return img
     tree = os.path.join(work, "esp-%s-%d" % (loader, mib))
@@ -240,7 +250,10 @@ def build_disk(work, loader, mib, initrd, grub):
         esp_tree(tree, HANDOFF, None, entries=False)
         boot_tree(xbootldr, initrd, protocol="handover")
         return stamp(make_disk(tree, img, xbootldr))
-    if loader.startswith("handoff-") and loader != "handoff-uki":
+    if loader in IA32:
+        esp_tree(tree, binary, initrd, protocol=loader.split("-", 1)[1] if loader != "grub-ia32" else None,
+                 entries=True, fallback="BOOTIA32.EFI")
+    elif loader.startswith("handoff-") and loader != "handoff-uki":
         esp_tree(tree, HANDOFF, initrd, protocol=loader.split("-", 1)[1])
     elif loader == "handoff-uki":
         esp_tree(tree, build_uki(work, initrd, mib), initrd)
@@ -314,9 +327,9 @@ def loadavg():
         return None
 
 
-def boot(disk, name):
+def boot(disk, name, ia32=False):
     load = loadavg()
-    res = qemu.run_qemu(disk, BOOT_TIMEOUT, memory=MEMORY_MIB, name=name, stop_on=r"BENCH-DONE")
+    res = qemu.run_qemu(disk, BOOT_TIMEOUT, memory=MEMORY_MIB, name=name, stop_on=r"BENCH-DONE", ia32=ia32)
     t0, t1, t2, vars_, marks = parse_boot(res)
     rec = {"t0": t0, "t1": t1, "t2": t2, "vars": vars_, "marks": marks, "log": os.path.relpath(res.log_path, ROOT),
            "loadavg_before": load, "loadavg_after": loadavg()}
@@ -462,9 +475,9 @@ def rnd(x, n=4):
     return None if x is None else round(x, n)
 
 
-def sizes_of(grub):
-    files = {"handoff.efi": HANDOFF, "handoff-stub.efi": STUB, "systemd-bootx64.efi": SDBOOT,
-             "linuxx64.efi.stub": SDSTUB, "grubx64.efi": grub}
+def sizes_of(grub, grub32):
+    files = {"handoff.efi": HANDOFF, "handoff-stub.efi": STUB, "handoffia32.efi": HANDOFF32,
+             "systemd-bootx64.efi": SDBOOT, "linuxx64.efi.stub": SDSTUB, "grubx64.efi": grub, "grubia32.efi": grub32}
     return {k: os.path.getsize(p) for k, p in files.items() if p and os.path.isfile(p)}
 
 
@@ -501,9 +514,11 @@ def environment():
         "versions": {
             "kernel": "Debian linux-image %s" % kver,
             "ovmf": dpkg_version("ovmf"),
+            "ovmf-ia32": dpkg_version("ovmf-ia32"),
             "qemu": cmd_out([qemu.QEMU, "--version"]).splitlines()[0] if shutil.which(qemu.QEMU) else None,
             "systemd-boot-efi": dpkg_version("systemd-boot-efi"),
             "grub-efi-amd64-bin": dpkg_version("grub-efi-amd64-bin"),
+            "grub-efi-ia32-bin": dpkg_version("grub-efi-ia32-bin"),
             "busybox-static": dpkg_version("busybox-static"),
             "handoff": commit + ("-dirty" if dirty else ""),
         },
@@ -536,7 +551,7 @@ def main(argv):
     for l in loaders:
         if l not in LOADERS:
             raise SystemExit("bench: unknown loader %r (known: %s)" % (l, ", ".join(LOADERS)))
-    for p in (KERNEL, HANDOFF, STUB, TOOL, SDBOOT):
+    for p in (KERNEL, HANDOFF, STUB, TOOL, SDBOOT) + ((HANDOFF32,) if any(l in IA32 for l in loaders) else ()):
         if not os.path.isfile(p):
             raise SystemExit("bench: %s missing (make all; tests/boot/prepare.sh; scripts/deps.sh)" % p)
     out_dir = os.path.abspath(a.out)
@@ -547,25 +562,26 @@ def main(argv):
 
     t_start = time.time()
     grub = build_grub(work)
+    grub32 = build_grub(work, "i386-efi", GRUB32_MODDIR, "grubia32.efi") if "grub-ia32" in loaders else None
     initrds = {}
     disks = {}
     for mib in sizes:
         initrds[mib] = build_initrd(work, mib)
         for l in loaders:
-            disks[(l, mib)] = build_disk(work, l, mib, initrds[mib], grub)
+            disks[(l, mib)] = build_disk(work, l, mib, initrds[mib], grub, grub32)
     for img in disks.values():   # into the host's page cache before anything is timed
         with open(img, "rb") as f:
             while f.read(16 << 20):
                 pass
     # what is measured, recorded before the boots: the tree may change while they run
-    env, sizes_now = environment(), sizes_of(grub)
+    env, sizes_now = environment(), sizes_of(grub, grub32)
     log("bench: %d loaders x %d sizes x %d rounds, disks ready in %.0f s"
         % (len(loaders), len(sizes), a.rounds, time.time() - t_start))
 
     rng = random.Random(a.seed)
     if not a.no_warmup:
         l = rng.choice(loaders)
-        r = boot(disks[(l, sizes[0])], "warmup")
+        r = boot(disks[(l, sizes[0])], "warmup", ia32=l in IA32)
         log("bench: warm-up boot (%s, %d MiB, discarded): %s" % (l, sizes[0], r.get("error") or "t1-t0 %.3f s" % r["t1_s"]))
 
     boots = []
@@ -576,7 +592,7 @@ def main(argv):
         rng.shuffle(pairs)
         for l, mib in pairs:
             n += 1
-            rec = boot(disks[(l, mib)], "r%d-%d-%s" % (rd, mib, l))
+            rec = boot(disks[(l, mib)], "r%d-%d-%s" % (rd, mib, l), ia32=l in IA32)
             rec.update(loader=l, initrd_mib=mib, round=rd)
             boots.append(rec)
             if "error" in rec:

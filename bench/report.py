@@ -14,8 +14,12 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 COLORS = {"handoff-stub": "#1f77b4", "handoff-handover": "#2ca02c", "handoff-legacy": "#17becf",
-          "handoff-uki": "#9467bd", "handoff-ext4": "#8c564b", "systemd-boot": "#ff7f0e", "grub": "#d62728"}
-SIZE_TARGETS = {"handoff.efi": 64 << 10, "handoff-stub.efi": 24 << 10}
+          "handoff-uki": "#9467bd", "handoff-ext4": "#8c564b", "systemd-boot": "#ff7f0e", "grub": "#d62728",
+          "handoffia32-stub": "#7f7f7f", "handoffia32-handover": "#bcbd22", "handoffia32-legacy": "#e377c2",
+          "grub-ia32": "#000000"}
+SIZE_TARGETS = {"handoff.efi": 64 << 10, "handoff-stub.efi": 24 << 10, "handoffia32.efi": 64 << 10}
+# Loaders on 32-bit OVMF (bench.py IA32): their own table, against GRUB i386-efi.
+IA32 = ("handoffia32-stub", "handoffia32-handover", "handoffia32-legacy", "grub-ia32")
 
 
 def fmt_s(x):
@@ -35,7 +39,7 @@ def table(res):
            "| best vs best: systemd-boot, GRUB | t2−t0 median [min–max] s | t2 vs systemd-boot |",
            "|---:|---|---:|---|---:|---:|---|---|---:|"]
     for mib in res["config"]["sizes_mib"]:
-        for r in (x for x in res["records"] if x["initrd_mib"] == mib):
+        for r in (x for x in res["records"] if x["initrd_mib"] == mib and x["loader"] not in IA32):
             fail = " (+%d failed)" % r["failed_runs"] if r.get("failed_runs") else ""
             out.append("| %d MiB | %s | %d%s | %s [%s–%s] | %s | %s | %s, %s | %s [%s–%s] | %s |" % (
                 mib, r["loader"], r["runs"], fail, fmt_s(r["t1_median_s"]), fmt_s(r["t1_min_s"]),
@@ -43,6 +47,33 @@ def table(res):
                 fmt_r(r.get("min_ratio_vs_systemd_boot")), fmt_r(r.get("min_ratio_vs_grub")),
                 fmt_s(r["t2_median_s"]), fmt_s(r.get("t2_min_s")), fmt_s(r.get("t2_max_s")),
                 fmt_r(r.get("t2_ratio_vs_systemd_boot"))))
+    return out
+
+
+def ia32_table(res):
+    """32-bit OVMF (mixed mode): handoffia32 against GRUB i386-efi, paired per round."""
+    rows = [r for r in res["records"] if r["loader"] in IA32]
+    if not rows:
+        return ["Not run (needs the loaders handoffia32-* and grub-ia32)."]
+    out = ["The same disk layout, the loader as `\\EFI\\BOOT\\BOOTIA32.EFI`, on Debian's 32-bit OVMF "
+           "(ovmf-ia32: SMM, Secure Boot build, no keys enrolled) with the same 64-bit CPU. handoffia32 boots "
+           "the kernel by its `.compat` IA-32 entry (stub), the 32-bit handover entry or the 32-bit boot "
+           "protocol (legacy); GRUB i386-efi uses the 32-bit boot protocol.", "",
+           "| initrd | loader | runs | t1−t0 median [min–max] s | vs GRUB i386-efi | best vs best "
+           "| t2−t0 median [min–max] s | t2 vs GRUB i386-efi |", "|---:|---|---:|---|---:|---:|---|---:|"]
+    for mib in res["config"]["sizes_mib"]:
+        for r in (x for x in rows if x["initrd_mib"] == mib):
+            fail = " (+%d failed)" % r["failed_runs"] if r.get("failed_runs") else ""
+            out.append("| %d MiB | %s | %d%s | %s [%s–%s] | %s | %s | %s [%s–%s] | %s |" % (
+                mib, r["loader"], r["runs"], fail, fmt_s(r["t1_median_s"]), fmt_s(r["t1_min_s"]), fmt_s(r["t1_max_s"]),
+                fmt_r(r.get("ratio_vs_grub_ia32")), fmt_r(r.get("min_ratio_vs_grub_ia32")), fmt_s(r["t2_median_s"]),
+                fmt_s(r.get("t2_min_s")), fmt_s(r.get("t2_max_s")), fmt_r(r.get("t2_ratio_vs_grub_ia32"))))
+    worst = [(r.get("ratio_vs_grub_ia32"), r["loader"], r["initrd_mib"]) for r in rows
+             if r["loader"] != "grub-ia32" and r.get("ratio_vs_grub_ia32") is not None]
+    if worst:
+        w = max(worst)
+        out += ["", "Slowest handoffia32 scheme against GRUB i386-efi: %s (%s, %d MiB): %s."
+                % (fmt_r(w[0]), w[1], w[2], "not slower" if w[0] <= 1.0 else "**slower**")]
     return out
 
 
@@ -263,12 +294,15 @@ def render(res, svg_name):
            "handoff-uki (`handoff uki` image started directly by OVMF), handoff-ext4 (`protocol handover`, "
            "with the entry, kernel and initrd on an ext4 XBOOTLDR partition instead of the ESP), systemd-boot (Debian systemd-boot-efi, "
            "same Type #1 entry), GRUB (standalone `grub-mkstandalone` image, config in its memdisk, modules: "
-           "`%s`)." % cfg.get("grub_modules", ""), "",
+           "`%s`); on 32-bit OVMF, handoffia32 `protocol stub|handover|legacy` and GRUB i386-efi "
+           "(the same standalone image for i386-efi)." % cfg.get("grub_modules", ""), "",
            "## Results", ""]
     out += table(res)
     out += ["", "![t1−t0 against initrd size](%s)" % svg_name, "",
             "## Targets (issues 7 and 8)", ""]
     out += targets(res)
+    out += ["", "## 32-bit UEFI: handoffia32 against GRUB i386-efi (issue 14)", ""]
+    out += ia32_table(res)
     out += ["", "## ext4 against FAT (issue 8)", ""]
     out += ext4_lines(res)
     out += ["", "## Initrd read time against the Block I/O floor", ""]
@@ -281,10 +315,11 @@ def render(res, svg_name):
     out += ["", "## Machine and versions", "",
             "- CPU: %s, %s cores, %s RAM, host kernel %s, %s" % (m["cpu"], m["cores"], m["memory"], m["host_kernel"], m["accel"]),
             "- kernel: %s" % v["kernel"],
-            "- OVMF: Debian ovmf %s" % v["ovmf"],
+            "- OVMF: Debian ovmf %s, ovmf-ia32 %s" % (v["ovmf"], v.get("ovmf-ia32")),
             "- QEMU: %s" % v["qemu"],
             "- systemd-boot: Debian systemd-boot-efi %s" % v["systemd-boot-efi"],
-            "- GRUB: Debian grub-efi-amd64-bin %s" % v["grub-efi-amd64-bin"],
+            "- GRUB: Debian grub-efi-amd64-bin %s, grub-efi-ia32-bin %s" % (v["grub-efi-amd64-bin"],
+                                                                            v.get("grub-efi-ia32-bin")),
             "- busybox: Debian busybox-static %s" % v.get("busybox-static"),
             "- handoff: commit %s" % v["handoff"], ""]
     failed = [b for b in res["boots"] if "error" in b]

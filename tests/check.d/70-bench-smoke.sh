@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
 # Smoke run of the boot-time benchmark (bench/), so `make bench` cannot rot:
 # 1 round, the 8 MiB initrd, handoff (handover from FAT and from ext4) and
-# systemd-boot, no warm-up, then readbench on the 8 MiB initrd (FAT, ext4 and
+# systemd-boot, handoffia32 (stub) and GRUB i386-efi on 32-bit OVMF, no warm-up, then readbench on the 8 MiB initrd (FAT, ext4 and
 # Block I/O reads, each checked against the host's CRC-32 in the guest);
 # results.json must hold every record with sane numbers, report.py must
-# render it, and the paired-ratio arithmetic is checked on made-up boots. Needs qemu-system-x86_64, ovmf, mtools, systemd-boot-efi,
-# grub-common (the GRUB image is built even when GRUB is not booted).
+# render it, and the paired-ratio arithmetic is checked on made-up boots. Needs qemu-system-x86_64, ovmf, ovmf-ia32,
+# mtools, systemd-boot-efi, grub-common, grub-efi-ia32-bin (the x86-64 GRUB image is built even when it is not booted).
 set -u
 cd "$(dirname "$0")/../.."
 W=build/bench-smoke
 rm -rf "$W" && mkdir -p "$W"
 pass=0 fail=0
 make --no-print-directory build/bench/readbench.efi >"$W/make.log" 2>&1 || { sed 's/^/    /' "$W/make.log"; }
-if /usr/bin/python3 bench/bench.py --rounds 1 --sizes 8 --loaders handoff-handover,handoff-ext4,systemd-boot \
+if /usr/bin/python3 bench/bench.py --rounds 1 --sizes 8 \
+	--loaders handoff-handover,handoff-ext4,systemd-boot,handoffia32-stub,grub-ia32 \
 	--no-warmup --out "$W" >"$W/bench.log" 2>&1; then
-	echo "PASS bench.py ran (3 boots and readbench)"; pass=$((pass + 1))
+	echo "PASS bench.py ran (5 boots and readbench)"; pass=$((pass + 1))
 else
 	echo "FAIL bench.py exited non-zero"; sed 's/^/    /' "$W/bench.log" | tail -n 20; fail=$((fail + 1))
 fi
@@ -39,7 +40,8 @@ except (OSError, ValueError) as e:
     check("results.json readable", False, str(e))
 if res:
     recs = {(r["loader"], r["initrd_mib"]): r for r in res["records"]}
-    check("three records", sorted(recs) == [("handoff-ext4", 8), ("handoff-handover", 8), ("systemd-boot", 8)], sorted(recs))
+    check("five records", sorted(recs) == [("grub-ia32", 8), ("handoff-ext4", 8), ("handoff-handover", 8),
+                                           ("handoffia32-stub", 8), ("systemd-boot", 8)], sorted(recs))
     for key, r in sorted(recs.items()):
         ok = (r["runs"] == 1 and r["t1_median_s"] is not None and 0.5 < r["t1_median_s"] < 120
               and r["t2_median_s"] is not None and r["t1_median_s"] < r["t2_median_s"] < 180
@@ -55,6 +57,13 @@ if res:
     want = round(ex.get("t1_median_s", 0) / ho.get("t1_median_s", 1), 3) if ho.get("t1_median_s") else None
     check("handoff-ext4's ratio to FAT = its t1 / handoff-handover's t1 (1 round)",
           ex.get("ratio_vs_fat") is not None and abs(ex["ratio_vs_fat"] - want) < 0.002, (ex, want))
+    gi = recs.get(("grub-ia32", 8), {})
+    hi = recs.get(("handoffia32-stub", 8), {})
+    want = round(hi.get("t1_median_s", 0) / gi.get("t1_median_s", 1), 3) if gi.get("t1_median_s") else None
+    check("handoffia32's ratio to GRUB i386-efi = its t1 / grub-ia32's t1 (1 round)",
+          hi.get("ratio_vs_grub_ia32") is not None and abs(hi["ratio_vs_grub_ia32"] - want) < 0.002, (hi, want))
+    check("handoffia32 set LoaderTimeInitUSec/ExecUSec on 32-bit firmware",
+          hi.get("LoaderTimeExecUSec", 0) > hi.get("LoaderTimeInitUSec", 0) > 0, hi)
     check("handoff set LoaderTimeInitUSec/ExecUSec (read by the initramfs)",
           ho.get("LoaderTimeExecUSec", 0) > ho.get("LoaderTimeInitUSec", 0) > 0, ho)
     rb = res.get("readbench") or {}
@@ -69,9 +78,10 @@ if res:
         want = round(statistics.median(e / f for e, f in zip(rb["us"]["ext4"], rb["us"]["file"])), 3)
         check("readbench ext4/FAT ratio is the median of the per-round ratios",
               rb.get("ratio_ext4_vs_fat") == want, (rb.get("ratio_ext4_vs_fat"), want))
-    check("sizes has the 5 binaries",
-          all(res["sizes"].get(k, 0) > 0 for k in ("handoff.efi", "handoff-stub.efi", "systemd-bootx64.efi",
-                                                   "linuxx64.efi.stub", "grubx64.efi")), res["sizes"])
+    check("sizes has the 7 binaries",
+          all(res["sizes"].get(k, 0) > 0 for k in ("handoff.efi", "handoff-stub.efi", "handoffia32.efi",
+                                                   "systemd-bootx64.efi", "linuxx64.efi.stub", "grubx64.efi",
+                                                   "grubia32.efi")), res["sizes"])
 
 # paired ratios on made-up boots: median over rounds of per-round ratios,
 # which differs from the ratio of the medians here.
@@ -103,8 +113,11 @@ if res:
     check("report renders the table", "| 8 MiB | handoff-handover | 1 |" in md, md[:300])
     check("report has the ext4 against FAT table", "## ext4 against FAT" in md and "| 8 MiB | " in
           md.split("## ext4 against FAT", 1)[-1], md[-600:])
+    ia32 = md.split("## 32-bit UEFI", 1)[-1].split("\n## ", 1)[0]
+    check("report has the 32-bit UEFI table", "| 8 MiB | handoffia32-stub | 1 |" in ia32 and "| 8 MiB | grub-ia32 | 1 |" in ia32,
+          ia32[:600])
     check("report draws the SVG", report.svg_plot(res, os.path.join(W, "bench-t1.svg"))
-          and open(os.path.join(W, "bench-t1.svg")).read().count("<circle") == 3)
+          and open(os.path.join(W, "bench-t1.svg")).read().count("<circle") == 5)
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
 PY
