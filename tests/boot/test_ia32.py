@@ -13,6 +13,7 @@ kernels without the 32-bit entries are refused by name, back to the menu.
 import os
 import shutil
 import struct
+import subprocess
 
 import qemu
 
@@ -155,3 +156,30 @@ def test_ia32_refusals_name_the_missing_entry():
                 r"/nocompat: cannot boot by stub: no IA-32 entry in a \".compat\" section"):
         qemu.expect(res.time_of(msg) is not None, "message %r" % msg, res)
     check_mixed_mode_boot(res, K61[1], good, "legacy", "a4")
+
+
+GRUB32_MODDIR = "/usr/lib/grub/i386-efi"
+
+
+@qemu.needs(LOADER32, *K61)
+def test_ia32_efi_entry_starts_an_ia32_application():
+    """An "efi" entry on 32-bit firmware: a native IA-32 EFI application
+    (a standalone GRUB i386-efi image that prints a marker and halts) is
+    started by LoadImage/StartImage, as on 64-bit firmware."""
+    if not os.path.isdir(GRUB32_MODDIR):
+        raise qemu.HarnessError("grub-efi-ia32-bin is not installed (scripts/deps.sh)")
+    cfg = os.path.join(qemu.workdir(), "grub.cfg")
+    with open(cfg, "w") as f:
+        f.write("echo HANDOFF-CHAINLOAD-IA32-OK\nhalt\n")
+    app = os.path.join(qemu.workdir(), "app32.efi")
+    p = subprocess.run(["grub-mkstandalone", "-O", "i386-efi", "-d", GRUB32_MODDIR, "-o", app,
+                        "--modules=halt echo", "--locales=", "--fonts=", "--themes=", "boot/grub/grub.cfg=" + cfg],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        raise qemu.HarnessError("grub-mkstandalone failed: %s" % (p.stderr or p.stdout).strip())
+    tree = esp32_tree(*K61, {"app.conf": "title IA-32 application\nefi /app32.efi\n"}, "timeout 0\n",
+                      {"app32.efi": open(app, "rb").read()})
+    res = boot32(tree)
+    qemu.expect(res.time_of(r"handoff: booting 'IA-32 application' by stub") is not None,
+                "handoff starts the IA-32 application by the stub scheme", res)
+    qemu.expect(res.time_of(r"HANDOFF-CHAINLOAD-IA32-OK") is not None, "the application ran", res)
