@@ -1,10 +1,16 @@
 /* The 64-bit division helpers clang calls on i686-unknown-windows (the
  * Microsoft C runtime's names and convention: both operands on the stack,
  * the callee pops them, the result in edx:eax). The firmware build has no C
- * runtime, so they are written here with 32-bit divides only. */
+ * runtime, so they are written here with 32-bit divides only. The host unit
+ * tests build this file too (the same arithmetic, without the convention)
+ * and compare it with the host's own division. */
 #include "core/platform.h"
 
+#if defined(__i386__)
 #define HELPER __attribute__((stdcall, used))
+#else
+#define HELPER __attribute__((used))
+#endif
 
 /* n / d and n % d for d < 2^32: two 32-bit divisions (the high word, then
  * the remainder with the low word), the schoolbook way. */
