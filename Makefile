@@ -69,11 +69,14 @@ $(EFI_LIB): $(EFI_OBJS)
 	@rm -f $@
 	$(Q)$(call msg,AR,$@) $(EFI_AR) rcs $@ $^
 
+# The loader and the stub carry a .sbat section (src/efi/sbat.c) for shim.
+SBAT_LDFLAGS := /include:handoff_sbat
+
 $(B)/handoff.efi: $(B)/efi/efi/main.o $(EFI_LIB)
-	$(Q)$(call msg,LINK,$@) $(EFI_LD) $(EFI_LDFLAGS) /out:$@ $^
+	$(Q)$(call msg,LINK,$@) $(EFI_LD) $(EFI_LDFLAGS) $(SBAT_LDFLAGS) /out:$@ $^
 
 $(B)/handoff-stub.efi: $(patsubst src/%.c,$(B)/efi/%.o,$(STUB_SRCS)) $(EFI_LIB)
-	$(Q)$(call msg,LINK,$@) $(EFI_LD) $(EFI_LDFLAGS) /out:$@ $^
+	$(Q)$(call msg,LINK,$@) $(EFI_LD) $(EFI_LDFLAGS) $(SBAT_LDFLAGS) /out:$@ $^
 
 # --- host side -------------------------------------------------------------
 $(B)/host/%.o: src/%.c

@@ -9,7 +9,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (image_identify(data, size, "fuzz", &img) != EFI_SUCCESS)
 		return 0;
-	plan_scheme(&img, SCHEME_AUTO, false, "fuzz", &s);
+	plan_scheme(&img, SCHEME_AUTO, "fuzz", &s);
 	if (img.is_bz)
 		plan_kernel_layout(&img, "fuzz", &l);
 	return 0;
