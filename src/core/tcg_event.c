@@ -64,3 +64,54 @@ uint8_t *tcg_event_new_ipl_ascii(uint32_t pcr, const char *desc, size_t *ret_siz
 		w[i] = (uint8_t)desc[i];
 	return tcg_event_new_ipl(pcr, w, n * sizeof(uint16_t), ret_size);
 }
+
+/* TPM 2.0 Part 2 §6.3 TPM_ALG_ID: the digest sizes an event log may carry. */
+static size_t digest_size(uint16_t alg)
+{
+	switch (alg) {
+	case 0x0004: return 20;  /* SHA1 */
+	case 0x000b: return 32;  /* SHA256 */
+	case 0x000c: return 48;  /* SHA384 */
+	case 0x000d: return 64;  /* SHA512 */
+	case 0x0012: return 32;  /* SM3_256 */
+	default: return 0;
+	}
+}
+
+#define TCG2_MAX_DIGESTS 8u
+
+size_t tcg2_event_size(const uint8_t *ev, size_t max)
+{
+	size_t off = 12; /* pcrIndex, eventType, digests.count */
+	uint32_t n_digests;
+
+	if (max < off)
+		return 0;
+	n_digests = get_le32(ev + 8);
+	if (n_digests == 0 || n_digests > TCG2_MAX_DIGESTS)
+		return 0;
+	for (uint32_t i = 0; i < n_digests; i++) {
+		size_t d;
+
+		if (!range_ok(off, 2, max) || (d = digest_size(get_le16(ev + off))) == 0 || !range_ok(off + 2, d, max))
+			return 0;
+		off += 2 + d;
+	}
+	if (!range_ok(off, 4, max) || !range_ok(off + 4, get_le32(ev + off), max))
+		return 0;
+	return off + 4 + get_le32(ev + off);
+}
+
+size_t tcg2_events_size(const uint8_t *events, size_t max, uint64_t n)
+{
+	size_t off = 0;
+
+	for (uint64_t i = 0; i < n; i++) {
+		size_t e = tcg2_event_size(events + off, max - off);
+
+		if (e == 0)
+			return 0;
+		off += e;
+	}
+	return off;
+}

@@ -40,4 +40,19 @@ uint8_t *tcg_event_new_ipl(uint32_t pcr, const uint16_t *desc16, size_t desc_byt
  */
 uint8_t *tcg_event_new_ipl_ascii(uint32_t pcr, const char *desc, size_t *ret_size);
 
+/**
+ * tcg2_event_size() - bytes of the TCG_PCR_EVENT2 (PC Client PFP §10.2.2) at
+ * @ev, at most @max: pcrIndex, eventType, the digests (sizes by algorithm:
+ * SHA-1, SHA-256, SHA-384, SHA-512, SM3-256), eventSize and the event data.
+ * Return: the size, or 0 when it is malformed, uses an unknown algorithm or
+ * runs past @max.
+ */
+size_t tcg2_event_size(const uint8_t *ev, size_t max);
+
+/**
+ * tcg2_events_size() - bytes of @n consecutive TCG_PCR_EVENT2 records at
+ * @events within @max. Return: the size, or 0 when one is malformed.
+ */
+size_t tcg2_events_size(const uint8_t *events, size_t max, uint64_t n);
+
 #endif

@@ -26,4 +26,11 @@ void measure_linux_stub_params(const CHAR16 *opts, size_t opts_bytes, const void
 /** measure_cmdline_pcr12() - the command line into PCR 12 as systemd-boot: EV_IPL, UTF-16 with NUL. */
 void measure_cmdline_pcr12(const CHAR16 *opts, size_t opts_bytes);
 
+/**
+ * tpm_publish_event_log() - hand the firmware's TCG2 event log to Linux as
+ * its EFI stub does (LINUX_EFI_TPM_EVENT_LOG configuration table), for the
+ * legacy scheme where the kernel's stub never runs.
+ */
+void tpm_publish_event_log(void);
+
 #endif

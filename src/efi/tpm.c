@@ -4,7 +4,12 @@
  * Without a TPM nothing is measured and nothing is printed. */
 #include "measure.h"
 #include "core/tcg_event.h"
+#include <efi/linux.h>
 #include <efi/proto/tcg2.h>
+
+/* Bounds for walking firmware-owned logs whose end is not given. */
+#define EVENT_MAX (1u << 20)
+#define FINAL_LOG_MAX (16u << 20)
 
 static EFI_TCG2_PROTOCOL *tcg2(void)
 {
@@ -84,4 +89,49 @@ void measure_linux_stub_params(const CHAR16 *opts, size_t opts_bytes, const void
 void measure_cmdline_pcr12(const CHAR16 *opts, size_t opts_bytes)
 {
 	tpm_measure_ipl16(TPM_PCR_KERNEL_CONFIG, opts, opts_bytes, opts, opts_bytes);
+}
+
+/* Bytes already in the final events table (logged after an earlier GetEventLog). */
+static bool final_events_size(size_t *ret)
+{
+	static const EFI_GUID guid = EFI_TCG2_FINAL_EVENTS_TABLE_GUID;
+	const EFI_TCG2_FINAL_EVENTS_TABLE *f = efi_config_table(&guid);
+
+	*ret = 0;
+	if (!f || f->NumberOfEvents == 0)
+		return true;
+	*ret = tcg2_events_size((const uint8_t *)(f + 1), FINAL_LOG_MAX, f->NumberOfEvents);
+	return *ret != 0;
+}
+
+void tpm_publish_event_log(void)
+{
+	static const EFI_GUID guid = LINUX_EFI_TPM_EVENT_LOG_GUID;
+	EFI_TCG2_PROTOCOL *t = tcg2();
+	EFI_PHYSICAL_ADDRESS first = 0, last = 0;
+	BOOLEAN truncated = FALSE;
+	LINUX_EFI_TPM_EVENTLOG *tbl;
+	size_t last_size, final_size;
+	uint64_t size;
+
+	if (!t)
+		return;
+	if (t->GetEventLog(t, EFI_TCG2_EVENT_LOG_FORMAT_TCG_2, &first, &last, &truncated) != EFI_SUCCESS || !first ||
+	    last <= first)
+		return (void)log_warning("TPM: no TCG2 event log to hand to Linux");
+	/* The first record is the Spec ID event; the last one's size is read from it. */
+	last_size = tcg2_event_size((const uint8_t *)(uintptr_t)last, EVENT_MAX);
+	size = last - first + last_size;
+	if (!last_size || size > UINT32_MAX || !final_events_size(&final_size) || final_size > UINT32_MAX)
+		return (void)log_warning("TPM: the firmware's event log is malformed, not handed to Linux");
+	if (BS->AllocatePool(EfiACPIReclaimMemory, offsetof(LINUX_EFI_TPM_EVENTLOG, log) + size, (void **)&tbl) != EFI_SUCCESS)
+		return (void)log_warning("TPM: no memory for the event log");
+	tbl->size = (uint32_t)size;
+	tbl->final_events_preboot_size = (uint32_t)final_size;
+	tbl->version = EFI_TCG2_EVENT_LOG_FORMAT_TCG_2;
+	memcpy(tbl->log, (const void *)(uintptr_t)first, size);
+	if (BS->InstallConfigurationTable(&guid, tbl) != EFI_SUCCESS) {
+		BS->FreePool(tbl);
+		log_warning("TPM: cannot install the event log table");
+	}
 }

@@ -29,12 +29,9 @@ bool shim_present(void)
 /* UEFI 2.10 §32.5.3.1: where the firmware says why it refused an image. */
 static const uint8_t *exec_info_table(void)
 {
-	static EFI_GUID guid = EFI_IMAGE_SECURITY_DATABASE_GUID;
+	static const EFI_GUID guid = EFI_IMAGE_SECURITY_DATABASE_GUID;
 
-	for (UINTN i = 0; i < ST->NumberOfTableEntries; i++)
-		if (memcmp(&ST->ConfigurationTable[i].VendorGuid, &guid, sizeof(guid)) == 0)
-			return ST->ConfigurationTable[i].VendorTable;
-	return NULL;
+	return efi_config_table(&guid);
 }
 
 static uint64_t exec_info_count(void)

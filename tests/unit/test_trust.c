@@ -198,3 +198,26 @@ TEST(tcg_event_ipl_ascii_is_utf16_with_nul)
 	CHECK(memcmp(e, want, sizeof(want)) == 0);
 	free(e);
 }
+
+TEST(tcg2_event_size_walks_digests_and_data)
+{
+	uint8_t ev[128] = { 0 };
+	size_t off = 12;
+
+	put_le32(ev, 9);
+	put_le32(ev + 4, 6);
+	put_le32(ev + 8, 2);
+	put_le16(ev + off, 0x0004); /* SHA-1 */
+	off += 2 + 20;
+	put_le16(ev + off, 0x000b); /* SHA-256 */
+	off += 2 + 32;
+	put_le32(ev + off, 5);
+	CHECK_EQ(tcg2_event_size(ev, sizeof(ev)), off + 4 + 5);
+	CHECK_EQ(tcg2_event_size(ev, off + 4 + 4), 0);           /* data runs past the end */
+	CHECK_EQ(tcg2_events_size(ev, sizeof(ev), 1), off + 9);
+	CHECK_EQ(tcg2_events_size(ev, sizeof(ev), 2), 0);        /* the second one is zeros: no digests */
+	put_le16(ev + 12, 0x0099);                               /* unknown algorithm */
+	CHECK_EQ(tcg2_event_size(ev, sizeof(ev)), 0);
+	put_le32(ev + 8, 0xffffffff);
+	CHECK_EQ(tcg2_event_size(ev, sizeof(ev)), 0);
+}

@@ -15,6 +15,18 @@
 #define EFI_TCG2_PROTOCOL_GUID \
 	{ 0x607f766c, 0x7455, 0x42be, { 0x93, 0x0b, 0xe4, 0xd7, 0x6d, 0xb2, 0x72, 0x0f } }
 
+/* §6.4.1 / §6.4.5: the final events table (events logged after the first GetEventLog) */
+#define EFI_TCG2_FINAL_EVENTS_TABLE_GUID \
+	{ 0x1e2ed096, 0x30e2, 0x4254, { 0xbd, 0x89, 0x86, 0x3b, 0xbe, 0xf8, 0x23, 0x25 } }
+#define EFI_TCG2_EVENT_LOG_FORMAT_TCG_2 0x00000002u
+
+typedef struct {
+	UINT64 Version;
+	UINT64 NumberOfEvents;
+	/* TCG_PCR_EVENT2 Event[] follows */
+} EFI_TCG2_FINAL_EVENTS_TABLE;
+_Static_assert(sizeof(EFI_TCG2_FINAL_EVENTS_TABLE) == 16, "EFI_TCG2_FINAL_EVENTS_TABLE header");
+
 /* PC Client PFP §10.4.1 event types */
 #define EV_EVENT_TAG 0x00000006u
 #define EV_IPL 0x0000000du
@@ -78,6 +90,9 @@ typedef struct EFI_TCG2_PROTOCOL EFI_TCG2_PROTOCOL;
 
 typedef EFI_STATUS(EFIAPI *EFI_TCG2_GET_CAPABILITY)(IN EFI_TCG2_PROTOCOL *This,
 						    IN OUT EFI_TCG2_BOOT_SERVICE_CAPABILITY *ProtocolCapability);
+typedef EFI_STATUS(EFIAPI *EFI_TCG2_GET_EVENT_LOG)(IN EFI_TCG2_PROTOCOL *This, IN UINT32 EventLogFormat,
+						   OUT EFI_PHYSICAL_ADDRESS *EventLogLocation,
+						   OUT EFI_PHYSICAL_ADDRESS *EventLogLastEntry, OUT BOOLEAN *EventLogTruncated);
 typedef EFI_STATUS(EFIAPI *EFI_TCG2_HASH_LOG_EXTEND_EVENT)(IN EFI_TCG2_PROTOCOL *This, IN UINT64 Flags,
 							   IN EFI_PHYSICAL_ADDRESS DataToHash, IN UINT64 DataToHashLen,
 							   IN EFI_TCG2_EVENT *EfiTcgEvent);
@@ -85,7 +100,7 @@ typedef EFI_STATUS(EFIAPI *EFI_TCG2_HASH_LOG_EXTEND_EVENT)(IN EFI_TCG2_PROTOCOL 
 /* §6.2 */
 struct EFI_TCG2_PROTOCOL {
 	EFI_TCG2_GET_CAPABILITY GetCapability;
-	void *GetEventLog;
+	EFI_TCG2_GET_EVENT_LOG GetEventLog;
 	EFI_TCG2_HASH_LOG_EXTEND_EVENT HashLogExtendEvent;
 	void *SubmitCommand;
 	void *GetActivePcrBanks;
