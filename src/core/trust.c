@@ -51,27 +51,30 @@ EFI_STATUS plan_trust(const struct trust_request *req, const char *name, struct 
 const char *trust_status_meaning(EFI_STATUS status)
 {
 	if (status == EFI_SECURITY_VIOLATION)
-		return "EFI_SECURITY_VIOLATION: loaded, but the platform policy forbids starting it (UEFI 2.10 §7.4 LoadImage)";
+		return "EFI_SECURITY_VIOLATION: loaded, but the platform policy forbids starting it (UEFI 2.10 LoadImage)";
 	if (status == EFI_ACCESS_DENIED)
-		return "EFI_ACCESS_DENIED: the platform policy forbids loading it (UEFI 2.10 §7.4 LoadImage)";
+		return "EFI_ACCESS_DENIED: the platform policy forbids loading it (UEFI 2.10 LoadImage)";
 	return efi_status_str(status);
 }
 
+/* The Action recorded for the image (UEFI 2.10 §32.5.3.1). EDK2 records
+ * AUTH_UNTESTED for an image neither db nor dbx names (unsigned, signed by
+ * another key, or changed so its signature no longer matches), SIG_FAILED
+ * for a signer in dbx, SIG_FOUND for a hash in dbx. */
 const char *trust_refusal_reason(EFI_STATUS status, bool signed_image, int64_t action)
 {
 	if (status != EFI_SECURITY_VIOLATION && status != EFI_ACCESS_DENIED)
 		return "the firmware could not load it";
 	switch (action) {
 	case EFI_IMAGE_EXECUTION_AUTH_SIG_FOUND:
-		return "its signature or hash is in dbx (forbidden)";
+		return "its hash or signature is in dbx (forbidden)";
 	case EFI_IMAGE_EXECUTION_AUTH_SIG_FAILED:
-	case EFI_IMAGE_EXECUTION_AUTH_SIG_NOT_FOUND:
-		return signed_image ? "its signature does not verify against db: signed by a key db does not trust, or changed after signing"
+		return signed_image ? "its signature failed verification, or its signer is in dbx (revoked)"
 				    : "not signed, and its hash is not in db";
 	case EFI_IMAGE_EXECUTION_POLICY_FAILED:
 		return "the platform's image policy refused it";
 	default:
-		return signed_image ? "its signature is not trusted by db, or it is in dbx"
+		return signed_image ? "its signature is not trusted by db: signed by a key db does not trust, or changed after signing"
 				    : "not signed, and its hash is not in db";
 	}
 }

@@ -70,6 +70,14 @@ def pe_sections(data):
     return pe, opt, out
 
 
+def section(data, name):
+    """The first section called name: VirtualSize bytes from the file."""
+    for n, vsize, va, rsize, roff in pe_sections(data)[2]:
+        if n == name:
+            return data[roff:roff + vsize]
+    return None
+
+
 def uki_pcr11(data):
     _, _, secs = pe_sections(data)
     by_name = {}
