@@ -24,11 +24,21 @@ static const char *const systemd_boot_keys[] = {
 	"random-seed-mode", "log-level", "preferred-profile",
 };
 
+void cfg_init(struct loader_config *cfg)
+{
+	*cfg = (struct loader_config){ .timeout_sec = CFG_TIMEOUT_UNSET, .editor = true };
+}
+
 void cfg_free(struct loader_config *cfg)
 {
 	mem_free(cfg->default_glob);
 	mem_free(cfg->console_mode);
-	*cfg = (struct loader_config){ .timeout_sec = CFG_TIMEOUT_UNSET, .editor = true };
+	cfg_init(cfg);
+}
+
+bool cfg_editor_allowed(const struct loader_config *cfg, bool secure_boot)
+{
+	return cfg->editor_set ? cfg->editor : !secure_boot;
 }
 
 bool cfg_parse_timeout(const char *s, size_t len, uint32_t *ret)
@@ -75,7 +85,9 @@ static EFI_STATUS cfg_apply(struct conf_reader *r, const struct conf_kv *kv, enu
 	case CFG_KEY_DEFAULT:
 		return cfg_set_string(r, kv, &cfg->default_glob);
 	case CFG_KEY_EDITOR:
-		if (!conf_parse_bool(kv, &cfg->editor))
+		if (conf_parse_bool(kv, &cfg->editor))
+			cfg->editor_set = true;
+		else
 			conf_line_error(r, kv, "editor '%.*s' is not yes or no (y/n, true/false, on/off, 1/0), ignored",
 					(int)kv->value_len, kv->value);
 		return EFI_SUCCESS;
@@ -123,11 +135,12 @@ static EFI_STATUS cfg_line(struct conf_reader *r, const struct conf_kv *kv, stru
 
 EFI_STATUS cfg_parse_loader_conf(const char *text, size_t len, const char *path, struct loader_config *ret)
 {
-	struct loader_config cfg = { .timeout_sec = CFG_TIMEOUT_UNSET, .editor = true };
+	struct loader_config cfg;
 	struct conf_reader r;
 	struct conf_kv kv;
 	unsigned seen = 0;
 
+	cfg_init(&cfg);
 	conf_reader_init(&r, text, len, path);
 	while (conf_next(&r, &kv)) {
 		EFI_STATUS err = cfg_line(&r, &kv, &cfg, &seen);

@@ -13,7 +13,8 @@
 struct loader_config {
 	uint32_t timeout_sec;   /* CFG_TIMEOUT_UNSET when absent */
 	char *default_glob;     /* NULL when absent */
-	bool editor;            /* default true, as systemd-boot */
+	bool editor;            /* default true, as systemd-boot ... */
+	bool editor_set;        /* ... but only when given: see cfg_editor_allowed() */
 	char *console_mode;     /* NULL when absent */
 	unsigned n_errors;      /* malformed lines seen (each logged) */
 };
@@ -37,6 +38,16 @@ bool cfg_parse_timeout(const char *s, size_t len, uint32_t *ret);
  * EFI_OUT_OF_RESOURCES (*@ret then holds the defaults).
  */
 EFI_STATUS cfg_parse_loader_conf(const char *text, size_t len, const char *path, struct loader_config *ret);
+/** cfg_init() - the defaults: no timeout, no default glob, editor on. */
+void cfg_init(struct loader_config *cfg);
+
+/**
+ * cfg_editor_allowed() - may the command line be edited? "editor" as given;
+ * when absent, yes, except under Secure Boot: an edited line is measured, not
+ * verified, so it takes an explicit "editor yes" there (issue 12).
+ */
+bool cfg_editor_allowed(const struct loader_config *cfg, bool secure_boot);
+
 /** cfg_free() - free the strings of @cfg and reset it to the defaults. */
 void cfg_free(struct loader_config *cfg);
 

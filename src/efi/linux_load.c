@@ -65,7 +65,7 @@ static EFI_STATUS load_initrd(const struct boot_plan *plan, struct linux_loaded 
 					(unsigned long long)(set->total_size >> 20),
 					(unsigned long long)plan_initrd_max(&plan->info.bz), efi_status_str(err));
 	l->initrd_alloc = set->total_size;
-	return initrd_set_read(set, (uint8_t *)(uintptr_t)l->initrd_addr);
+	return initrd_set_read(set, (uint8_t *)(uintptr_t)l->initrd_addr, l->initrd_alloc);
 }
 
 /* PCR 9 as the kernel's own EFI stub would have measured it had it been

@@ -16,6 +16,7 @@ struct loader {
 	size_t n_entries;
 	size_t default_idx;
 	bool secure_boot;
+	bool editor;                  /* cfg_editor_allowed() */
 };
 
 /* entries.c */
