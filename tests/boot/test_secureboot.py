@@ -137,15 +137,15 @@ def refusals(scheme):
            ("tampered", "signed by a key db does not trust, or changed after signing")]
     if scheme == "handover":
         bad.append(("nope", "bzImage without a PE/COFF header, so it carries no signature"))
-    entries, files, keys = {}, {"debian/vmlinuz": k["signed"]}, []
+    entries, files, keys = {}, {"debian/vmlinuz": k["signed"]}, [(MENU, b"1")]
     for i, (name, _) in enumerate(bad):
         entries["a%d.conf" % i] = entry("Bad %s" % name, "console=ttyS0", scheme, linux="/k/%s" % name,
                                         sort_key="a%d" % i)
         files["k/%s" % name] = k[name]
-        keys += [(MENU, str(i + 1).encode()), (r"Press any key", b" ")]
+        # the menu comes back by itself with the cause under it; then the next entry
+        keys.append((r"Problems: [\s\S]*/k/%s: refused" % name, str(i + 2).encode(), 0.5))
     good = "console=ttyS0 handoff.marker=sb-after-refusals panic=-1"
     entries["z.conf"] = entry("Good", good, scheme, sort_key="z")
-    keys.append((MENU, str(len(bad) + 1).encode()))
     img = sb_esp(entries, files, "timeout menu-force\n")
     res = qemu.run_qemu(img, TIMEOUT, keys=keys, secure_boot=True)
     qemu.expect_eq(res.keys_pending, [], "all keys sent (the menu came back after every refusal)", res)
