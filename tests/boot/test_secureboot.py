@@ -211,3 +211,38 @@ def test_secureboot_signed_uki_measures_pcr11():
     events = measured.parse_event_log(eventlog(res) or b"")
     qemu.expect_eq(measured.replay(events).get(11, measured.ZERO).hex().upper(), pcrs.get("11"),
                    "event log replays to PCR 11", res)
+
+
+SHIM = "/usr/lib/shim/shimx64.efi"
+
+
+@qemu.needs(LOADER, KERNEL, INITRD)
+def test_secureboot_under_shim_verifies_by_shim_lock():
+    """Debian's shim (shim-unsigned, signed here with the snakeoil key) starts
+    handoff as its second stage (grubx64.efi: shim checks handoff's .sbat).
+    handoff verifies kernels with SHIM_LOCK.Verify(): an unsigned kernel is
+    refused by shim; Debian's own kernel, which db does not trust but shim's
+    built-in Debian certificate does (as a MOK-signed kernel would be), boots
+    by handover. PCR 9 and 12 as predicted."""
+    qemu.expect(os.path.isfile(SHIM), "%s exists (Debian package shim-unsigned)" % SHIM)
+    k = kernels()
+    key, cert = qemu.snakeoil_key(qemu.workdir())
+    good = "console=ttyS0 handoff.marker=under-shim panic=-1"
+    entries = {"a.conf": entry("Unsigned", "console=ttyS0", "handover", linux="/k/unsigned", sort_key="a"),
+               "b.conf": entry("Debian", good, "handover", sort_key="b")}
+    tree = esp_tree(entries, "timeout menu-force\n", {"k/unsigned": k["unsigned"]})
+    qemu.sbsign(SHIM, os.path.join(tree, "EFI/BOOT/BOOTX64.EFI"), key, cert)
+    shutil.copyfile(signed_loader(), os.path.join(tree, "EFI/BOOT/grubx64.efi"))
+    img = qemu.make_esp(tree, os.path.join(qemu.workdir(), "esp.img"))
+    res = qemu.run_qemu(img, TIMEOUT, secure_boot=True, tpm=True,
+                        keys=[(MENU, b"1"), (r"Problems: [\s\S]*/k/unsigned: refused by shim", b"2", 0.5)])
+    qemu.expect_eq(res.keys_pending, [], "the menu came back after shim's refusal", res)
+    qemu.expect(res.time_of(r"/k/unsigned: refused by shim: EFI_") is not None, "shim's refusal is named", res)
+    qemu.expect(res.time_of(r"booting 'Debian' by handover .*to be verified by shim \(SHIM_LOCK\)") is not None,
+                "handoff uses shim's verification", res)
+    init = check_linux_saw(res, good)
+    qemu.expect_eq(init.get("secureboot"), "1", "Linux's SecureBoot variable", res)
+    pcrs = init.get("pcr_sha256") or {}
+    initrd = open(qemu.root_path(INITRD), "rb").read()
+    qemu.expect_eq(pcrs.get("9"), measured.linux_stub_pcr9(good, initrd).hex().upper(), "PCR 9 under shim", res)
+    qemu.expect_eq(pcrs.get("12"), measured.options_pcr12(good).hex().upper(), "PCR 12 under shim", res)
