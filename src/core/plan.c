@@ -177,6 +177,11 @@ bool plan_initrds_allowed(const struct image_info *img, const char **ret_why)
 	return !img->is_uki;
 }
 
+bool plan_stub_takes_outside_initrds(bool secure_boot, bool has_initrd_section, bool has_cmdline_section)
+{
+	return !secure_boot || (!has_initrd_section && !has_cmdline_section);
+}
+
 bool plan_cmdline_locked(const struct image_info *img, bool secure_boot)
 {
 	return secure_boot && img->is_uki && pe_find_section(&img->pe, ".cmdline");

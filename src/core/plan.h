@@ -1,5 +1,5 @@
-/* Boot planning: which scheme can start an image (design.md "Choosing the
- * scheme") and where its parts must go. Pure: src/efi only carries it out. */
+/* Boot planning: which scheme can start an image (docs/design.md "The
+ * plan") and where its parts must go. Pure: src/efi only carries it out. */
 #ifndef CORE_PLAN_H
 #define CORE_PLAN_H
 
@@ -58,6 +58,14 @@ uint64_t plan_initrd_max(const struct bz_info *bz);
  * unverified one (issue 12). Return: false with the reason in *@ret_why.
  */
 bool plan_initrds_allowed(const struct image_info *img, const char **ret_why);
+
+/**
+ * plan_stub_takes_outside_initrds() - may handoff's stub add initrds from
+ * outside its image (a loader's LoadFile2, initrd= files)? Not under Secure
+ * Boot when the image carries .initrd or .cmdline: it is sealed, and an
+ * unverified cpio's /init would win.
+ */
+bool plan_stub_takes_outside_initrds(bool secure_boot, bool has_initrd_section, bool has_cmdline_section);
 
 /**
  * plan_cmdline_locked() - does this image ignore the command line it is

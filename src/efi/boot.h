@@ -1,5 +1,5 @@
 /* What a boot scheme is handed: the parsed image, the command line and the
- * initrds, all validated before any scheme runs (style.md: parse -> plan ->
+ * initrds, all validated before any scheme runs (docs/style.md rule 5: parse -> plan ->
  * apply). Each scheme file exports one boot_<scheme>() and returns only on
  * failure, with the reason already logged and everything it allocated freed. */
 #ifndef EFI_BOOT_H

@@ -1,4 +1,4 @@
-/* The firmware tables. Only src/efi holds them (design.md "Conventions"). */
+/* The firmware tables. Only src/efi holds them (docs/design.md "Layers"). */
 #include "firmware.h"
 
 EFI_SYSTEM_TABLE *ST;

@@ -66,7 +66,7 @@ static EFI_STATUS boot_embedded(struct boot_plan *plan, bool secure_boot)
  * the kernel too. Said once, so that a missing initrd is not a mystery. */
 static bool outside_initrds_refused(const struct stub_sections *s, bool secure_boot, struct lf2_foreign *hidden)
 {
-	if (!secure_boot || (!s->initrd.size && !s->has_cmdline))
+	if (plan_stub_takes_outside_initrds(secure_boot, s->initrd.size != 0, s->has_cmdline))
 		return false;
 	if (initrd_lf2_hide_foreign(hidden))
 		log_warning("stub: Secure Boot: the initrd offered by the loader is not used: this image carries its own %s",

@@ -151,10 +151,8 @@ static int build(const struct uki_args *a, const char *stub)
 	in.os_release = osrel;
 	in.splash = splash;
 	in.splash_size = splash_len;
-	if (uki_build(&in, &out, &out_len) != EFI_SUCCESS) {
-		tool_fail("%s: no image written", a->out);
-		goto out;
-	}
+	if (uki_build(&in, &out, &out_len) != EFI_SUCCESS)
+		goto out; /* the cause is logged once, by uki_build; nothing was written */
 	r = write_output(a, out, out_len);
 	if (r == 0)
 		printf("wrote %s (%zu bytes%s)\n", a->out, out_len, a->sign_key ? ", then signed" : "");

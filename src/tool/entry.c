@@ -50,23 +50,32 @@ static void entry_text(const struct entry_spec *s, struct strbuf *sb)
 		sb_printf(sb, "protocol   %s\n", scheme_name(s->protocol));
 }
 
+/* Every input is read before anything is written, so a missing or unreadable
+ * initrd leaves the ESP (and an existing entry of the same name) as it was. */
 int entry_install(const struct entry_spec *s)
 {
 	char *dir = xasprintf("%s/%s/%s", s->esp, s->token, s->version);
 	char *entries = path_join(s->esp, "loader/entries");
 	char *conf = xasprintf("%s/%s-%s.conf", entries, s->token, s->version);
-	char *kernel = path_join(dir, "linux");
+	size_t n = 1 + s->n_initrds, n_read = 0;
+	uint8_t **data = xmalloc(n * sizeof(*data));
+	size_t *len = xmalloc(n * sizeof(*len));
 	struct strbuf text = { 0 };
 	int r = -1;
 
-	if (check_names(s) < 0 || mkdir_p(dir, 0755) < 0 || mkdir_p(entries, 0755) < 0 ||
-	    copy_file(s->linux_path, kernel) < 0)
+	if (check_names(s) < 0)
 		goto out;
-	for (size_t i = 0; i < s->n_initrds; i++) {
-		char *dst = path_join(dir, path_basename(s->initrds[i]));
-		int c = copy_file(s->initrds[i], dst);
+	for (; n_read < n; n_read++)
+		if (read_file(n_read ? s->initrds[n_read - 1] : s->linux_path, TOOL_READ_MAX, &data[n_read], &len[n_read]) < 0)
+			goto out;
+	if (mkdir_p(dir, 0755) < 0 || mkdir_p(entries, 0755) < 0)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		char *dst = path_join(dir, i ? path_basename(s->initrds[i - 1]) : "linux");
+		int w = install_file(dst, data[i], len[i], 0644);
+
 		free(dst);
-		if (c < 0)
+		if (w < 0)
 			goto out;
 	}
 	entry_text(s, &text);
@@ -74,8 +83,11 @@ int entry_install(const struct entry_spec *s)
 		goto out;
 	r = 0;
 out:
+	for (size_t i = 0; i < n_read; i++)
+		free(data[i]);
+	free(data);
+	free(len);
 	sb_free(&text);
-	free(kernel);
 	free(conf);
 	free(entries);
 	free(dir);

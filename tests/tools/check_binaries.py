@@ -4,7 +4,7 @@ src/core/pe.c: x86-64, EFI application subsystem, 4 KiB section alignment,
 a .reloc section with base relocations, no section both writable and
 executable, NX compatible, a .sbat section in shim's format (SBAT.md: the
 "sbat,1," header line, then handoff's own line), and the size budgets
-(style.md rule 12; raised from 64/24 KiB by issue 13's verification and
+(docs/style.md rule 12; raised from 64/24 KiB by issue 13's verification and
 measurement code)."""
 import struct
 import sys

@@ -230,3 +230,14 @@ TEST(plan_never_offers_initrds_to_a_uki)
 	CHECK(!plan_initrds_allowed(&img, &why));
 	CHECK_STR(why, "a unified kernel image takes no initrd from the loader");
 }
+
+/* issue 12: a signed UKI with .initrd or .cmdline took a loader's unsigned
+ * initrd under Secure Boot, and that cpio's /init won. */
+TEST(plan_sealed_uki_takes_no_outside_initrd)
+{
+	CHECK(plan_stub_takes_outside_initrds(false, true, true));    /* Secure Boot off: as before */
+	CHECK(plan_stub_takes_outside_initrds(true, false, false));   /* a wrapped kernel: like a Type #1 entry */
+	CHECK(!plan_stub_takes_outside_initrds(true, true, false));
+	CHECK(!plan_stub_takes_outside_initrds(true, false, true));
+	CHECK(!plan_stub_takes_outside_initrds(true, true, true));
+}
