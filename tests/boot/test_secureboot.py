@@ -246,3 +246,59 @@ def test_secureboot_under_shim_verifies_by_shim_lock():
     initrd = open(qemu.root_path(INITRD), "rb").read()
     qemu.expect_eq(pcrs.get("9"), measured.linux_stub_pcr9(good, initrd).hex().upper(), "PCR 9 under shim", res)
     qemu.expect_eq(pcrs.get("12"), measured.options_pcr12(good).hex().upper(), "PCR 12 under shim", res)
+
+
+SDBOOT = "/usr/lib/systemd/boot/efi/systemd-bootx64.efi"
+
+
+def evil_initrd():
+    """An unsigned cpio a hostile disk might add: if any loader's initrd got
+    into the sealed UKI, the kernel would report this /extra.bin."""
+    import io
+    import initramfs
+    buf = io.BytesIO()
+    c = initramfs.Cpio(buf)
+    c.file("extra.bin", b"not signed by anyone\n")
+    c.trailer()
+    return buf.getvalue()
+
+
+@qemu.needs(TOOL, STUB, LOADER, KERNEL, INITRD)
+def test_secureboot_sealed_uki_takes_no_outside_initrd():
+    """issue 12: a signed UKI with .initrd and .cmdline, named by a Type #1
+    entry that adds an unsigned initrd. systemd-boot (signed here) offers that
+    initrd over LoadFile2 and in initrd=: handoff's stub hides it and says so
+    once; handoff.efi does not offer it at all. Either way Linux sees only
+    the UKI's own initrd. Also: under Secure Boot handoff's editor is off
+    unless loader.conf says `editor yes`."""
+    wd = qemu.workdir()
+    key, cert = qemu.snakeoil_key(wd)
+    options = "console=ttyS0 handoff.marker=sealed-uki panic=-1"
+    uki = os.path.join(wd, "sealed.efi")
+    p = subprocess.run([qemu.root_path(TOOL), "uki", "--linux", qemu.root_path(KERNEL), "--initrd",
+                        qemu.root_path(INITRD), "--cmdline", options, "--sign-key", key, "--sign-cert", cert,
+                        "-o", uki], capture_output=True, text=True)
+    qemu.expect(p.returncode == 0, "handoff uki --sign-key: %s" % (p.stderr or p.stdout))
+    conf = "title Sealed\nlinux /sealed.efi\ninitrd /evil.img\noptions console=ttyS0 rdinit=/bin/sh\n"
+    files = {"sealed.efi": open(uki, "rb").read(), "evil.img": evil_initrd()}
+    for loader in ("systemd-boot", "handoff"):
+        tree = esp_tree({"sealed.conf": conf}, "timeout 1\n", files)
+        target = os.path.join(tree, "EFI/BOOT/BOOTX64.EFI")
+        if loader == "handoff":
+            shutil.copyfile(signed_loader(), target)
+        else:
+            qemu.sbsign(SDBOOT, target, key, cert)
+        img = qemu.make_esp(tree, os.path.join(wd, "esp-%s.img" % loader))
+        res = qemu.run_qemu(img, TIMEOUT, secure_boot=True, name=loader)
+        init = check_linux_saw(res, options)   # the UKI's .cmdline and its own initrd, intact
+        qemu.expect_eq(init.get("secureboot"), "1", "%s: Linux's SecureBoot variable" % loader, res)
+        qemu.expect_eq(init.get("extra_sha256"), "", "%s: the unsigned initrd never reached Linux" % loader, res)
+        if loader == "handoff":
+            qemu.expect(res.time_of(r"entry 'Sealed': initrd lines ignored: a unified kernel image takes no "
+                                    r"initrd from the loader") is not None, "handoff says it ignores the initrd", res)
+            menu = [l for _, l in res.lines if "Up/Down select" in l]
+            qemu.expect(menu and not any("e edit" in l for l in menu),
+                        "no editor under Secure Boot without 'editor yes', got %r" % menu[:1], res)
+        else:
+            qemu.expect_eq(sum(1 for _, l in res.lines if "the initrd offered by the loader is not used" in l), 1,
+                           "the stub says once that it does not take systemd-boot's initrd", res)
