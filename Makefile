@@ -85,12 +85,15 @@ $(EFI_LIB): $(EFI_OBJS)
 	@rm -f $@
 	$(Q)$(call msg,AR,$@) $(EFI_AR) rcs $@ $^
 
+# The loader and the stub carry a .sbat section (src/efi/sbat.c) for shim.
+SBAT_LDFLAGS := /include:handoff_sbat
+
 $(B)/handoff.efi: $(B)/efi/efi/main.o $(EFI_LIB)
-	$(Q)$(call msg,LINK,$@) $(EFI_LD) $(EFI_LDFLAGS) /out:$@ $^
+	$(Q)$(call msg,LINK,$@) $(EFI_LD) $(EFI_LDFLAGS) $(SBAT_LDFLAGS) /out:$@ $^
 
 # The map lets tests/tools/check_rules.py see which functions the stub links.
 $(B)/handoff-stub.efi: $(patsubst src/%.c,$(B)/efi/%.o,$(STUB_SRCS)) $(EFI_LIB)
-	$(Q)$(call msg,LINK,$@) $(EFI_LD) $(EFI_LDFLAGS) /map:$(B)/handoff-stub.map /out:$@ $^
+	$(Q)$(call msg,LINK,$@) $(EFI_LD) $(EFI_LDFLAGS) $(SBAT_LDFLAGS) /map:$(B)/handoff-stub.map /out:$@ $^
 
 $(B)/efi32/%.o: src/%.c
 	@mkdir -p $(dir $@)
@@ -102,8 +105,9 @@ $(EFI32_LIB): $(EFI32_OBJS)
 
 $(EFI32_RT): EFI32_CFLAGS += -fno-lto
 
+# IA-32 C symbols carry a leading underscore (the Microsoft x86 convention).
 $(B)/handoffia32.efi: $(B)/efi32/efi/main.o $(EFI32_RT) $(EFI32_LIB)
-	$(Q)$(call msg,LINK,$@) $(EFI_LD) $(EFI32_LDFLAGS) /out:$@ $^
+	$(Q)$(call msg,LINK,$@) $(EFI_LD) $(EFI32_LDFLAGS) /include:_handoff_sbat /out:$@ $^
 
 # --- host side -------------------------------------------------------------
 $(B)/host/%.o: src/%.c

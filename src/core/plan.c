@@ -141,55 +141,41 @@ bool scheme_supported(const struct image_info *img, enum boot_scheme s, const ch
 
 /* The most telling reason nothing fits on 32-bit firmware: the handover
  * scheme's for a bzImage (it names the missing flag, or says the kernel is
- * 32-bit), else the stub scheme's (the only one Secure Boot allows). */
-static const char *no_scheme_ia32(const struct image_info *img, bool secure_boot)
+ * 32-bit), else the stub scheme's. */
+static const char *no_scheme_ia32(const struct image_info *img)
 {
 	const char *why = NULL;
 
-	scheme_supported_on(img, img->is_bz && !secure_boot ? SCHEME_HANDOVER : SCHEME_STUB, FW_IA32, &why);
+	scheme_supported_on(img, img->is_bz ? SCHEME_HANDOVER : SCHEME_STUB, FW_IA32, &why);
 	return why ? why : "no usable entry point";
 }
 
-EFI_STATUS plan_scheme(const struct image_info *img, enum boot_scheme requested, bool secure_boot,
-		       const char *name, enum boot_scheme *ret)
+EFI_STATUS plan_scheme(const struct image_info *img, enum boot_scheme requested, const char *name, enum boot_scheme *ret)
 {
-	return plan_scheme_on(img, requested, secure_boot, FW_X64, name, ret);
+	return plan_scheme_on(img, requested, FW_X64, name, ret);
 }
 
-EFI_STATUS plan_scheme_on(const struct image_info *img, enum boot_scheme requested, bool secure_boot,
-			  enum fw_arch fw, const char *name, enum boot_scheme *ret)
+EFI_STATUS plan_scheme_on(const struct image_info *img, enum boot_scheme requested, enum fw_arch fw, const char *name,
+			  enum boot_scheme *ret)
 {
 	static const enum boot_scheme order[] = { SCHEME_STUB, SCHEME_HANDOVER, SCHEME_LEGACY };
 	const char *why;
 
-	/* Only the firmware's LoadImage verifies an image, and 32-bit firmware
-	 * loads IA-32 images only: a 64-bit kernel would run unchecked. */
-	if (secure_boot && fw == FW_IA32 && !(img->is_pe && pe_is_efi_app(&img->pe, PE_MACHINE_I386)))
-		return log_error_status(EFI_SECURITY_VIOLATION, "%s: refused: Secure Boot is on and 32-bit firmware cannot verify a 64-bit kernel (its LoadImage takes IA-32 images only)",
-					name);
 	if (requested != SCHEME_AUTO) {
-		if (secure_boot && requested != SCHEME_STUB)
-			return log_error_status(EFI_SECURITY_VIOLATION, "%s: protocol %s refused: Secure Boot is on and only the stub scheme has the firmware verify the kernel",
-						name, scheme_name(requested));
 		if (!scheme_supported_on(img, requested, fw, &why))
 			return log_error_status(EFI_UNSUPPORTED, "%s: cannot boot by %s: %s", name, scheme_name(requested), why);
 		*ret = requested;
 		return EFI_SUCCESS;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
-		if (secure_boot && order[i] != SCHEME_STUB)
-			break;
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++)
 		if (scheme_supported_on(img, order[i], fw, NULL)) {
 			*ret = order[i];
 			return EFI_SUCCESS;
 		}
-	}
 	if (fw == FW_IA32)
 		return log_error_status(EFI_UNSUPPORTED, "%s: no boot scheme fits on 32-bit firmware: %s", name,
-					no_scheme_ia32(img, secure_boot));
-	return log_error_status(EFI_UNSUPPORTED, "%s: no boot scheme fits: %s", name,
-				secure_boot ? "Secure Boot is on and the image is not an EFI application"
-					    : "neither an EFI application nor a 64-bit bzImage");
+					no_scheme_ia32(img));
+	return log_error_status(EFI_UNSUPPORTED, "%s: no boot scheme fits: neither an EFI application nor a 64-bit bzImage", name);
 }
 
 /* Bytes past the protected-mode start that the PE headers say the image occupies. */

@@ -50,16 +50,15 @@ bool scheme_supported(const struct image_info *img, enum boot_scheme s, const ch
 
 /**
  * plan_scheme() - resolve @requested (SCHEME_AUTO picks stub, then handover,
- * then legacy). With Secure Boot on, only the stub scheme is allowed: the
- * other two would run a kernel the firmware never verified.
+ * then legacy). Secure Boot does not narrow the choice: every scheme boots
+ * only what plan_trust() had verified (src/core/trust.h).
  * Return: EFI_SUCCESS, or EFI_UNSUPPORTED with the reason logged.
  */
-EFI_STATUS plan_scheme(const struct image_info *img, enum boot_scheme requested, bool secure_boot,
-		       const char *name, enum boot_scheme *ret);
+EFI_STATUS plan_scheme(const struct image_info *img, enum boot_scheme requested, const char *name, enum boot_scheme *ret);
 
 /** plan_scheme_on() - plan_scheme() for firmware of word size @fw. */
-EFI_STATUS plan_scheme_on(const struct image_info *img, enum boot_scheme requested, bool secure_boot,
-			  enum fw_arch fw, const char *name, enum boot_scheme *ret);
+EFI_STATUS plan_scheme_on(const struct image_info *img, enum boot_scheme requested, enum fw_arch fw, const char *name,
+			  enum boot_scheme *ret);
 
 /** plan_kernel_layout() - size, alignment and address limits for handover/legacy. */
 EFI_STATUS plan_kernel_layout(const struct image_info *img, const char *name, struct kernel_layout *ret);

@@ -1,7 +1,10 @@
 /* EFI boot stub scheme (boot.rst "EFI stub"): the kernel is an EFI
- * application. LoadImage it from the bytes already read, with its real file
- * device path; LoadOptions = the command line in UCS-2; initrds offered via
- * LoadFile2; StartImage. If the image returns, everything is undone. */
+ * application, already loaded from the bytes read (and so verified and
+ * measured) by image_verify() in src/efi/verify.c. LoadOptions = the command
+ * line in UCS-2; initrds offered via LoadFile2; StartImage. If the image
+ * returns, everything is undone. On 32-bit firmware, which does not load an
+ * x86-64 image, a 64-bit kernel goes through its .compat IA-32 entry instead
+ * (boot_stub_foreign(), src/efi/arch.h). */
 #include "arch.h"
 
 static EFI_GUID loaded_image_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
@@ -24,21 +27,17 @@ static EFI_STATUS set_load_options(EFI_HANDLE child, const char *cmdline, CHAR16
 	return EFI_SUCCESS;
 }
 
-EFI_STATUS boot_stub(const struct boot_plan *plan)
+EFI_STATUS boot_stub(const struct boot_plan *plan, EFI_HANDLE child)
 {
-	_cleanup_free_ EFI_DEVICE_PATH_PROTOCOL *own_dp = plan->devpath ? NULL : devpath_for_file(plan->device, plan->kernel_path);
-	const EFI_DEVICE_PATH_PROTOCOL *dp = plan->devpath ? plan->devpath : own_dp;
 	_cleanup_free_ CHAR16 *opts = NULL;
-	EFI_HANDLE child = NULL, initrd_handle = NULL;
+	EFI_HANDLE initrd_handle = NULL;
 	EFI_STATUS err;
 
-	/* 32-bit firmware does not load an x86-64 kernel: its IA-32 entry instead. */
-	if (plan->info.is_pe && plan->info.pe.machine != PE_MACHINE_NATIVE)
+	if (plan->info.is_pe && plan->info.pe.machine != PE_MACHINE_NATIVE) {
+		if (child) /* a firmware that could load it: the bytes are the same */
+			BS->UnloadImage(child);
 		return boot_stub_foreign(plan);
-	err = BS->LoadImage(FALSE, IH, (EFI_DEVICE_PATH_PROTOCOL *)dp, (void *)plan->image, plan->image_size, &child);
-	if (EFI_ERROR(err))
-		return log_error_status(err, "%s: LoadImage failed: %s%s", plan->kernel_path, efi_status_str(err),
-					err == EFI_SECURITY_VIOLATION || err == EFI_ACCESS_DENIED ? " (not signed for Secure Boot?)" : "");
+	}
 	err = set_load_options(child, plan->cmdline, &opts);
 	if (!EFI_ERROR(err) && plan->initrds && plan->initrds->n)
 		err = initrd_lf2_install(plan->initrds, &initrd_handle);

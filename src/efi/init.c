@@ -13,3 +13,11 @@ void efi_init(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	BS = systab->BootServices;
 	RT = systab->RuntimeServices;
 }
+
+const void *efi_config_table(const EFI_GUID *guid)
+{
+	for (UINTN i = 0; i < ST->NumberOfTableEntries; i++)
+		if (memcmp(&ST->ConfigurationTable[i].VendorGuid, guid, sizeof(*guid)) == 0)
+			return ST->ConfigurationTable[i].VendorTable;
+	return NULL;
+}

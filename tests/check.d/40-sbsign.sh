@@ -89,6 +89,16 @@ check "handoff uki: sbverify --cert accepts" sbverify --cert "$W/k.crt" "$W/h-uk
 check "handoff wrap (handoff-stub.efi): build" build/handoff wrap --linux "$KERNEL" -o "$W/h-wrap.efi"
 check "handoff wrap: sbsign" sbsign --key "$W/k.key" --cert "$W/k.crt" --output "$W/h-wrap.signed.efi" "$W/h-wrap.efi"
 check "handoff wrap: sbverify --cert accepts" sbverify --cert "$W/k.crt" "$W/h-wrap.signed.efi"
+check "handoff uki --sign-key --sign-cert: build and sign" build/handoff uki --linux "$KERNEL" --cmdline quiet \
+	--sign-key "$W/k.key" --sign-cert "$W/k.crt" -o "$W/h-uki.selfsigned.efi"
+check "handoff uki --sign-key: sbverify --cert accepts" sbverify --cert "$W/k.crt" "$W/h-uki.selfsigned.efi"
+check "handoff uki --sign-key: the stub's .sbat is kept (one .sbat, handoff's line)" bash -c \
+	"build/handoff inspect --json $W/h-uki.selfsigned.efi | python3 -c 'import json,sys; j=json.load(sys.stdin); n=[s[\"name\"] for s in j[\"pe\"][\"sections\"]]; assert n.count(\".sbat\")==1 and \"\\nhandoff,1,\" in j[\"sbat\"] and j[\"signed\"], (n, j.get(\"sbat\"))'"
+refuse "handoff uki --sign-key with a missing key fails" 1 "^handoff: uki: .*h-uki.nokey.efi: sbsign failed" build/handoff uki --linux "$KERNEL" \
+	--sign-key "$W/nope.key" --sign-cert "$W/k.crt" -o "$W/h-uki.nokey.efi"
+check "handoff uki --sign-key: no output (nor temporary file) after a signing error" bash -c "! ls $W/h-uki.nokey.efi* 2>/dev/null"
+refuse "handoff uki --sign-key without --sign-cert is a usage error" 2 "sign-key and --sign-cert go together" build/handoff uki --linux "$KERNEL" \
+	--sign-key "$W/k.key" -o "$W/h-uki.half.efi"
 refuse "handoff uki: a non-bzImage kernel is refused" 1 "^handoff: uki: .*k.crt: boot_flag at 0x1fe is 0x[0-9a-f]+, not 0xaa55: not a bzImage$" build/handoff uki --linux "$W/k.crt" -o "$W/h-bad.efi"
 check "handoff uki: no output after an error" test ! -e "$W/h-bad.efi"
 

@@ -1,18 +1,31 @@
 /* libFuzzer: bzImage header parsing, scheme choice and layout planning, with
  * the plan's invariants checked for every requested scheme, Secure Boot off
  * and on: a chosen scheme's entry point lies inside the kernel the file
- * provides, Secure Boot never yields an unverified scheme, and no layout
- * range wraps or leaves the address limit. The same for 32-bit firmware
- * (mixed mode), with the .compat entry's layout. */
+ * provides, Secure Boot never lets an image run unverified (plan_trust), and
+ * no layout range wraps or leaves the address limit. The same for 32-bit
+ * firmware (mixed mode), with the .compat entry's layout. */
 #include "core/plan.h"
+#include "core/trust.h"
 #include <stdlib.h>
+
+/* Under Secure Boot every scheme is verified first, and a non-PE image is refused. */
+static void check_trust(const struct image_info *img, enum boot_scheme s, bool secure_boot)
+{
+	struct trust_request r = { .img = img, .scheme = s, .secure_boot = secure_boot, .tpm = true };
+	struct trust_plan p;
+	EFI_STATUS err = plan_trust(&r, "fuzz", &p);
+
+	if (secure_boot && (err == EFI_SUCCESS) != img->is_pe)
+		abort();
+	if (secure_boot && err == EFI_SUCCESS && (p.verify != VERIFY_FIRMWARE || !p.load_image || !p.load_image_must_pass))
+		abort();
+}
 
 static void check_scheme(const struct image_info *img, enum boot_scheme s, bool secure_boot)
 {
 	const struct bz_info *bz = &img->bz;
 
-	if (secure_boot && s != SCHEME_STUB)
-		abort();
+	check_trust(img, s, secure_boot);
 	switch (s) {
 	case SCHEME_STUB:
 		if (!img->is_pe)
@@ -32,13 +45,20 @@ static void check_scheme(const struct image_info *img, enum boot_scheme s, bool 
 }
 
 /* 32-bit firmware: only 64-bit kernels by their 32-bit entries; under
- * Secure Boot only native IA-32 applications (the firmware verifies them). */
+ * Secure Boot without shim only native IA-32 applications (the firmware
+ * verifies those only), and what the firmware cannot load is never started
+ * from LoadImage's handle. */
 static void check_scheme_ia32(const struct image_info *img, enum boot_scheme s, bool secure_boot)
 {
 	const struct bz_info *bz = &img->bz;
 	bool app32 = img->is_pe && pe_is_efi_app(&img->pe, PE_MACHINE_I386);
+	struct trust_request r = { .img = img, .scheme = s, .secure_boot = secure_boot, .tpm = true, .fw = FW_IA32 };
+	struct trust_plan p;
+	EFI_STATUS err = plan_trust(&r, "fuzz", &p);
 
-	if (secure_boot && (s != SCHEME_STUB || !app32))
+	if (secure_boot && (err == EFI_SUCCESS) != app32)
+		abort();
+	if (err == EFI_SUCCESS && !app32 && p.load_image_must_pass)
 		abort();
 	if (s != SCHEME_STUB && (!img->is_bz || !(bz->xloadflags & XLF_KERNEL_64)))
 		abort();
@@ -80,13 +100,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	for (int sb = 0; sb < 2; sb++)
 		for (size_t i = 0; i < ARRAY_SIZE(requests); i++)
-			if (plan_scheme(&img, requests[i], sb, "fuzz", &s) == EFI_SUCCESS)
+			if (plan_scheme(&img, requests[i], "fuzz", &s) == EFI_SUCCESS)
 				check_scheme(&img, s, sb);
 	if (img.is_bz && plan_kernel_layout(&img, "fuzz", &l) == EFI_SUCCESS)
 		check_layout(&img, &l);
 	for (int sb = 0; sb < 2; sb++)
 		for (size_t i = 0; i < ARRAY_SIZE(requests); i++)
-			if (plan_scheme_on(&img, requests[i], sb, FW_IA32, "fuzz", &s) == EFI_SUCCESS)
+			if (plan_scheme_on(&img, requests[i], FW_IA32, "fuzz", &s) == EFI_SUCCESS)
 				check_scheme_ia32(&img, s, sb);
 	if (plan_compat_layout(&img, size, "fuzz", &l) == EFI_SUCCESS)
 		check_compat_layout(&img, size, &l);

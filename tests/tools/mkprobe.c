@@ -9,7 +9,10 @@
  *           [--kernel-version S] [--stub STUB.efi [--compat-entry N]] -o OUT
  *
  * --compat-entry: the payload offset of its IA-32 PE entry, named in the
- * wrapped image's .compat section (for 32-bit firmware).
+ * wrapped image's .compat section (for 32-bit firmware). Seven section
+ * headers (the stub's five, .bzimage, .compat) do not fit below the setup
+ * header at 0x1f1, so the stub's .sbat is left out of the probe's header: the
+ * probe is never verified, and its bytes stay in the file, unmapped.
  */
 #define _GNU_SOURCE
 #include "core/bzimage.h"
@@ -144,6 +147,23 @@ static int fill_manifest(uint8_t *img, size_t len)
 	return 0;
 }
 
+/* The stub with @name taken out of its section table (the entries after it
+ * move up; NumberOfSections one less). PE/COFF §3, §4. */
+static void drop_section(uint8_t *stub, size_t len, const char *name)
+{
+	struct pe_info pe;
+	const struct pe_section *s;
+	uint32_t i, at;
+
+	if (EFI_ERROR(pe_parse(stub, len, "stub", &pe)) || !(s = pe_find_section(&pe, name)))
+		return;
+	i = (uint32_t)(s - pe.sections);
+	at = pe.section_table_offset + i * 40;
+	memmove(stub + at, stub + at + 40, (pe.n_sections - i - 1) * 40);
+	memset(stub + pe.section_table_offset + (pe.n_sections - 1) * 40, 0, 40);
+	put_le16(stub + pe.pe_offset + 6, (uint16_t)(pe.n_sections - 1));
+}
+
 int mkimage_main(int argc, char **argv)
 {
 	struct opts o = { .bz = { .cmdline_size = 4095, .kernel_alignment = 0x200000, .pref_address = 0x1000000,
@@ -163,6 +183,8 @@ int mkimage_main(int argc, char **argv)
 		goto out;
 	}
 	stub = read_all(o.stub, &stub_len);
+	if (stub && o.compat_entry)
+		drop_section(stub, stub_len, ".sbat");
 	if (stub && !EFI_ERROR(wrap_bzimage_compat(stub, stub_len, img, img_len, "probe.img", o.compat_entry, &wrapped,
 						   &wrapped_len)))
 		r = write_all(o.out, wrapped, wrapped_len) ? 1 : 0;

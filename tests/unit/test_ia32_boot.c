@@ -8,6 +8,7 @@
 #include "pe_fixtures.h"
 #include "core/bootparams.h"
 #include "core/plan.h"
+#include "core/trust.h"
 #include <stdlib.h>
 
 static uint32_t at32(const void *p, size_t off) { return get_le32((const uint8_t *)p + off); }
@@ -43,15 +44,15 @@ TEST(ia32_schemes_need_the_32bit_entries)
 	CHECK(strstr(why(&img, SCHEME_HANDOVER), "XLF_EFI_HANDOVER_32") != NULL);
 	CHECK(scheme_supported_on(&img, SCHEME_LEGACY, FW_IA32, NULL));   /* 32-bit boot protocol */
 	CHECK(strstr(why(&img, SCHEME_STUB), "not an EFI application") != NULL);
-	CHECK_EQ(plan_scheme_on(&img, SCHEME_AUTO, false, FW_IA32, "k", &s), EFI_SUCCESS);
+	CHECK_EQ(plan_scheme_on(&img, SCHEME_AUTO, FW_IA32, "k", &s), EFI_SUCCESS);
 	CHECK_EQ(s, SCHEME_LEGACY);
-	CHECK_EQ(plan_scheme_on(&img, SCHEME_HANDOVER, false, FW_IA32, "vmlinuz", &s), EFI_UNSUPPORTED);
+	CHECK_EQ(plan_scheme_on(&img, SCHEME_HANDOVER, FW_IA32, "vmlinuz", &s), EFI_UNSUPPORTED);
 	CHECK_LOG("vmlinuz: cannot boot by handover: XLF_EFI_HANDOVER_32 not set in xloadflags");
 	free(buf);
 
 	f.xloadflags |= XLF_EFI_HANDOVER_32;
 	bz_image(&img, &f, &buf);
-	CHECK_EQ(plan_scheme_on(&img, SCHEME_AUTO, false, FW_IA32, "k", &s), EFI_SUCCESS);
+	CHECK_EQ(plan_scheme_on(&img, SCHEME_AUTO, FW_IA32, "k", &s), EFI_SUCCESS);
 	CHECK_EQ(s, SCHEME_HANDOVER);
 	/* the 32-bit handover entry is handover_offset itself: no +512 to fit */
 	img.bz.handover_offset = (uint32_t)img.bz.kernel_size - 0x100;
@@ -74,7 +75,7 @@ TEST(ia32_32bit_kernel_refused_by_name)
 	CHECK(strstr(why(&img, SCHEME_HANDOVER), "XLF_KERNEL_64 not set") != NULL);
 	CHECK(strstr(why(&img, SCHEME_LEGACY), "XLF_KERNEL_64 not set") != NULL);
 	CHECK(strstr(why(&img, SCHEME_STUB), "XLF_KERNEL_64 not set") != NULL);
-	CHECK_EQ(plan_scheme_on(&img, SCHEME_AUTO, false, FW_IA32, "vmlinuz-686", &s), EFI_UNSUPPORTED);
+	CHECK_EQ(plan_scheme_on(&img, SCHEME_AUTO, FW_IA32, "vmlinuz-686", &s), EFI_UNSUPPORTED);
 	CHECK_LOG("vmlinuz-686: no boot scheme fits on 32-bit firmware: XLF_KERNEL_64 not set");
 	free(buf);
 }
@@ -98,20 +99,61 @@ TEST(ia32_stub_needs_compat_entry)
 	CHECK(strstr(why(&img, SCHEME_STUB), "outside SizeOfImage") != NULL);
 	img.pe.size_of_image = 0x8000;
 	CHECK(scheme_supported_on(&img, SCHEME_STUB, FW_IA32, NULL));
-	CHECK_EQ(plan_scheme_on(&img, SCHEME_AUTO, false, FW_IA32, "k", &s), EFI_SUCCESS);
+	CHECK_EQ(plan_scheme_on(&img, SCHEME_AUTO, FW_IA32, "k", &s), EFI_SUCCESS);
 	CHECK_EQ(s, SCHEME_STUB);
-	/* Secure Boot: 32-bit firmware cannot verify it, so nothing boots it */
-	CHECK_EQ(plan_scheme_on(&img, SCHEME_AUTO, true, FW_IA32, "k", &s), EFI_SECURITY_VIOLATION);
-	CHECK_LOG("cannot verify a 64-bit kernel");
-	CHECK_EQ(plan_scheme_on(&img, SCHEME_STUB, true, FW_IA32, "k", &s), EFI_SECURITY_VIOLATION);
-	/* a native IA-32 application (an "efi" entry) starts, Secure Boot or not */
+	/* a native IA-32 application (an "efi" entry) starts by the stub scheme */
 	memset(&img, 0, sizeof(img));
 	img.is_pe = true;
 	img.pe.machine = PE_MACHINE_I386;
 	img.pe.subsystem = PE_SUBSYSTEM_EFI_APPLICATION;
 	img.pe.entry_point = 0x1000;
-	CHECK_EQ(plan_scheme_on(&img, SCHEME_STUB, true, FW_IA32, "shell.efi", &s), EFI_SUCCESS);
-	CHECK_EQ(plan_scheme_on(&img, SCHEME_STUB, false, FW_X64, "shell.efi", &s), EFI_UNSUPPORTED);
+	CHECK_EQ(plan_scheme_on(&img, SCHEME_STUB, FW_IA32, "shell.efi", &s), EFI_SUCCESS);
+	CHECK_EQ(plan_scheme_on(&img, SCHEME_STUB, FW_X64, "shell.efi", &s), EFI_UNSUPPORTED);
+	free(buf);
+}
+
+/* 32-bit firmware's LoadImage takes IA-32 images only: under Secure Boot a
+ * 64-bit kernel needs shim, and the .compat entry never waits for LoadImage
+ * (it is loaded, when a TPM asks, only to be measured). */
+TEST(ia32_trust_for_images_the_firmware_cannot_load)
+{
+	struct fake_bz f = fake_bz_default();
+	struct image_info img;
+	uint8_t *buf;
+	struct trust_plan p;
+	struct trust_request r = { .img = &img, .scheme = SCHEME_STUB, .fw = FW_IA32 };
+
+	bz_image(&img, &f, &buf);
+	img.is_pe = true;
+	img.pe.machine = PE_MACHINE_X64;
+	img.pe.subsystem = PE_SUBSYSTEM_EFI_APPLICATION;
+	img.pe.entry_point = 0x4000;
+	img.pe.compat_entry_ia32 = 0x3000;
+	img.pe.size_of_image = 0x8000;
+	r.secure_boot = true;
+	CHECK_EQ(plan_trust(&r, "vmlinuz", &p), EFI_SECURITY_VIOLATION);
+	CHECK_LOG("vmlinuz: refused: Secure Boot is on and 32-bit firmware cannot verify a 64-bit kernel");
+	r.scheme = SCHEME_LEGACY;
+	CHECK_EQ(plan_trust(&r, "vmlinuz", &p), EFI_SECURITY_VIOLATION);
+	r.shim = true;
+	CHECK_EQ(plan_trust(&r, "vmlinuz", &p), EFI_SUCCESS);
+	CHECK_EQ(p.verify, VERIFY_SHIM);
+	CHECK(!p.load_image);
+	r = (struct trust_request){ .img = &img, .scheme = SCHEME_STUB, .fw = FW_IA32, .tpm = true };
+	CHECK_EQ(plan_trust(&r, "vmlinuz", &p), EFI_SUCCESS);
+	CHECK_EQ(p.verify, VERIFY_NONE);
+	CHECK(p.load_image);                /* for PCR 4, if the firmware can */
+	CHECK(!p.load_image_must_pass);     /* it cannot here: the .compat entry runs anyway */
+	r.fw = FW_X64;
+	CHECK_EQ(plan_trust(&r, "vmlinuz", &p), EFI_SUCCESS);
+	CHECK(p.load_image_must_pass);      /* on 64-bit firmware the stub scheme starts what LoadImage loaded */
+	/* a native IA-32 application: the firmware verifies it */
+	img.is_bz = false;
+	img.pe.machine = PE_MACHINE_I386;
+	r = (struct trust_request){ .img = &img, .scheme = SCHEME_STUB, .fw = FW_IA32, .secure_boot = true };
+	CHECK_EQ(plan_trust(&r, "shell.efi", &p), EFI_SUCCESS);
+	CHECK_EQ(p.verify, VERIFY_FIRMWARE);
+	CHECK(p.load_image && p.load_image_must_pass);
 	free(buf);
 }
 
@@ -131,7 +173,7 @@ TEST(ia32_debian_kernel_schemes_and_compat_layout)
 	CHECK(scheme_supported_on(&img, SCHEME_STUB, FW_IA32, NULL));
 	CHECK(scheme_supported_on(&img, SCHEME_HANDOVER, FW_IA32, NULL));
 	CHECK(scheme_supported_on(&img, SCHEME_LEGACY, FW_IA32, NULL));
-	CHECK_EQ(plan_scheme_on(&img, SCHEME_AUTO, false, FW_IA32, "vmlinuz", &s), EFI_SUCCESS);
+	CHECK_EQ(plan_scheme_on(&img, SCHEME_AUTO, FW_IA32, "vmlinuz", &s), EFI_SUCCESS);
 	CHECK_EQ(s, SCHEME_STUB);
 	CHECK_EQ(plan_compat_layout(&img, len, "vmlinuz", &l), EFI_SUCCESS);
 	CHECK_EQ(l.copy_size, get_le32(buf + ref_opt(buf) + 60));                       /* SizeOfHeaders */
