@@ -263,7 +263,7 @@ static void load_config(struct listing *l, const char *esp)
 	char *path = path_join(esp, "loader/loader.conf"), *text;
 	size_t len = 0;
 
-	l->cfg = (struct loader_config){ .timeout_sec = CFG_TIMEOUT_UNSET, .editor = true };
+	cfg_init(&l->cfg);
 	diag_capture_begin(&l->cfg_problems);
 	if (is_file(path) && (text = slurp(path, &len))) {
 		l->has_cfg = cfg_parse_loader_conf(text, len, "loader/loader.conf", &l->cfg) == EFI_SUCCESS;
