@@ -95,7 +95,10 @@ unit: $(B)/unit-tests
 
 # --- fuzzers (libFuzzer) ---------------------------------------------------
 # src/core is compiled once for all fuzzers (with coverage), each target links it.
-FUZZ_CFLAGS := $(HOST_CFLAGS) -DFUZZING -fsanitize=fuzzer-no-link,address,undefined
+# -fno-sanitize-recover: a UBSan report stops the run, so a corpus replay that
+# hits undefined behaviour fails (tests/fuzz/canary_ubsan.c proves it).
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_CFLAGS := $(HOST_CFLAGS) -DFUZZING -fsanitize=fuzzer-no-link $(FUZZ_SAN)
 FUZZ_OBJS := $(patsubst %.c,$(B)/fuzzobj/%.o,$(CORE_SRCS) src/tool/platform_host.c)
 .SECONDARY: $(FUZZ_OBJS)
 
@@ -105,7 +108,7 @@ $(B)/fuzzobj/%.o: %.c
 
 $(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS)
 	@mkdir -p $(dir $@)
-	$(Q)$(call msg,FUZZ,$@) $(HOST_CC) $(HOST_CFLAGS) -DFUZZING -fsanitize=fuzzer,address,undefined $< $(FUZZ_OBJS) -o $@
+	$(Q)$(call msg,FUZZ,$@) $(HOST_CC) $(HOST_CFLAGS) -DFUZZING -fsanitize=fuzzer $(FUZZ_SAN) $< $(FUZZ_OBJS) -o $@
 
 # New inputs go to build/fuzz/corpus-NAME; the curated corpus in the tree is read only.
 fuzz: $(FUZZ_BINS)
@@ -122,7 +125,7 @@ fuzz-corpus: $(FUZZ_BINS)
 -include bench/bench.mk
 
 # --- tests, demo, benchmarks -----------------------------------------------
-check: deps all $(B)/unit-tests $(FUZZ_BINS)
+check: deps all $(B)/unit-tests $(FUZZ_BINS) $(B)/fuzz/canary_ubsan
 	@tests/check.sh
 
 demo: deps all

@@ -6,6 +6,7 @@
 
 #define HDR_MIN_END 0x206u /* through the "HdrS" magic */
 #define HDR_JUMP_LEN_OFFSET 0x201u
+#define SYSSIZE_UNIT 16u /* boot.rst: syssize is "the size of the protected-mode code in units of 16-byte paragraphs" */
 
 static EFI_STATUS bz_check_magic(const uint8_t *buf, size_t len, const char *name)
 {
@@ -71,11 +72,16 @@ EFI_STATUS bz_parse(const uint8_t *buf, size_t len, const char *name, struct bz_
 		return log_error_status(EFI_LOAD_ERROR, "%s: kernel_alignment %#x is not a power of two", name, bz.kernel_alignment);
 	bz.kernel = buf + bz.setup_size;
 	bz.kernel_size = len - bz.setup_size;
+	bz.syssize_bytes = bz.kernel_size;
 	if (bz.version >= BOOT_PROTO(2, 4)) {
-		uint64_t sys = (uint64_t)get_le32(buf + 0x1f4) * 16;
-		if (sys > bz.kernel_size)
+		uint64_t sys = (uint64_t)get_le32(buf + 0x1f4) * SYSSIZE_UNIT;
+		/* syssize counts 16-byte paragraphs, rounded up: an unpadded file may
+		 * end up to 15 bytes short of it, and those bytes read as zero (the
+		 * loader clears them, plan_kernel_layout). More is truncation. */
+		if (sys >= bz.kernel_size + SYSSIZE_UNIT)
 			return log_error_status(EFI_LOAD_ERROR, "%s: truncated: syssize says %llu bytes of kernel, file has %zu",
 						name, (unsigned long long)sys, bz.kernel_size);
+		bz.syssize_bytes = MAX(sys, (uint64_t)bz.kernel_size);
 	}
 	bz.has_mz = buf[0] == 'M' && buf[1] == 'Z';
 	bz_read_version_string(&bz);

@@ -15,7 +15,8 @@ struct bz_info {
 	size_t setup_size;          /* (setup_sects + 1) * 512: file offset of the kernel */
 	size_t hdr_end;             /* 0x202 + byte[0x201]: end of the setup header copy */
 	const uint8_t *kernel;      /* protected-mode part */
-	size_t kernel_size;
+	size_t kernel_size;         /* bytes of it in the file */
+	uint64_t syssize_bytes;     /* syssize * 16 (2.04+), else kernel_size; may pass the file by < 16 */
 	uint8_t loadflags;
 	uint16_t xloadflags;
 	uint32_t kernel_alignment;

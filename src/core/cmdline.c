@@ -2,6 +2,7 @@
  * options are separated by spaces; double quotes group, and are removed). */
 #include "cmdline.h"
 #include "array.h"
+#include "str16.h"
 
 static bool is_space(char c)
 {
@@ -77,4 +78,29 @@ char *cmdline_from_section(const uint8_t *data, size_t size)
 	memcpy(out, data, n);
 	out[n] = '\0';
 	return out;
+}
+
+/* LoadOptions are UCS-2 (UEFI 2.10 §9.1: LoadOptionsSize in bytes), set by
+ * whoever started the image: any size, odd, unterminated, at any alignment. */
+static char *from_load_options(const uint8_t *opts, size_t size)
+{
+	size_t n = size / sizeof(CHAR16);
+	_cleanup_free_ CHAR16 *copy = mem_alloc((n + 1) * sizeof(CHAR16));
+
+	if (!copy)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		copy[i] = get_le16(opts + 2 * i);
+	copy[n] = 0;
+	return str16_to_8(copy, n);
+}
+
+char *cmdline_for_stub(const uint8_t *load_options, size_t load_options_size, const uint8_t *section,
+		       size_t section_size, bool secure_boot)
+{
+	bool have_opts = load_options && load_options_size >= sizeof(CHAR16) && get_le16(load_options) != 0;
+
+	if (have_opts && (!section || !secure_boot))
+		return from_load_options(load_options, load_options_size);
+	return cmdline_from_section(section ? section : (const uint8_t *)"", section ? section_size : 0);
 }

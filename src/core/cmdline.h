@@ -18,4 +18,15 @@ EFI_STATUS cmdline_initrd_paths(const char *cmdline, char ***ret, size_t *ret_n)
  */
 char *cmdline_from_section(const uint8_t *data, size_t size);
 
+/**
+ * cmdline_for_stub() - the command line an image with an embedded .cmdline
+ * (@section, NULL when it has none) uses when started with @load_options:
+ * those override the section only with Secure Boot off, since the signed
+ * image decides otherwise; without either, "". Allocated; NULL only when out
+ * of memory. @load_options is UCS-2 of @load_options_size bytes, unaligned,
+ * possibly odd-sized or without a NUL.
+ */
+char *cmdline_for_stub(const uint8_t *load_options, size_t load_options_size, const uint8_t *section,
+		       size_t section_size, bool secure_boot);
+
 #endif

@@ -43,7 +43,7 @@ void cfg_free(struct loader_config *cfg)
 {
 	mem_free(cfg->default_glob);
 	mem_free(cfg->console_mode);
-	*cfg = CFG_DEFAULTS;
+	cfg_init(cfg);
 }
 
 uint8_t cfg_auto_entries(const struct loader_config *cfg)
@@ -51,6 +51,11 @@ uint8_t cfg_auto_entries(const struct loader_config *cfg)
 	uint8_t defaults = cfg->auto_entries ? CFG_AUTO_FIRMWARE : 0;
 
 	return (uint8_t)((cfg->auto_on & cfg->auto_set) | (defaults & ~cfg->auto_set));
+}
+
+bool cfg_editor_allowed(const struct loader_config *cfg, bool secure_boot)
+{
+	return cfg->editor_set ? cfg->editor : !secure_boot;
 }
 
 bool cfg_parse_timeout(const char *s, size_t len, uint32_t *ret)
@@ -134,7 +139,8 @@ static EFI_STATUS cfg_apply(struct conf_reader *r, const struct conf_kv *kv, enu
 	case CFG_KEY_DEFAULT:
 		return cfg_set_default(r, kv, cfg);
 	case CFG_KEY_EDITOR:
-		cfg_set_bool(r, kv, &cfg->editor);
+		if (cfg_set_bool(r, kv, &cfg->editor))
+			cfg->editor_set = true;
 		return EFI_SUCCESS;
 	case CFG_KEY_AUTO_ENTRIES:
 		cfg_set_bool(r, kv, &cfg->auto_entries);
@@ -192,11 +198,12 @@ static EFI_STATUS cfg_line(struct conf_reader *r, const struct conf_kv *kv, stru
 
 EFI_STATUS cfg_parse_loader_conf(const char *text, size_t len, const char *path, struct loader_config *ret)
 {
-	struct loader_config cfg = CFG_DEFAULTS;
+	struct loader_config cfg;
 	struct conf_reader r;
 	struct conf_kv kv;
 	unsigned seen = 0;
 
+	cfg_init(&cfg);
 	conf_reader_init(&r, text, len, path);
 	while (conf_next(&r, &kv)) {
 		EFI_STATUS err = cfg_line(&r, &kv, &cfg, &seen);

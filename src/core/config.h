@@ -24,7 +24,8 @@ struct loader_config {
 	bool auto_entries;      /* "auto-entries", default yes */
 	uint8_t auto_set;       /* CFG_AUTO_* keys given in the file ... */
 	uint8_t auto_on;        /* ... and those of them set to yes */
-	bool editor;            /* default true, as systemd-boot */
+	bool editor;            /* default true, as systemd-boot ... */
+	bool editor_set;        /* ... but only when given: see cfg_editor_allowed() */
 	char *console_mode;     /* NULL when absent */
 	unsigned n_errors;      /* malformed lines seen (each logged) */
 };
@@ -57,8 +58,16 @@ EFI_STATUS cfg_parse_loader_conf(const char *text, size_t len, const char *path,
  */
 uint8_t cfg_auto_entries(const struct loader_config *cfg);
 
-/** cfg_init() - the defaults: no timeout, no default, editor yes, auto-entries yes. */
+/** cfg_init() - the defaults: no timeout, no default glob, editor on, auto-entries yes. */
 void cfg_init(struct loader_config *cfg);
+
+/**
+ * cfg_editor_allowed() - may the command line be edited? "editor" as given;
+ * when absent, yes, except under Secure Boot: an edited line is measured, not
+ * verified, so it takes an explicit "editor yes" there (issue 12).
+ */
+bool cfg_editor_allowed(const struct loader_config *cfg, bool secure_boot);
+
 /** cfg_free() - free the strings of @cfg and reset it to the defaults. */
 void cfg_free(struct loader_config *cfg);
 

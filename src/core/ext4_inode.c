@@ -70,6 +70,22 @@ static void inode_seed(const struct ext4_fs *fs, struct ext4_inode *inode)
 	inode->csum_seed = crc32c_update(inode->csum_seed, le, 4);
 }
 
+/* The largest i_size the block map can describe (ifork.rst): extents address
+ * 2^32 logical blocks, the indirect map 12 + n + n^2 + n^3 blocks (n =
+ * block_size / 4). Anything larger is corrupt, and refusing it here keeps a
+ * hostile i_size out of every allocation and sum (README "Security"). Sparse
+ * files within that limit may be larger than the volume: holes read as zeros. */
+uint64_t ext4_max_file_size(const struct ext4_fs *fs, uint32_t flags)
+{
+	uint64_t n = fs->block_size / 4, map_blocks;
+
+	if (flags & INODE_FL_EXTENTS)
+		map_blocks = 1ull << 32;
+	else
+		map_blocks = EXT4_NDIR_BLOCKS + n + n * n + n * n * n; /* n <= 16384: no wrap */
+	return map_blocks << fs->block_bits;
+}
+
 static EFI_STATUS parse_inode(struct ext4_fs *fs, struct ext4_inode *inode)
 {
 	const uint8_t *raw = inode->raw;
@@ -87,8 +103,8 @@ static EFI_STATUS parse_inode(struct ext4_fs *fs, struct ext4_inode *inode)
 	inode->mode = get_le16(raw + I_MODE);
 	inode->flags = get_le32(raw + I_FLAGS);
 	inode->size = get_le32(raw + I_SIZE_LO) | (uint64_t)get_le32(raw + I_SIZE_HIGH) << 32;
-	if (inode->size > INT64_MAX)
-		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: inode %u: size %#llx is invalid",
+	if (inode->size > ext4_max_file_size(fs, inode->flags))
+		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: inode %u: i_size %#llx is larger than its block map can describe",
 					fs->name, inode->ino, (unsigned long long)inode->size);
 	if (inode->flags & INODE_FL_ENCRYPT)
 		return log_error_status(EFI_UNSUPPORTED, "%s: inode %u: encrypted, not supported", fs->name, inode->ino);

@@ -195,7 +195,8 @@ static EFI_STATUS gpt_read_header(const uint8_t *buf, uint64_t n_sectors, uint64
 	v->entry_size = get_le32(h + 84);
 	v->entries_crc = get_le32(h + 88);
 	array_bytes = (uint64_t)v->n_entries * v->entry_size;
-	if (v->my_lba != lba || v->entry_size < GPT_ENTRY_SIZE || v->entry_size % 8 || v->n_entries > 4096 ||
+	if (v->my_lba != lba || v->first_usable > v->last_usable || v->last_usable >= n_sectors ||
+	    v->entry_size < GPT_ENTRY_SIZE || v->entry_size % 8 || v->n_entries > 4096 ||
 	    v->entries_lba >= n_sectors || !range_ok(v->entries_lba * GPT_SECTOR_SIZE, array_bytes, n_sectors * GPT_SECTOR_SIZE))
 		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: GPT header at LBA %llu: inconsistent MyLBA or entry array", name,
 					(unsigned long long)lba);
@@ -205,7 +206,8 @@ static EFI_STATUS gpt_read_header(const uint8_t *buf, uint64_t n_sectors, uint64
 	return EFI_SUCCESS;
 }
 
-static void gpt_read_entries(const uint8_t *buf, const struct gpt_header_view *v, struct gpt_disk *ret, size_t max_parts)
+static EFI_STATUS gpt_read_entries(const uint8_t *buf, const struct gpt_header_view *v, const char *name,
+				   struct gpt_disk *ret, size_t max_parts)
 {
 	static const EFI_GUID unused = { 0 };
 
@@ -221,6 +223,11 @@ static void gpt_read_entries(const uint8_t *buf, const struct gpt_header_view *v
 		p->first_lba = get_le64(e + 32);
 		p->last_lba = get_le64(e + 40);
 		p->attributes = get_le64(e + 48);
+		/* §5.3.3: a partition lies in the usable area, FirstLBA <= LastLBA. */
+		if (p->first_lba < v->first_usable || p->first_lba > p->last_lba || p->last_lba > v->last_usable)
+			return log_error_status(EFI_VOLUME_CORRUPTED, "%s: GPT entry %u: LBAs %llu..%llu outside the usable area %llu..%llu",
+						name, i + 1, (unsigned long long)p->first_lba, (unsigned long long)p->last_lba,
+						(unsigned long long)v->first_usable, (unsigned long long)v->last_usable);
 		for (size_t c = 0; c <= GPT_NAME_MAX; c++) {
 			uint16_t ch = c < GPT_NAME_MAX ? get_le16(e + 56 + 2 * c) : 0;
 			p->name[c] = ch < 0x80 ? (char)ch : '?';
@@ -229,6 +236,7 @@ static void gpt_read_entries(const uint8_t *buf, const struct gpt_header_view *v
 		}
 		ret->n_parts++;
 	}
+	return EFI_SUCCESS;
 }
 
 EFI_STATUS gpt_read(const uint8_t *buf, size_t len, const char *name, struct gpt_disk *ret, size_t max_parts)
@@ -253,6 +261,5 @@ EFI_STATUS gpt_read(const uint8_t *buf, size_t len, const char *name, struct gpt
 		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: backup GPT header does not match the primary", name);
 	ret->n_sectors = n_sectors;
 	ret->disk_guid = primary.disk_guid;
-	gpt_read_entries(buf, &primary, ret, max_parts);
-	return EFI_SUCCESS;
+	return gpt_read_entries(buf, &primary, name, ret, max_parts);
 }

@@ -47,9 +47,17 @@ EFI_STATUS image_identify(const uint8_t *buf, size_t len, const char *name, stru
 		ret->is_pe = true;
 	else if (err != EFI_UNSUPPORTED && !ret->is_bz)
 		return err;
+	ret->is_uki = ret->is_pe && pe_find_section(&ret->pe, ".linux");
 	if (!ret->is_bz && !ret->is_pe)
 		return log_error_status(EFI_LOAD_ERROR, "%s: neither a bzImage (no \"HdrS\" at 0x202) nor a PE/COFF image (no \"MZ\")", name);
 	return EFI_SUCCESS;
+}
+
+/* An entry point @offset bytes into the protected-mode kernel lies in the
+ * bytes the file provides (64-bit arithmetic: offsets come from the header). */
+static bool entry_inside(const struct bz_info *bz, uint64_t offset)
+{
+	return offset < bz->kernel_size;
 }
 
 bool scheme_supported(const struct image_info *img, enum boot_scheme s, const char **ret_why)
@@ -69,7 +77,7 @@ bool scheme_supported(const struct image_info *img, enum boot_scheme s, const ch
 			why = "boot protocol older than 2.11";
 		else if (!(bz->xloadflags & XLF_EFI_HANDOVER_64))
 			why = "XLF_EFI_HANDOVER_64 not set in xloadflags";
-		else if (bz->handover_offset == 0 || bz->handover_offset + HANDOVER_ENTRY64_EXTRA >= bz->kernel_size)
+		else if (bz->handover_offset == 0 || !entry_inside(bz, (uint64_t)bz->handover_offset + HANDOVER_ENTRY64_EXTRA))
 			why = "handover_offset outside the kernel";
 		break;
 	case SCHEME_LEGACY:
@@ -79,6 +87,8 @@ bool scheme_supported(const struct image_info *img, enum boot_scheme s, const ch
 			why = "boot protocol older than 2.12";
 		else if (!(bz->xloadflags & XLF_KERNEL_64))
 			why = "XLF_KERNEL_64 not set: no 64-bit entry point";
+		else if (!entry_inside(bz, KERNEL_ENTRY64_OFFSET))
+			why = "the 64-bit entry (load address + 0x200) is past the end of the kernel";
 		break;
 	default:
 		why = "not a boot scheme";
@@ -138,12 +148,16 @@ EFI_STATUS plan_kernel_layout(const struct image_info *img, const char *name, st
 
 	if (!img->is_bz)
 		return log_error_status(EFI_LOAD_ERROR, "%s: not a bzImage", name);
-	l.alloc_size = MAX(MAX((uint64_t)bz->init_size, l.copy_size), footprint);
-	l.zero_size = footprint > l.copy_size ? footprint - l.copy_size : 0;
+	/* Zeroed past the file: the PE footprint, and syssize's last paragraph. */
+	uint64_t cleared_end = MAX(footprint, bz->syssize_bytes);
+
+	l.alloc_size = MAX(MAX((uint64_t)bz->init_size, l.copy_size), cleared_end);
+	l.zero_size = cleared_end > l.copy_size ? cleared_end - l.copy_size : 0;
 	l.alloc_size = ALIGN_UP(l.alloc_size, (uint64_t)EFI_PAGE_SIZE);
 	if (l.alignment < EFI_PAGE_SIZE)
 		l.alignment = EFI_PAGE_SIZE;
-	if (!l.relocatable && (l.pref_address % l.alignment || l.pref_address + l.alloc_size > l.max_address))
+	if (!l.relocatable && (l.pref_address % l.alignment || l.alloc_size > l.max_address ||
+			       l.pref_address > l.max_address - l.alloc_size))
 		return log_error_status(EFI_LOAD_ERROR, "%s: not relocatable and pref_address %#llx is unusable",
 					name, (unsigned long long)l.pref_address);
 	*ret = l;
@@ -164,4 +178,15 @@ EFI_STATUS plan_check_cmdline(const struct bz_info *bz, size_t len, const char *
 		return log_error_status(EFI_INVALID_PARAMETER, "%s: command line is %zu bytes, the kernel takes at most %u (cmdline_size)",
 					name, len, bz->cmdline_size);
 	return EFI_SUCCESS;
+}
+
+bool plan_initrds_allowed(const struct image_info *img, const char **ret_why)
+{
+	*ret_why = img->is_uki ? "a unified kernel image takes no initrd from the loader" : NULL;
+	return !img->is_uki;
+}
+
+bool plan_cmdline_locked(const struct image_info *img, bool secure_boot)
+{
+	return secure_boot && img->is_uki && pe_find_section(&img->pe, ".cmdline");
 }

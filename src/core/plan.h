@@ -10,6 +10,7 @@ enum boot_scheme { SCHEME_AUTO, SCHEME_STUB, SCHEME_HANDOVER, SCHEME_LEGACY };
 
 struct image_info {
 	bool is_bz, is_pe;
+	bool is_uki;                /* a PE with a .linux section (UAPI.5) */
 	struct bz_info bz;
 	struct pe_info pe;
 };
@@ -51,6 +52,19 @@ EFI_STATUS plan_kernel_layout(const struct image_info *img, const char *name, st
 
 /** plan_initrd_max() - highest address (exclusive) the initrd may end at. */
 uint64_t plan_initrd_max(const struct bz_info *bz);
+
+/**
+ * plan_initrds_allowed() - may a loader offer initrds to this image? Never to
+ * a UKI: it brings its own, and under Secure Boot its stub would take an
+ * unverified one (issue 12). Return: false with the reason in *@ret_why.
+ */
+bool plan_initrds_allowed(const struct image_info *img, const char **ret_why);
+
+/**
+ * plan_cmdline_locked() - does this image ignore the command line it is
+ * given? A UKI with .cmdline does under Secure Boot (its stub's rule).
+ */
+bool plan_cmdline_locked(const struct image_info *img, bool secure_boot);
 
 /** plan_check_cmdline() - a command line of @len bytes fits cmdline_size. */
 EFI_STATUS plan_check_cmdline(const struct bz_info *bz, size_t len, const char *name);

@@ -14,6 +14,7 @@ struct initrd_file {
 	EFI_FILE_PROTOCOL *file;    /* read from here ... */
 	const uint8_t *data;        /* ... or copied from memory (embedded, or from a loader) */
 	uint64_t size;
+	uint64_t offset;            /* in the concatenation (initrd_layout_append) */
 };
 
 /* All initrds of an entry, read straight into whatever buffer the consumer
@@ -21,7 +22,7 @@ struct initrd_file {
 struct initrd_set {
 	struct initrd_file *files;
 	size_t n;
-	uint64_t total_size;   /* each file but the last padded to 4 bytes */
+	uint64_t total_size;   /* each file but the last padded to 4 bytes; <= INITRD_MAX_TOTAL */
 };
 
 struct boot_plan {
@@ -45,8 +46,11 @@ struct boot_plan {
 EFI_STATUS initrd_set_add_files(struct initrd_set *set, EFI_FILE_PROTOCOL *root, char *const *paths, size_t n);
 /** initrd_set_add_data() - append an in-memory initrd (not copied; must outlive the set). */
 EFI_STATUS initrd_set_add_data(struct initrd_set *set, const char *what, const uint8_t *data, uint64_t size);
-/** initrd_set_read() - read all files into @buf (total_size bytes), padding with zeros. */
-EFI_STATUS initrd_set_read(struct initrd_set *set, uint8_t *buf);
+/**
+ * initrd_set_read() - read all files into @buf (@buf_size bytes, at least
+ * total_size), padding with zeros. Every copy is checked against @buf_size.
+ */
+EFI_STATUS initrd_set_read(struct initrd_set *set, uint8_t *buf, uint64_t buf_size);
 void initrd_set_close(struct initrd_set *set);
 /** initrd_lf2_install() - offer @set through LoadFile2 on the Linux initrd media path. */
 EFI_STATUS initrd_lf2_install(struct initrd_set *set, EFI_HANDLE *ret_handle);
@@ -63,6 +67,12 @@ struct lf2_foreign {
  * new pages (*ret_data, *ret_size) and unregister it. EFI_NOT_FOUND when none.
  */
 EFI_STATUS initrd_lf2_take_foreign(uint8_t **ret_data, uint64_t *ret_size, struct lf2_foreign *saved);
+/**
+ * initrd_lf2_hide_foreign() - unregister another loader's initrd without
+ * reading it, so the kernel started next cannot take it either.
+ * Return: whether there was one.
+ */
+bool initrd_lf2_hide_foreign(struct lf2_foreign *saved);
 void initrd_lf2_restore_foreign(struct lf2_foreign *saved);
 
 /* linux_load.c: shared by handover and legacy */

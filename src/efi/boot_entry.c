@@ -58,6 +58,7 @@ EFI_STATUS boot_entry(struct loader *l, struct bls_entry *e, const char *cmdline
 	_cleanup_free_ char *kernel_path = NULL;
 	char **initrds_on_vol = NULL;
 	struct initrd_set initrds = { 0 };
+	const char *why;
 	struct boot_plan plan = {
 		.title = title ? title : e->id,
 		.device = vol->handle,
@@ -81,7 +82,12 @@ EFI_STATUS boot_entry(struct loader *l, struct bls_entry *e, const char *cmdline
 	err = e->kernel ? plan_linux(&plan, e, l->secure_boot) : plan_efi_app(&plan, l->secure_boot);
 	if (EFI_ERROR(err))
 		return log_error_status(err, "entry '%s': cannot boot %s", plan.title, plan.kernel_path);
-	if (e->kernel) {
+	if (plan_cmdline_locked(&plan.info, l->secure_boot) && cmdline)
+		log_warning("entry '%s': the edited command line is not used: Secure Boot locks the .cmdline of %s",
+			    plan.title, plan.kernel_path);
+	if (e->n_initrd && !plan_initrds_allowed(&plan.info, &why))
+		log_warning("entry '%s': initrd lines ignored: %s", plan.title, why);
+	else if (e->kernel) {
 		initrds_on_vol = initrd_paths(vol, e);
 		err = initrds_on_vol ? initrd_set_add_files(&initrds, vol->root, initrds_on_vol, e->n_initrd) : EFI_OUT_OF_RESOURCES;
 		if (EFI_ERROR(err)) {

@@ -66,12 +66,24 @@ static __attribute__((noreturn)) void jump_to_kernel64(uint64_t entry, struct bo
 	__builtin_unreachable();
 }
 
+/* ExitBootServices was called and failed: the firmware may be half shut down
+ * (UEFI 2.10 §7.4.6), so no console, no boot service, no menu. A reset is a
+ * runtime service and brings an unattended machine back; if even that
+ * returns, stop here rather than run on a broken firmware. */
+static __attribute__((noreturn)) void exit_boot_dead_end(EFI_STATUS err)
+{
+	RT->ResetSystem(EfiResetCold, err, 0, NULL);
+	for (;;)
+		__asm__ volatile("cli; hlt");
+}
+
 EFI_STATUS boot_legacy(const struct boot_plan *plan)
 {
 	struct legacy_ctx c = { 0 };
 	struct memmap_buf map = { 0 };
 	struct linux_loaded l;
 	struct fb_info fb;
+	bool called;
 	EFI_STATUS err;
 
 	err = linux_load(plan, &l);
@@ -83,11 +95,14 @@ EFI_STATUS boot_legacy(const struct boot_plan *plan)
 	pci_add_option_roms(c.bp);
 	err = alloc_map_buffers(&c, &map);
 	c.m.chain_tail = bp_setup_data_tail(c.bp);
-	if (!EFI_ERROR(err))
-		err = exit_boot_services(BS, IH, &map, fill_from_final_map, &c);
+	if (!EFI_ERROR(err)) {
+		err = exit_boot_services(BS, IH, &map, fill_from_final_map, &c, &called);
+		if (EFI_ERROR(err) && called)
+			exit_boot_dead_end(err);
+		if (EFI_ERROR(err))
+			log_error("%s: cannot prepare the final memory map: %s", plan->kernel_path, efi_status_str(err));
+	}
 	if (EFI_ERROR(err)) {
-		/* ExitBootServices failed before the firmware shut down: still safe to report. */
-		log_error("%s: ExitBootServices failed: %s", plan->kernel_path, efi_status_str(err));
 		mem_free(c.m.scratch);
 		mem_free(c.m.ext);
 		mem_free(map.buf);

@@ -41,7 +41,7 @@ EFI_STATUS boot_stub(const struct boot_plan *plan)
 		err = initrd_lf2_install(plan->initrds, &initrd_handle);
 	if (!EFI_ERROR(err)) {
 		err = BS->StartImage(child, NULL, NULL);
-		log_error("%s: the kernel's EFI stub returned: %s", plan->kernel_path, efi_status_str(err));
+		log_error("%s: the image returned (%s) instead of starting a kernel", plan->kernel_path, efi_status_str(err));
 		if (!EFI_ERROR(err))
 			err = EFI_LOAD_ERROR;
 	}

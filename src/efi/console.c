@@ -49,36 +49,33 @@ void con_clear(void)
 	ST->ConOut->ClearScreen(ST->ConOut);
 }
 
-void con_set_cursor(unsigned col, unsigned row)
-{
-	ST->ConOut->SetCursorPosition(ST->ConOut, col, row);
-}
-
 void con_set_color(unsigned attr)
 {
 	ST->ConOut->SetAttribute(ST->ConOut, attr);
 }
 
-/* The last problems logged, shown again under the menu (which clears the screen). */
-#define PROBLEMS_KEPT 6
+/* The problems logged since the last con_forget_problems(), shown again under
+ * the menu (which clears the screen). The first ones are kept: a failure is
+ * logged where it happens, before any context, so they hold the cause. */
+#define PROBLEMS_KEPT 8
 #define PROBLEM_LEN 160
 static char problems[PROBLEMS_KEPT][PROBLEM_LEN];
 static size_t n_problems;
 
 static void remember_problem(const char *line)
 {
-	char *slot = problems[n_problems % PROBLEMS_KEPT];
-
-	fmt_snprintf(slot, PROBLEM_LEN, "%s", line);
+	if (n_problems < PROBLEMS_KEPT)
+		fmt_snprintf(problems[n_problems], PROBLEM_LEN, "%s", line);
 	n_problems++;
 }
 
-size_t con_problems(const char **ret, size_t max)
+size_t con_problems(const char **ret, size_t max, size_t *ret_more)
 {
 	size_t n = MIN(n_problems, MIN(max, (size_t)PROBLEMS_KEPT));
 
 	for (size_t i = 0; i < n; i++)
-		ret[i] = problems[(n_problems - n + i) % PROBLEMS_KEPT];
+		ret[i] = problems[i];
+	*ret_more = n_problems - n;
 	return n;
 }
 
@@ -128,10 +125,14 @@ EFI_STATUS con_read_key(uint64_t timeout_us, EFI_INPUT_KEY *ret)
 	return ST->ConIn->ReadKeyStroke(ST->ConIn, ret);
 }
 
-void con_wait_any_key(void)
+/* Long enough to read why, short enough that an unattended machine moves on
+ * to the firmware's next boot option. */
+#define EXIT_PAUSE_SEC 10u
+
+void con_pause_before_exit(void)
 {
 	EFI_INPUT_KEY key;
 
-	con_print("Press any key to return to the menu.\n");
-	con_read_key(0, &key);
+	con_print("Returning to the firmware in %u s (any key: now).\n", EXIT_PAUSE_SEC);
+	con_read_key((uint64_t)EXIT_PAUSE_SEC * 1000000u, &key);
 }

@@ -68,7 +68,8 @@ static void load_type1_entries(struct loader *l, struct volume *vol)
 }
 
 /* The .osrel section of a UKI, read from the file without loading the rest. */
-static char *read_osrel(EFI_FILE_PROTOCOL *f, const char *path, uint64_t file_size, size_t *ret_len)
+static char *read_osrel(EFI_FILE_PROTOCOL *f, const char *path, uint64_t file_size, size_t *ret_len,
+			bool *ret_has_cmdline)
 {
 	_cleanup_free_ uint8_t *head = mem_alloc(UKI_HEAD_SIZE);
 	_cleanup_free_ struct pe_info *pe = mem_alloc(sizeof(*pe));
@@ -81,6 +82,7 @@ static char *read_osrel(EFI_FILE_PROTOCOL *f, const char *path, uint64_t file_si
 		return NULL;
 	if (!pe_find_section(pe, ".linux"))
 		return NULL; /* an EFI program, not a UKI: not listed (BLS Type #2) */
+	*ret_has_cmdline = pe_find_section(pe, ".cmdline") != NULL;
 	sec = pe_find_section(pe, ".osrel");
 	n = sec ? MIN(MIN(sec->raw_size, sec->virtual_size ? sec->virtual_size : sec->raw_size), OSREL_MAX_SIZE) : 0;
 	text = mem_zalloc(n + 1);
@@ -109,11 +111,12 @@ static void load_type2_entry(struct loader *l, struct volume *vol, const char *n
 	struct bls_entry *e;
 	uint64_t size;
 	size_t len = 0;
+	bool has_cmdline = false;
 
 	if (!path || file_open(vol->root, path, &f) != EFI_SUCCESS)
 		return;
 	if (file_size(f, &size) == EFI_SUCCESS)
-		text = read_osrel(f, path, size, &len);
+		text = read_osrel(f, path, size, &len, &has_cmdline);
 	file_close(f);
 	if (!text || !(e = mem_zalloc(sizeof(*e))))
 		return;
@@ -122,7 +125,7 @@ static void load_type2_entry(struct loader *l, struct volume *vol, const char *n
 		.type = BLS_TYPE2, .path = fmt_asprintf("%s", path),
 		.efi = fmt_asprintf("%s/%s", UKI_DIR, name), .title = first_of(o.pretty_name, o.name, NULL),
 		.version = first_of(o.version_id, o.image_version, o.version), .sort_key = first_of(o.image_id, o.id, NULL),
-		.volume = vol,
+		.uki_cmdline = has_cmdline, .volume = vol,
 	};
 	osrel_free(&o);
 	if (bls_entry_set_name(e, name, ".efi", /* keep_suffix= */ true) != EFI_SUCCESS || !e->efi ||

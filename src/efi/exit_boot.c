@@ -28,10 +28,11 @@ static EFI_STATUS get_map(EFI_BOOT_SERVICES *bs, struct memmap_buf *m)
 }
 
 EFI_STATUS exit_boot_services(EFI_BOOT_SERVICES *bs, EFI_HANDLE image, struct memmap_buf *map,
-			      exit_boot_fn fn, void *ctx)
+			      exit_boot_fn fn, void *ctx, bool *ret_called)
 {
 	EFI_STATUS err;
 
+	*ret_called = false;
 	for (int attempt = 0; attempt < 2; attempt++) {
 		err = get_map(bs, map);
 		if (EFI_ERROR(err))
@@ -39,6 +40,7 @@ EFI_STATUS exit_boot_services(EFI_BOOT_SERVICES *bs, EFI_HANDLE image, struct me
 		err = fn(ctx, map);
 		if (EFI_ERROR(err))
 			return err;
+		*ret_called = true;
 		err = bs->ExitBootServices(image, map->key);
 		if (err != EFI_INVALID_PARAMETER)
 			return err;

@@ -3,6 +3,7 @@
 #ifndef EFI_EXIT_BOOT_H
 #define EFI_EXIT_BOOT_H
 
+#include "core/platform.h"
 #include <efi/efi.h>
 
 #define MEMMAP_SLACK_DESCRIPTORS 32
@@ -29,9 +30,13 @@ EFI_STATUS memmap_buf_alloc(EFI_BOOT_SERVICES *bs, struct memmap_buf *ret);
  * exit_boot_services() - get the map, let @fn use it, exit boot services;
  * on EFI_INVALID_PARAMETER (stale map key: the map changed) do it once more
  * with the same buffer. No allocation and no output after the first attempt.
- * Return: EFI_SUCCESS, or the firmware's error.
+ * @ret_called: set to whether ExitBootServices was called at all. After a
+ * call that did not succeed the firmware may be half shut down (UEFI 2.10
+ * §7.4.6): the caller may then use no boot service, print nothing and never
+ * return to the menu.
+ * Return: EFI_SUCCESS, or the firmware's or @fn's error.
  */
 EFI_STATUS exit_boot_services(EFI_BOOT_SERVICES *bs, EFI_HANDLE image, struct memmap_buf *map,
-			      exit_boot_fn fn, void *ctx);
+			      exit_boot_fn fn, void *ctx, bool *ret_called);
 
 #endif

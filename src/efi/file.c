@@ -4,6 +4,7 @@
 #include "core/array.h"
 
 #define READ_CHUNK (64u << 20) /* some firmware mishandles huge single reads */
+#define FILE_READ_ALL_MAX (2ull << 30) /* kernels and UKIs: 2 GiB is far beyond any */
 #define DIR_INFO_SIZE (sizeof(EFI_FILE_INFO) + 512 * sizeof(CHAR16))
 
 static EFI_GUID sfs_guid = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID;
@@ -96,6 +97,8 @@ EFI_STATUS file_read_exact(EFI_FILE_PROTOCOL *f, void *buf, uint64_t size, const
 		if (n == 0)
 			return log_error_status(EFI_END_OF_FILE, "%s: file ended early (%llu bytes missing)",
 						path, (unsigned long long)size);
+		if (n > MIN(size, (uint64_t)READ_CHUNK))
+			return log_error_status(EFI_DEVICE_ERROR, "%s: the file system returned more bytes than asked", path);
 		p += n;
 		size -= n;
 	}
@@ -116,6 +119,11 @@ EFI_STATUS file_read_all(EFI_FILE_PROTOCOL *root, const char *path, uint8_t **re
 	if (EFI_ERROR(err)) {
 		file_close(f);
 		return log_error_status(err, "%s: cannot get size: %s", path, efi_status_str(err));
+	}
+	/* A kernel or config is never near this; the check keeps size + 1 from wrapping. */
+	if (size >= FILE_READ_ALL_MAX) {
+		file_close(f);
+		return log_error_status(EFI_BAD_BUFFER_SIZE, "%s: %llu bytes, too large to load", path, (unsigned long long)size);
 	}
 	buf = mem_alloc(size + 1);
 	if (!buf) {

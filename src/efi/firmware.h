@@ -5,6 +5,7 @@
 
 #include "core/array.h"
 #include "core/log.h"
+#include "core/str16.h"
 #include <efi/efi.h>
 #include <efi/proto/device_path.h>
 #include <efi/proto/file.h>
@@ -33,16 +34,15 @@ void con_clear(void);
 void con_set_color(unsigned attr);
 /** con_read_key() - wait for a key up to @timeout_us (0 = forever). EFI_TIMEOUT when none. */
 EFI_STATUS con_read_key(uint64_t timeout_us, EFI_INPUT_KEY *ret);
-/** con_problems() - the last (up to @max) error/warning lines, oldest first. */
-size_t con_problems(const char **ret, size_t max);
+/**
+ * con_problems() - the first (up to @max) error/warning lines since
+ * con_forget_problems(), oldest first; *@ret_more counts the rest.
+ */
+size_t con_problems(const char **ret, size_t max, size_t *ret_more);
 void con_forget_problems(void);
-void con_set_cursor(unsigned col, unsigned row);
-/** con_wait_any_key() - "Press any key" pause after an error. */
-void con_wait_any_key(void);
+/** con_pause_before_exit() - say that handoff returns to the firmware; wait 10 s or for a key. */
+void con_pause_before_exit(void);
 
-/* --- strings (str16.c) --- */
-/** str8_to_16() - UTF-8 to a new UCS-2 string ('/' -> '\\' when @path). NULL when out of memory. */
-CHAR16 *str8_to_16(const char *s, bool path);
 /* devpath.c: device paths (UEFI 2.10 §10) */
 /** devpath_node_len() - a node's Length field. */
 uint16_t devpath_node_len(const EFI_DEVICE_PATH_PROTOCOL *n);
@@ -51,11 +51,6 @@ const void *devpath_find(const EFI_DEVICE_PATH_PROTOCOL *dp, uint8_t type, uint8
 size_t devpath_size(const EFI_DEVICE_PATH_PROTOCOL *dp);
 /** devpath_for_file() - the device's path plus a file path node for @path. */
 EFI_DEVICE_PATH_PROTOCOL *devpath_for_file(EFI_HANDLE device, const char *path);
-/** str16_to_8() - UCS-2 (at most @max chars, stops at NUL) to a new UTF-8 string. */
-char *str16_to_8(const CHAR16 *s, size_t max);
-size_t strlen16(const CHAR16 *s);
-/** utf8_next() - decode one code point at *@p and advance; invalid bytes give U+FFFD. */
-uint32_t utf8_next(const char **p);
 
 /* --- files (file.c) --- */
 /** file_open_root() - the root directory of the volume on @device. */

@@ -4,82 +4,76 @@
  * "EFI stub"; LINUX_EFI_INITRD_MEDIA_GUID) serves the same set to a kernel's
  * own EFI stub, reading into the buffer the kernel allocated. */
 #include "boot.h"
+#include "core/initrd_layout.h"
 #include <efi/linux.h>
 
-#define INITRD_ALIGN 4u /* each cpio archive starts 4-byte aligned */
-
-/* Room for one more file; the set keeps what it had on failure. */
-static struct initrd_file *initrd_set_grow(struct initrd_set *set)
+/* Lays the file out after the others (checked: initrd_layout.c) and keeps it. */
+static EFI_STATUS initrd_set_append(struct initrd_set *set, struct initrd_file *f)
 {
-	struct initrd_file *grown = mem_zalloc((set->n + 1) * sizeof(*grown));
+	uint64_t total = set->total_size;
+	EFI_STATUS err;
 
-	if (!grown)
-		return NULL;
-	if (set->n)
-		memcpy(grown, set->files, set->n * sizeof(*grown));
-	mem_free(set->files);
-	set->files = grown;
-	return &set->files[set->n];
-}
-
-static void initrd_set_commit(struct initrd_set *set)
-{
-	set->total_size = ALIGN_UP(set->total_size, (uint64_t)INITRD_ALIGN) + set->files[set->n].size;
-	set->n++;
+	err = initrd_layout_append(&total, f->size, f->path, &f->offset);
+	if (EFI_ERROR(err))
+		return err;
+	err = array_append(&set->files, &set->n, sizeof(*f), f);
+	if (EFI_ERROR(err))
+		return log_error_status(err, "initrd %s: out of memory", f->path);
+	set->total_size = total;
+	return EFI_SUCCESS;
 }
 
 EFI_STATUS initrd_set_add_files(struct initrd_set *set, EFI_FILE_PROTOCOL *root, char *const *paths, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		struct initrd_file *f = initrd_set_grow(set);
+		struct initrd_file f = { .path = paths[i] };
 		EFI_STATUS err;
 
-		if (!f)
-			return EFI_OUT_OF_RESOURCES;
-		f->path = paths[i];
-		err = file_open(root, paths[i], &f->file);
+		err = file_open(root, paths[i], &f.file);
 		if (EFI_ERROR(err))
 			return log_error_status(err, "initrd %s: cannot open: %s", paths[i], efi_status_str(err));
-		err = file_size(f->file, &f->size);
+		err = file_size(f.file, &f.size);
+		if (EFI_ERROR(err))
+			log_error("initrd %s: cannot get size: %s", paths[i], efi_status_str(err));
+		else
+			err = initrd_set_append(set, &f);
 		if (EFI_ERROR(err)) {
-			file_close(f->file);
-			return log_error_status(err, "initrd %s: cannot get size: %s", paths[i], efi_status_str(err));
+			file_close(f.file);
+			return err;
 		}
-		initrd_set_commit(set);
 	}
 	return EFI_SUCCESS;
 }
 
 EFI_STATUS initrd_set_add_data(struct initrd_set *set, const char *what, const uint8_t *data, uint64_t size)
 {
-	struct initrd_file *f = initrd_set_grow(set);
-
-	if (!f)
-		return EFI_OUT_OF_RESOURCES;
-	*f = (struct initrd_file){ .path = (char *)what, .data = data, .size = size };
-	initrd_set_commit(set);
-	return EFI_SUCCESS;
+	return initrd_set_append(set, &(struct initrd_file){ .path = (char *)what, .data = data, .size = size });
 }
 
-EFI_STATUS initrd_set_read(struct initrd_set *set, uint8_t *buf)
+EFI_STATUS initrd_set_read(struct initrd_set *set, uint8_t *buf, uint64_t buf_size)
 {
-	uint64_t off = 0;
+	uint64_t end = 0;
 
+	if (set->total_size > buf_size)
+		return log_error_status(EFI_BUFFER_TOO_SMALL, "initrd: %llu bytes do not fit the %llu byte buffer",
+					(unsigned long long)set->total_size, (unsigned long long)buf_size);
 	for (size_t i = 0; i < set->n; i++) {
 		struct initrd_file *f = &set->files[i];
-		uint64_t start = ALIGN_UP(off, (uint64_t)INITRD_ALIGN);
 		EFI_STATUS err;
 
-		memset(buf + off, 0, start - off);
+		/* Offsets come from initrd_layout_append(); checked again, as the copy is what matters. */
+		if (f->offset < end || !range_ok(f->offset, f->size, buf_size))
+			return log_error_status(EFI_BAD_BUFFER_SIZE, "initrd %s: does not fit its place in the buffer", f->path);
+		memset(buf + end, 0, f->offset - end);
 		if (f->data) {
-			memcpy(buf + start, f->data, f->size);
+			memcpy(buf + f->offset, f->data, f->size);
 		} else {
 			f->file->SetPosition(f->file, 0);
-			err = file_read_exact(f->file, buf + start, f->size, f->path);
+			err = file_read_exact(f->file, buf + f->offset, f->size, f->path);
 			if (EFI_ERROR(err))
 				return err;
 		}
-		off = start + f->size;
+		end = f->offset + f->size;
 	}
 	return EFI_SUCCESS;
 }
@@ -124,7 +118,7 @@ static EFI_STATUS EFIAPI initrd_lf2_load(EFI_LOAD_FILE2_PROTOCOL *this, EFI_DEVI
 		return EFI_BUFFER_TOO_SMALL;
 	}
 	*size = lf->set->total_size;
-	return initrd_set_read(lf->set, buf);
+	return initrd_set_read(lf->set, buf, lf->set->total_size);
 }
 
 EFI_STATUS initrd_lf2_install(struct initrd_set *set, EFI_HANDLE *ret_handle)
@@ -163,41 +157,86 @@ void initrd_lf2_uninstall(EFI_HANDLE handle)
 		mem_free(lf);
 }
 
-EFI_STATUS initrd_lf2_take_foreign(uint8_t **ret_data, uint64_t *ret_size, struct lf2_foreign *saved)
+/* The LoadFile2 another loader registered on the initrd media path, if any. */
+static bool foreign_find(struct lf2_foreign *ret)
+{
+	static EFI_GUID lf2_guid = EFI_LOAD_FILE2_PROTOCOL_GUID;
+	EFI_DEVICE_PATH_PROTOCOL *dp = (EFI_DEVICE_PATH_PROTOCOL *)&initrd_devpath;
+
+	*ret = (struct lf2_foreign){ 0 };
+	return BS->LocateDevicePath(&lf2_guid, &dp, &ret->handle) == EFI_SUCCESS &&
+	       BS->HandleProtocol(ret->handle, &lf2_guid, &ret->lf2) == EFI_SUCCESS;
+}
+
+/* Moves it out of the way (ours takes the path, or none is offered at all);
+ * initrd_lf2_restore_foreign() puts it back. */
+static void foreign_unregister(struct lf2_foreign *saved)
 {
 	static EFI_GUID lf2_guid = EFI_LOAD_FILE2_PROTOCOL_GUID;
 	static EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
+
+	if (BS->HandleProtocol(saved->handle, &dp_guid, &saved->devpath) != EFI_SUCCESS ||
+	    BS->UninstallMultipleProtocolInterfaces(saved->handle, &dp_guid, saved->devpath, &lf2_guid, saved->lf2,
+						   NULL) != EFI_SUCCESS)
+		saved->handle = NULL; /* still registered: ours cannot be installed, said later */
+}
+
+/* The size comes from another program: capped before it sizes an allocation,
+ * and the second call may not claim more than the buffer it was given. */
+static EFI_STATUS foreign_read(EFI_LOAD_FILE2_PROTOCOL *lf2, uint8_t **ret_data, uint64_t *ret_size)
+{
 	EFI_DEVICE_PATH_PROTOCOL *dp = (EFI_DEVICE_PATH_PROTOCOL *)&initrd_devpath;
-	EFI_LOAD_FILE2_PROTOCOL *lf2;
-	EFI_HANDLE handle;
-	UINTN size = 0;
+	UINTN size = 0, alloc;
 	uint64_t addr;
 	EFI_STATUS err;
 
-	*saved = (struct lf2_foreign){ 0 };
-	if (BS->LocateDevicePath(&lf2_guid, &dp, &handle) != EFI_SUCCESS ||
-	    BS->HandleProtocol(handle, &lf2_guid, (void **)&lf2) != EFI_SUCCESS)
-		return EFI_NOT_FOUND;
-	dp = (EFI_DEVICE_PATH_PROTOCOL *)&initrd_devpath;
 	err = lf2->LoadFile(lf2, dp, FALSE, &size, NULL);
 	if (err != EFI_BUFFER_TOO_SMALL || size == 0)
 		return err == EFI_SUCCESS || err == EFI_NOT_FOUND ? EFI_NOT_FOUND : log_error_status(err, "loader's initrd (LoadFile2): %s", efi_status_str(err));
-	err = pages_alloc(size, EFI_PAGE_SIZE, UINT64_MAX, &addr);
+	if (size > INITRD_MAX_TOTAL)
+		return log_error_status(EFI_BAD_BUFFER_SIZE, "loader's initrd (LoadFile2): %llu bytes, more than the %llu MiB limit",
+					(unsigned long long)size, (unsigned long long)(INITRD_MAX_TOTAL >> 20));
+	alloc = size;
+	err = pages_alloc(alloc, EFI_PAGE_SIZE, UINT64_MAX, &addr);
 	if (EFI_ERROR(err))
 		return log_error_status(err, "no memory for the loader's %llu byte initrd", (unsigned long long)size);
 	err = lf2->LoadFile(lf2, dp, FALSE, &size, (void *)(uintptr_t)addr);
+	if (!EFI_ERROR(err) && size > alloc)
+		err = log_error_status(EFI_BAD_BUFFER_SIZE, "loader's initrd (LoadFile2): claims %llu bytes in a %llu byte buffer",
+				       (unsigned long long)size, (unsigned long long)alloc);
+	else if (EFI_ERROR(err))
+		log_error("reading the loader's initrd (LoadFile2): %s", efi_status_str(err));
 	if (EFI_ERROR(err)) {
-		pages_free(addr, size);
-		return log_error_status(err, "reading the loader's initrd (LoadFile2): %s", efi_status_str(err));
+		pages_free(addr, alloc);
+		return err;
 	}
-	saved->handle = handle;
-	saved->lf2 = lf2;
-	if (BS->HandleProtocol(handle, &dp_guid, &saved->devpath) != EFI_SUCCESS ||
-	    BS->UninstallMultipleProtocolInterfaces(handle, &dp_guid, saved->devpath, &lf2_guid, lf2, NULL) != EFI_SUCCESS)
-		saved->handle = NULL; /* still registered: ours cannot be installed, said later */
 	*ret_data = (uint8_t *)(uintptr_t)addr;
 	*ret_size = size;
 	return EFI_SUCCESS;
+}
+
+EFI_STATUS initrd_lf2_take_foreign(uint8_t **ret_data, uint64_t *ret_size, struct lf2_foreign *saved)
+{
+	struct lf2_foreign found;
+	EFI_STATUS err;
+
+	*saved = (struct lf2_foreign){ 0 };
+	if (!foreign_find(&found))
+		return EFI_NOT_FOUND;
+	err = foreign_read(found.lf2, ret_data, ret_size);
+	if (EFI_ERROR(err))
+		return err;
+	*saved = found;
+	foreign_unregister(saved);
+	return EFI_SUCCESS;
+}
+
+bool initrd_lf2_hide_foreign(struct lf2_foreign *saved)
+{
+	if (!foreign_find(saved))
+		return false;
+	foreign_unregister(saved);
+	return true;
 }
 
 void initrd_lf2_restore_foreign(struct lf2_foreign *saved)

@@ -64,7 +64,7 @@ static EFI_STATUS load_initrd(const struct boot_plan *plan, struct linux_loaded 
 					(unsigned long long)(set->total_size >> 20),
 					(unsigned long long)plan_initrd_max(&plan->info.bz), efi_status_str(err));
 	l->initrd_alloc = set->total_size;
-	return initrd_set_read(set, (uint8_t *)(uintptr_t)l->initrd_addr);
+	return initrd_set_read(set, (uint8_t *)(uintptr_t)l->initrd_addr, l->initrd_alloc);
 }
 
 EFI_STATUS linux_load(const struct boot_plan *plan, struct linux_loaded *ret)

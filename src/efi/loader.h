@@ -18,6 +18,7 @@ struct loader {
 	bool oneshot;                 /* LoaderEntryOneShot chose default_idx */
 	struct bli_request req;       /* what the OS asked of this boot (kept for LoaderEntryLastBooted) */
 	bool secure_boot;
+	bool editor;                  /* cfg_editor_allowed() */
 };
 
 /* entries.c */

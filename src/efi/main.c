@@ -1,5 +1,6 @@
 /* handoff.efi: read the configuration, show the menu, boot the chosen entry;
- * on any failure say why and show the menu again. */
+ * on any failure show the menu again at once, the reason under it and no
+ * countdown: an unattended machine never waits for a key to get there. */
 #include "loader.h"
 #include "vars.h"
 
@@ -14,10 +15,11 @@ EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	BS->SetWatchdogTimer(0, 0x10000, 0, NULL); /* the menu may wait longer than 5 min */
 	err = loader_load(&l, image);
 	if (EFI_ERROR(err)) {
-		con_wait_any_key();
+		con_pause_before_exit();
 		return err;
 	}
 	l.secure_boot = secure_boot_enabled();
+	l.editor = cfg_editor_allowed(&l.cfg, l.secure_boot);
 	loader_info_publish(&l, image);
 	for (;;) {
 		char *cmdline = NULL;
@@ -28,8 +30,7 @@ EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		con_forget_problems();
 		boot_entry(&l, l.entries[idx], cmdline);
 		mem_free(cmdline);
-		/* Back here only on failure: the reason is on screen; let it be read. */
-		con_wait_any_key();
+		/* Back here only on failure: the menu shows the reason (con_problems). */
 		force_menu = true;
 	}
 }

@@ -17,9 +17,16 @@ void mem_free(void *p)
 		BS->FreePool(p);
 }
 
+/* Sizes reach here from headers and files: a size whose rounding to pages
+ * (plus an alignment's slack) would wrap is refused, not truncated. */
+#define PAGES_MAX_BYTES (1ull << 52)
+
 EFI_STATUS pages_alloc_at(uint64_t addr, uint64_t size)
 {
 	EFI_PHYSICAL_ADDRESS a = addr;
+
+	if (size > PAGES_MAX_BYTES || addr > UINT64_MAX - PAGES_MAX_BYTES)
+		return EFI_OUT_OF_RESOURCES;
 
 	return BS->AllocatePages(AllocateAddress, EfiLoaderData, EFI_SIZE_TO_PAGES(size), &a);
 }
@@ -40,6 +47,8 @@ EFI_STATUS pages_alloc(uint64_t size, uint64_t align, uint64_t max_end, uint64_t
 
 	if (align < EFI_PAGE_SIZE)
 		align = EFI_PAGE_SIZE;
+	if (size > PAGES_MAX_BYTES || align > PAGES_MAX_BYTES || !IS_POWER_OF_2(align))
+		return EFI_OUT_OF_RESOURCES;
 	size = ALIGN_UP(size, (uint64_t)EFI_PAGE_SIZE);
 	extra = align - EFI_PAGE_SIZE;
 	pages = EFI_SIZE_TO_PAGES(size + extra);

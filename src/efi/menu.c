@@ -12,8 +12,8 @@
 
 static void draw(const struct loader *l, size_t sel, uint32_t countdown)
 {
-	const char *problems[6];
-	size_t n_problems = con_problems(problems, ARRAY_SIZE(problems));
+	const char *problems[8];
+	size_t more, n_problems = con_problems(problems, ARRAY_SIZE(problems), &more);
 	size_t first = sel >= MAX_SHOWN ? sel - MAX_SHOWN + 1 : 0;
 
 	con_clear();
@@ -29,9 +29,11 @@ static void draw(const struct loader *l, size_t sel, uint32_t countdown)
 	con_print("\n");
 	if (countdown != CFG_TIMEOUT_UNSET)
 		con_print("Boot in %u s. ", countdown);
-	con_print("Up/Down select, Enter boot%s, Esc exit.\n", l->cfg.editor ? ", e edit" : "");
+	con_print("Up/Down select, Enter boot%s, Esc exit.\n", l->editor ? ", e edit" : "");
 	for (size_t i = 0; i < n_problems; i++)
 		con_print("%s%s\n", i ? "  " : "\nProblems: ", problems[i]);
+	if (more)
+		con_print("  (%zu more above)\n", more);
 }
 
 /* Line editor for the command line; NULL when cancelled with Esc. */
@@ -93,7 +95,7 @@ size_t menu_choose(struct loader *l, bool force_menu, char **ret_cmdline)
 	*ret_cmdline = NULL;
 	if (l->n_entries == 0) {
 		log_error("no boot entries: nothing in \\loader\\entries\\*.conf or \\EFI\\Linux\\*.efi");
-		con_wait_any_key();
+		con_pause_before_exit();
 		return MENU_EXIT;
 	}
 	if (countdown == 0 && !key_pending())
@@ -127,9 +129,14 @@ size_t menu_choose(struct loader *l, bool force_menu, char **ret_cmdline)
 			return sel;
 		else if (key.ScanCode == SCAN_ESC || key.UnicodeChar == 'q')
 			return MENU_EXIT;
-		else if (key.UnicodeChar == 'e' && l->cfg.editor) {
-			const char *opts = l->entries[sel]->options;
-			*ret_cmdline = edit_cmdline(opts ? opts : "");
+		else if (key.UnicodeChar == 'e' && l->editor) {
+			const struct bls_entry *e = l->entries[sel];
+
+			if (l->secure_boot && e->uki_cmdline) {
+				log_warning("'%s': Secure Boot locks the command line of this unified kernel image", e->id);
+				continue;
+			}
+			*ret_cmdline = edit_cmdline(e->options ? e->options : "");
 			if (*ret_cmdline)
 				return sel;
 		}

@@ -1,26 +1,16 @@
 /* handoff-stub.efi: started by firmware or a loader, it boots the kernel it
  * carries. Command line: the embedded .cmdline, overridden by LoadOptions only
- * when Secure Boot is off (the signed image decides otherwise); initrds: the
- * embedded one, then a loader's LoadFile2 initrd or, when no loader offers one,
- * the initrd= files from the stub's volume. (systemd-boot names its initrds in
- * initrd= and serves the same bytes by LoadFile2; Linux's own stub also takes
- * LoadFile2 over initrd=.) The kernel starts by its own EFI stub when it has one,
- * else by handover, else by legacy boot: the loader's schemes, one code path. */
+ * when Secure Boot is off (the signed image decides otherwise;
+ * cmdline_for_stub). Initrds: the embedded one, then a loader's LoadFile2
+ * initrd or, when no loader offers one, the initrd= files from the stub's
+ * volume; under Secure Boot a UKI with .initrd or .cmdline takes none from
+ * outside. (systemd-boot names its initrds in initrd= and serves the same
+ * bytes by LoadFile2; Linux's own stub also takes LoadFile2 over initrd=.) The
+ * kernel starts by its own EFI stub when it has one, else by handover, else by
+ * legacy boot: the loader's schemes, one code path. */
 #include "stub.h"
 #include "core/cmdline.h"
 #include <efi/proto/loaded_image.h>
-
-static char *choose_cmdline(const struct stub_sections *s, const EFI_LOADED_IMAGE_PROTOCOL *li, bool secure_boot)
-{
-	bool have_opts = li->LoadOptions && li->LoadOptionsSize >= sizeof(CHAR16) &&
-			 ((const CHAR16 *)li->LoadOptions)[0] != 0;
-
-	if (have_opts && (!s->has_cmdline || !secure_boot))
-		return str16_to_8(li->LoadOptions, li->LoadOptionsSize / sizeof(CHAR16));
-	if (s->has_cmdline)
-		return cmdline_from_section(s->cmdline.data, s->cmdline.size);
-	return str16_to_8(u"", 1);
-}
 
 static EFI_STATUS add_cmdline_initrds(struct initrd_set *set, const EFI_LOADED_IMAGE_PROTOCOL *li,
 				      const char *cmdline, EFI_FILE_PROTOCOL **ret_root, char ***paths, size_t *n)
@@ -50,6 +40,20 @@ static EFI_STATUS choose_scheme(struct boot_plan *plan, bool wrapped)
 	return log_error_status(EFI_UNSUPPORTED, "stub: the embedded kernel has no usable entry (no EFI stub, handover or 64-bit entry)");
 }
 
+/* Under Secure Boot a UKI that carries its own .initrd or .cmdline is a sealed
+ * unit: an initrd from outside (a loader's LoadFile2, initrd= files) would run
+ * unverified code as /init, so none is taken and the loader's is hidden from
+ * the kernel too. Said once, so that a missing initrd is not a mystery. */
+static bool outside_initrds_refused(const struct stub_sections *s, bool secure_boot, struct lf2_foreign *hidden)
+{
+	if (!secure_boot || (!s->initrd.size && !s->has_cmdline))
+		return false;
+	if (initrd_lf2_hide_foreign(hidden))
+		log_warning("stub: Secure Boot: the initrd offered by the loader is not used: this image carries its own %s",
+			    s->initrd.size ? ".initrd" : ".cmdline");
+	return true;
+}
+
 static EFI_STATUS stub_boot(const EFI_LOADED_IMAGE_PROTOCOL *li, const EFI_DEVICE_PATH_PROTOCOL *self_dp)
 {
 	struct stub_sections s;
@@ -63,12 +67,14 @@ static EFI_STATUS stub_boot(const EFI_LOADED_IMAGE_PROTOCOL *li, const EFI_DEVIC
 	_cleanup_free_ char *cmdline = NULL;
 	struct boot_plan plan = { .title = "stub", .kernel_path = "embedded kernel", .device = li->DeviceHandle,
 				  .devpath = self_dp, .initrds = &initrds };
+	bool secure_boot = secure_boot_enabled();
 	EFI_STATUS err;
 
 	err = stub_find_sections(li, &s);
 	if (EFI_ERROR(err))
 		return err;
-	cmdline = choose_cmdline(&s, li, secure_boot_enabled());
+	cmdline = cmdline_for_stub(li->LoadOptions, li->LoadOptionsSize, s.has_cmdline ? s.cmdline.data : NULL,
+				   s.cmdline.size, secure_boot);
 	if (!cmdline)
 		return EFI_OUT_OF_RESOURCES;
 	plan.cmdline = cmdline;
@@ -79,10 +85,12 @@ static EFI_STATUS stub_boot(const EFI_LOADED_IMAGE_PROTOCOL *li, const EFI_DEVIC
 		err = choose_scheme(&plan, s.wrapped);
 	if (!EFI_ERROR(err) && s.initrd.size)
 		err = initrd_set_add_data(&initrds, ".initrd section", s.initrd.data, s.initrd.size);
-	if (!EFI_ERROR(err) && initrd_lf2_take_foreign(&loader_initrd, &loader_initrd_size, &foreign) == EFI_SUCCESS)
-		err = initrd_set_add_data(&initrds, "loader's initrd", loader_initrd, loader_initrd_size);
-	else if (!EFI_ERROR(err))
-		err = add_cmdline_initrds(&initrds, li, cmdline, &root, &paths, &n_paths);
+	if (!EFI_ERROR(err) && !outside_initrds_refused(&s, secure_boot, &foreign)) {
+		if (initrd_lf2_take_foreign(&loader_initrd, &loader_initrd_size, &foreign) == EFI_SUCCESS)
+			err = initrd_set_add_data(&initrds, "loader's initrd", loader_initrd, loader_initrd_size);
+		else
+			err = add_cmdline_initrds(&initrds, li, cmdline, &root, &paths, &n_paths);
+	}
 	if (!EFI_ERROR(err)) {
 		log_info("stub: booting the embedded kernel by %s (%zu initrd, %llu KiB)", scheme_name(plan.scheme),
 			 initrds.n, (unsigned long long)(initrds.total_size >> 10));

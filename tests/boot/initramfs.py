@@ -75,11 +75,24 @@ loadervar() {
     [ -f "$f" ] && tail -c +5 "$f" | tr -d '\000' | jesc
 }
 loader="\"LoaderEntryOneShot\":\"$(loadervar LoaderEntryOneShot)\",\"LoaderConfigTimeoutOneShot\":\"$(loadervar LoaderConfigTimeoutOneShot)\",\"LoaderInfo\":\"$(loadervar LoaderInfo)\",\"LoaderEntrySelected\":\"$(loadervar LoaderEntrySelected)\",\"LoaderDevicePartUUID\":\"$(loadervar LoaderDevicePartUUID)\",\"LoaderImageIdentifier\":\"$(loadervar LoaderImageIdentifier)\",\"HandoffBootScheme\":\"$(loadervar HandoffBootScheme)\""
+# Every Boot Loader Interface variable, raw (hex, attributes stripped), so the
+# host decodes UCS-2 lists and binary values (LoaderFeatures) itself.
+blihex=
+for f in /sys/firmware/efi/efivars/*-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f; do
+    [ -f "$f" ] || continue
+    n=${f##*/}; n=${n%%-*}
+    blihex="$blihex${blihex:+,}\"$n\":\"$(tail -c +5 "$f" | od -An -v -tx1 | tr -d ' \n')\""
+done
+# The kernel's own copy of the zero page (boot.rst: type_of_loader at 0x210,
+# efi_info's loader signature at 0x1c0), as the kernel keeps it.
+bp_loader=$(dd if=/sys/kernel/boot_params/data bs=1 skip=528 count=1 2>/dev/null | od -An -tu1 | tr -d ' \n')
+bp_efisig=$(dd if=/sys/kernel/boot_params/data bs=1 skip=448 count=4 2>/dev/null | tr -dc 'A-Z0-9')
+extra_sha=$(sha256sum /extra.bin 2>/dev/null | cut -d' ' -f1)
 cmdline=$(cat /proc/cmdline | jesc)
 fb=$(head -n 1 /proc/fb 2>/dev/null | jesc)
 sha=$(sha256sum /payload.bin 2>/dev/null | cut -d' ' -f1)
 
-report="HANDOFF-INIT {\"cmdline\":\"$cmdline\",\"efi\":$efi,\"efivars\":$nvars,\"fb\":\"$fb\",\"payload_sha256\":\"$sha\",\"loader\":{$loader}}"
+report="HANDOFF-INIT {\"cmdline\":\"$cmdline\",\"efi\":$efi,\"efivars\":$nvars,\"fb\":\"$fb\",\"payload_sha256\":\"$sha\",\"extra_sha256\":\"$extra_sha\",\"bp_type_of_loader\":${bp_loader:-null},\"bp_efi_sig\":\"$bp_efisig\",\"loader\":{$loader},\"bli_hex\":{$blihex}}"
 banner="handoff demo: Linux $(uname -r) booted, initramfs running"
 
 # /dev/console is the last console in /sys/class/tty/console/active. If that

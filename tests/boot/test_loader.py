@@ -5,10 +5,17 @@ report (exact command line, /sys/firmware/efi, efivarfs entries, the EFI
 framebuffer, the SHA-256 of a 4 MiB file inside the initrd) and handoff's
 own line naming the scheme it used.
 """
+import hashlib
+import io
 import os
 import random
+import re
 import shutil
+import struct
+import subprocess
+import uuid
 
+import initramfs
 import qemu
 
 LOADER = "build/handoff.efi"
@@ -81,6 +88,29 @@ def check_loader_vars(res, init, scheme, entry_id):
     qemu.expect_eq(v.get("LoaderImageIdentifier", "").upper(), "\\EFI\\BOOT\\BOOTX64.EFI", "LoaderImageIdentifier", res)
 
 
+# What the kernel's own EFI stub leaves behind (drivers/firmware/efi/libstub):
+# on the stub scheme it prints "EFI stub: Loaded initrd from
+# LINUX_EFI_INITRD_MEDIA_GUID device path" on the firmware console when it reads
+# handoff's LoadFile2, and its PE entry sets type_of_loader 0x21 in the zero
+# page; entered by handover (initrd already in boot_params) or at the 64-bit
+# entry it does neither, and the loader's 0xff stays.
+STUB_INITRD_LINE = r"EFI stub: Loaded initrd from LINUX_EFI_INITRD_MEDIA_GUID device path"
+TYPE_OF_LOADER = {"stub": 0x21, "handover": 0xff, "legacy": 0xff}
+
+
+def check_kernel_saw_scheme(res, init, scheme):
+    """The scheme as the kernel itself saw it, not only handoff's word for it."""
+    stub_lines = [l for _, l in res.lines if "EFI stub:" in l]
+    if scheme == "stub":
+        qemu.expect(res.time_of(STUB_INITRD_LINE) is not None,
+                    "the kernel's EFI stub reports reading handoff's LoadFile2 initrd", res)
+    else:
+        qemu.expect(not stub_lines, "no 'EFI stub:' line from the kernel by %s, got %r" % (scheme, stub_lines[:2]), res)
+    qemu.expect_eq(init.get("bp_type_of_loader"), TYPE_OF_LOADER[scheme],
+                   "type_of_loader in the kernel's zero page (/sys/kernel/boot_params/data)", res)
+    qemu.expect_eq(init.get("bp_efi_sig"), "EL64", "efi_info loader signature in the kernel's zero page", res)
+
+
 def scheme_test(protocol, want_scheme):
     options = "console=ttyS0 handoff.marker=%s-1 panic=-1" % protocol
     tree = esp_tree({"debian.conf": entry("Debian", options, protocol)}, "timeout 0\n")
@@ -89,6 +119,7 @@ def scheme_test(protocol, want_scheme):
     qemu.expect(res.time_of(r"handoff: booting 'Debian' by %s\b" % want_scheme) is not None,
                 "handoff says it boots by %s" % want_scheme, res)
     check_loader_vars(res, init, want_scheme, "debian")
+    check_kernel_saw_scheme(res, init, want_scheme)
 
 
 @qemu.needs(LOADER, KERNEL, INITRD)
@@ -111,9 +142,41 @@ def test_loader_auto_picks_stub():
     scheme_test("auto", "stub")
 
 
+RETURNS_C = b"unsigned long long __attribute__((ms_abi)) efi_main(void *image, void *systab) { return 0; }\n"
+
+
+def tiny_efi_app():
+    """An EFI application that returns at once (EFI_SUCCESS), built here with the project's toolchain."""
+    wd = qemu.workdir()
+    src, obj, out = (os.path.join(wd, "returns." + x) for x in ("c", "o", "efi"))
+    with open(src, "wb") as f:
+        f.write(RETURNS_C)
+    for cmd in (["clang", "-target", "x86_64-unknown-windows", "-ffreestanding", "-mno-red-zone", "-O2", "-c", src,
+                 "-o", obj],
+                ["lld-link", "/nologo", "/machine:x64", "/subsystem:efi_application", "/entry:efi_main",
+                 "/nodefaultlib", "/debug:none", "/out:" + out, obj]):
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        qemu.expect(p.returncode == 0, "%s: %s" % (cmd[0], p.stderr))
+    with open(out, "rb") as f:
+        return f.read()
+
+
+def patched_kernel(**fields):
+    """Debian's kernel with setup header fields changed (offsets: boot.rst)."""
+    k = bytearray(open(qemu.root_path(KERNEL), "rb").read())
+    offsets = {"version": ("<H", 0x206), "init_size": ("<I", 0x260)}
+    for name, value in fields.items():
+        fmt, off = offsets[name]
+        struct.pack_into(fmt, k, off, value)
+    return bytes(k)
+
+
 @qemu.needs(LOADER, KERNEL, INITRD)
 def test_loader_errors_return_to_menu():
-    """Each broken entry gets its message and the menu again; then a good one boots.
+    """Each broken entry gets its message and the menu again, by itself (no
+    key press); then a good one boots. The README's list: missing or truncated
+    kernel, not a bzImage, protocol too old for the chosen scheme, missing
+    initrd, no memory, an image that returns.
 
     Also: a malformed line in the good entry is reported with file:line and
     skipped, and the rest of the entry still counts.
@@ -127,28 +190,51 @@ def test_loader_errors_return_to_menu():
         "a2.conf": entry("Missing initrd", "x", initrds=("/debian/initrd.img", "/nope.img"), sort_key="a2"),
         "a3.conf": entry("Garbage kernel", "x", linux="/garbage.bin", sort_key="a3"),
         "a4.conf": entry("Truncated kernel", "x", protocol="handover", linux="/truncated", sort_key="a4"),
-        "a5.conf": entry("Good", good, extra="protocol sideways\n", sort_key="a5"),
+        "a5.conf": entry("Too old", "x", protocol="handover", linux="/old", sort_key="a5"),
+        "a6.conf": entry("No memory", "x", protocol="handover", linux="/huge", sort_key="a6"),
+        "a7.conf": "title Returns\nsort-key a7\nefi /returns.efi\n",
+        "a8.conf": entry("Good", good, extra="protocol sideways\n", sort_key="a8"),
     }
     tree = esp_tree(entries, "timeout menu-force\n",
-                    {"garbage.bin": garbage, "truncated": kernel[:len(kernel) // 3]})
+                    {"garbage.bin": garbage, "truncated": kernel[:len(kernel) // 3],
+                     "old": patched_kernel(version=0x020a), "huge": patched_kernel(init_size=0xf0000000),
+                     "returns.efi": tiny_efi_app()})
     menu = r"handoff [0-9.]+ boot menu"
-    res = boot(tree, keys=[
-        (menu, b"1"), (r"Press any key", b" "),
-        (menu, b"2"), (r"Press any key", b" "),
-        (menu, b"3"), (r"Press any key", b" "),
-        (menu, b"4"), (r"Press any key", b" "),
-        (menu, b"5"),
-    ])
-    qemu.expect_eq(res.keys_pending, [], "all menu keys sent (the menu came back each time)", res)
+    res = boot(tree, keys=[(menu, str(i).encode()) for i in range(1, 9)])
+    qemu.expect_eq(res.keys_pending, [], "all menu keys sent (the menu came back each time, no key needed)", res)
+    qemu.expect(res.time_of(r"Press any key") is None, "no 'Press any key' pause", res)
     for msg in (r"entry 'Missing kernel': cannot load /nope/vmlinuz",
                 r"initrd /nope.img: cannot open",
                 r"entry 'Missing initrd': initrd missing, not booting",
                 r"/garbage.bin: neither a bzImage",
                 r"/truncated: truncated: syssize says",
-                r"a5.conf:6: protocol 'sideways'"):
+                r"/old: cannot boot by handover: boot protocol older than 2.11",
+                r"/huge: no room for the kernel \(3840 MiB below 4 GiB\)",
+                r"/returns.efi: the image returned \(EFI_SUCCESS\) instead of starting a kernel",
+                r"a8.conf:6: protocol 'sideways'"):
         qemu.expect(res.time_of(msg) is not None, "message %r" % msg, res)
     qemu.expect(res.time_of(r"booting 'Good' by stub \(protocol auto\)") is not None,
                 "the good entry boots (its bad protocol line skipped, auto chosen)", res)
+    check_linux_saw(res, good)
+
+
+@qemu.needs(LOADER, KERNEL, INITRD)
+def test_loader_failed_default_menu_comes_back_by_itself():
+    """An unattended machine: the default entry fails after the countdown; the
+    menu comes back on its own with the cause under it and no countdown (so it
+    does not loop on the broken entry). A key press then boots another entry."""
+    good = "console=ttyS0 handoff.marker=after-default-failed panic=-1"
+    tree = esp_tree({"a1.conf": entry("Broken", "x", linux="/nope/vmlinuz", sort_key="a1"),
+                     "a2.conf": entry("Good", good, sort_key="a2")}, "timeout 1\ndefault a1\n")
+    res = boot(tree, keys=[(r"Problems: [\s\S]*entry 'Broken': cannot load /nope/vmlinuz", b"2", 2.0)])
+    qemu.expect_eq(res.keys_pending, [], "the menu came back with the reason under it", res)
+    failed = res.time_of(r"cannot load /nope/vmlinuz")
+    booted = res.time_of(r"booting 'Good'")
+    qemu.expect(failed is not None and booted is not None, "the default failed, then the good entry booted", res)
+    countdown = [l for t, l in res.lines if failed < t < booted and re.search(r"Boot in \d+ s", l)]
+    qemu.expect(not countdown, "no countdown after the failure, got %r" % countdown[:1], res)
+    qemu.expect_eq(sum(1 for _, l in res.lines if "handoff: entry 'Broken': loading" in l), 1,
+                   "the broken default was tried once, not again by a countdown", res)
     check_linux_saw(res, good)
 
 
@@ -208,3 +294,96 @@ def test_loader_honours_boot_loader_interface_requests():
     qemu.expect(third.time_of(menu) is None, "no menu: the one-shot timeout was used up", third)
     qemu.expect_eq(init.get("loader", {}).get("LoaderEntrySelected"), "persistent",
                    "third boot: LoaderEntryDefault over loader.conf's default", third)
+
+
+def odd_length(data):
+    """@data with zero bytes appended up to an odd length (the kernel skips
+    zeros between archives, so the padding is harmless to it)."""
+    return data if len(data) % 2 else data + b"\0"
+
+
+def extra_archive(content):
+    """An uncompressed newc cpio holding /extra.bin: the kernel only finds its
+    "070701" magic at a 4-byte aligned offset, so a misplaced second initrd
+    is not unpacked and /extra.bin is missing."""
+    buf = io.BytesIO()
+    c = initramfs.Cpio(buf)
+    c.file("extra.bin", content)
+    c.trailer()
+    return odd_length(buf.getvalue())
+
+
+def two_initrds_test(protocol):
+    options = "console=ttyS0 handoff.marker=two-initrds-%s panic=-1" % protocol
+    extra = hashlib.shake_256(b"handoff second initrd").digest(100003)  # odd size
+    first = odd_length(open(qemu.root_path(INITRD), "rb").read())
+    second = extra_archive(extra)
+    qemu.expect(len(first) % 4 and len(second) % 4, "both initrds have lengths that are not multiples of 4")
+    tree = esp_tree({"two.conf": entry("Two initrds", options, protocol, initrds=("/one.img", "/two.img"))},
+                    "timeout 0\n", {"one.img": first, "two.img": second})
+    res = boot(tree)
+    init = check_linux_saw(res, options)   # the first archive: /payload.bin intact
+    qemu.expect_eq(init.get("extra_sha256"), hashlib.sha256(extra).hexdigest(),
+                   "SHA-256 of /extra.bin from the second initrd (4-byte aligned after the first)", res)
+    qemu.expect(res.time_of(r"booting 'Two initrds' by %s .*2 initrd" % protocol) is not None,
+                "booted by %s with 2 initrds" % protocol, res)
+
+
+@qemu.needs(LOADER, KERNEL, INITRD)
+def test_loader_two_odd_initrds_stub():
+    two_initrds_test("stub")
+
+
+@qemu.needs(LOADER, KERNEL, INITRD)
+def test_loader_two_odd_initrds_legacy():
+    two_initrds_test("legacy")
+
+
+def ucs2(hexstr):
+    return bytes.fromhex(hexstr).decode("utf-16-le")
+
+
+def gpt_partition_guid(disk, index=0):
+    """Partition @index's unique GUID as the disk's primary GPT stores it."""
+    with open(disk, "rb") as f:
+        f.seek(1024 + index * 128 + 16)
+        return str(uuid.UUID(bytes_le=f.read(16)))
+
+
+@qemu.needs(LOADER, KERNEL, INITRD)
+def test_loader_boot_loader_interface_variables():
+    """Every Boot Loader Interface variable the README lists, read back from
+    Linux's efivarfs and checked against what it must say: the GPT the disk
+    really has, the firmware the kernel reports, the README's feature bits,
+    the entries in menu order."""
+    options = "console=ttyS0 handoff.marker=bli-vars panic=-1"
+    tree = esp_tree({"b-second.conf": entry("Second", "x", sort_key="b"),
+                     "a-first.conf": entry("First", options, sort_key="a")}, "timeout 0\n")
+    esp = qemu.make_esp(tree, os.path.join(qemu.workdir(), "esp.img"))
+    disk = qemu.wrap_gpt(esp, os.path.join(qemu.workdir(), "disk.img"))
+    res = qemu.run_qemu(disk, TIMEOUT)
+    init = check_linux_saw(res, options)
+    v = {k: bytes.fromhex(h) for k, h in init.get("bli_hex", {}).items()}
+    s = {k: b.decode("utf-16-le").rstrip("\0") for k, b in v.items() if k != "LoaderFeatures"}
+    version = open(qemu.root_path("VERSION")).read().strip()
+    qemu.expect_eq(s.get("LoaderInfo"), "handoff " + version, "LoaderInfo", res)
+    m = [l for _, l in res.lines if re.search(r"efi: EFI v(\d+)\.(\d+) by (.+)$", l)]
+    qemu.expect(m, "the kernel reports the firmware", res)
+    major, minor, vendor = re.search(r"efi: EFI v(\d+)\.(\d+) by (.+)$", m[0]).groups()
+    qemu.expect_eq(s.get("LoaderFirmwareType"), "UEFI %s.%s" % (major, minor.ljust(2, "0")),
+                   "LoaderFirmwareType (the kernel's 'EFI vX.Y')", res)
+    qemu.expect(re.fullmatch(re.escape(vendor.strip()) + r" \d+\.\d\d", s.get("LoaderFirmwareInfo", "")),
+                "LoaderFirmwareInfo is '%s <revision>', got %r" % (vendor.strip(), s.get("LoaderFirmwareInfo")), res)
+    features = int.from_bytes(v.get("LoaderFeatures", b""), "little")
+    want = sum(1 << b for b in (0, 1, 2, 3, 5, 8))  # README: bits 0-3, 5, 8 of systemd's numbering
+    qemu.expect_eq((len(v.get("LoaderFeatures", b"")), features), (8, want), "LoaderFeatures (u64)", res)
+    qemu.expect_eq(s.get("LoaderImageIdentifier", "").upper(), "\\EFI\\BOOT\\BOOTX64.EFI", "LoaderImageIdentifier", res)
+    qemu.expect_eq(s.get("LoaderDevicePartUUID", "").lower(), gpt_partition_guid(disk),
+                   "LoaderDevicePartUUID is the ESP's GPT partition GUID", res)
+    entries = v.get("LoaderEntries", b"").decode("utf-16-le").split("\0")
+    qemu.expect_eq(entries, ["a-first", "b-second", ""], "LoaderEntries: ids in menu order, each NUL-terminated", res)
+    qemu.expect_eq(s.get("LoaderEntrySelected"), "a-first", "LoaderEntrySelected", res)
+    qemu.expect_eq(s.get("HandoffBootScheme"), "stub", "HandoffBootScheme", res)
+    t_init, t_exec = s.get("LoaderTimeInitUSec", ""), s.get("LoaderTimeExecUSec", "")
+    qemu.expect(t_init.isdigit() and t_exec.isdigit() and 0 < int(t_init) <= int(t_exec),
+                "LoaderTimeInitUSec %r <= LoaderTimeExecUSec %r, both microseconds" % (t_init, t_exec), res)

@@ -1,7 +1,8 @@
 /* libFuzzer: ext2/3/4 driver over whole images (seeds: tiny mke2fs images,
  * tests/unit/ext4/mkseeds.sh). Mounts, walks the tree a few levels deep,
  * opens every entry (following symlinks) and reads parts of each file. The
- * read callback traps any access outside the image. */
+ * read callback traps any access outside the image, and no file may claim
+ * more bytes than a block map can describe. */
 #include "core/ext4.h"
 #include <stdlib.h>
 
@@ -20,11 +21,27 @@ static EFI_STATUS fuzz_read(void *ctx, uint64_t offset, void *buf, size_t len)
 	return EFI_SUCCESS;
 }
 
+static uint32_t block_size;
+
+/* No size the driver hands out may be larger than a block map can describe
+ * (extents: 2^32 blocks; indirect: 12 + n + n^2 + n^3, n = block_size / 4):
+ * callers size buffers and sums from it. */
+static void check_size(uint64_t size)
+{
+	uint64_t n = block_size / 4;
+	uint64_t blocks = MAX(1ull << 32, 12 + n + n * n + n * n * n);
+
+	if (size > blocks * block_size)
+		abort();
+}
+
 static void read_some(struct ext4_file *f)
 {
 	static uint8_t buf[65536];
 	uint64_t size = ext4_file_size(f);
 	size_t got;
+
+	check_size(size);
 
 	ext4_read(f, 0, buf, sizeof(buf), &got);
 	if (size > sizeof(buf))
@@ -88,6 +105,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(copy);
 		return 0;
 	}
+	struct ext4_volume_info vi;
+
+	ext4_volume_info(fs, &vi);
+	block_size = vi.block_size;
 	if (ext4_open(fs, "/", &root) == EFI_SUCCESS) {
 		walk(fs, root, 0, &budget);
 		ext4_close(root);

@@ -45,3 +45,35 @@ TEST(cmdline_from_section_trims)
 	CHECK_STR(s, "");
 	mem_free(s);
 }
+
+TEST(cmdline_for_stub_secure_boot_keeps_the_section)
+{
+	static const uint8_t opts[] = { 'r', 0, 'o', 0, 0, 0 };        /* u"ro" */
+	static const uint8_t section[] = "root=/dev/sda quiet\n";
+	char *s;
+
+	s = cmdline_for_stub(opts, sizeof(opts), section, sizeof(section) - 1, false);
+	CHECK_STR(s, "ro");                                   /* options win without Secure Boot */
+	mem_free(s);
+	s = cmdline_for_stub(opts, sizeof(opts), section, sizeof(section) - 1, true);
+	CHECK_STR(s, "root=/dev/sda quiet");                  /* the signed section wins with it */
+	mem_free(s);
+	s = cmdline_for_stub(opts, sizeof(opts), NULL, 0, true);
+	CHECK_STR(s, "ro");                                   /* nothing embedded: options are all there is */
+	mem_free(s);
+	s = cmdline_for_stub(NULL, 0, NULL, 0, false);
+	CHECK_STR(s, "");
+	mem_free(s);
+}
+
+TEST(cmdline_for_stub_odd_unterminated_unaligned_options)
+{
+	static const uint8_t raw[] = { 0xff, 'a', 0, 0xe9, 0, 'b', 0, 'c' }; /* from byte 1: u"a\u00e9b" + half a unit */
+	char *s = cmdline_for_stub(raw + 1, sizeof(raw) - 1, NULL, 0, false);
+
+	CHECK_STR(s, "a\xc3\xa9" "b");
+	mem_free(s);
+	s = cmdline_for_stub(raw + 1, 1, NULL, 0, false);     /* less than one CHAR16: no options */
+	CHECK_STR(s, "");
+	mem_free(s);
+}

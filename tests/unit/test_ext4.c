@@ -657,6 +657,16 @@ static void needs_recovery(uint8_t *m, const char *base) { m[1024 + 0x60] |= 0x0
 static void huge_log_block_size(uint8_t *m, const char *base) { put_le32(m + 1024 + 0x18, 20); }
 static void inode_size_odd(uint8_t *m, const char *base) { put_le16(m + 1024 + 0x58, 200); }
 static void blocks_count_huge(uint8_t *m, const char *base) { put_le32(m + 1024 + 0x04, 0x10000000); }
+static void set_size(uint8_t *m, const char *base, uint64_t size)
+{
+	put_le32(m + inode_at(base, "f") + 0x04, (uint32_t)size);       /* i_size_lo */
+	put_le32(m + inode_at(base, "f") + 0x6c, (uint32_t)(size >> 32)); /* i_size_high */
+}
+/* issue 12: i_size 2^63-1 once made three initrds sum to 4 KiB */
+static void size_int64_max(uint8_t *m, const char *base) { set_size(m, base, INT64_MAX); }
+/* 1 KiB blocks, extents: 2^32 blocks map 2^42 bytes, not one more */
+static void size_extent_limit(uint8_t *m, const char *base) { set_size(m, base, 1ull << 42); }
+static void size_past_extent_limit(uint8_t *m, const char *base) { set_size(m, base, (1ull << 42) + 1); }
 
 TEST(ext4_damaged_metadata)
 {
@@ -675,6 +685,9 @@ TEST(ext4_damaged_metadata)
 	damaged(b, huge_log_block_size, NULL, EFI_VOLUME_CORRUPTED, "s_log_block_size 20 is out of range");
 	damaged(b, inode_size_odd, NULL, EFI_VOLUME_CORRUPTED, "s_inode_size 200 is invalid");
 	damaged(b, blocks_count_huge, NULL, EFI_VOLUME_CORRUPTED, "exceeds the partition");
+	damaged(b, size_int64_max, "/f", EFI_VOLUME_CORRUPTED, "i_size 0x7fffffffffffffff is larger than its block map can describe");
+	damaged(b, size_extent_limit, "/f", EFI_SUCCESS, "");
+	damaged(b, size_past_extent_limit, "/f", EFI_VOLUME_CORRUPTED, "i_size 0x40000000001 is larger than its block map");
 }
 
 static void sb_feature_with_csum(uint8_t *m, const char *base)

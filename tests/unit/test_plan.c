@@ -128,3 +128,102 @@ TEST(scheme_names_round_trip)
 	CHECK(!scheme_from_string("Legacy", &s));
 	CHECK_STR(scheme_name(SCHEME_LEGACY), "legacy");
 }
+
+/* issue 12: handover_offset + 512 was computed in 32 bits, so an offset near
+ * 4 GiB wrapped to a small number, passed the check, and the jump left the kernel. */
+TEST(plan_handover_offset_near_4g_is_outside)
+{
+	struct fake_bz f = fake_bz_default();
+	struct image_info img;
+	uint8_t *buf;
+	enum boot_scheme s;
+
+	f.handover_offset = 0xffffff00u;
+	bz_image(&img, &f, &buf);
+	CHECK_EQ(plan_scheme(&img, SCHEME_HANDOVER, false, "k", &s), EFI_UNSUPPORTED);
+	CHECK_LOG("handover_offset outside the kernel");
+	CHECK_EQ(plan_scheme(&img, SCHEME_AUTO, false, "k", &s), EFI_SUCCESS);
+	CHECK_EQ(s, SCHEME_LEGACY); /* the next scheme, never a jump outside */
+	free(buf);
+	/* The last byte that still holds the +512 entry, and the first that does not. */
+	f.handover_offset = (uint32_t)(f.kernel_size - 0x200 - 1);
+	bz_image(&img, &f, &buf);
+	CHECK(scheme_supported(&img, SCHEME_HANDOVER, NULL));
+	free(buf);
+	f.handover_offset = (uint32_t)(f.kernel_size - 0x200);
+	bz_image(&img, &f, &buf);
+	CHECK(!scheme_supported(&img, SCHEME_HANDOVER, NULL));
+	free(buf);
+}
+
+TEST(plan_legacy_entry_must_be_inside_the_kernel)
+{
+	struct fake_bz f = fake_bz_default();
+	struct image_info img;
+	uint8_t *buf;
+	const char *why;
+
+	f.kernel_size = 0x200;
+	bz_image(&img, &f, &buf);
+	CHECK(!scheme_supported(&img, SCHEME_LEGACY, &why));
+	CHECK_STR(why, "the 64-bit entry (load address + 0x200) is past the end of the kernel");
+	free(buf);
+}
+
+/* issue 12: pref_address + alloc_size wrapped for a non-relocatable kernel. */
+TEST(plan_non_relocatable_pref_address_wrap_is_refused)
+{
+	struct fake_bz f = fake_bz_default();
+	struct image_info img;
+	uint8_t *buf;
+	struct kernel_layout l;
+
+	f.relocatable = 0;
+	f.pref_address = 0xffffffffffe00000ull; /* aligned; + 32 MiB wraps to 0x1e00000 */
+	bz_image(&img, &f, &buf);
+	CHECK_EQ(plan_kernel_layout(&img, "k", &l), EFI_LOAD_ERROR);
+	CHECK_LOG("not relocatable and pref_address 0xffffffffffe00000 is unusable");
+	img.bz.pref_address = 0x100000000ull - 0x2000000; /* ends exactly at 4 GiB: fits */
+	CHECK_EQ(plan_kernel_layout(&img, "k", &l), EFI_SUCCESS);
+	img.bz.pref_address += 0x200000;                   /* one alignment step more: does not */
+	CHECK_EQ(plan_kernel_layout(&img, "k", &l), EFI_LOAD_ERROR);
+	free(buf);
+}
+
+/* A file up to 15 bytes shorter than syssize paragraphs boots (the rest is
+ * cleared); 16 bytes short is truncation. */
+TEST(plan_syssize_shortfall_is_cleared)
+{
+	struct fake_bz f = fake_bz_default();
+	struct image_info img;
+	uint8_t *buf;
+	size_t len;
+	struct kernel_layout l;
+
+	f.init_size = 0; /* so the cleared tail shows in alloc_size */
+	buf = fake_bz_build(&f, &len);
+	memset(&img, 0, sizeof(img));
+	img.is_bz = true;
+	CHECK_EQ(bz_parse(buf, len - 15, "short", &img.bz), EFI_SUCCESS);
+	CHECK_EQ(img.bz.kernel_size, 0x4000 - 15);
+	CHECK_EQ(img.bz.syssize_bytes, 0x4000);
+	CHECK_EQ(plan_kernel_layout(&img, "short", &l), EFI_SUCCESS);
+	CHECK_EQ(l.copy_size, 0x4000 - 15);
+	CHECK_EQ(l.zero_size, 15);
+	CHECK_EQ(l.alloc_size, 0x4000);
+	CHECK_EQ(bz_parse(buf, len - 16, "cut", &img.bz), EFI_LOAD_ERROR);
+	CHECK_LOG("cut: truncated: syssize says 16384 bytes of kernel, file has 16368");
+	free(buf);
+}
+
+TEST(plan_never_offers_initrds_to_a_uki)
+{
+	struct image_info img = { .is_pe = true };
+	const char *why = "x";
+
+	CHECK(plan_initrds_allowed(&img, &why));
+	CHECK(why == NULL);
+	img.is_uki = true;
+	CHECK(!plan_initrds_allowed(&img, &why));
+	CHECK_STR(why, "a unified kernel image takes no initrd from the loader");
+}

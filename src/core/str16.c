@@ -1,6 +1,7 @@
 /* UTF-8 <-> UCS-2 for firmware strings (paths, LoadOptions, console). Code
- * points above U+FFFF cannot be expressed in UCS-2 and become '?'. */
-#include "firmware.h"
+ * points above U+FFFF cannot be expressed in UCS-2 and become '?'. Pure, so
+ * the stub's handling of LoadOptions is host-tested and fuzzed. */
+#include "str16.h"
 
 size_t strlen16(const CHAR16 *s)
 {

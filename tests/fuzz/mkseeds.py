@@ -1,0 +1,99 @@
+#!/usr/bin/python3
+"""Writes the hand-made inputs of tests/fuzz/corpus/{bzimage,initrd,cmdline,gpt}
+(committed; run by hand after changing it). Each is a regression or an edge
+the fuzzers must keep reaching: see the comment beside each."""
+import os
+import struct
+import sys
+import uuid
+import zlib
+
+OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "corpus")
+
+
+def put(kind, name, data):
+    os.makedirs(os.path.join(OUT, kind), exist_ok=True)
+    with open(os.path.join(OUT, kind, name), "wb") as f:
+        f.write(data)
+
+
+def bzimage(kernel_size=4096, handover=0x100, pref=0x1000000, reloc=1, syssize=None, xlf=0x7f):
+    """A 2.15 header with one setup sector after the boot sector."""
+    b = bytearray(1024 + kernel_size)
+    b[0x1f1] = 1                                                    # setup_sects
+    struct.pack_into("<I", b, 0x1f4, (kernel_size + 15) // 16 if syssize is None else syssize)
+    struct.pack_into("<H", b, 0x1fe, 0xaa55)
+    b[0x201] = 0x6a                                                 # header to 0x26c
+    b[0x202:0x206] = b"HdrS"
+    struct.pack_into("<H", b, 0x206, 0x020f)
+    struct.pack_into("<I", b, 0x22c, 0x7fffffff)                    # initrd_addr_max
+    struct.pack_into("<I", b, 0x230, 0x200000)                      # kernel_alignment
+    b[0x234] = reloc
+    struct.pack_into("<H", b, 0x236, xlf)
+    struct.pack_into("<I", b, 0x238, 2047)
+    struct.pack_into("<Q", b, 0x258, pref)
+    struct.pack_into("<I", b, 0x260, 0x400000)                      # init_size
+    struct.pack_into("<I", b, 0x264, handover)
+    return bytes(b)
+
+
+# issue 12: handover_offset + 512 wrapped in 32 bits and passed the check
+put("bzimage", "handover-offset-4g", bzimage(handover=0xffffff00))
+put("bzimage", "handover-offset-last", bzimage(handover=4096 - 512 - 1))
+# issue 12: pref_address + size wrapped for a non-relocatable kernel
+put("bzimage", "pref-address-wrap", bzimage(reloc=0, pref=0xffffffffffe00000))
+# syssize counts paragraphs: 15 bytes short boots, 16 is truncation
+put("bzimage", "syssize-short-15", bzimage(kernel_size=4096 - 15, syssize=256))
+put("bzimage", "syssize-short-16", bzimage(kernel_size=4096 - 16, syssize=256))
+put("bzimage", "legacy-entry-past-end", bzimage(kernel_size=0x200, handover=0))
+
+# issue 12: 2^63-1, 2^63-1, 4096 once summed (wrapping) to 4096
+put("initrd", "wrap-2x-int64-max", struct.pack("<3Q", 2**63 - 1, 2**63 - 1, 4096))
+put("initrd", "odd-sizes", struct.pack("<4Q", 5, 3, 0, 4093))
+put("initrd", "cap-exact", struct.pack("<2Q", (4 << 30) - 7, 4))
+put("initrd", "all-ones", b"\xff" * 64)
+
+u = lambda s: s.encode("utf-16-le")
+# first byte: how many following bytes are LoadOptions; the rest is .cmdline
+put("cmdline", "opts-and-section", bytes([12]) + u("ro quiet") [:12] + b"root=/dev/sda initrd=/a\n")
+put("cmdline", "odd-unterminated", bytes([7]) + u("initrd=\"/a b\"")[:7] + b"x")
+put("cmdline", "quoted-initrds", bytes([0]) + b'initrd="/with space" initrd=/b initrd= initrd=""\n')
+put("cmdline", "nul-in-section", bytes([0]) + b"console=ttyS0\0initrd=/hidden")
+put("cmdline", "surrogates", bytes([8]) + b"\x3d\xd8\x00\xde\x00\xdc\xff\xff" + b"")
+
+
+def gpt_disk(n_sectors=100, parts=((34, 50), (51, 66)), tweak=None):
+    sec = 512
+    disk = bytearray(n_sectors * sec)
+    disk[446 + 4] = 0xee
+    struct.pack_into("<IIII", disk, 446 + 8, 1, min(n_sectors - 1, 0xffffffff), 0, 0)
+    struct.pack_into("<H", disk, 510, 0xaa55)
+    entries = bytearray(128 * 128)
+    for i, (first, last) in enumerate(parts):
+        e = uuid.UUID("c12a7328-f81f-11d2-ba4b-00a0c93ec93b").bytes_le + uuid.UUID(int=i + 1).bytes_le
+        e += struct.pack("<QQQ", first, last, 0) + "part".encode("utf-16-le")
+        entries[i * 128:i * 128 + len(e)] = e
+    if tweak:
+        tweak(entries)
+    ecrc = zlib.crc32(entries)
+
+    def header(my, alt, entries_lba):
+        h = bytearray(92)
+        h[0:8] = b"EFI PART"
+        struct.pack_into("<IIII", h, 8, 0x10000, 92, 0, 0)
+        struct.pack_into("<QQQQ", h, 24, my, alt, 34, n_sectors - 34)
+        h[56:72] = uuid.UUID(int=42).bytes_le
+        struct.pack_into("<QIII", h, 72, entries_lba, 128, 128, ecrc)
+        struct.pack_into("<I", h, 16, zlib.crc32(h))
+        return h
+    disk[sec:sec + 92] = header(1, n_sectors - 1, 2)
+    disk[2 * sec:2 * sec + len(entries)] = entries
+    disk[(n_sectors - 33) * sec:(n_sectors - 1) * sec] = entries
+    disk[(n_sectors - 1) * sec:(n_sectors - 1) * sec + 92] = header(n_sectors - 1, 1, n_sectors - 33)
+    return bytes(disk)
+
+
+put("gpt", "two-partitions", gpt_disk())
+put("gpt", "partition-past-usable", gpt_disk(parts=((34, 99),)))
+put("gpt", "partition-reversed", gpt_disk(parts=((60, 40),)))
+put("gpt", "no-gpt", gpt_disk()[:512] + bytes(99 * 512))
