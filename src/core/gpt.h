@@ -66,6 +66,18 @@ EFI_STATUS gpt_write(const struct gpt_disk *d, uint8_t *head, uint8_t *tail);
  */
 EFI_STATUS gpt_read(const uint8_t *buf, size_t len, const char *name, struct gpt_disk *ret, size_t max_parts);
 
+/**
+ * gpt_read_entry_type() - the partition type GUID of entry @index (0-based:
+ * Linux's partition number - 1) from the primary GPT of a disk of @n_sectors
+ * of which @buf holds the first @len bytes (LBA 0 to the end of the entry
+ * array: 34 sectors for a standard table). Header and entry array CRC32s are
+ * checked, the backup header is not (it is at the other end of the disk).
+ * Return: EFI_SUCCESS; EFI_UNSUPPORTED (no GPT: not logged); EFI_NOT_FOUND
+ * (@index past the array); EFI_CRC_ERROR or EFI_VOLUME_CORRUPTED (logged).
+ */
+EFI_STATUS gpt_read_entry_type(const uint8_t *buf, size_t len, uint64_t n_sectors, uint32_t index, const char *name,
+			       EFI_GUID *ret);
+
 /** guid_put() - store @g in the on-disk mixed-endian byte order. */
 void guid_put(uint8_t *p, const EFI_GUID *g);
 /** guid_get() - load a GUID from its on-disk byte order. */
