@@ -3,7 +3,7 @@
  * \EFI\BOOT\BOOTX64.EFI (UEFI 2.10 §3.5.1.1), plus \loader\loader.conf and
  * \loader\entries\. Files already right are not touched, so a second run
  * changes nothing. */
-#include "tool.h"
+#include "esp.h"
 #include "core/pe.h"
 #include <getopt.h>
 #include <stdio.h>
@@ -13,13 +13,15 @@
 #define EFIVARS_DIR "/sys/firmware/efi/efivars"
 
 static const char help[] =
-	"Usage: handoff install --esp DIR [--force] [--variables yes|no] [--loader FILE]\n\n"
+	"Usage: handoff install [--esp DIR] [--force] [--variables yes|no] [--loader FILE]\n\n"
 	"Install the loader on the EFI system partition mounted (or staged) at DIR:\n"
 	"DIR/EFI/handoff/handoffx64.efi and DIR/EFI/BOOT/BOOTX64.EFI, DIR/loader/loader.conf\n"
 	"and DIR/loader/entries/ when missing. Another boot loader already at\n"
 	"EFI/BOOT/BOOTX64.EFI is kept unless --force is given. Running it twice changes\n"
-	"nothing.\n\n"
-	"  --esp DIR            the ESP (or a directory to build a disk image from)\n"
+	"nothing. Without --esp, the ESP is found as bootctl finds it: /efi, /boot/efi or\n"
+	"/boot, mounted, FAT, of partition type ESP. The ESP used is recorded in\n"
+	"/etc/handoff/esp (when /etc/handoff exists) for the kernel hooks.\n\n"
+	"  --esp DIR            the ESP (or any directory: a chroot's, an image's)\n"
 	"  --force              replace another loader at EFI/BOOT/BOOTX64.EFI\n"
 	"  --variables yes|no   add a Boot#### entry first in BootOrder (default no;\n"
 	"                       needs " EFIVARS_DIR ")\n"
@@ -66,8 +68,6 @@ static int parse_args(int argc, char **argv, struct install_args *a)
 	}
 	if (optind < argc)
 		return tool_usage("unexpected argument '%s'", argv[optind]);
-	if (!a->esp)
-		return tool_usage("--esp DIR is required");
 	return 0;
 }
 
@@ -151,24 +151,24 @@ out:
 int cmd_install(int argc, char **argv)
 {
 	struct install_args a = { 0 };
-	char *loader = NULL;
+	char *loader = NULL, *esp;
 	uint8_t *buf = NULL;
 	size_t len;
 	int r = parse_args(argc, argv, &a);
 
 	if (r)
 		return r < 0 ? EXIT_OK : r;
-	if (!is_dir(a.esp))
-		return tool_fail("%s: not a directory", a.esp);
-	if (a.variables && !is_dir(efivars_dir()))
-		return tool_fail("--variables yes: %s is missing (not booted with UEFI, or efivarfs not mounted)", efivars_dir());
-	if (!(loader = loader_find(a.loader_opt)))
+	if (!(esp = esp_locate(a.esp, /* quiet= */ false)))
 		return EXIT_FAIL;
+	a.esp = esp;
 	r = EXIT_FAIL;
-	if (read_file(loader, TOOL_READ_MAX, &buf, &len) == 0 && check_loader(loader, buf, len) == 0 &&
-	    install_files(&a, loader, buf, len) == 0)
+	if (a.variables && !is_dir(efivars_dir()))
+		tool_fail("--variables yes: %s is missing (not booted with UEFI, or efivarfs not mounted)", efivars_dir());
+	else if ((loader = loader_find(a.loader_opt)) && read_file(loader, TOOL_READ_MAX, &buf, &len) == 0 &&
+		 check_loader(loader, buf, len) == 0 && install_files(&a, loader, buf, len) == 0 && esp_record(esp) == 0)
 		r = a.variables ? efivar_add_boot_entry(a.esp) : EXIT_OK;
 	free(buf);
 	free(loader);
+	free(esp);
 	return r;
 }
