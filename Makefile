@@ -4,6 +4,8 @@
 #   make check    all tests (unit, fuzz corpora, CLI, binaries, boots)
 #   make fuzz     run every libFuzzer target for FUZZ_SECONDS each
 #   make bench    compare boot times with systemd-boot and GRUB
+#   make deb      build/handoff_<VERSION>_amd64.deb (dpkg-deb, no root)
+#   make system-test  Debian 12 with the .deb, kernels and boot counting, in QEMU
 # Source files are found by wildcard: a new file in src/core, src/efi,
 # tests/unit or tests/fuzz needs no change here.
 
@@ -54,7 +56,7 @@ endif
 
 all: $(ARTIFACTS)
 
-.PHONY: all deps check unit fuzz fuzz-corpus demo bench matrix install clean
+.PHONY: all deps check unit fuzz fuzz-corpus demo bench matrix install clean deb system-test
 .DELETE_ON_ERROR:
 
 deps:
@@ -136,6 +138,12 @@ bench: deps all $(B)/bench/readbench.efi
 
 matrix: deps all
 	@tests/boot/run.py -k matrix --write-matrix docs/compatibility.md
+
+deb: all
+	@scripts/mkdeb.sh
+
+system-test: deps deb
+	@tests/system/run.py
 
 install: all
 	install -D -m 0755 $(B)/handoff $(DESTDIR)$(PREFIX)/bin/handoff

@@ -18,9 +18,10 @@
 #define GPT_NAME_MAX 36u                            /* CHAR16s in PartitionName */
 
 /* Partition type GUIDs: UEFI 2.10 Table 5.7 (ESP); UAPI Discoverable
- * Partitions Specification (XBOOTLDR, Linux filesystem data). */
+ * Partitions Specification (XBOOTLDR, root x86-64, Linux filesystem data). */
 #define GPT_TYPE_ESP { 0xc12a7328, 0xf81f, 0x11d2, { 0xba, 0x4b, 0x00, 0xa0, 0xc9, 0x3e, 0xc9, 0x3b } }
 #define GPT_TYPE_XBOOTLDR { 0xbc13c2ff, 0x59e6, 0x4262, { 0xa3, 0x52, 0xb2, 0x75, 0xfd, 0x6f, 0x71, 0x72 } }
+#define GPT_TYPE_ROOT_X64 { 0x4f68bce3, 0xe8cd, 0x4db1, { 0x96, 0xe7, 0xfb, 0xca, 0xf9, 0x84, 0xb7, 0x09 } }
 
 struct gpt_part {
 	EFI_GUID type;

@@ -309,3 +309,38 @@ def status_json_from_efivars():
         s.env["HANDOFF_EFIVARS_DIR"] = os.path.join(tmp, "none")
         j = json.loads(t.ok(s.h("status", "--json", "--boot", s.boot)).stdout)
         assert j["efi"] is False and j["booted_by_handoff"] is False and j["secure_boot"] is None
+
+
+ROOT_X64_TYPE = "4F68BCE3-E8CD-4DB1-96E7-FBCAF984B709"
+
+
+@t.test
+def disk_with_root_partition():
+    """--root: an ext4 root partition (Discoverable Partitions type) keeping
+    owners, modes and symbolic links; --esp-size: room on the ESP."""
+    import subprocess
+    with t.Tmp() as tmp:
+        esp, root = os.path.join(tmp, "esp"), os.path.join(tmp, "root")
+        t.populate(esp, {"EFI/BOOT/BOOTX64.EFI": b"x" * 1000})
+        t.populate(root, {"etc/hostname": b"guest\n", "boot/vmlinuz-1": b"k" * 4096})
+        os.chmod(os.path.join(root, "etc/hostname"), 0o640)
+        os.chown(os.path.join(root, "etc/hostname"), 42, 43)
+        os.symlink("boot/vmlinuz-1", os.path.join(root, "vmlinuz"))
+        img = os.path.join(tmp, "d.img")
+        r = t.ok(t.h("disk", "-o", img, "--esp", esp, "--esp-size", "200", "--root", root))
+        assert b"root" in r.stdout
+        n, first, last, parts = t.read_gpt(img)
+        assert [p["type"] for p in parts] == [t.ESP_TYPE, ROOT_X64_TYPE], parts
+        assert parts[0]["last"] - parts[0]["first"] + 1 == 200 * 2048, "ESP of --esp-size MiB"
+        dev = "%s?offset=%d" % (img, parts[1]["first"] * 512)
+        fsck = subprocess.run(["e2fsck", "-fn", dev], capture_output=True, text=True)
+        assert fsck.returncode == 0, fsck.stdout + fsck.stderr
+        st = subprocess.run(["debugfs", "-R", "stat /etc/hostname", dev], capture_output=True, text=True).stdout
+        assert "User:    42   Group:    43" in st and "Mode:  0640" in st, st
+        link = subprocess.run(["debugfs", "-R", "stat /vmlinuz", dev], capture_output=True, text=True).stdout
+        assert 'Fast link dest: "boot/vmlinuz-1"' in link, link
+        label = subprocess.run(["debugfs", "-R", "stats", dev], capture_output=True, text=True).stdout
+        assert "Filesystem volume name:   root" in label
+        t.fails(t.h("disk", "-o", img, "--esp", esp, "--root", os.path.join(tmp, "none")), 1, "not a directory")
+        r = t.h("disk", "-o", img, "--esp", esp, "--esp-size", "0")
+        assert r.returncode == 2
