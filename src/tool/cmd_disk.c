@@ -42,7 +42,8 @@ static const char help[] =
 	"  -h, --help            show this help\n";
 
 /* Space the files under @dir need, with room for directory entries and
- * cluster rounding. Symbolic links to directories are not followed. */
+ * cluster rounding. Symbolic links are not followed (a root file system's
+ * point at absolute paths that exist only inside it). */
 static int tree_size(const char *dir, uint64_t *total)
 {
 	DIR *d = opendir(dir);
@@ -59,12 +60,12 @@ static int tree_size(const char *dir, uint64_t *total)
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
 		p = path_join(dir, e->d_name);
-		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
-			r = tree_size(p, total);
-		else if (stat(p, &st) == 0)
-			*total += ALIGN_UP((uint64_t)st.st_size, 4096ull) + 512;
-		else
+		if (lstat(p, &st) < 0)
 			r = -tool_fail("%s: %s", p, strerror(errno));
+		else if (S_ISDIR(st.st_mode))
+			r = tree_size(p, total);
+		else
+			*total += ALIGN_UP((uint64_t)st.st_size, 4096ull) + 512;
 		free(p);
 	}
 	closedir(d);
