@@ -1,4 +1,4 @@
-# build/probe.img: the boot-protocol probe (design.md "The probe").
+# build/probe.img: the boot-protocol probe (docs/probe.md).
 #   payload: src/probe/*.c + entry.S and the src/core files its checks need,
 #            freestanding x86-64 ELF, position independent (self-relocating),
 #            linked at 0 by probe.lds, flattened with llvm-objcopy

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make check: every suite in turn, then one total line "N passed, N failed".
-# Each suite prints its own "N passed, N failed" last; a suite that crashes
-# or prints no count is counted as one failure.
+# Each suite prints its own "N passed, N failed" last; a suite that crashes,
+# prints no count or ran no test at all is counted as one failure.
 set -u
 cd "$(dirname "$0")/.."
 total_pass=0
@@ -26,6 +26,10 @@ run_suite() {
 	p=${line%% passed*}
 	f=${line#*passed, }; f=${f%% failed*}
 	if [[ $rc -ne 0 && $f -eq 0 ]]; then
+		f=1
+	fi
+	if [[ $((p + f)) -eq 0 ]]; then
+		echo "suite $name ran no test: counted as failed"
 		f=1
 	fi
 	total_pass=$((total_pass + p))

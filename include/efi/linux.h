@@ -28,4 +28,24 @@ typedef struct LINUX_INITRD_MEDIA_DEVICE_PATH {
 _Static_assert(offsetof(LINUX_INITRD_MEDIA_DEVICE_PATH, end) == 20, "LINUX_INITRD_MEDIA_DEVICE_PATH.end");
 _Static_assert(sizeof(LINUX_INITRD_MEDIA_DEVICE_PATH) == 24, "LINUX_INITRD_MEDIA_DEVICE_PATH size");
 
+/*
+ * The TPM event log as Linux's EFI stub hands it to the kernel
+ * (include/linux/efi.h, linux_efi_tpm_eventlog): a configuration table the
+ * kernel reads in drivers/char/tpm/eventlog/efi.c. A loader that exits boot
+ * services itself (the 64-bit boot protocol) must install it, or Linux sees
+ * no event log. final_events_preboot_size: bytes of the firmware's final
+ * events table already logged when the log was taken (the kernel skips them).
+ */
+#define LINUX_EFI_TPM_EVENT_LOG_GUID \
+	{ 0xb7799cb0, 0xeca2, 0x4943, { 0x96, 0x67, 0x1f, 0xae, 0x07, 0xb7, 0x47, 0xfa } }
+
+typedef struct {
+	UINT32 size;
+	UINT32 final_events_preboot_size;
+	UINT8 version;                     /* EFI_TCG2_EVENT_LOG_FORMAT_TCG_2 */
+	UINT8 log[];
+} LINUX_EFI_TPM_EVENTLOG;
+_Static_assert(offsetof(LINUX_EFI_TPM_EVENTLOG, version) == 8, "linux_efi_tpm_eventlog.version");
+_Static_assert(offsetof(LINUX_EFI_TPM_EVENTLOG, log) == 9, "linux_efi_tpm_eventlog.log");
+
 #endif /* EFI_LINUX_H */

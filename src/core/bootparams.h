@@ -1,5 +1,5 @@
 /* The one boot_params builder. Every write to a struct boot_params in handoff
- * goes through these functions (style.md rule 4): handover uses the header,
+ * goes through these functions (docs/style.md rule 4): handover uses the header,
  * command-line and initrd part; legacy uses all of it; the stub what it needs. */
 #ifndef CORE_BOOTPARAMS_H
 #define CORE_BOOTPARAMS_H

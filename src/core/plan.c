@@ -98,32 +98,23 @@ bool scheme_supported(const struct image_info *img, enum boot_scheme s, const ch
 	return why == NULL;
 }
 
-EFI_STATUS plan_scheme(const struct image_info *img, enum boot_scheme requested, bool secure_boot,
-		       const char *name, enum boot_scheme *ret)
+EFI_STATUS plan_scheme(const struct image_info *img, enum boot_scheme requested, const char *name, enum boot_scheme *ret)
 {
 	static const enum boot_scheme order[] = { SCHEME_STUB, SCHEME_HANDOVER, SCHEME_LEGACY };
 	const char *why;
 
 	if (requested != SCHEME_AUTO) {
-		if (secure_boot && requested != SCHEME_STUB)
-			return log_error_status(EFI_SECURITY_VIOLATION, "%s: protocol %s refused: Secure Boot is on and only the stub scheme has the firmware verify the kernel",
-						name, scheme_name(requested));
 		if (!scheme_supported(img, requested, &why))
 			return log_error_status(EFI_UNSUPPORTED, "%s: cannot boot by %s: %s", name, scheme_name(requested), why);
 		*ret = requested;
 		return EFI_SUCCESS;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
-		if (secure_boot && order[i] != SCHEME_STUB)
-			break;
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++)
 		if (scheme_supported(img, order[i], NULL)) {
 			*ret = order[i];
 			return EFI_SUCCESS;
 		}
-	}
-	return log_error_status(EFI_UNSUPPORTED, "%s: no boot scheme fits: %s", name,
-				secure_boot ? "Secure Boot is on and the image is not an EFI application"
-					    : "neither an EFI application nor a 64-bit bzImage");
+	return log_error_status(EFI_UNSUPPORTED, "%s: no boot scheme fits: neither an EFI application nor a 64-bit bzImage", name);
 }
 
 /* Bytes past the protected-mode start that the PE headers say the image occupies. */
@@ -184,6 +175,11 @@ bool plan_initrds_allowed(const struct image_info *img, const char **ret_why)
 {
 	*ret_why = img->is_uki ? "a unified kernel image takes no initrd from the loader" : NULL;
 	return !img->is_uki;
+}
+
+bool plan_stub_takes_outside_initrds(bool secure_boot, bool has_initrd_section, bool has_cmdline_section)
+{
+	return !secure_boot || (!has_initrd_section && !has_cmdline_section);
 }
 
 bool plan_cmdline_locked(const struct image_info *img, bool secure_boot)

@@ -1,5 +1,5 @@
-/* Boot planning: which scheme can start an image (design.md "Choosing the
- * scheme") and where its parts must go. Pure: src/efi only carries it out. */
+/* Boot planning: which scheme can start an image (docs/design.md "The
+ * plan") and where its parts must go. Pure: src/efi only carries it out. */
 #ifndef CORE_PLAN_H
 #define CORE_PLAN_H
 
@@ -40,12 +40,11 @@ bool scheme_supported(const struct image_info *img, enum boot_scheme s, const ch
 
 /**
  * plan_scheme() - resolve @requested (SCHEME_AUTO picks stub, then handover,
- * then legacy). With Secure Boot on, only the stub scheme is allowed: the
- * other two would run a kernel the firmware never verified.
+ * then legacy). Secure Boot does not narrow the choice: every scheme boots
+ * only what plan_trust() had verified (src/core/trust.h).
  * Return: EFI_SUCCESS, or EFI_UNSUPPORTED with the reason logged.
  */
-EFI_STATUS plan_scheme(const struct image_info *img, enum boot_scheme requested, bool secure_boot,
-		       const char *name, enum boot_scheme *ret);
+EFI_STATUS plan_scheme(const struct image_info *img, enum boot_scheme requested, const char *name, enum boot_scheme *ret);
 
 /** plan_kernel_layout() - size, alignment and address limits for handover/legacy. */
 EFI_STATUS plan_kernel_layout(const struct image_info *img, const char *name, struct kernel_layout *ret);
@@ -59,6 +58,14 @@ uint64_t plan_initrd_max(const struct bz_info *bz);
  * unverified one (issue 12). Return: false with the reason in *@ret_why.
  */
 bool plan_initrds_allowed(const struct image_info *img, const char **ret_why);
+
+/**
+ * plan_stub_takes_outside_initrds() - may handoff's stub add initrds from
+ * outside its image (a loader's LoadFile2, initrd= files)? Not under Secure
+ * Boot when the image carries .initrd or .cmdline: it is sealed, and an
+ * unverified cpio's /init would win.
+ */
+bool plan_stub_takes_outside_initrds(bool secure_boot, bool has_initrd_section, bool has_cmdline_section);
 
 /**
  * plan_cmdline_locked() - does this image ignore the command line it is

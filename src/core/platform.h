@@ -23,7 +23,7 @@ char *strchr(const char *s, int c);
 void *memchr(const void *s, int c, size_t n);
 #endif
 
-/* Returns NULL on failure; never asserts (style.md: a big initrd that does
+/* Returns NULL on failure; never asserts (docs/style.md rule 7: a big initrd that does
  * not fit must go back to the menu, not freeze). */
 void *mem_alloc(size_t size);
 void mem_free(void *p);

@@ -8,7 +8,5 @@ typedef void (*log_sink_fn)(void *ctx, enum log_level level, const char *line);
 
 /** log_set_sink() - send log lines to @fn instead of stderr (NULL restores stderr). */
 void log_set_sink(log_sink_fn fn, void *ctx);
-/** log_set_max_level() - lines above @level are dropped on stderr (default LOG_INFO). */
-void log_set_max_level(enum log_level level);
 
 #endif

@@ -1,4 +1,4 @@
-/* The probe's checks (design.md "The probe"): given the boot_params a loader
+/* The probe's checks (docs/probe.md): given the boot_params a loader
  * handed over, the CPU state the entry glue saw and a way to read physical
  * memory, decide what the loader did wrong and describe what it passed, as
  * the one JSON line `HANDOFF-PROBE {...}`. Pure: the payload (src/probe/)

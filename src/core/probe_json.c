@@ -1,5 +1,5 @@
-/* The probe's one output line, `HANDOFF-PROBE {json}` (design.md "The
- * probe"): the fields the tests read, then extra detail (addresses, header
+/* The probe's one output line, `HANDOFF-PROBE {json}` (docs/probe.md):
+ * the fields the tests read, then extra detail (addresses, header
  * fields seen, setup_data types). Strings are escaped to printable ASCII so
  * the line survives any serial capture. */
 #include "probe_check.h"

@@ -1,5 +1,5 @@
 /* What a boot scheme is handed: the parsed image, the command line and the
- * initrds, all validated before any scheme runs (style.md: parse -> plan ->
+ * initrds, all validated before any scheme runs (docs/style.md rule 5: parse -> plan ->
  * apply). Each scheme file exports one boot_<scheme>() and returns only on
  * failure, with the reason already logged and everything it allocated freed. */
 #ifndef EFI_BOOT_H
@@ -8,6 +8,7 @@
 #include "firmware.h"
 #include "core/bootparams.h"
 #include "core/plan.h"
+#include "core/trust.h"
 
 struct initrd_file {
 	char *path;                 /* for messages */
@@ -36,7 +37,19 @@ struct boot_plan {
 	enum boot_scheme scheme;    /* resolved, never SCHEME_AUTO */
 	const char *cmdline;        /* UTF-8, may be "" */
 	struct initrd_set *initrds; /* may have n == 0 */
+	struct trust_plan trust;    /* plan_trust(): what is verified and measured */
 };
+
+/* verify.c */
+/** shim_present() - handoff was started by shim (SHIM_LOCK is installed). */
+bool shim_present(void);
+/**
+ * image_verify() - verify and/or LoadImage plan->image as plan->trust says,
+ * before any byte of it runs. For the stub scheme *@ret_child is the loaded
+ * image to start; for the others it has been unloaded again (NULL).
+ * Return: EFI_SUCCESS, or the refusal, logged with the file and the reason.
+ */
+EFI_STATUS image_verify(const struct boot_plan *plan, EFI_HANDLE *ret_child);
 
 /* initrd.c */
 /**
@@ -90,11 +103,15 @@ void linux_unload(struct linux_loaded *l);
 bool gop_framebuffer(struct fb_info *ret);
 void pci_add_option_roms(struct boot_params *bp);
 
-/** boot_run() - start @plan by its scheme. Returns only on failure. */
+/**
+ * boot_run() - verify @plan's image (image_verify), measure the command line
+ * into PCR 12 when planned, and start it by its scheme. Returns only on failure.
+ */
 EFI_STATUS boot_run(const struct boot_plan *plan);
 
 /* the schemes */
-EFI_STATUS boot_stub(const struct boot_plan *plan);
+/* boot_stub() starts @child, the image image_verify() loaded; unloads it on failure. */
+EFI_STATUS boot_stub(const struct boot_plan *plan, EFI_HANDLE child);
 EFI_STATUS boot_handover(const struct boot_plan *plan);
 EFI_STATUS boot_legacy(const struct boot_plan *plan);
 

@@ -1,26 +1,30 @@
 /* From a menu entry to a running kernel: read the image, choose the scheme
- * (plan_scheme), open the initrds, say what will happen, and hand over to the
- * scheme. Every failure names the entry and the file and returns to the menu. */
+ * (plan_scheme) and what must be verified and measured (plan_trust), open the
+ * initrds, say what will happen, and hand over to the scheme. Every failure
+ * names the entry and the file and returns to the menu. */
 #include "loader.h"
 #include "vars.h"
 #include "boot.h"
+#include "measure.h"
 #include "core/fmt.h"
 
-/* An "efi" entry (or a UKI): started as an EFI application, no initrd. */
-static EFI_STATUS plan_efi_app(struct boot_plan *plan, bool secure_boot)
+/* A "linux" entry by its protocol; an "efi" entry (or a UKI) is started as
+ * an EFI application. Then what must be verified and measured. */
+static EFI_STATUS plan_image(struct boot_plan *plan, const struct bls_entry *e, bool secure_boot)
 {
-	if (image_identify(plan->image, plan->image_size, plan->kernel_path, &plan->info) != EFI_SUCCESS)
-		return EFI_LOAD_ERROR;
-	return plan_scheme(&plan->info, SCHEME_STUB, secure_boot, plan->kernel_path, &plan->scheme);
-}
-
-static EFI_STATUS plan_linux(struct boot_plan *plan, const struct bls_entry *e, bool secure_boot)
-{
+	struct trust_request r = { .img = &plan->info, .secure_boot = secure_boot, .loader_entry = true,
+				   .cmdline_empty = plan->cmdline[0] == '\0' };
 	EFI_STATUS err = image_identify(plan->image, plan->image_size, plan->kernel_path, &plan->info);
 
 	if (EFI_ERROR(err))
 		return err;
-	return plan_scheme(&plan->info, e->protocol, secure_boot, plan->kernel_path, &plan->scheme);
+	err = plan_scheme(&plan->info, e->kernel ? e->protocol : SCHEME_STUB, plan->kernel_path, &plan->scheme);
+	if (EFI_ERROR(err))
+		return err;
+	r.scheme = plan->scheme;
+	r.shim = secure_boot && shim_present();
+	r.tpm = tpm_present();
+	return plan_trust(&r, plan->kernel_path, &plan->trust);
 }
 
 char *volume_path(const struct volume *vol, const char *path)
@@ -79,7 +83,7 @@ EFI_STATUS boot_entry(struct loader *l, struct bls_entry *e, const char *cmdline
 	if (EFI_ERROR(err))
 		return log_error_status(err, "entry '%s': cannot load %s", plan.title, plan.kernel_path);
 	plan.image = image;
-	err = e->kernel ? plan_linux(&plan, e, l->secure_boot) : plan_efi_app(&plan, l->secure_boot);
+	err = plan_image(&plan, e, l->secure_boot);
 	if (EFI_ERROR(err))
 		return log_error_status(err, "entry '%s': cannot boot %s", plan.title, plan.kernel_path);
 	if (plan_cmdline_locked(&plan.info, l->secure_boot) && cmdline)
@@ -96,9 +100,10 @@ EFI_STATUS boot_entry(struct loader *l, struct bls_entry *e, const char *cmdline
 			return log_error_status(err, "entry '%s': initrd missing, not booting", plan.title);
 		}
 	}
-	log_info("booting '%s' by %s%s (%llu KiB kernel, %zu initrd, %llu KiB)", plan.title, scheme_name(plan.scheme),
+	log_info("booting '%s' by %s%s (%llu KiB kernel, %zu initrd, %llu KiB)%s%s", plan.title, scheme_name(plan.scheme),
 		 e->protocol == SCHEME_AUTO ? " (protocol auto)" : "", (unsigned long long)(plan.image_size >> 10),
-		 initrds.n, (unsigned long long)(initrds.total_size >> 10));
+		 initrds.n, (unsigned long long)(initrds.total_size >> 10),
+		 plan.trust.verify != VERIFY_NONE ? ", to be verified by " : "", plan.trust.verify != VERIFY_NONE ? verifier_name(plan.trust.verify) : "");
 	loader_var_set_str(u"HandoffBootScheme", scheme_name(plan.scheme));
 	loader_save_selected(l, e);
 	loader_var_set_time(u"LoaderTimeExecUSec");

@@ -5,6 +5,7 @@
  * and rsi = boot_params. */
 #include "boot.h"
 #include "exit_boot.h"
+#include "measure.h"
 
 struct legacy_ctx {
 	struct boot_params *bp;
@@ -93,6 +94,8 @@ EFI_STATUS boot_legacy(const struct boot_plan *plan)
 	if (gop_framebuffer(&fb))
 		bp_set_screen(c.bp, &fb);
 	pci_add_option_roms(c.bp);
+	/* Linux's stub would have done it; without it Linux sees no event log. */
+	tpm_publish_event_log();
 	err = alloc_map_buffers(&c, &map);
 	c.m.chain_tail = bp_setup_data_tail(c.bp);
 	if (!EFI_ERROR(err)) {

@@ -1,7 +1,8 @@
 /* EFI boot stub scheme (boot.rst "EFI stub"): the kernel is an EFI
- * application. LoadImage it from the bytes already read, with its real file
- * device path; LoadOptions = the command line in UCS-2; initrds offered via
- * LoadFile2; StartImage. If the image returns, everything is undone. */
+ * application, already loaded from the bytes read (and so verified and
+ * measured) by image_verify() in src/efi/verify.c. LoadOptions = the command
+ * line in UCS-2; initrds offered via LoadFile2; StartImage. If the image
+ * returns, everything is undone. */
 #include "boot.h"
 
 static EFI_GUID loaded_image_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
@@ -24,18 +25,12 @@ static EFI_STATUS set_load_options(EFI_HANDLE child, const char *cmdline, CHAR16
 	return EFI_SUCCESS;
 }
 
-EFI_STATUS boot_stub(const struct boot_plan *plan)
+EFI_STATUS boot_stub(const struct boot_plan *plan, EFI_HANDLE child)
 {
-	_cleanup_free_ EFI_DEVICE_PATH_PROTOCOL *own_dp = plan->devpath ? NULL : devpath_for_file(plan->device, plan->kernel_path);
-	const EFI_DEVICE_PATH_PROTOCOL *dp = plan->devpath ? plan->devpath : own_dp;
 	_cleanup_free_ CHAR16 *opts = NULL;
-	EFI_HANDLE child = NULL, initrd_handle = NULL;
+	EFI_HANDLE initrd_handle = NULL;
 	EFI_STATUS err;
 
-	err = BS->LoadImage(FALSE, IH, (EFI_DEVICE_PATH_PROTOCOL *)dp, (void *)plan->image, plan->image_size, &child);
-	if (EFI_ERROR(err))
-		return log_error_status(err, "%s: LoadImage failed: %s%s", plan->kernel_path, efi_status_str(err),
-					err == EFI_SECURITY_VIOLATION || err == EFI_ACCESS_DENIED ? " (not signed for Secure Boot?)" : "");
 	err = set_load_options(child, plan->cmdline, &opts);
 	if (!EFI_ERROR(err) && plan->initrds && plan->initrds->n)
 		err = initrd_lf2_install(plan->initrds, &initrd_handle);

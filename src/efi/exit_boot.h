@@ -1,4 +1,4 @@
-/* ExitBootServices in one function (style.md rule 8). Takes the boot services
+/* ExitBootServices in one function (docs/style.md rule 8). Takes the boot services
  * table as a parameter so host tests can run it against a fake firmware. */
 #ifndef EFI_EXIT_BOOT_H
 #define EFI_EXIT_BOOT_H

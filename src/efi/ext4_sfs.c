@@ -1,5 +1,5 @@
 /* ext4 as an EFI Simple File System (UEFI 2.10 §13.4, §13.5): handoff's own
- * read-only driver (src/core/ext4.c) installed on a partition handle, so the
+ * read-only driver (src/core/ext4_*.c) installed on a partition handle, so the
  * rest of the loader reads ext4 and FAT through one file API. Reads go
  * through EFI_DISK_IO, straight into the caller's buffer. */
 #include "volumes.h"

@@ -20,6 +20,8 @@ extern EFI_HANDLE IH; /* this image */
 
 /** efi_init() - remember the tables; call first in every efi_main. */
 void efi_init(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab);
+/** efi_config_table() - the configuration table with @guid (UEFI 2.10 §4.6), or NULL. */
+const void *efi_config_table(const EFI_GUID *guid);
 
 /* --- memory (mem.c) --- */
 /** pages_alloc() - @size bytes of EfiLoaderData pages, @align-aligned, ending at or below @max_end. */

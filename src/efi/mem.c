@@ -1,5 +1,5 @@
 /* Memory: pool allocations for core (mem_alloc) and aligned page ranges for
- * kernels and initrds. Failure is a status, never an assert (style.md 7). */
+ * kernels and initrds. Failure is a status, never an assert (docs/style.md rule 7). */
 #include "firmware.h"
 
 void *mem_alloc(size_t size)

@@ -69,7 +69,7 @@ static char *edit_cmdline(const char *initial)
 	return buf;
 }
 
-/* timeout 0 boots at once, unless a key is already waiting (design.md). */
+/* timeout 0 boots at once, unless a key is already waiting (README "Configuration": timeout). */
 static bool key_pending(void)
 {
 	EFI_INPUT_KEY key;

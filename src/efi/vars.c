@@ -11,14 +11,21 @@
 static EFI_GUID global_guid = EFI_GLOBAL_VARIABLE_GUID;
 static EFI_GUID loader_guid = LOADER_GUID;
 
-bool secure_boot_enabled(void)
+static bool global_flag(const CHAR16 *name)
 {
 	uint8_t v = 0;
 	UINTN size = sizeof(v);
 
-	if (RT->GetVariable(u"SecureBoot", &global_guid, NULL, &size, &v) != EFI_SUCCESS)
+	if (RT->GetVariable((CHAR16 *)name, &global_guid, NULL, &size, &v) != EFI_SUCCESS)
 		return false;
 	return size == 1 && v == 1;
+}
+
+/* UEFI 2.10 §32.3: images are verified when SecureBoot is 1, which the
+ * firmware only reports in user mode; SetupMode is checked too. */
+bool secure_boot_enabled(void)
+{
+	return global_flag(u"SecureBoot") && !global_flag(u"SetupMode");
 }
 
 /* Boot Loader Interface strings are UCS-2 with the terminating NUL. */

@@ -1,4 +1,4 @@
-/* The probe payload (design.md "The probe"): entry glue and hardware access
+/* The probe payload (docs/probe.md): entry glue and hardware access
  * around src/core/probe_check.c. Freestanding x86-64 ELF code, linked to run
  * at any address (self-relocating, reloc.c). Symbols are hidden so that
  * -fPIE code reaches them PC-relative, never through a GOT. */

@@ -10,6 +10,7 @@
  * legacy boot: the loader's schemes, one code path. */
 #include "stub.h"
 #include "core/cmdline.h"
+#include "efi/measure.h"
 #include <efi/proto/loaded_image.h>
 
 static EFI_STATUS add_cmdline_initrds(struct initrd_set *set, const EFI_LOADED_IMAGE_PROTOCOL *li,
@@ -25,19 +26,38 @@ static EFI_STATUS add_cmdline_initrds(struct initrd_set *set, const EFI_LOADED_I
 	return initrd_set_add_files(set, *ret_root, *paths, *n);
 }
 
-/* Auto choice for the embedded kernel. A wrapped bzImage's PE header is this
- * stub itself, so its stub scheme would start us again: skip it. Secure Boot
- * does not restrict the choice: the firmware verified this whole image. */
-static EFI_STATUS choose_scheme(struct boot_plan *plan, bool wrapped)
+/* Auto choice for the embedded kernel, from @first on. A wrapped bzImage's PE
+ * header is this stub itself, so its stub scheme would start us again: skip
+ * it. The embedded kernel was verified with this whole image by whoever
+ * started it, so it is "preverified" (src/core/trust.h): under Secure Boot
+ * nothing is verified again, but the stub scheme's LoadImage may still be
+ * refused by a firmware that does not trust the kernel on its own. */
+static EFI_STATUS choose_scheme(struct boot_plan *plan, size_t first, bool secure_boot)
 {
 	static const enum boot_scheme order[] = { SCHEME_STUB, SCHEME_HANDOVER, SCHEME_LEGACY };
+	struct trust_request r = { .img = &plan->info, .secure_boot = secure_boot, .tpm = tpm_present(), .preverified = true };
 
-	for (size_t i = wrapped ? 1 : 0; i < ARRAY_SIZE(order); i++)
+	for (size_t i = first; i < ARRAY_SIZE(order); i++)
 		if (scheme_supported(&plan->info, order[i], NULL)) {
-			plan->scheme = order[i];
-			return EFI_SUCCESS;
+			plan->scheme = r.scheme = order[i];
+			return plan_trust(&r, plan->kernel_path, &plan->trust);
 		}
 	return log_error_status(EFI_UNSUPPORTED, "stub: the embedded kernel has no usable entry (no EFI stub, handover or 64-bit entry)");
+}
+
+/* The firmware refused to LoadImage the embedded kernel on its own: boot the
+ * same (already verified) bytes by the next scheme. */
+static EFI_STATUS boot_embedded(struct boot_plan *plan, bool secure_boot)
+{
+	EFI_STATUS err = boot_run(plan);
+
+	if ((err != EFI_SECURITY_VIOLATION && err != EFI_ACCESS_DENIED) || plan->scheme != SCHEME_STUB)
+		return err;
+	err = choose_scheme(plan, 1, secure_boot);
+	if (EFI_ERROR(err))
+		return err;
+	log_info("stub: booting the embedded kernel by %s, covered by this image's signature", scheme_name(plan->scheme));
+	return boot_run(plan);
 }
 
 /* Under Secure Boot a UKI that carries its own .initrd or .cmdline is a sealed
@@ -46,7 +66,7 @@ static EFI_STATUS choose_scheme(struct boot_plan *plan, bool wrapped)
  * the kernel too. Said once, so that a missing initrd is not a mystery. */
 static bool outside_initrds_refused(const struct stub_sections *s, bool secure_boot, struct lf2_foreign *hidden)
 {
-	if (!secure_boot || (!s->initrd.size && !s->has_cmdline))
+	if (plan_stub_takes_outside_initrds(secure_boot, s->initrd.size != 0, s->has_cmdline))
 		return false;
 	if (initrd_lf2_hide_foreign(hidden))
 		log_warning("stub: Secure Boot: the initrd offered by the loader is not used: this image carries its own %s",
@@ -73,6 +93,7 @@ static EFI_STATUS stub_boot(const EFI_LOADED_IMAGE_PROTOCOL *li, const EFI_DEVIC
 	err = stub_find_sections(li, &s);
 	if (EFI_ERROR(err))
 		return err;
+	stub_measure_sections(&s);
 	cmdline = cmdline_for_stub(li->LoadOptions, li->LoadOptionsSize, s.has_cmdline ? s.cmdline.data : NULL,
 				   s.cmdline.size, secure_boot);
 	if (!cmdline)
@@ -82,7 +103,7 @@ static EFI_STATUS stub_boot(const EFI_LOADED_IMAGE_PROTOCOL *li, const EFI_DEVIC
 	plan.image_size = s.linux.size;
 	err = image_identify(s.linux.data, s.linux.size, plan.kernel_path, &plan.info);
 	if (!EFI_ERROR(err))
-		err = choose_scheme(&plan, s.wrapped);
+		err = choose_scheme(&plan, s.wrapped ? 1 : 0, secure_boot);
 	if (!EFI_ERROR(err) && s.initrd.size)
 		err = initrd_set_add_data(&initrds, ".initrd section", s.initrd.data, s.initrd.size);
 	if (!EFI_ERROR(err) && !outside_initrds_refused(&s, secure_boot, &foreign)) {
@@ -94,7 +115,7 @@ static EFI_STATUS stub_boot(const EFI_LOADED_IMAGE_PROTOCOL *li, const EFI_DEVIC
 	if (!EFI_ERROR(err)) {
 		log_info("stub: booting the embedded kernel by %s (%zu initrd, %llu KiB)", scheme_name(plan.scheme),
 			 initrds.n, (unsigned long long)(initrds.total_size >> 10));
-		err = boot_run(&plan);
+		err = boot_embedded(&plan, secure_boot);
 	}
 	initrd_set_close(&initrds);
 	initrd_lf2_restore_foreign(&foreign);

@@ -5,6 +5,8 @@
 #include "stub.h"
 #include "core/uki.h"
 #include "core/wrap.h"
+#include "core/tcg_event.h"
+#include "efi/measure.h"
 
 static EFI_STATUS find_wrapped(const struct pe_info *pe, const EFI_LOADED_IMAGE_PROTOCOL *li, struct stub_sections *s)
 {
@@ -50,9 +52,24 @@ EFI_STATUS stub_find_sections(const EFI_LOADED_IMAGE_PROTOCOL *li, struct stub_s
 		s.initrd = blob_of(&u.s[UKI_INITRD]);
 		s.cmdline = blob_of(&u.s[UKI_CMDLINE]);
 		s.has_cmdline = s.cmdline.data != NULL;
+		s.uki = u;
 	}
 	if (EFI_ERROR(err))
 		return err;
 	*ret = s;
 	return EFI_SUCCESS;
+}
+
+void stub_measure_sections(const struct stub_sections *s)
+{
+	for (enum uki_section i = 0; i < _UKI_SECTION_MAX; i++) {
+		const struct uki_blob *b = &s->uki.s[i];
+		const char *name = uki_section_name(i);
+
+		/* systemd-stub skips .pcrsig (it signs the PCR 11 values, it cannot be part of them) and empty sections. */
+		if (i == UKI_PCRSIG || !b->data || b->size == 0)
+			continue;
+		tpm_measure_ipl_ascii(TPM_PCR_KERNEL_BOOT, name, name, strlen(name) + 1);
+		tpm_measure_ipl_ascii(TPM_PCR_KERNEL_BOOT, name, b->data, b->size);
+	}
 }

@@ -4,6 +4,7 @@
 #define STUB_H
 
 #include "efi/boot.h"
+#include "core/uki.h"
 
 struct blob {
 	const uint8_t *data;
@@ -16,9 +17,17 @@ struct stub_sections {
 	struct blob initrd;
 	struct blob cmdline;
 	bool has_cmdline;
+	struct uki_sections uki;  /* a UKI's sections (none for a wrapped kernel), for PCR 11 */
 };
 
 /** stub_find_sections() - locate the sections in the loaded image (by RVA). */
 EFI_STATUS stub_find_sections(const EFI_LOADED_IMAGE_PROTOCOL *li, struct stub_sections *ret);
+
+/**
+ * stub_measure_sections() - a UKI's sections into PCR 11 as systemd-stub
+ * does: for each present section but .pcrsig, in the UKI specification's
+ * order, its name (ASCII with NUL), then its contents, as EV_IPL events.
+ */
+void stub_measure_sections(const struct stub_sections *s);
 
 #endif

@@ -5,6 +5,7 @@
 #include "esp.h"
 #include "core/array.h"
 #include "core/bls_count.h"
+#include "core/osrel.h"
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -16,20 +17,23 @@
 
 #define MACHINE_ID_LEN 32
 #define PARSE_HELP (-1) /* --help was printed: exit 0 */
+#define OSREL_FILE_MAX (64u << 10)
 
 static const char help[] =
 	"Usage: handoff entry add [--esp DIR] --linux FILE [--initrd FILE]... [--options TEXT]\n"
 	"                         [--title TEXT] [--version V] [--protocol P] [--entry-token T]\n"
-	"                         [--tries N] [--in-place auto|yes|no] [--boot DIR]\n"
+	"                         [--root DIR] [--tries N] [--in-place auto|yes|no] [--boot DIR]\n"
 	"       handoff entry add --kernel-version V [any option above]\n"
 	"       handoff entry list [--esp DIR] [--boot DIR] [--json]\n"
 	"       handoff entry remove [--esp DIR] [--boot DIR] ID | --kernel-version V\n\n"
 	"add     copy FILE (and the initrds) to DIR/<entry-token>/<version>/ and write\n"
 	"        DIR/loader/entries/<entry-token>-<version>.conf. The entry token is\n"
-	"        --entry-token, else /etc/kernel/entry-token, else /etc/machine-id; the\n"
-	"        version defaults to the kernel's own (from its setup header), the title\n"
-	"        to PRETTY_NAME of /etc/os-release. --protocol auto|stub|handover|legacy\n"
-	"        is handoff's key choosing the boot scheme (checked against the kernel).\n"
+	"        --entry-token, else /etc/kernel/entry-token, else /etc/machine-id, else\n"
+	"        IMAGE_ID= or ID= of os-release (as kernel-install); --root DIR reads\n"
+	"        those files under DIR (a chroot or image). The version defaults to the\n"
+	"        kernel's own (from its setup header), the title to PRETTY_NAME of\n"
+	"        os-release. --protocol auto|stub|handover|legacy is handoff's key\n"
+	"        choosing the boot scheme (checked against the kernel).\n"
 	"        --tries N names the file <id>+N.conf: the loader counts boots down and\n"
 	"        the entry sorts last once they are used up (systemd-bless-boot marks a\n"
 	"        good boot). --in-place yes writes BOOT/loader/entries/<id>.conf pointing\n"
@@ -48,37 +52,20 @@ static const char help[] =
 	"        state of counting, on the ESP with the files only it uses, and in\n"
 	"        BOOT/loader/entries; --kernel-version V removes <entry-token>-V.\n";
 
-/* A value from an os-release style file: KEY=VALUE, optionally quoted. */
-static char *os_release_value(const char *key)
-{
-	static const char *const files[] = { "/etc/os-release", "/usr/lib/os-release" };
-	char line[512], *val = NULL;
-	size_t klen = strlen(key);
+/* What names this installation, read under --root (default /), as
+ * kernel-install reads it: /etc/kernel/entry-token, /etc/machine-id, and
+ * os-release (/etc, else /usr/lib) through the loader's own parser. */
+struct host_ids {
+	char *entry_token;     /* first word of /etc/kernel/entry-token, or NULL */
+	char *machine_id;      /* a valid /etc/machine-id, or NULL */
+	struct osrel os;
+};
 
-	for (size_t i = 0; i < 2 && !val; i++) {
-		FILE *f = fopen(files[i], "re");
-		while (f && !val && fgets(line, sizeof(line), f)) {
-			size_t n = strcspn(line, "\r\n");
-			line[n] = '\0';
-			if (strncmp(line, key, klen) != 0 || line[klen] != '=')
-				continue;
-			val = line + klen + 1;
-			n = strlen(val);
-			if (n >= 2 && (val[0] == '"' || val[0] == '\'') && val[n - 1] == val[0])
-				val[n - 1] = '\0', val++;
-			val = xstrdup(val);
-		}
-		if (f)
-			fclose(f);
-	}
-	return val;
-}
-
-/* First line of a small file, blanks trimmed; NULL when missing or empty. */
-static char *first_line(const char *path)
+/* First word of a small file's first line; NULL when missing or empty. */
+static char *first_word(const char *root, const char *path)
 {
-	char line[256];
-	FILE *f = fopen(path, "re");
+	char line[256], *full = path_join(root, path);
+	FILE *f = fopen(full, "re");
 	char *r = NULL;
 
 	if (f && fgets(line, sizeof(line), f)) {
@@ -89,6 +76,7 @@ static char *first_line(const char *path)
 	}
 	if (f)
 		fclose(f);
+	free(full);
 	return r;
 }
 
@@ -102,35 +90,66 @@ static bool is_machine_id(const char *s)
 	return n == MACHINE_ID_LEN;
 }
 
-/* kernel-install's order: --entry-token, /etc/kernel/entry-token, machine-id. */
-static char *resolve_token(const char *opt, const char *machine_id)
+static void host_ids_read(const char *root, struct host_ids *ret)
 {
-	char *t = opt ? xstrdup(opt) : first_line("/etc/kernel/entry-token");
+	static const char *const osrel_files[] = { "etc/os-release", "usr/lib/os-release" };
 
-	if (!t && machine_id)
-		t = xstrdup(machine_id);
+	*ret = (struct host_ids){ .entry_token = first_word(root, "etc/kernel/entry-token"),
+				  .machine_id = first_word(root, "etc/machine-id") };
+	if (!is_machine_id(ret->machine_id)) {
+		free(ret->machine_id);
+		ret->machine_id = NULL;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(osrel_files); i++) {
+		char *path = path_join(root, osrel_files[i]);
+		uint8_t *text = NULL;
+		size_t len = 0;
+		bool found = read_file_opt(path, OSREL_FILE_MAX, &text, &len) == 0 && text;
+
+		if (found)
+			osrel_parse((const char *)text, len, path, &ret->os);
+		free(text);
+		free(path);
+		if (found)
+			break;
+	}
+}
+
+static void host_ids_free(struct host_ids *h)
+{
+	free(h->entry_token);
+	free(h->machine_id);
+	osrel_free(&h->os);
+}
+
+/* kernel-install's order: --entry-token, /etc/kernel/entry-token, the machine
+ * ID, then IMAGE_ID or ID of os-release (debootstrap roots, containers and
+ * image builders have no machine ID yet). */
+static char *resolve_token(const char *opt, const struct host_ids *h)
+{
+	const char *t = opt ? opt : h->entry_token ? h->entry_token : h->machine_id ? h->machine_id
+		      : h->os.image_id ? h->os.image_id : h->os.id;
+
 	if (!t) {
-		tool_fail("no entry token: /etc/machine-id is missing or invalid; give --entry-token");
+		tool_fail("no entry token: no /etc/kernel/entry-token, /etc/machine-id, nor IMAGE_ID= or ID= in os-release; "
+			  "give --entry-token");
 		return NULL;
 	}
 	if (!entry_name_ok(t)) {
 		tool_fail("entry token '%s': use letters, digits and . _ - + ~ only", t);
-		free(t);
 		return NULL;
 	}
-	return t;
+	return xstrdup(t);
 }
 
 char *entry_token(const char *opt)
 {
-	char *mid = first_line("/etc/machine-id"), *t;
+	struct host_ids ids;
+	char *t;
 
-	if (!is_machine_id(mid)) {
-		free(mid);
-		mid = NULL;
-	}
-	t = resolve_token(opt, mid);
-	free(mid);
+	host_ids_read("/", &ids);
+	t = resolve_token(opt, &ids);
+	host_ids_free(&ids);
 	return t;
 }
 
@@ -183,6 +202,7 @@ struct add_args {
 	const char *title_opt;
 	const char *kernel_version;
 	const char *in_place;      /* auto, yes, no */
+	const char *root;          /* where /etc/kernel/entry-token, /etc/machine-id, os-release are read */
 	bool tries_given;
 	char *owned[3];            /* kernel, initrd and options found on the system */
 };
@@ -204,6 +224,7 @@ static int parse_add_opt(int c, struct add_args *a)
 	case 'T': a->token_opt = optarg; break;
 	case 'k': a->kernel_version = optarg; break;
 	case 'b': a->spec.boot = optarg; break;
+	case 'r': a->root = optarg; break;
 	case 'I':
 		if (strcmp(optarg, "auto") != 0 && strcmp(optarg, "yes") != 0 && strcmp(optarg, "no") != 0)
 			return tool_usage("--in-place '%s': expected auto, yes or no", optarg);
@@ -233,6 +254,7 @@ static int parse_add(int argc, char **argv, struct add_args *a)
 		{ "protocol", required_argument, NULL, 'p' }, { "entry-token", required_argument, NULL, 'T' },
 		{ "kernel-version", required_argument, NULL, 'k' }, { "tries", required_argument, NULL, 'n' },
 		{ "in-place", required_argument, NULL, 'I' }, { "boot", required_argument, NULL, 'b' },
+		{ "root", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' }, { 0 },
 	};
 	int c, r;
@@ -346,22 +368,21 @@ static int entry_add_prepare(struct add_args *a, char **ret_esp)
 
 static int entry_add(int argc, char **argv)
 {
-	struct add_args a = { 0 };
-	char *machine_id = first_line("/etc/machine-id"), *token = NULL, *kver = NULL, *title = NULL, *sort_key = NULL;
-	char *esp = NULL;
+	struct add_args a = { .root = "/" };
+	struct host_ids ids = { 0 };
+	char *token = NULL, *kver = NULL, *esp = NULL;
 	int r = parse_add(argc, argv, &a);
 
 	if (r)
 		goto out;
-	if (!is_machine_id(machine_id))
-		free(machine_id), machine_id = NULL;
 	r = entry_add_prepare(&a, &esp);
 	if (r != 0) {
 		r = r > 0 ? EXIT_OK : EXIT_FAIL;
 		goto out;
 	}
 	r = EXIT_FAIL;
-	if (!(token = resolve_token(a.token_opt, machine_id)) || check_kernel(a.spec.linux_path, a.spec.protocol, &kver) < 0)
+	host_ids_read(a.root, &ids);
+	if (!(token = resolve_token(a.token_opt, &ids)) || check_kernel(a.spec.linux_path, a.spec.protocol, &kver) < 0)
 		goto out;
 	if (!a.version_opt && !entry_name_ok(kver)) {
 		r = tool_usage("%s: no usable version in the kernel header; give --version", a.spec.linux_path);
@@ -369,13 +390,11 @@ static int entry_add(int argc, char **argv)
 	}
 	a.spec.token = token;
 	a.spec.version = a.version_opt ? a.version_opt : kver;
-	title = a.title_opt ? xstrdup(a.title_opt) : os_release_value("PRETTY_NAME");
-	a.spec.title = title && one_line(title) ? title : "Linux";
-	sort_key = os_release_value("IMAGE_ID");
-	if (!sort_key)
-		sort_key = os_release_value("ID");
-	a.spec.sort_key = entry_name_ok(sort_key) ? sort_key : NULL;
-	a.spec.machine_id = machine_id;
+	a.spec.title = a.title_opt ? a.title_opt : ids.os.pretty_name && one_line(ids.os.pretty_name) ? ids.os.pretty_name : "Linux";
+	a.spec.sort_key = ids.os.image_id ? ids.os.image_id : ids.os.id;
+	if (!entry_name_ok(a.spec.sort_key))
+		a.spec.sort_key = NULL;
+	a.spec.machine_id = ids.machine_id;
 	a.spec.print_path = true;
 	if (entry_install(&a.spec) == 0)
 		r = EXIT_OK;
@@ -383,12 +402,10 @@ out:
 	for (size_t i = 0; i < 3; i++)
 		free(a.owned[i]);
 	free(a.initrds);
+	host_ids_free(&ids);
 	free(esp);
-	free(machine_id);
 	free(token);
 	free(kver);
-	free(title);
-	free(sort_key);
 	return r == PARSE_HELP ? EXIT_OK : r;
 }
 

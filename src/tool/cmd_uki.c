@@ -1,18 +1,24 @@
 /* handoff uki: a unified kernel image (UAPI.5) from handoff-stub.efi, a
  * bzImage, initrds, a command line and os-release. The sections are laid out
- * by src/core/uki.c; the output replaces OUT only when it is complete. */
+ * by src/core/uki.c; the output replaces OUT only when it is complete. With
+ * --sign-key/--sign-cert the image is signed (Authenticode) by sbsign from
+ * sbsigntool, run as mkfs.vfat is by `handoff disk`: the tool itself links
+ * only libc and src/core. */
 #include "tool.h"
 #include "core/uki.h"
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_INITRDS 32
 
 static const char help[] =
 	"Usage: handoff uki --linux FILE [--initrd FILE]... [--cmdline TEXT|@FILE]\n"
-	"                   [--os-release FILE|@TEXT] [--uname TEXT] [--splash BMP] [--stub FILE] -o OUT.efi\n\n"
+	"                   [--os-release FILE|@TEXT] [--uname TEXT] [--splash BMP] [--stub FILE]\n"
+	"                   [--sign-key KEY --sign-cert CERT] -o OUT.efi\n\n"
 	"Build a unified kernel image: handoff's EFI stub with .osrel, .cmdline, .uname,\n"
 	".splash, .sbat, .initrd (all initrds, each 4-byte aligned) and .linux sections.\n"
 	"It boots by itself from firmware, systemd-boot or handoff, by the kernel's own\n"
@@ -24,10 +30,12 @@ static const char help[] =
 	"  --uname TEXT          kernel release (default: from the kernel's version string)\n"
 	"  --splash BMP          boot splash image\n"
 	"  --stub FILE           the stub (default: handoff-stub.efi beside the tool)\n"
+	"  --sign-key KEY        sign for Secure Boot with this PEM private key (runs sbsign)\n"
+	"  --sign-cert CERT      ... and this PEM certificate; both or neither\n"
 	"  -o, --output OUT.efi  where to write the image\n";
 
 struct uki_args {
-	const char *linux_path, *cmdline, *os_release, *uname, *splash, *stub, *out;
+	const char *linux_path, *cmdline, *os_release, *uname, *splash, *stub, *out, *sign_key, *sign_cert;
 	const char *initrds[MAX_INITRDS];
 	size_t n_initrds;
 };
@@ -39,6 +47,7 @@ static int parse_args(int argc, char **argv, struct uki_args *a)
 		{ "cmdline", required_argument, NULL, 'c' }, { "os-release", required_argument, NULL, 'r' },
 		{ "uname", required_argument, NULL, 'u' }, { "splash", required_argument, NULL, 's' },
 		{ "stub", required_argument, NULL, 'S' }, { "output", required_argument, NULL, 'o' },
+		{ "sign-key", required_argument, NULL, 'K' }, { "sign-cert", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' }, { 0 },
 	};
 	int c;
@@ -58,6 +67,8 @@ static int parse_args(int argc, char **argv, struct uki_args *a)
 		case 's': a->splash = optarg; break;
 		case 'S': a->stub = optarg; break;
 		case 'o': a->out = optarg; break;
+		case 'K': a->sign_key = optarg; break;
+		case 'C': a->sign_cert = optarg; break;
 		case 'h': return fputs(help, stdout), -1;
 		default: return usage_bad_option(c, argv);
 		}
@@ -66,6 +77,8 @@ static int parse_args(int argc, char **argv, struct uki_args *a)
 		return tool_usage("unexpected argument '%s'", argv[optind]);
 	if (!a->linux_path || !a->out)
 		return tool_usage("--linux FILE and -o OUT.efi are required");
+	if (!a->sign_key != !a->sign_cert)
+		return tool_usage("--sign-key and --sign-cert go together");
 	return 0;
 }
 
@@ -86,6 +99,32 @@ static int text_arg(const char *arg, bool at_means_file, char **ret)
 	}
 	*ret = xstrdup(arg + (at_means_file ? 0 : 1));
 	return 0;
+}
+
+/* Write @data to @a->out, signed by sbsign when asked: the unsigned image and
+ * sbsign's output are temporary files beside OUT, renamed over it at the end. */
+static int write_output(const struct uki_args *a, const uint8_t *data, size_t len)
+{
+	char *unsigned_path, *signed_path;
+	int r;
+
+	if (!a->sign_key)
+		return write_file_atomic(a->out, data, len, 0644);
+	unsigned_path = xasprintf("%s.unsigned-tmp", a->out);
+	signed_path = xasprintf("%s.signed-tmp", a->out);
+	r = write_file_atomic(unsigned_path, data, len, 0644);
+	if (r == 0)
+		r = run_command(a->out, (char *[]){ "sbsign", "--key", (char *)a->sign_key, "--cert", (char *)a->sign_cert,
+						    "--output", signed_path, unsigned_path, NULL });
+	if (r == 0 && rename(signed_path, a->out) < 0) {
+		tool_fail("%s: rename: %s", a->out, strerror(errno));
+		r = -1;
+	}
+	unlink(unsigned_path);
+	unlink(signed_path);
+	free(unsigned_path);
+	free(signed_path);
+	return r;
 }
 
 static int build(const struct uki_args *a, const char *stub)
@@ -112,13 +151,11 @@ static int build(const struct uki_args *a, const char *stub)
 	in.os_release = osrel;
 	in.splash = splash;
 	in.splash_size = splash_len;
-	if (uki_build(&in, &out, &out_len) != EFI_SUCCESS) {
-		tool_fail("%s: no image written", a->out);
-		goto out;
-	}
-	r = write_file_atomic(a->out, out, out_len, 0644);
+	if (uki_build(&in, &out, &out_len) != EFI_SUCCESS)
+		goto out; /* the cause is logged once, by uki_build; nothing was written */
+	r = write_output(a, out, out_len);
 	if (r == 0)
-		printf("wrote %s (%zu bytes)\n", a->out, out_len);
+		printf("wrote %s (%zu bytes%s)\n", a->out, out_len, a->sign_key ? ", then signed" : "");
 out:
 	for (size_t i = 0; i < a->n_initrds; i++)
 		free((void *)initrds[i].data);

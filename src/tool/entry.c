@@ -91,37 +91,46 @@ outside:
 	return tool_fail("%s: not a file under %s, so the entry cannot point at it in place", file, s->boot), -1;
 }
 
-/* Copy @src to @dst unless it is there already. Return: 1 copied, 0 unchanged, -1. */
-static int copy_changed(const char *src, const char *dst)
-{
-	uint8_t *buf;
-	size_t len;
-	int r;
-
-	if (read_file(src, TOOL_READ_MAX, &buf, &len) < 0)
-		return -1;
-	r = install_file(dst, buf, len, 0644);
-	free(buf);
-	return r;
-}
-
+/* Every input is read before anything is written, so a missing or unreadable
+ * initrd leaves the ESP (and an existing entry of the same name) as it was.
+ * *@changed: a copy on the ESP was new or different. */
 static int refs_copied(const struct entry_spec *s, struct entry_refs *r, bool *changed)
 {
-	char *dir = xasprintf("%s/%s/%s", s->esp, s->token, s->version), *dst = path_join(dir, "linux");
-	int c = check_names(s) < 0 || mkdir_p(dir, 0755) < 0 ? -1 : copy_changed(s->linux_path, dst);
+	char *dir = xasprintf("%s/%s/%s", s->esp, s->token, s->version);
+	size_t n = 1 + s->n_initrds, n_read = 0;
+	uint8_t **data = xmalloc(n * sizeof(*data));
+	size_t *len = xmalloc(n * sizeof(*len));
+	int ret = -1;
 
-	*changed = c > 0;
-	r->kernel = xasprintf("/%s/%s/linux", s->token, s->version);
-	for (size_t i = 0; c >= 0 && i < s->n_initrds; i++) {
+	*changed = false;
+	if (check_names(s) < 0)
+		goto out;
+	for (; n_read < n; n_read++)
+		if (read_file(n_read ? s->initrds[n_read - 1] : s->linux_path, TOOL_READ_MAX, &data[n_read], &len[n_read]) < 0)
+			goto out;
+	if (mkdir_p(dir, 0755) < 0)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		const char *name = i ? path_basename(s->initrds[i - 1]) : "linux";
+		char *dst = path_join(dir, name);
+		int w = install_file(dst, data[i], len[i], 0644);
+
 		free(dst);
-		dst = path_join(dir, path_basename(s->initrds[i]));
-		c = copy_changed(s->initrds[i], dst);
-		*changed |= c > 0;
-		refs_add_initrd(r, xasprintf("/%s/%s/%s", s->token, s->version, path_basename(s->initrds[i])));
+		if (w < 0)
+			goto out;
+		*changed |= w > 0;
+		if (i)
+			refs_add_initrd(r, xasprintf("/%s/%s/%s", s->token, s->version, name));
 	}
-	free(dst);
+	r->kernel = xasprintf("/%s/%s/linux", s->token, s->version);
+	ret = 0;
+out:
+	for (size_t i = 0; i < n_read; i++)
+		free(data[i]);
+	free(data);
+	free(len);
 	free(dir);
-	return c < 0 ? -1 : 0;
+	return ret;
 }
 
 static void entry_text(const struct entry_spec *s, const struct entry_refs *r, struct strbuf *sb)

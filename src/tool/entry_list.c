@@ -129,7 +129,7 @@ static void check_image(const char *esp, const char *ref, const char *key, enum 
 			log_error("%s %s: empty file", key, ref);
 		else if (image_identify(buf, len, ref, img) == EFI_SUCCESS) {
 			if (kernel)
-				plan_scheme(img, protocol, /* secure_boot= */ false, ref, &s);
+				plan_scheme(img, protocol, ref, &s);
 			else if (!scheme_supported(img, SCHEME_STUB, NULL))
 				log_error("%s %s: not an x86-64 EFI application", key, ref);
 		}

@@ -8,11 +8,10 @@
 static log_sink_fn sink;
 static void *sink_ctx;
 #ifdef FUZZING
-static const enum log_level default_level = (enum log_level)-1; /* quiet: speed */
+static const enum log_level max_level = (enum log_level)-1; /* quiet: speed */
 #else
-static const enum log_level default_level = LOG_INFO;
+static const enum log_level max_level = LOG_INFO;
 #endif
-static enum log_level max_level = default_level;
 
 void *mem_alloc(size_t size)
 {
@@ -28,11 +27,6 @@ void log_set_sink(log_sink_fn fn, void *ctx)
 {
 	sink = fn;
 	sink_ctx = ctx;
-}
-
-void log_set_max_level(enum log_level level)
-{
-	max_level = level;
 }
 
 void log_write(enum log_level level, const char *line)

@@ -75,6 +75,16 @@ loadervar() {
     [ -f "$f" ] && tail -c +5 "$f" | tr -d '\000' | jesc
 }
 loader="\"LoaderEntryOneShot\":\"$(loadervar LoaderEntryOneShot)\",\"LoaderConfigTimeoutOneShot\":\"$(loadervar LoaderConfigTimeoutOneShot)\",\"LoaderInfo\":\"$(loadervar LoaderInfo)\",\"LoaderEntrySelected\":\"$(loadervar LoaderEntrySelected)\",\"LoaderDevicePartUUID\":\"$(loadervar LoaderDevicePartUUID)\",\"LoaderImageIdentifier\":\"$(loadervar LoaderImageIdentifier)\",\"HandoffBootScheme\":\"$(loadervar HandoffBootScheme)\""
+# Secure Boot as the firmware told Linux (efivar: 4 bytes of attributes, then 0 or 1).
+sb=$(tail -c 1 /sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c 2>/dev/null | od -An -tu1 | tr -d ' \n')
+# With a TPM: the sha256 PCRs a boot loader and a stub measure into, and the
+# firmware's event log (on a line of its own, base64) so the host can replay it.
+tpm=
+if [ -d /sys/class/tpm/tpm0/pcr-sha256 ]; then
+    for i in 4 9 11 12; do tpm="$tpm\"$i\":\"$(cat /sys/class/tpm/tpm0/pcr-sha256/$i)\","; done
+    tpm=",\"pcr_sha256\":{${tpm%,}}"
+    mount -t securityfs securityfs /sys/kernel/security 2>/dev/null
+fi
 # Every Boot Loader Interface variable, raw (hex, attributes stripped), so the
 # host decodes UCS-2 lists and binary values (LoaderFeatures) itself.
 blihex=
@@ -92,7 +102,7 @@ cmdline=$(cat /proc/cmdline | jesc)
 fb=$(head -n 1 /proc/fb 2>/dev/null | jesc)
 sha=$(sha256sum /payload.bin 2>/dev/null | cut -d' ' -f1)
 
-report="HANDOFF-INIT {\"cmdline\":\"$cmdline\",\"efi\":$efi,\"efivars\":$nvars,\"fb\":\"$fb\",\"payload_sha256\":\"$sha\",\"extra_sha256\":\"$extra_sha\",\"bp_type_of_loader\":${bp_loader:-null},\"bp_efi_sig\":\"$bp_efisig\",\"loader\":{$loader},\"bli_hex\":{$blihex}}"
+report="HANDOFF-INIT {\"cmdline\":\"$cmdline\",\"secureboot\":\"$sb\"$tpm,\"efi\":$efi,\"efivars\":$nvars,\"fb\":\"$fb\",\"payload_sha256\":\"$sha\",\"extra_sha256\":\"$extra_sha\",\"bp_type_of_loader\":${bp_loader:-null},\"bp_efi_sig\":\"$bp_efisig\",\"loader\":{$loader},\"bli_hex\":{$blihex}}"
 banner="handoff demo: Linux $(uname -r) booted, initramfs running"
 
 # /dev/console is the last console in /sys/class/tty/console/active. If that
@@ -107,6 +117,9 @@ say() {
 }
 say "$banner"
 say "$report"
+if [ -n "$tpm" ] && [ -f /sys/kernel/security/tpm0/binary_bios_measurements ]; then
+    say "HANDOFF-EVENTLOG $(base64 /sys/kernel/security/tpm0/binary_bios_measurements | tr -d '\n')"
+fi
 
 case " $(cat /proc/cmdline) " in
     *" handoff.shell=1 "*) setsid cttyhack sh ;;

@@ -125,6 +125,42 @@ def ovmf_paths():
                        "install the Debian package 'ovmf' (scripts/deps.sh)" % " or ".join(OVMF_DIRS))
 
 
+# Debian's ovmf: Secure Boot firmware with the snakeoil key enrolled as PK, KEK
+# and db (the key signs what should boot; pass phrase "snakeoil").
+SB_CODE = "OVMF_CODE_4M.snakeoil.fd"
+SB_VARS = "OVMF_VARS_4M.snakeoil.fd"
+SNAKEOIL_KEY = "/usr/share/ovmf/PkKek-1-snakeoil.key"
+SNAKEOIL_CERT = "/usr/share/ovmf/PkKek-1-snakeoil.pem"
+
+
+def ovmf_sb_paths():
+    """(code, vars) of the Secure Boot firmware with the snakeoil keys."""
+    for d in OVMF_DIRS:
+        code, vars_ = os.path.join(d, SB_CODE), os.path.join(d, SB_VARS)
+        if os.path.isfile(code) and os.path.isfile(vars_):
+            return code, vars_
+    raise HarnessError("%s/%s not found: install the Debian package 'ovmf'" % (SB_CODE, SB_VARS))
+
+
+def snakeoil_key(out_dir):
+    """The snakeoil private key without its pass phrase (sbsign cannot take one), and its certificate."""
+    key = os.path.join(out_dir, "snakeoil.key")
+    if not os.path.exists(key):
+        _run(["openssl", "pkey", "-in", SNAKEOIL_KEY, "-passin", "pass:snakeoil", "-out", key])
+    return key, SNAKEOIL_CERT
+
+
+def sbsign(src, dst, key, cert):
+    """Sign src into dst (sbsigntool), replacing any signature src has."""
+    _need_tool("sbsign", "sbsigntool")
+    tmp = dst + ".unsigned"
+    shutil.copyfile(src, tmp)
+    subprocess.run(["sbattach", "--remove", tmp], capture_output=True)  # fails harmlessly when unsigned
+    _run(["sbsign", "--key", key, "--cert", cert, "--output", dst, tmp])
+    os.unlink(tmp)
+    return dst
+
+
 def _need_tool(tool, package):
     if shutil.which(tool) is None:
         raise HarnessError("'%s' not found: install the Debian package '%s' (scripts/deps.sh)"
@@ -325,7 +361,7 @@ def _parse_tagged(line, tag):
 
 def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_args=(),
              keys=(), stop_on=None, interface="virtio", memory=512, vars_file=None,
-             name=None, firmware=True):
+             name=None, firmware=True, secure_boot=False, tpm=False):
     """Boot QEMU/OVMF and collect the serial output. Never raises on guest failure.
 
     disk_img: raw image (FAT or GPT) or None. kernel/initrd/append: QEMU direct
@@ -336,6 +372,9 @@ def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_a
     (-drive if=none + your own -device in extra_args).
     vars_file: VARS template to copy (default OVMF_VARS_4M.fd).
     firmware: False to run without pflash (SeaBIOS), for experiments only.
+    secure_boot: Debian's Secure Boot OVMF with the snakeoil keys enrolled
+    (SMM, secure pflash); Secure Boot is on.
+    tpm: a TPM 2.0 (swtpm, fresh state per run) on tpm-crb.
     """
     if shutil.which(QEMU) is None:
         raise HarnessError("%s not found: install the Debian package 'qemu-system-x86' "
@@ -349,11 +388,14 @@ def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_a
         shutil.rmtree(run_dir)
     os.makedirs(run_dir)
 
-    cmd = [QEMU, "-machine", "q35", "-cpu", "max", "-m", str(memory), "-accel", "tcg",
+    cmd = [QEMU, "-machine", "q35,smm=on" if secure_boot else "q35", "-cpu", "max", "-m", str(memory), "-accel", "tcg",
            "-display", "none", "-no-reboot", "-net", "none", "-serial", "stdio",
            "-monitor", "none", "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
+    if secure_boot:
+        cmd += ["-global", "driver=cfi.pflash01,property=secure,value=on"]
+    tpm_proc = _start_swtpm(run_dir, cmd) if tpm else None
     if firmware:
-        code, vars_tmpl = ovmf_paths()
+        code, vars_tmpl = ovmf_sb_paths() if secure_boot else ovmf_paths()
         vars_copy = os.path.join(run_dir, "OVMF_VARS.fd")
         shutil.copyfile(vars_file or vars_tmpl, vars_copy)
         cmd += ["-drive", "if=pflash,format=raw,unit=0,readonly=on,file=" + code,
@@ -492,6 +534,8 @@ def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_a
             proc.wait()
         with _live_lock:
             _live.discard(proc)
+        if tpm_proc is not None:
+            _stop_swtpm(tpm_proc)
         res.duration = time.monotonic() - t0
         for stream in (proc.stdin, proc.stdout):
             try:
@@ -513,6 +557,41 @@ def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_a
         res.stderr = f.read().decode("utf-8", "replace")
     _ctx.results.append(res)
     return res
+
+
+def _start_swtpm(run_dir, cmd):
+    """swtpm (TPM 2.0) on a Unix socket; QEMU's -tpmdev emulator talks to it."""
+    _need_tool("swtpm", "swtpm")
+    import tempfile
+    d = tempfile.mkdtemp(prefix="handoff-tpm-")  # short path: Unix sockets take ~100 bytes
+    sock = os.path.join(d, "swtpm.sock")
+    log = open(os.path.join(run_dir, "swtpm.log"), "wb")
+    p = subprocess.Popen(["swtpm", "socket", "--tpm2", "--tpmstate", "dir=" + d,
+                          "--ctrl", "type=unixio,path=" + sock, "--terminate"],
+                         stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    p.tpm_dir, p.log = d, log
+    for _ in range(100):
+        if os.path.exists(sock) or p.poll() is not None:
+            break
+        time.sleep(0.05)
+    if not os.path.exists(sock):
+        _stop_swtpm(p)
+        raise HarnessError("swtpm did not start (see %s)" % os.path.join(run_dir, "swtpm.log"))
+    cmd += ["-chardev", "socket,id=chrtpm,path=" + sock, "-tpmdev", "emulator,id=tpm0,chardev=chrtpm",
+            "-device", "tpm-crb,tpmdev=tpm0"]
+    return p
+
+
+def _stop_swtpm(p):
+    if p.poll() is None:
+        p.terminate()
+        try:
+            p.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+    p.log.close()
+    shutil.rmtree(p.tpm_dir, ignore_errors=True)
 
 
 def _shquote(s):

@@ -1,17 +1,30 @@
 /* libFuzzer: bzImage header parsing, scheme choice and layout planning, with
  * the plan's invariants checked for every requested scheme, Secure Boot off
  * and on: a chosen scheme's entry point lies inside the kernel the file
- * provides, Secure Boot never yields an unverified scheme, and no layout
- * range wraps or leaves the address limit. */
+ * provides, Secure Boot never lets an image run unverified (plan_trust), and
+ * no layout range wraps or leaves the address limit. */
 #include "core/plan.h"
+#include "core/trust.h"
 #include <stdlib.h>
+
+/* Under Secure Boot every scheme is verified first, and a non-PE image is refused. */
+static void check_trust(const struct image_info *img, enum boot_scheme s, bool secure_boot)
+{
+	struct trust_request r = { .img = img, .scheme = s, .secure_boot = secure_boot, .tpm = true };
+	struct trust_plan p;
+	EFI_STATUS err = plan_trust(&r, "fuzz", &p);
+
+	if (secure_boot && (err == EFI_SUCCESS) != img->is_pe)
+		abort();
+	if (secure_boot && err == EFI_SUCCESS && (p.verify != VERIFY_FIRMWARE || !p.load_image || !p.load_image_must_pass))
+		abort();
+}
 
 static void check_scheme(const struct image_info *img, enum boot_scheme s, bool secure_boot)
 {
 	const struct bz_info *bz = &img->bz;
 
-	if (secure_boot && s != SCHEME_STUB)
-		abort();
+	check_trust(img, s, secure_boot);
 	switch (s) {
 	case SCHEME_STUB:
 		if (!img->is_pe)
@@ -54,7 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	for (int sb = 0; sb < 2; sb++)
 		for (size_t i = 0; i < ARRAY_SIZE(requests); i++)
-			if (plan_scheme(&img, requests[i], sb, "fuzz", &s) == EFI_SUCCESS)
+			if (plan_scheme(&img, requests[i], "fuzz", &s) == EFI_SUCCESS)
 				check_scheme(&img, s, sb);
 	if (img.is_bz && plan_kernel_layout(&img, "fuzz", &l) == EFI_SUCCESS)
 		check_layout(&img, &l);

@@ -120,5 +120,5 @@ int main(int argc, char **argv)
 	}
 	test_log_reset();
 	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return failed || passed == 0 ? 1 : 0; /* a filter that matches nothing is no pass */
 }

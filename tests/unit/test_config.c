@@ -410,3 +410,24 @@ TEST(config_nul_and_long_lines)
 	CHECK_LOG("lc:2: NUL byte");
 	CHECK_LOG("lc:3: line longer than");
 }
+
+/* issue 12: under Secure Boot an edited command line is measured, never
+ * verified, so the editor is off unless loader.conf asks for it. */
+TEST(cfg_editor_default_follows_secure_boot)
+{
+	struct loader_config c;
+
+	CHECK_EQ(cfg_parse_loader_conf("timeout 3\n", 10, "l.conf", &c), EFI_SUCCESS);
+	CHECK(cfg_editor_allowed(&c, false));
+	CHECK(!cfg_editor_allowed(&c, true));
+	cfg_free(&c);
+	CHECK_EQ(cfg_parse_loader_conf("editor yes\n", 11, "l.conf", &c), EFI_SUCCESS);
+	CHECK(cfg_editor_allowed(&c, true));
+	cfg_free(&c);
+	CHECK_EQ(cfg_parse_loader_conf("editor no\n", 10, "l.conf", &c), EFI_SUCCESS);
+	CHECK(!cfg_editor_allowed(&c, false));
+	cfg_free(&c);
+	CHECK_EQ(cfg_parse_loader_conf("editor maybe\n", 13, "l.conf", &c), EFI_SUCCESS);
+	CHECK(!cfg_editor_allowed(&c, true)); /* a bad value is no explicit yes */
+	cfg_free(&c);
+}

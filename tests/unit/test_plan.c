@@ -25,16 +25,16 @@ TEST(plan_auto_prefers_stub_then_handover_then_legacy)
 	img.pe.machine = PE_MACHINE_X64;
 	img.pe.subsystem = PE_SUBSYSTEM_EFI_APPLICATION;
 	img.pe.entry_point = 0x4000;
-	CHECK_EQ(plan_scheme(&img, SCHEME_AUTO, false, "k", &s), EFI_SUCCESS);
+	CHECK_EQ(plan_scheme(&img, SCHEME_AUTO, "k", &s), EFI_SUCCESS);
 	CHECK_EQ(s, SCHEME_STUB);
 	img.is_pe = false;
-	CHECK_EQ(plan_scheme(&img, SCHEME_AUTO, false, "k", &s), EFI_SUCCESS);
+	CHECK_EQ(plan_scheme(&img, SCHEME_AUTO, "k", &s), EFI_SUCCESS);
 	CHECK_EQ(s, SCHEME_HANDOVER);
 	img.bz.xloadflags &= (uint16_t)~XLF_EFI_HANDOVER_64;
-	CHECK_EQ(plan_scheme(&img, SCHEME_AUTO, false, "k", &s), EFI_SUCCESS);
+	CHECK_EQ(plan_scheme(&img, SCHEME_AUTO, "k", &s), EFI_SUCCESS);
 	CHECK_EQ(s, SCHEME_LEGACY);
 	img.bz.xloadflags &= (uint16_t)~XLF_KERNEL_64;
-	CHECK_EQ(plan_scheme(&img, SCHEME_AUTO, false, "k", &s), EFI_UNSUPPORTED);
+	CHECK_EQ(plan_scheme(&img, SCHEME_AUTO, "k", &s), EFI_UNSUPPORTED);
 	free(buf);
 }
 
@@ -47,33 +47,36 @@ TEST(plan_explicit_scheme_checks_requirements)
 
 	f.version = 0x020a;
 	bz_image(&img, &f, &buf);
-	CHECK_EQ(plan_scheme(&img, SCHEME_HANDOVER, false, "vmlinuz", &s), EFI_UNSUPPORTED);
+	CHECK_EQ(plan_scheme(&img, SCHEME_HANDOVER, "vmlinuz", &s), EFI_UNSUPPORTED);
 	CHECK_LOG("boot protocol older than 2.11");
-	CHECK_EQ(plan_scheme(&img, SCHEME_STUB, false, "vmlinuz", &s), EFI_UNSUPPORTED);
+	CHECK_EQ(plan_scheme(&img, SCHEME_STUB, "vmlinuz", &s), EFI_UNSUPPORTED);
 	CHECK_LOG("not an x86-64 EFI application");
-	CHECK_EQ(plan_scheme(&img, SCHEME_LEGACY, false, "vmlinuz", &s), EFI_UNSUPPORTED);
+	CHECK_EQ(plan_scheme(&img, SCHEME_LEGACY, "vmlinuz", &s), EFI_UNSUPPORTED);
 	free(buf);
 
 	f = fake_bz_default();
 	f.xloadflags = XLF_KERNEL_64; /* no handover flag: never enter on a guess */
 	bz_image(&img, &f, &buf);
-	CHECK_EQ(plan_scheme(&img, SCHEME_HANDOVER, false, "vmlinuz", &s), EFI_UNSUPPORTED);
+	CHECK_EQ(plan_scheme(&img, SCHEME_HANDOVER, "vmlinuz", &s), EFI_UNSUPPORTED);
 	CHECK_LOG("XLF_EFI_HANDOVER_64");
-	CHECK_EQ(plan_scheme(&img, SCHEME_LEGACY, false, "vmlinuz", &s), EFI_SUCCESS);
+	CHECK_EQ(plan_scheme(&img, SCHEME_LEGACY, "vmlinuz", &s), EFI_SUCCESS);
 	CHECK_EQ(s, SCHEME_LEGACY);
 	free(buf);
 }
 
-TEST(plan_secure_boot_allows_only_stub)
+TEST(plan_secure_boot_keeps_every_scheme)
 {
 	struct fake_bz f = fake_bz_default();
 	struct image_info img;
 	uint8_t *buf;
 	enum boot_scheme s;
 
+	/* The scheme choice no longer depends on Secure Boot (trust.c verifies). */
 	bz_image(&img, &f, &buf);
-	CHECK_EQ(plan_scheme(&img, SCHEME_LEGACY, true, "k", &s), EFI_SECURITY_VIOLATION);
-	CHECK_EQ(plan_scheme(&img, SCHEME_AUTO, true, "k", &s), EFI_UNSUPPORTED);
+	CHECK_EQ(plan_scheme(&img, SCHEME_LEGACY, "k", &s), EFI_SUCCESS);
+	CHECK_EQ(s, SCHEME_LEGACY);
+	CHECK_EQ(plan_scheme(&img, SCHEME_AUTO, "k", &s), EFI_SUCCESS);
+	CHECK_EQ(s, SCHEME_HANDOVER);
 	free(buf);
 }
 
@@ -140,9 +143,9 @@ TEST(plan_handover_offset_near_4g_is_outside)
 
 	f.handover_offset = 0xffffff00u;
 	bz_image(&img, &f, &buf);
-	CHECK_EQ(plan_scheme(&img, SCHEME_HANDOVER, false, "k", &s), EFI_UNSUPPORTED);
+	CHECK_EQ(plan_scheme(&img, SCHEME_HANDOVER, "k", &s), EFI_UNSUPPORTED);
 	CHECK_LOG("handover_offset outside the kernel");
-	CHECK_EQ(plan_scheme(&img, SCHEME_AUTO, false, "k", &s), EFI_SUCCESS);
+	CHECK_EQ(plan_scheme(&img, SCHEME_AUTO, "k", &s), EFI_SUCCESS);
 	CHECK_EQ(s, SCHEME_LEGACY); /* the next scheme, never a jump outside */
 	free(buf);
 	/* The last byte that still holds the +512 entry, and the first that does not. */
@@ -226,4 +229,15 @@ TEST(plan_never_offers_initrds_to_a_uki)
 	img.is_uki = true;
 	CHECK(!plan_initrds_allowed(&img, &why));
 	CHECK_STR(why, "a unified kernel image takes no initrd from the loader");
+}
+
+/* issue 12: a signed UKI with .initrd or .cmdline took a loader's unsigned
+ * initrd under Secure Boot, and that cpio's /init won. */
+TEST(plan_sealed_uki_takes_no_outside_initrd)
+{
+	CHECK(plan_stub_takes_outside_initrds(false, true, true));    /* Secure Boot off: as before */
+	CHECK(plan_stub_takes_outside_initrds(true, false, false));   /* a wrapped kernel: like a Type #1 entry */
+	CHECK(!plan_stub_takes_outside_initrds(true, true, false));
+	CHECK(!plan_stub_takes_outside_initrds(true, false, true));
+	CHECK(!plan_stub_takes_outside_initrds(true, true, true));
 }

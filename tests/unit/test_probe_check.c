@@ -442,7 +442,7 @@ TEST(probe_every_error_has_a_case)
 }
 
 /* The line is valid JSON (checked by Python's parser, not by us) with the
- * design.md fields, and the command line survives escaping. */
+ * docs/probe.md fields, and the command line survives escaping. */
 TEST(probe_json_line)
 {
 	struct world *w = world_new(PROBE_ENTRY_LEGACY64);

@@ -1,0 +1,112 @@
+/* The verification and measurement policy (issue 13). Under Secure Boot every
+ * image is verified before any byte runs, by shim when handoff was started by
+ * shim, else by the firmware's LoadImage; the verified buffer is the one that
+ * boots. PCR 4 comes from LoadImage on every scheme; PCR 9 is measured by
+ * Linux's own stub on the stub scheme and by handoff on the other two; PCR 12
+ * gets a loader entry's command line as systemd-boot does. */
+#include "trust.h"
+#include "log.h"
+#include <efi/image_security.h>
+
+const char *verifier_name(enum verifier v)
+{
+	switch (v) {
+	case VERIFY_FIRMWARE: return "the firmware (db/dbx)";
+	case VERIFY_SHIM: return "shim (SHIM_LOCK)";
+	default: return "nobody";
+	}
+}
+
+EFI_STATUS plan_trust(const struct trust_request *req, const char *name, struct trust_plan *ret)
+{
+	const struct image_info *img = req->img;
+	struct trust_plan p = { 0 };
+
+	if (req->secure_boot && !req->preverified) {
+		if (!img->is_pe)
+			return log_error_status(EFI_SECURITY_VIOLATION,
+						"%s: refused: Secure Boot is on and this is a bzImage without a PE/COFF header, so it carries no signature to verify",
+						name);
+		p.verify = req->shim ? VERIFY_SHIM : VERIFY_FIRMWARE;
+	}
+	/* The stub scheme starts what LoadImage loaded. Handover and legacy load
+	 * it to have the firmware verify it (Secure Boot) or measure it into
+	 * PCR 4 (a TPM), then unload it. Under shim, shim's Verify() measures
+	 * PCR 4 itself, and the firmware would refuse a MOK-signed kernel. In
+	 * the stub under Secure Boot the firmware may not trust the embedded
+	 * kernel on its own: the signed image around it already was. */
+	if (req->scheme == SCHEME_STUB)
+		p.load_image = true;
+	else if (p.verify == VERIFY_FIRMWARE)
+		p.load_image = true;
+	else if (req->tpm && img->is_pe && p.verify == VERIFY_NONE && !(req->preverified && req->secure_boot))
+		p.load_image = true;
+	p.load_image_must_pass = req->scheme == SCHEME_STUB || p.verify == VERIFY_FIRMWARE;
+	p.measure_pcr9 = req->tpm && req->scheme != SCHEME_STUB;
+	p.measure_pcr12 = req->tpm && req->loader_entry && !req->cmdline_empty;
+	*ret = p;
+	return EFI_SUCCESS;
+}
+
+const char *trust_status_meaning(EFI_STATUS status)
+{
+	if (status == EFI_SECURITY_VIOLATION)
+		return "EFI_SECURITY_VIOLATION: loaded, but the platform policy forbids starting it (UEFI 2.10 LoadImage)";
+	if (status == EFI_ACCESS_DENIED)
+		return "EFI_ACCESS_DENIED: the platform policy forbids loading it (UEFI 2.10 LoadImage)";
+	return efi_status_str(status);
+}
+
+/* The Action recorded for the image (UEFI 2.10 §32.5.3.1). EDK2 records
+ * AUTH_UNTESTED for an image neither db nor dbx names (unsigned, signed by
+ * another key, or changed so its signature no longer matches), SIG_FAILED
+ * for a signer in dbx, SIG_FOUND for a hash in dbx. */
+const char *trust_refusal_reason(EFI_STATUS status, bool signed_image, int64_t action)
+{
+	if (status != EFI_SECURITY_VIOLATION && status != EFI_ACCESS_DENIED)
+		return "the firmware could not load it";
+	switch (action) {
+	case EFI_IMAGE_EXECUTION_AUTH_SIG_FOUND:
+		return "its hash or signature is in dbx (forbidden)";
+	case EFI_IMAGE_EXECUTION_AUTH_SIG_FAILED:
+		return signed_image ? "its signature failed verification, or its signer is in dbx (revoked)"
+				    : "not signed, and its hash is not in db";
+	case EFI_IMAGE_EXECUTION_POLICY_FAILED:
+		return "the platform's image policy refused it";
+	default:
+		return signed_image ? "its signature is not trusted by db: signed by a key db does not trust, or changed after signing"
+				    : "not signed, and its hash is not in db";
+	}
+}
+
+uint64_t image_exec_info_count(const uint8_t *tbl, size_t len)
+{
+	return tbl && len >= sizeof(EFI_IMAGE_EXECUTION_INFO_TABLE) ? get_le64(tbl) : 0;
+}
+
+EFI_STATUS image_exec_info_last_action(const uint8_t *tbl, size_t len, uint32_t *ret_action)
+{
+	uint64_t n = image_exec_info_count(tbl, len);
+	size_t off = sizeof(EFI_IMAGE_EXECUTION_INFO_TABLE);
+	uint32_t action = 0;
+
+	if (n == 0)
+		return EFI_NOT_FOUND;
+	for (uint64_t i = 0; i < n; i++) {
+		uint32_t info_size;
+
+		if (!range_ok(off, sizeof(EFI_IMAGE_EXECUTION_INFO), len)) {
+			log_debug("image execution table: entry %llu past the end", (unsigned long long)i);
+			return EFI_LOAD_ERROR;
+		}
+		action = get_le32(tbl + off);
+		info_size = get_le32(tbl + off + 4);
+		if (info_size < sizeof(EFI_IMAGE_EXECUTION_INFO) || !range_ok(off, info_size, len)) {
+			log_debug("image execution table: entry %llu: InfoSize %u", (unsigned long long)i, info_size);
+			return EFI_LOAD_ERROR;
+		}
+		off += info_size;
+	}
+	*ret_action = action & EFI_IMAGE_EXECUTION_AUTHENTICATION;
+	return EFI_SUCCESS;
+}

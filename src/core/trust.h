@@ -1,0 +1,75 @@
+/* What must be verified and measured before an image runs (issue 13): one
+ * request in, one plan out. Pure: src/efi/verify.c and src/efi/measure.c
+ * carry the plan out with thin firmware calls. */
+#ifndef CORE_TRUST_H
+#define CORE_TRUST_H
+
+#include "plan.h"
+
+enum verifier {
+	VERIFY_NONE,      /* Secure Boot off, or the bytes are covered by the caller's own signature */
+	VERIFY_FIRMWARE,  /* LoadImage from the buffer: db/dbx (UEFI 2.10 §32.5, §7.4 LoadImage) */
+	VERIFY_SHIM,      /* shim's SHIM_LOCK.Verify: db, MokList, shim's vendor certificate */
+};
+
+struct trust_request {
+	const struct image_info *img;
+	enum boot_scheme scheme;   /* resolved */
+	bool secure_boot;          /* SecureBoot = 1 and SetupMode = 0 */
+	bool shim;                 /* SHIM_LOCK is installed (handoff was started by shim) */
+	bool tpm;                  /* EFI_TCG2_PROTOCOL with a TPM present */
+	bool preverified;          /* the stub's own kernel: verified as part of the signed image */
+	bool loader_entry;         /* booted from a loader entry (PCR 12 as systemd-boot) */
+	bool cmdline_empty;
+};
+
+struct trust_plan {
+	enum verifier verify;
+	/* LoadImage the buffer before any byte runs: the stub scheme starts the
+	 * loaded image; handover and legacy unload it again and boot the same
+	 * buffer. LoadImage verifies under Secure Boot and measures the image
+	 * into PCR 4 (EV_EFI_BOOT_SERVICES_APPLICATION), so PCR 4 is the same
+	 * on every scheme. */
+	bool load_image;
+	bool load_image_must_pass; /* a refusal stops the boot (Secure Boot); else only PCR 4 is missing */
+	bool measure_pcr9;         /* command line + initrd, as Linux's EFI stub does (handover, legacy) */
+	bool measure_pcr12;        /* the command line, EV_IPL, as systemd-boot does */
+};
+
+/**
+ * plan_trust() - decide verification and measurement for @req.
+ * Under Secure Boot an image that is not PE/COFF cannot carry a signature and
+ * is refused, unless it is preverified.
+ * Return: EFI_SUCCESS, or EFI_SECURITY_VIOLATION with the reason logged, naming @name.
+ */
+EFI_STATUS plan_trust(const struct trust_request *req, const char *name, struct trust_plan *ret);
+
+/** verifier_name() - "the firmware (db/dbx)", "shim", "nobody". */
+const char *verifier_name(enum verifier v);
+
+/**
+ * trust_refusal_reason() - why the firmware refused an image, in words, from
+ * the LoadImage status, whether the image has an Authenticode signature, and
+ * the Action the firmware recorded in its Image Execution Information Table
+ * (@action < 0: none recorded). Return: a static string.
+ */
+const char *trust_refusal_reason(EFI_STATUS status, bool signed_image, int64_t action);
+
+/** trust_status_meaning() - UEFI 2.10 §7.4 LoadImage's meaning of a refusal status. */
+const char *trust_status_meaning(EFI_STATUS status);
+
+/**
+ * image_exec_info_count() - NumberOfImages of an Image Execution Information
+ * Table (UEFI 2.10 §32.5.3.1) of at most @len bytes; 0 when too short.
+ */
+uint64_t image_exec_info_count(const uint8_t *tbl, size_t len);
+
+/**
+ * image_exec_info_last_action() - the Action of the last entry of the table,
+ * walking every entry's InfoSize within @len bytes.
+ * Return: EFI_SUCCESS, EFI_NOT_FOUND (no entries) or EFI_LOAD_ERROR (an entry
+ * runs past @len or is shorter than its header; logged at debug level).
+ */
+EFI_STATUS image_exec_info_last_action(const uint8_t *tbl, size_t len, uint32_t *ret_action);
+
+#endif

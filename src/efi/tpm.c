@@ -1,0 +1,137 @@
+/* Measurements into the TPM through EFI_TCG2_PROTOCOL (TCG EFI Protocol
+ * Specification §6.6.5 HashLogExtendEvent): the firmware hashes the buffer,
+ * extends the PCR and appends the event to its log, so the log replays.
+ * Without a TPM nothing is measured and nothing is printed. */
+#include "measure.h"
+#include "core/tcg_event.h"
+#include <efi/linux.h>
+#include <efi/proto/tcg2.h>
+
+/* Bounds for walking firmware-owned logs whose end is not given. */
+#define EVENT_MAX (1u << 20)
+#define FINAL_LOG_MAX (16u << 20)
+
+static EFI_TCG2_PROTOCOL *tcg2(void)
+{
+	static EFI_GUID guid = EFI_TCG2_PROTOCOL_GUID;
+	static EFI_TCG2_PROTOCOL *proto;
+	static bool looked;
+	EFI_TCG2_BOOT_SERVICE_CAPABILITY cap = { .Size = sizeof(cap) };
+
+	if (looked)
+		return proto;
+	looked = true;
+	if (BS->LocateProtocol(&guid, NULL, (void **)&proto) != EFI_SUCCESS)
+		return proto = NULL;
+	/* §6.4.4: a firmware may install the protocol with the TPM absent or disabled. */
+	if (proto->GetCapability(proto, &cap) != EFI_SUCCESS || !cap.TPMPresentFlag)
+		proto = NULL;
+	return proto;
+}
+
+bool tpm_present(void)
+{
+	return tcg2() != NULL;
+}
+
+/* Best effort (a failed measurement leaves the PCR at a value no policy
+ * expects, which fails closed); the reason is logged once per event. */
+static void extend(uint8_t *event, size_t event_size, const void *data, size_t size, const char *what)
+{
+	EFI_TCG2_PROTOCOL *t = tcg2();
+	EFI_STATUS err;
+
+	if (!t) {
+		mem_free(event);
+		return;
+	}
+	if (!event) {
+		log_warning("TPM: no memory to measure %s", what);
+		return;
+	}
+	err = t->HashLogExtendEvent(t, 0, (EFI_PHYSICAL_ADDRESS)(uintptr_t)data, size, (EFI_TCG2_EVENT *)event);
+	if (EFI_ERROR(err))
+		log_warning("TPM: measuring %s (%zu bytes) failed: %s", what, event_size, efi_status_str(err));
+	mem_free(event);
+}
+
+void tpm_measure_tagged(uint32_t pcr, uint32_t tag_id, const char *desc, const void *data, size_t size)
+{
+	size_t n = 0;
+
+	if (tpm_present())
+		extend(tcg_event_new_tagged(pcr, tag_id, desc, &n), n, data, size, desc);
+}
+
+void tpm_measure_ipl16(uint32_t pcr, const CHAR16 *desc, size_t desc_bytes, const void *data, size_t size)
+{
+	size_t n = 0;
+
+	if (tpm_present())
+		extend(tcg_event_new_ipl(pcr, desc, desc_bytes, &n), n, data, size, "the command line");
+}
+
+void tpm_measure_ipl_ascii(uint32_t pcr, const char *desc, const void *data, size_t size)
+{
+	size_t n = 0;
+
+	if (tpm_present())
+		extend(tcg_event_new_ipl_ascii(pcr, desc, &n), n, data, size, desc);
+}
+
+void measure_linux_stub_params(const CHAR16 *opts, size_t opts_bytes, const void *initrd, size_t initrd_size)
+{
+	tpm_measure_tagged(TPM_PCR_LINUX_STUB, LINUX_EVENT_TAG_LOAD_OPTIONS, LINUX_EVENT_DESC_LOAD_OPTIONS, opts, opts_bytes);
+	if (initrd_size)
+		tpm_measure_tagged(TPM_PCR_LINUX_STUB, LINUX_EVENT_TAG_INITRD, LINUX_EVENT_DESC_INITRD, initrd, initrd_size);
+}
+
+void measure_cmdline_pcr12(const CHAR16 *opts, size_t opts_bytes)
+{
+	tpm_measure_ipl16(TPM_PCR_KERNEL_CONFIG, opts, opts_bytes, opts, opts_bytes);
+}
+
+/* Bytes already in the final events table (logged after an earlier GetEventLog). */
+static bool final_events_size(size_t *ret)
+{
+	static const EFI_GUID guid = EFI_TCG2_FINAL_EVENTS_TABLE_GUID;
+	const EFI_TCG2_FINAL_EVENTS_TABLE *f = efi_config_table(&guid);
+
+	*ret = 0;
+	if (!f || f->NumberOfEvents == 0)
+		return true;
+	*ret = tcg2_events_size((const uint8_t *)(f + 1), FINAL_LOG_MAX, f->NumberOfEvents);
+	return *ret != 0;
+}
+
+void tpm_publish_event_log(void)
+{
+	static const EFI_GUID guid = LINUX_EFI_TPM_EVENT_LOG_GUID;
+	EFI_TCG2_PROTOCOL *t = tcg2();
+	EFI_PHYSICAL_ADDRESS first = 0, last = 0;
+	BOOLEAN truncated = FALSE;
+	LINUX_EFI_TPM_EVENTLOG *tbl;
+	size_t last_size, final_size;
+	uint64_t size;
+
+	if (!t)
+		return;
+	if (t->GetEventLog(t, EFI_TCG2_EVENT_LOG_FORMAT_TCG_2, &first, &last, &truncated) != EFI_SUCCESS || !first ||
+	    last <= first)
+		return (void)log_warning("TPM: no TCG2 event log to hand to Linux");
+	/* The first record is the Spec ID event; the last one's size is read from it. */
+	last_size = tcg2_event_size((const uint8_t *)(uintptr_t)last, EVENT_MAX);
+	size = last - first + last_size;
+	if (!last_size || size > UINT32_MAX || !final_events_size(&final_size) || final_size > UINT32_MAX)
+		return (void)log_warning("TPM: the firmware's event log is malformed, not handed to Linux");
+	if (BS->AllocatePool(EfiACPIReclaimMemory, offsetof(LINUX_EFI_TPM_EVENTLOG, log) + size, (void **)&tbl) != EFI_SUCCESS)
+		return (void)log_warning("TPM: no memory for the event log");
+	tbl->size = (uint32_t)size;
+	tbl->final_events_preboot_size = (uint32_t)final_size;
+	tbl->version = EFI_TCG2_EVENT_LOG_FORMAT_TCG_2;
+	memcpy(tbl->log, (const void *)(uintptr_t)first, size);
+	if (BS->InstallConfigurationTable(&guid, tbl) != EFI_SUCCESS) {
+		BS->FreePool(tbl);
+		log_warning("TPM: cannot install the event log table");
+	}
+}

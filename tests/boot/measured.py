@@ -1,0 +1,151 @@
+"""Host-side predictions for measured boot, written from the specifications
+(stdlib only), to compare with what the booted kernel reads from the TPM:
+
+- pcr_extend / chain: TPM 2.0 PCR extend, new = SHA-256(old || digest).
+- linux_stub_pcr9(cmdline, initrd): what Linux's EFI stub measures into PCR 9
+  (libstub efi_measure_tagged_event): the LoadOptions, UTF-16LE with the NUL,
+  then the initrd bytes (only when there is one).
+- options_pcr12(cmdline): systemd-boot's PCR 12 (EV_IPL, UTF-16LE with NUL).
+- uki_pcr11(path): systemd-stub's PCR 11 for a UKI file: for each section of
+  the UKI specification's list in its order (.pcrsig excluded), its name with
+  the NUL, then its VirtualSize bytes.
+- authenticode_sha256(path): the PE image hash the firmware measures into
+  PCR 4 (EV_EFI_BOOT_SERVICES_APPLICATION): "Windows Authenticode Portable
+  Executable Signature Format", the checksum and certificate-table entry and
+  the certificate table itself left out.
+- parse_event_log(bytes): the crypto-agile TCG event log (PC Client PFP
+  §10.2: a SHA-1 format Spec ID event, then TCG_PCR_EVENT2 records), and
+  replay(events) -> {pcr: sha256 value}.
+"""
+import hashlib
+import struct
+
+EV_NO_ACTION = 0x3
+EV_EVENT_TAG = 0x6
+EV_IPL = 0xD
+EV_EFI_BOOT_SERVICES_APPLICATION = 0x80000003
+TPM_ALG_SHA256 = 0x000B
+ZERO = b"\0" * 32
+
+UKI_ORDER = (".linux", ".osrel", ".cmdline", ".initrd", ".ucode", ".splash", ".dtb", ".uname",
+             ".sbat", ".pcrpkey")
+
+
+def pcr_extend(old, digest):
+    return hashlib.sha256(old + digest).digest()
+
+
+def chain(digests, start=ZERO):
+    v = start
+    for d in digests:
+        v = pcr_extend(v, d)
+    return v
+
+
+def utf16z(text):
+    return (text + "\0").encode("utf-16-le")
+
+
+def linux_stub_pcr9(cmdline, initrd):
+    ds = [hashlib.sha256(utf16z(cmdline)).digest()]
+    if initrd:
+        ds.append(hashlib.sha256(initrd).digest())
+    return chain(ds)
+
+
+def options_pcr12(cmdline):
+    return chain([hashlib.sha256(utf16z(cmdline)).digest()])
+
+
+def pe_sections(data):
+    pe = struct.unpack_from("<I", data, 0x3C)[0]
+    nsec, optsize = struct.unpack_from("<H", data, pe + 6)[0], struct.unpack_from("<H", data, pe + 20)[0]
+    opt = pe + 24
+    out = []
+    for i in range(nsec):
+        h = opt + optsize + 40 * i
+        name = data[h:h + 8].rstrip(b"\0").decode()
+        vsize, va, rsize, roff = struct.unpack_from("<IIII", data, h + 8)
+        out.append((name, vsize, va, rsize, roff))
+    return pe, opt, out
+
+
+def section(data, name):
+    """The first section called name: VirtualSize bytes from the file."""
+    for n, vsize, va, rsize, roff in pe_sections(data)[2]:
+        if n == name:
+            return data[roff:roff + vsize]
+    return None
+
+
+def uki_pcr11(data):
+    _, _, secs = pe_sections(data)
+    by_name = {}
+    for name, vsize, va, rsize, roff in secs:
+        by_name.setdefault(name, data[roff:roff + vsize])
+    ds = []
+    for name in UKI_ORDER:
+        blob = by_name.get(name)
+        if blob:
+            ds.append(hashlib.sha256(name.encode() + b"\0").digest())
+            ds.append(hashlib.sha256(blob).digest())
+    return chain(ds)
+
+
+def authenticode_sha256(data):
+    pe, opt, secs = pe_sections(data)
+    magic = struct.unpack_from("<H", data, opt)[0]
+    assert magic == 0x20B, "PE32+ only"
+    checksum = opt + 64
+    certdir = opt + 112 + 4 * 8        # data directory 4 (PE32+)
+    size_of_headers = struct.unpack_from("<I", data, opt + 60)[0]
+    cert_off, cert_size = struct.unpack_from("<II", data, certdir)
+    h = hashlib.sha256()
+    h.update(data[:checksum])
+    h.update(data[checksum + 4:certdir])
+    h.update(data[certdir + 8:size_of_headers])
+    hashed = size_of_headers
+    for name, vsize, va, rsize, roff in sorted(secs, key=lambda s: s[4]):
+        if rsize:
+            h.update(data[roff:roff + rsize])
+            hashed += rsize
+    end = len(data) - cert_size
+    if end > hashed:
+        h.update(data[hashed:end])
+    return h.digest()
+
+
+def parse_event_log(log):
+    """[(pcr, type, {alg: digest}, event_data)] of a crypto-agile log."""
+    pcr, etype = struct.unpack_from("<II", log, 0)
+    size = struct.unpack_from("<I", log, 28)[0]      # TCG_PCR_EVENT: pcr, type, sha1[20], size
+    spec = log[32:32 + size]
+    assert spec.startswith(b"Spec ID Event03\0"), "not a crypto-agile log"
+    n_algs = struct.unpack_from("<I", spec, 24)[0]
+    sizes = {}
+    for i in range(n_algs):
+        alg, dsize = struct.unpack_from("<HH", spec, 28 + 4 * i)
+        sizes[alg] = dsize
+    off = 32 + size
+    events = []
+    while off + 12 <= len(log):
+        pcr, etype, count = struct.unpack_from("<III", log, off)
+        off += 12
+        digests = {}
+        for _ in range(count):
+            alg = struct.unpack_from("<H", log, off)[0]
+            digests[alg] = log[off + 2:off + 2 + sizes[alg]]
+            off += 2 + sizes[alg]
+        esize = struct.unpack_from("<I", log, off)[0]
+        events.append((pcr, etype, digests, log[off + 4:off + 4 + esize]))
+        off += 4 + esize
+    return events
+
+
+def replay(events):
+    pcrs = {}
+    for pcr, etype, digests, _ in events:
+        if etype == EV_NO_ACTION or TPM_ALG_SHA256 not in digests:
+            continue
+        pcrs[pcr] = pcr_extend(pcrs.get(pcr, ZERO), digests[TPM_ALG_SHA256])
+    return pcrs

@@ -1,0 +1,304 @@
+"""Secure Boot on every scheme, and measured boot (issue 13).
+
+Firmware: Debian's Secure Boot OVMF with the snakeoil key enrolled (PK, KEK,
+db). handoff.efi is signed with that key. Debian's kernel is signed by
+Debian, which this db does not trust: that is the "signed by another key"
+case; a copy re-signed with the snakeoil key is the good one. Each boot
+checks what Linux saw (its SecureBoot variable, the command line, the
+initrd's payload) and, with a TPM (swtpm), the PCRs it reads against the
+values computed here from the entry's command line and initrd
+(tests/boot/measured.py), and the firmware's event log replayed.
+"""
+import base64
+import hashlib
+import os
+import shutil
+import subprocess
+
+import measured
+import qemu
+from test_loader import check_linux_saw, entry, esp_tree
+
+LOADER = "build/handoff.efi"
+TOOL = "build/handoff"
+STUB = "build/handoff-stub.efi"
+KERNEL = "build/boot-cache/vmlinuz"
+INITRD = "build/boot-cache/initramfs.cpio.gz"
+TIMEOUT = 300
+SCHEMES = ("stub", "handover", "legacy")
+MENU = r"handoff [0-9.]+ boot menu"
+
+
+def kernels():
+    """Signed (snakeoil), Debian's own (another key), unsigned, one byte changed, no PE header."""
+    wd = qemu.workdir()
+    key, cert = qemu.snakeoil_key(wd)
+    orig = qemu.root_path(KERNEL)
+    k = {"debian": open(orig, "rb").read()}
+    unsigned = os.path.join(wd, "vmlinuz.unsigned")
+    shutil.copyfile(orig, unsigned)
+    subprocess.run(["sbattach", "--remove", unsigned], check=True, capture_output=True)
+    k["unsigned"] = open(unsigned, "rb").read()
+    signed = qemu.sbsign(orig, os.path.join(wd, "vmlinuz.signed"), key, cert)
+    k["signed"] = open(signed, "rb").read()
+    t = bytearray(k["signed"])
+    t[len(t) // 2] ^= 0x01
+    k["tampered"] = bytes(t)
+    nope = bytearray(k["unsigned"])
+    nope[0:2] = b"\0\0"             # no "MZ": still a bzImage, no longer a PE image
+    k["nope"] = bytes(nope)
+    return k
+
+
+def signed_loader():
+    wd = qemu.workdir()
+    key, cert = qemu.snakeoil_key(wd)
+    return qemu.sbsign(qemu.root_path(LOADER), os.path.join(wd, "handoff.signed.efi"), key, cert)
+
+
+def sb_esp(entries, files, loader_conf="timeout 0\n"):
+    tree = esp_tree(entries, loader_conf, files)
+    shutil.copyfile(signed_loader(), os.path.join(tree, "EFI/BOOT/BOOTX64.EFI"))
+    return qemu.make_esp(tree, os.path.join(qemu.workdir(), "esp.img"))
+
+
+def eventlog(res):
+    for _, line in res.lines:
+        if line.startswith("HANDOFF-EVENTLOG "):
+            return base64.b64decode(line.split(" ", 1)[1].strip())
+    return None
+
+
+def check_measurements(res, init, options, kernel, pcr4s):
+    """PCR 9 and 12 as predicted, the kernel's Authenticode digest in PCR 4, the log replays."""
+    pcrs = init.get("pcr_sha256")
+    qemu.expect(isinstance(pcrs, dict), "Linux sees a TPM (pcr_sha256 in HANDOFF-INIT)", res)
+    initrd = open(qemu.root_path(INITRD), "rb").read()
+    qemu.expect_eq(pcrs.get("9"), measured.linux_stub_pcr9(options, initrd).hex().upper(),
+                   "PCR 9 = Linux stub's LoadOptions + initrd measurements", res)
+    qemu.expect_eq(pcrs.get("12"), measured.options_pcr12(options).hex().upper(),
+                   "PCR 12 = the entry's options as systemd-boot measures them", res)
+    pcr4s.append(pcrs.get("4"))
+    log = eventlog(res)
+    qemu.expect(log is not None, "the kernel exposes the firmware's event log", res)
+    events = measured.parse_event_log(log)
+    replayed = measured.replay(events)
+    for i in ("4", "9", "12"):
+        qemu.expect_eq(replayed.get(int(i), measured.ZERO).hex().upper(), pcrs.get(i),
+                       "event log replays to PCR %s" % i, res)
+    apps = [e[2].get(measured.TPM_ALG_SHA256) for e in events
+            if e[0] == 4 and e[1] == measured.EV_EFI_BOOT_SERVICES_APPLICATION]
+    qemu.expect(measured.authenticode_sha256(kernel) in apps,
+                "PCR 4 has the kernel's Authenticode digest (EV_EFI_BOOT_SERVICES_APPLICATION)", res)
+    tags = [e for e in events if e[0] == 9 and e[1] == measured.EV_EVENT_TAG]
+    qemu.expect_eq(len(tags), 2, "PCR 9: two tagged events (LoadOptions, initrd)", res)
+
+
+def measured_boots(secure_boot):
+    k = kernels()
+    kernel = k["signed"] if secure_boot else k["debian"]
+    pcr4s = []
+    for scheme in SCHEMES:
+        options = "console=ttyS0 handoff.marker=measured-%s panic=-1" % scheme
+        files = {"debian/vmlinuz": kernel}
+        if secure_boot:
+            img = sb_esp({"debian.conf": entry("Debian", options, scheme)}, files)
+        else:
+            tree = esp_tree({"debian.conf": entry("Debian", options, scheme)}, "timeout 0\n", files)
+            img = qemu.make_esp(tree, os.path.join(qemu.workdir(), "esp.img"))
+        res = qemu.run_qemu(img, TIMEOUT, name=scheme, secure_boot=secure_boot, tpm=True)
+        init = check_linux_saw(res, options)
+        qemu.expect_eq(init.get("secureboot"), "1" if secure_boot else "0", "Linux's SecureBoot variable", res)
+        qemu.expect(res.time_of(r"handoff: booting 'Debian' by %s\b" % scheme) is not None, "booted by %s" % scheme, res)
+        if secure_boot:
+            qemu.expect(res.time_of(r"to be verified by the firmware \(db/dbx\)") is not None,
+                        "handoff says the firmware verifies the kernel", res)
+        check_measurements(res, init, options, kernel, pcr4s)
+    qemu.expect(len(set(pcr4s)) == 1, "PCR 4 identical on all three schemes: %r" % pcr4s)
+
+
+@qemu.needs(LOADER, KERNEL, INITRD)
+def test_secureboot_signed_kernel_every_scheme_measured():
+    measured_boots(secure_boot=True)
+
+
+@qemu.needs(LOADER, KERNEL, INITRD)
+def test_tpm_every_scheme_without_secure_boot():
+    measured_boots(secure_boot=False)
+
+
+def refusals(scheme):
+    """Unsigned, another key, one byte changed (and, by handover, no PE
+    header at all): each refused with its reason, the menu back each time,
+    then the signed kernel boots by the same scheme."""
+    k = kernels()
+    bad = [("unsigned", "not signed, and its hash is not in db"),
+           ("debian", "signed by a key db does not trust, or changed after signing"),
+           ("tampered", "signed by a key db does not trust, or changed after signing")]
+    if scheme == "handover":
+        bad.append(("nope", "bzImage without a PE/COFF header, so it carries no signature"))
+    entries, files, keys = {}, {"debian/vmlinuz": k["signed"]}, [(MENU, b"1")]
+    for i, (name, _) in enumerate(bad):
+        entries["a%d.conf" % i] = entry("Bad %s" % name, "console=ttyS0", scheme, linux="/k/%s" % name,
+                                        sort_key="a%d" % i)
+        files["k/%s" % name] = k[name]
+        # the menu comes back by itself with the cause under it; then the next entry
+        keys.append((r"Problems: [\s\S]*/k/%s: refused" % name, str(i + 2).encode(), 0.5))
+    good = "console=ttyS0 handoff.marker=sb-after-refusals panic=-1"
+    entries["z.conf"] = entry("Good", good, scheme, sort_key="z")
+    img = sb_esp(entries, files, "timeout menu-force\n")
+    res = qemu.run_qemu(img, TIMEOUT, keys=keys, secure_boot=True)
+    qemu.expect_eq(res.keys_pending, [], "all keys sent (the menu came back after every refusal)", res)
+    for name, why in bad:
+        rx = r"/k/%s: refused.*%s" % (name, why.replace("(", r"\(").replace(")", r"\)"))
+        qemu.expect(res.time_of(rx) is not None, "refusal of %s names the file and the reason (%r)" % (name, why), res)
+    qemu.expect(res.time_of(r"/k/(unsigned|debian|tampered): refused by Secure Boot: .*\(EFI_(SECURITY_VIOLATION|ACCESS_DENIED): the platform policy forbids")
+                is not None, "the firmware's status and its meaning are named", res)
+    init = check_linux_saw(res, good)
+    qemu.expect_eq(init.get("secureboot"), "1", "Linux's SecureBoot variable", res)
+    starts = [t for t, line in res.lines if "Linux version" in line]
+    last_refusal = max(res.time_of(r"/k/%s: refused" % n) for n, _ in bad)
+    qemu.expect(len(starts) == 1 and starts[0] > last_refusal,
+                "Linux started once, after the last refusal (never for a refused kernel): %r" % starts, res)
+
+
+@qemu.needs(LOADER, KERNEL, INITRD)
+def test_secureboot_refusals_stub():
+    refusals("stub")
+
+
+@qemu.needs(LOADER, KERNEL, INITRD)
+def test_secureboot_refusals_handover():
+    refusals("handover")
+
+
+@qemu.needs(LOADER, KERNEL, INITRD)
+def test_secureboot_refusals_legacy():
+    refusals("legacy")
+
+
+@qemu.needs(TOOL, STUB, LOADER, KERNEL, INITRD)
+def test_secureboot_signed_uki_measures_pcr11():
+    """`handoff uki --sign-key --sign-cert`: sbverify accepts it; handoff
+    boots it as a Type #2 entry under Secure Boot. Its Debian-signed kernel
+    is not trusted by db on its own, so the stub boots the same (covered)
+    bytes by handover. PCR 11 has the sections as systemd-stub measures them,
+    PCR 9 the .cmdline and .initrd."""
+    wd = qemu.workdir()
+    key, cert = qemu.snakeoil_key(wd)
+    uki = os.path.join(wd, "debian.efi")
+    options = "console=ttyS0 handoff.marker=signed-uki panic=-1"
+    p = subprocess.run([qemu.root_path(TOOL), "uki", "--linux", qemu.root_path(KERNEL), "--initrd",
+                        qemu.root_path(INITRD), "--cmdline", options, "--os-release", '@PRETTY_NAME="Signed UKI"',
+                        "--sign-key", key, "--sign-cert", cert, "-o", uki], capture_output=True, text=True)
+    qemu.expect(p.returncode == 0, "handoff uki --sign-key: %s" % (p.stderr or p.stdout))
+    v = subprocess.run(["sbverify", "--cert", cert, uki], capture_output=True, text=True)
+    qemu.expect(v.returncode == 0, "sbverify accepts the signed UKI: %s" % (v.stderr or v.stdout))
+    data = open(uki, "rb").read()
+    tree = esp_tree({}, "timeout 0\n", {"EFI/Linux/debian.efi": data})
+    shutil.copyfile(signed_loader(), os.path.join(tree, "EFI/BOOT/BOOTX64.EFI"))
+    img = qemu.make_esp(tree, os.path.join(wd, "esp.img"))
+    res = qemu.run_qemu(img, TIMEOUT, secure_boot=True, tpm=True)
+    init = check_linux_saw(res, options)
+    qemu.expect_eq(init.get("secureboot"), "1", "Linux's SecureBoot variable", res)
+    qemu.expect(res.time_of(r"booting the embedded kernel by handover, covered by this image's signature") is not None,
+                "the stub boots the kernel by handover when the firmware does not trust it on its own", res)
+    pcrs = init.get("pcr_sha256") or {}
+    qemu.expect_eq(pcrs.get("11"), measured.uki_pcr11(data).hex().upper(), "PCR 11 = the UKI's sections", res)
+    initrd = measured.section(data, ".initrd")   # the bytes handed over: the section, padding included
+    qemu.expect_eq(pcrs.get("9"), measured.linux_stub_pcr9(options, initrd).hex().upper(),
+                   "PCR 9 = .cmdline + .initrd as Linux's stub measures them", res)
+    events = measured.parse_event_log(eventlog(res) or b"")
+    qemu.expect_eq(measured.replay(events).get(11, measured.ZERO).hex().upper(), pcrs.get("11"),
+                   "event log replays to PCR 11", res)
+
+
+SHIM = "/usr/lib/shim/shimx64.efi"
+
+
+@qemu.needs(LOADER, KERNEL, INITRD)
+def test_secureboot_under_shim_verifies_by_shim_lock():
+    """Debian's shim (shim-unsigned, signed here with the snakeoil key) starts
+    handoff as its second stage (grubx64.efi: shim checks handoff's .sbat).
+    handoff verifies kernels with SHIM_LOCK.Verify(): an unsigned kernel is
+    refused by shim; Debian's own kernel, which db does not trust but shim's
+    built-in Debian certificate does (as a MOK-signed kernel would be), boots
+    by handover. PCR 9 and 12 as predicted."""
+    qemu.expect(os.path.isfile(SHIM), "%s exists (Debian package shim-unsigned)" % SHIM)
+    k = kernels()
+    key, cert = qemu.snakeoil_key(qemu.workdir())
+    good = "console=ttyS0 handoff.marker=under-shim panic=-1"
+    entries = {"a.conf": entry("Unsigned", "console=ttyS0", "handover", linux="/k/unsigned", sort_key="a"),
+               "b.conf": entry("Debian", good, "handover", sort_key="b")}
+    tree = esp_tree(entries, "timeout menu-force\n", {"k/unsigned": k["unsigned"]})
+    qemu.sbsign(SHIM, os.path.join(tree, "EFI/BOOT/BOOTX64.EFI"), key, cert)
+    shutil.copyfile(signed_loader(), os.path.join(tree, "EFI/BOOT/grubx64.efi"))
+    img = qemu.make_esp(tree, os.path.join(qemu.workdir(), "esp.img"))
+    res = qemu.run_qemu(img, TIMEOUT, secure_boot=True, tpm=True,
+                        keys=[(MENU, b"1"), (r"Problems: [\s\S]*/k/unsigned: refused by shim", b"2", 0.5)])
+    qemu.expect_eq(res.keys_pending, [], "the menu came back after shim's refusal", res)
+    qemu.expect(res.time_of(r"/k/unsigned: refused by shim: EFI_") is not None, "shim's refusal is named", res)
+    qemu.expect(res.time_of(r"booting 'Debian' by handover .*to be verified by shim \(SHIM_LOCK\)") is not None,
+                "handoff uses shim's verification", res)
+    init = check_linux_saw(res, good)
+    qemu.expect_eq(init.get("secureboot"), "1", "Linux's SecureBoot variable", res)
+    pcrs = init.get("pcr_sha256") or {}
+    initrd = open(qemu.root_path(INITRD), "rb").read()
+    qemu.expect_eq(pcrs.get("9"), measured.linux_stub_pcr9(good, initrd).hex().upper(), "PCR 9 under shim", res)
+    qemu.expect_eq(pcrs.get("12"), measured.options_pcr12(good).hex().upper(), "PCR 12 under shim", res)
+
+
+SDBOOT = "/usr/lib/systemd/boot/efi/systemd-bootx64.efi"
+
+
+def evil_initrd():
+    """An unsigned cpio a hostile disk might add: if any loader's initrd got
+    into the sealed UKI, the kernel would report this /extra.bin."""
+    import io
+    import initramfs
+    buf = io.BytesIO()
+    c = initramfs.Cpio(buf)
+    c.file("extra.bin", b"not signed by anyone\n")
+    c.trailer()
+    return buf.getvalue()
+
+
+@qemu.needs(TOOL, STUB, LOADER, KERNEL, INITRD)
+def test_secureboot_sealed_uki_takes_no_outside_initrd():
+    """issue 12: a signed UKI with .initrd and .cmdline, named by a Type #1
+    entry that adds an unsigned initrd. systemd-boot (signed here) offers that
+    initrd over LoadFile2 and in initrd=: handoff's stub hides it and says so
+    once; handoff.efi does not offer it at all. Either way Linux sees only
+    the UKI's own initrd. Also: under Secure Boot handoff's editor is off
+    unless loader.conf says `editor yes`."""
+    wd = qemu.workdir()
+    key, cert = qemu.snakeoil_key(wd)
+    options = "console=ttyS0 handoff.marker=sealed-uki panic=-1"
+    uki = os.path.join(wd, "sealed.efi")
+    p = subprocess.run([qemu.root_path(TOOL), "uki", "--linux", qemu.root_path(KERNEL), "--initrd",
+                        qemu.root_path(INITRD), "--cmdline", options, "--sign-key", key, "--sign-cert", cert,
+                        "-o", uki], capture_output=True, text=True)
+    qemu.expect(p.returncode == 0, "handoff uki --sign-key: %s" % (p.stderr or p.stdout))
+    conf = "title Sealed\nlinux /sealed.efi\ninitrd /evil.img\noptions console=ttyS0 rdinit=/bin/sh\n"
+    files = {"sealed.efi": open(uki, "rb").read(), "evil.img": evil_initrd()}
+    for loader in ("systemd-boot", "handoff"):
+        tree = esp_tree({"sealed.conf": conf}, "timeout 1\n", files)
+        target = os.path.join(tree, "EFI/BOOT/BOOTX64.EFI")
+        if loader == "handoff":
+            shutil.copyfile(signed_loader(), target)
+        else:
+            qemu.sbsign(SDBOOT, target, key, cert)
+        img = qemu.make_esp(tree, os.path.join(wd, "esp-%s.img" % loader))
+        res = qemu.run_qemu(img, TIMEOUT, secure_boot=True, name=loader)
+        init = check_linux_saw(res, options)   # the UKI's .cmdline and its own initrd, intact
+        qemu.expect_eq(init.get("secureboot"), "1", "%s: Linux's SecureBoot variable" % loader, res)
+        qemu.expect_eq(init.get("extra_sha256"), "", "%s: the unsigned initrd never reached Linux" % loader, res)
+        if loader == "handoff":
+            qemu.expect(res.time_of(r"entry 'Sealed': initrd lines ignored: a unified kernel image takes no "
+                                    r"initrd from the loader") is not None, "handoff says it ignores the initrd", res)
+            menu = [l for _, l in res.lines if "Up/Down select" in l]
+            qemu.expect(menu and not any("e edit" in l for l in menu),
+                        "no editor under Secure Boot without 'editor yes', got %r" % menu[:1], res)
+        else:
+            qemu.expect_eq(sum(1 for _, l in res.lines if "the initrd offered by the loader is not used" in l), 1,
+                           "the stub says once that it does not take systemd-boot's initrd", res)
