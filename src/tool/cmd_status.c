@@ -20,7 +20,7 @@ static const char help[] =
 	"requests for the next boot (set-default, set-oneshot, set-timeout), the ESP\n"
 	"and whether handoff is installed there, and the boot entries.\n";
 
-/* LoaderFeatures bit names, systemd's numbering (efivars-fundamental.h). */
+/* LoaderFeatures bit names, in the numbering of systemd's Boot Loader Interface. */
 static const char *const feature_names[] = {
 	"config-timeout", "config-timeout-one-shot", "entry-default", "entry-one-shot", "boot-counting",
 	"xbootldr", "random-seed", "load-driver", "sort-key", "saved-entry", "devicetree",

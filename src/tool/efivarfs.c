@@ -1,4 +1,4 @@
-/* EFI variables through Linux's efivarfs (Documentation/filesystems/efivarfs.rst):
+/* EFI variables through Linux's efivarfs (the kernel's efivarfs documentation):
  * a file NAME-GUID holds the 4 attribute bytes, then the data, and is
  * written in one write(); efivarfs marks files immutable, so the flag is
  * cleared before a rewrite or unlink. Strings of the Boot Loader Interface

@@ -174,6 +174,17 @@ def prepare(root, deb, token):
           os.path.isfile(os.path.join(root, "boot/efi/EFI/BOOT/BOOTX64.EFI")), r.stderr)
     check("/etc/handoff/esp records /boot/efi",
           open(os.path.join(root, "etc/handoff/esp")).read() == "/boot/efi\n")
+    # an upgrade: the postinst runs "handoff update", which replaces the loader
+    # installed before (here an "old version": systemd-boot's binary)
+    esp = os.path.join(root, "boot/efi/EFI")
+    old = open(os.path.join(root, "usr/lib/systemd/boot/efi/systemd-bootx64.efi"), "rb").read()
+    for p in ("handoff/handoffx64.efi", "BOOT/BOOTX64.EFI"):
+        open(os.path.join(esp, p), "wb").write(old)
+    r = chroot(root, "apt-get install -y -q --reinstall /tmp/%s\n" % os.path.basename(deb), "chroot.log")
+    new = open(os.path.join(root, "usr/lib/handoff/handoffx64.efi"), "rb").read()
+    check("upgrading the package updates the installed loader (postinst: handoff update)", r.returncode == 0 and
+          all(open(os.path.join(esp, p), "rb").read() == new for p in ("handoff/handoffx64.efi", "BOOT/BOOTX64.EFI")),
+          r.stdout[-1500:] + r.stderr[-500:])
     step("chroot: apt-get install linux-image-amd64 and an older kernel")
     r = chroot(root, KERNELS_SCRIPT, "chroot.log")
     newest = open(os.path.join(root, "etc/handoff-systest/newest")).read().strip()
