@@ -325,6 +325,14 @@ static int decide_in_place(struct add_args *a)
 	if (!a->spec.boot)
 		a->spec.boot = BOOT_DIR_DEFAULT;
 	why = boot_readable(a->spec.boot, a->spec.esp, &fat);
+	for (size_t i = 0; !why && i <= a->spec.n_initrds; i++) {
+		const char *file = i ? a->spec.initrds[i - 1] : a->spec.linux_path;
+		char *below = path_below(a->spec.boot, file);
+
+		if (!below)
+			why = xasprintf("%s is not a file under %s", file, a->spec.boot);
+		free(below);
+	}
 	if (!why && a->spec.counted && !fat)
 		why = xasprintf("boot counting needs the entry where the loader can rename it: %s is ext4, "
 				"which it reads only", a->spec.boot);

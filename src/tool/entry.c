@@ -60,8 +60,7 @@ static void refs_add_initrd(struct entry_refs *r, char *ref)
 	r->initrd[r->n++] = ref;
 }
 
-/* @file's path below @boot ("/vmlinuz-6.1.0-13-amd64"), or NULL when it is not below it. */
-static char *path_below(const char *boot, const char *file)
+char *path_below(const char *boot, const char *file)
 {
 	char rb[PATH_MAX], rf[PATH_MAX];
 	size_t n;

@@ -59,6 +59,9 @@ char *entry_token(const char *opt);
 /** entry_name_ok() - @s is usable as a path component (token, version, id). */
 bool entry_name_ok(const char *s);
 
+/** path_below() - @file's path below @boot ("/vmlinuz-6.1.0-13-amd64"), links resolved; NULL when not below it. */
+char *path_below(const char *boot, const char *file);
+
 /* entry_remove.c */
 /**
  * entry_remove_id() - delete every file of entry @id under @root/loader/entries

@@ -125,7 +125,10 @@ def entry_kernel_version_in_place_or_copied():
         assert s.entries("esp") == [] and not os.path.exists(os.path.join(s.esp, "tok"))
         assert s.entries("boot") == ["tok-%s.conf" % KV]
         t.fails(s.h("entry", "add", "--esp", s.esp, "--linux", t.KERNEL, "--in-place", "yes", "--boot", s.boot,
-                    "--entry-token", "x", "--version", "1"), 1, "not a file under")
+                    "--entry-token", "x", "--version", "1"), 1, "is not a file under")
+        r = t.ok(s.h("entry", "add", "--esp", s.esp, "--linux", t.KERNEL, "--in-place", "auto", "--boot", s.boot,
+                     "--entry-token", "x", "--version", "1"))  # auto: copied, saying why
+        assert b"is not a file under" in r.stderr and s.entries("esp") == ["x-1.conf"], r.stderr
 
 
 @t.test
