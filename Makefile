@@ -5,6 +5,8 @@
 #   make check    all tests (unit, fuzz corpora, CLI, binaries, boots)
 #   make fuzz     run every libFuzzer target for FUZZ_SECONDS each
 #   make bench    compare boot times with systemd-boot and GRUB
+#   make deb      build/handoff_<VERSION>_amd64.deb (dpkg-deb, no root)
+#   make system-test  Debian 12 with the .deb, kernels and boot counting, in QEMU
 # Source files are found by wildcard: a new file in src/core, src/efi,
 # tests/unit or tests/fuzz needs no change here.
 
@@ -70,7 +72,7 @@ endif
 
 all: $(ARTIFACTS)
 
-.PHONY: all deps check unit fuzz fuzz-corpus demo bench matrix install clean
+.PHONY: all deps check unit fuzz fuzz-corpus demo bench matrix install clean deb system-test
 .DELETE_ON_ERROR:
 
 deps:
@@ -171,6 +173,12 @@ bench: deps all $(B)/bench/readbench.efi
 matrix: deps all
 	@tests/boot/run.py -k matrix --write-matrix docs/compatibility.md
 
+deb: all
+	@scripts/mkdeb.sh
+
+system-test: deps deb
+	@tests/system/run.py
+
 install: all
 	install -D -m 0755 $(B)/handoff $(DESTDIR)$(PREFIX)/bin/handoff
 	install -D -m 0644 $(B)/handoff.efi $(DESTDIR)$(PREFIX)/lib/handoff/handoffx64.efi
@@ -181,4 +189,5 @@ install: all
 clean:
 	rm -rf $(B)/efi $(B)/efi32 $(B)/host $(B)/san $(B)/fuzz $(B)/fuzzobj $(B)/*.efi $(B)/handoff $(B)/unit-tests $(B)/probe.img
 
--include $(shell find $(B) -name '*.d' 2>/dev/null)
+# build/system-test holds a Debian root file system (full of *.d directories).
+-include $(shell find $(B) -path $(B)/system-test -prune -o -name '*.d' -type f -print 2>/dev/null)

@@ -4,6 +4,7 @@
  * reporting: conf_line.h. Sorting and default selection: bls_order.c. */
 #include "bls.h"
 #include "array.h"
+#include "bls_count.h"
 #include "conf_line.h"
 #include "fmt.h"
 #include "log.h"
@@ -206,16 +207,18 @@ static EFI_STATUS bls_line(struct bls_parser *p, const struct conf_kv *kv)
 	return EFI_SUCCESS;
 }
 
-/* The id is the file name without ".conf" (any case: FAT does not keep it). */
-static char *bls_id_from_filename(const char *filename)
+EFI_STATUS bls_entry_set_name(struct bls_entry *e, const char *name, const char *suffix, bool keep_suffix)
 {
-	static const char suffix[] = ".conf";
-	size_t n = strlen(filename), k = sizeof(suffix) - 1;
-	struct conf_kv tail = { .value = filename + n - MIN(n, k), .value_len = MIN(n, k) };
+	struct bls_counter c;
 
-	if (n > k && conf_value_is(&tail, suffix))
-		n -= k;
-	return conf_strndup(filename, n);
+	bls_count_parse(name, suffix, &c);
+	mem_free(e->id);
+	e->id = keep_suffix ? fmt_asprintf("%.*s%s", (int)c.base_len, name, name + c.suffix_pos)
+			    : conf_strndup(name, c.base_len);
+	e->counted = c.counted;
+	e->tries_left = c.left;
+	e->tries_done = c.done;
+	return e->id ? EFI_SUCCESS : EFI_OUT_OF_RESOURCES;
 }
 
 /* After the last line: what the entry boots, and whether it is shown. */
@@ -243,9 +246,8 @@ EFI_STATUS bls_parse_entry(const char *text, size_t len, const char *filename, c
 	*ret = (struct bls_entry){ .type = BLS_TYPE1, .protocol = SCHEME_AUTO };
 	filename = filename ? filename : "";
 	path = path ? path : filename;
-	ret->id = bls_id_from_filename(filename);
 	ret->path = conf_strndup(path, strlen(path));
-	if (!ret->id || !ret->path)
+	if (bls_entry_set_name(ret, filename, ".conf", /* keep_suffix= */ false) != EFI_SUCCESS || !ret->path)
 		err = log_error_status(EFI_OUT_OF_RESOURCES, "%s: out of memory", path);
 	conf_reader_init(&p.r, text, len, path);
 	while (!EFI_ERROR(err) && conf_next(&p.r, &kv))

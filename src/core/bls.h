@@ -7,11 +7,16 @@
 #include "platform.h"
 #include "plan.h"
 
-enum bls_type { BLS_TYPE1, BLS_TYPE2 };
+enum bls_type { BLS_TYPE1, BLS_TYPE2, BLS_AUTO };
+
+/* What an automatic menu entry (loader.conf auto-firmware, auto-reboot,
+ * auto-poweroff) does instead of booting. */
+enum bls_auto_action { BLS_AUTO_NONE, BLS_AUTO_FIRMWARE, BLS_AUTO_REBOOT, BLS_AUTO_POWEROFF };
 
 struct bls_entry {
 	enum bls_type type;
-	char *id;            /* file name with ".conf" removed (Type #1) or the .efi name (Type #2) */
+	char *id;            /* file name without ".conf" (Type #1) or the .efi name (Type #2), and
+	                      * without a boot counter (as systemd-boot and bootctl name it) */
 	char *path;          /* where it came from, for messages */
 	char *title;         /* NULL when absent */
 	char *version;
@@ -25,13 +30,17 @@ struct bls_entry {
 	enum boot_scheme protocol;
 	bool uki_cmdline;    /* Type #2: the image has a .cmdline section */
 	unsigned n_errors;   /* malformed lines (each logged with file:line) */
+	bool counted;        /* boot counting: the file name ends in "+LEFT[-DONE]" (bls_count.h) */
+	uint32_t tries_left, tries_done;
+	enum bls_auto_action auto_action; /* BLS_AUTO entries only */
 	void *volume;        /* opaque: the loader's handle of the volume it was found on */
 };
 
 /**
  * bls_parse_entry() - parse one Type #1 entry file.
  * @text/@len: contents (UTF-8, need not be NUL-terminated); @filename: the
- * file's name ("debian-6.1.0.conf"), giving the id; @path: for messages.
+ * file's name ("debian-6.1.0.conf", or "debian-6.1.0+3-1.conf" counting
+ * boots), giving the id and the counter; @path: for messages.
  * Bad lines are logged as "<path>:<line>: <reason>" and skipped.
  * "linux" wins over "efi" when both are given (warning; efi is dropped).
  * On any error *@ret holds nothing (bls_entry_free() on it is harmless).
@@ -44,6 +53,14 @@ EFI_STATUS bls_parse_entry(const char *text, size_t len, const char *filename, c
 			   struct bls_entry *ret);
 /** bls_entry_free() - free every string of @e and zero it (not @e itself). */
 void bls_entry_free(struct bls_entry *e);
+
+/**
+ * bls_entry_set_name() - the id and boot counter of @e from its file name
+ * @name: the name without @suffix and without "+LEFT[-DONE]"; with
+ * @keep_suffix (Type #2, "name.efi") the suffix stays in the id.
+ * Return: EFI_SUCCESS or EFI_OUT_OF_RESOURCES (e->id then NULL).
+ */
+EFI_STATUS bls_entry_set_name(struct bls_entry *e, const char *name, const char *suffix, bool keep_suffix);
 
 /** bls_entry_cmp() - BLS order: negative when @a sorts before @b. */
 int bls_entry_cmp(const struct bls_entry *a, const struct bls_entry *b);
@@ -72,6 +89,15 @@ bool glob_match_suffixed(const char *pattern, const char *s, const char *suffix)
 size_t bls_find_default(struct bls_entry *const *entries, size_t n, const char *glob);
 /** bls_find_entry() - the first entry whose id matches @glob, as bls_find_default(); SIZE_MAX when none. */
 size_t bls_find_entry(struct bls_entry *const *entries, size_t n, const char *glob);
+/**
+ * bls_add_auto_entries() - append the automatic entries @which asks for
+ * (CFG_AUTO_* bits, from cfg_auto_entries()) to *@entries: BLS_AUTO entries
+ * with systemd-boot's ids and titles, firmware first, then power off, then
+ * reboot. The firmware one only when @firmware_ui (OsIndicationsSupported
+ * offers EFI_OS_INDICATIONS_BOOT_TO_FW_UI, UEFI 2.10 §8.5.4).
+ * Return: EFI_SUCCESS or EFI_OUT_OF_RESOURCES (those added stay added).
+ */
+EFI_STATUS bls_add_auto_entries(unsigned which, bool firmware_ui, struct bls_entry ***entries, size_t *n);
 /** bls_display_title() - the menu text: title (+ " (version)") or the id. Allocated. */
 char *bls_display_title(const struct bls_entry *e);
 

@@ -166,27 +166,21 @@ static size_t id_len_without_suffix(const char *id)
 	return ends_with_nocase(id, n, ".efi") ? n - 4 : n;
 }
 
-/* UAPI.1 "Boot counting": a name ending in "+LEFT" or "+LEFT-DONE" (before
- * the suffix) counts boots; LEFT == 0 marks the entry "bad". */
+/* UAPI.1 "Boot counting": LEFT == 0 marks the entry "bad" (bls_count.h). */
 static bool bls_entry_is_bad(const struct bls_entry *e)
 {
-	const char *id = e->id ? e->id : "";
-	size_t n = id_len_without_suffix(id), i = n, digits;
+	return e->counted && e->tries_left == 0;
+}
 
-	while (i > 0 && is_digit(id[i - 1]))
-		i--;
-	if (i > 0 && i < n && id[i - 1] == '-') { /* "-DONE" */
-		n = i - 1;
-		for (i = n; i > 0 && is_digit(id[i - 1]); i--)
-			;
-	}
-	digits = n - i;
-	if (digits == 0 || i == 0 || id[i - 1] != '+')
-		return false;
-	for (; i < n; i++)
-		if (id[i] != '0')
-			return false;
-	return true;
+/* Two entries alike but for their counters (systemd-boot's last rules): more
+ * tries left first, then fewer tries done. */
+static int bls_tries_cmp(const struct bls_entry *a, const struct bls_entry *b)
+{
+	if (!a->counted || !b->counted)
+		return 0;
+	if (a->tries_left != b->tries_left)
+		return a->tries_left > b->tries_left ? -1 : 1;
+	return CMP(a->tries_done, b->tries_done);
 }
 
 static bool is_set(const char *s)
@@ -217,7 +211,8 @@ int bls_entry_cmp(const struct bls_entry *a, const struct bls_entry *b)
 			return r;
 	}
 	/* rule 4: file name, newest version first */
-	return bls_version_cmp_n(idb, id_len_without_suffix(idb), ida, id_len_without_suffix(ida));
+	r = bls_version_cmp_n(idb, id_len_without_suffix(idb), ida, id_len_without_suffix(ida));
+	return r ? r : bls_tries_cmp(a, b);
 }
 
 /* Insertion sort: stable, no allocation, and menus are short. */

@@ -1,24 +1,34 @@
 /* \loader\loader.conf, as systemd-boot reads it (loader.conf(5)): timeout,
- * default, editor and console-mode are used; the other keys systemd-boot
+ * default (with @saved), editor, console-mode and the auto-* keys are used;
+ * the other keys systemd-boot
  * knows are accepted and ignored with a note; unknown keys warn. Line syntax
  * and error reporting: conf_line.h. */
 #include "config.h"
 #include "conf_line.h"
 #include "log.h"
 
-enum cfg_key { CFG_KEY_TIMEOUT, CFG_KEY_DEFAULT, CFG_KEY_EDITOR, CFG_KEY_CONSOLE_MODE, CFG_KEY_MAX };
+enum cfg_key {
+	CFG_KEY_TIMEOUT, CFG_KEY_DEFAULT, CFG_KEY_EDITOR, CFG_KEY_CONSOLE_MODE, CFG_KEY_AUTO_ENTRIES,
+	CFG_KEY_AUTO_FIRMWARE, CFG_KEY_AUTO_REBOOT, CFG_KEY_AUTO_POWEROFF, CFG_KEY_MAX
+};
 
 static const char *const cfg_key_names[CFG_KEY_MAX] = {
 	[CFG_KEY_TIMEOUT] = "timeout",
 	[CFG_KEY_DEFAULT] = "default",
 	[CFG_KEY_EDITOR] = "editor",
 	[CFG_KEY_CONSOLE_MODE] = "console-mode",
+	[CFG_KEY_AUTO_ENTRIES] = "auto-entries",
+	[CFG_KEY_AUTO_FIRMWARE] = "auto-firmware",
+	[CFG_KEY_AUTO_REBOOT] = "auto-reboot",
+	[CFG_KEY_AUTO_POWEROFF] = "auto-poweroff",
 };
+
+#define CFG_DEFAULTS ((struct loader_config){ .timeout_sec = CFG_TIMEOUT_UNSET, .editor = true, .auto_entries = true })
 
 /* Keys of systemd-boot's loader.conf(5) that handoff has no use for: not an
  * error, a loader.conf written for systemd-boot must work unchanged. */
 static const char *const systemd_boot_keys[] = {
-	"auto-entries", "auto-firmware", "auto-poweroff", "auto-reboot", "beep",
+	"beep",
 	"secure-boot-enroll", "secure-boot-enrollment", "secure-boot-enroll-action",
 	"secure-boot-enroll-timeout-sec", "reboot-for-bitlocker", "reboot-on-error",
 	"random-seed-mode", "log-level", "preferred-profile",
@@ -26,7 +36,7 @@ static const char *const systemd_boot_keys[] = {
 
 void cfg_init(struct loader_config *cfg)
 {
-	*cfg = (struct loader_config){ .timeout_sec = CFG_TIMEOUT_UNSET, .editor = true };
+	*cfg = CFG_DEFAULTS;
 }
 
 void cfg_free(struct loader_config *cfg)
@@ -34,6 +44,13 @@ void cfg_free(struct loader_config *cfg)
 	mem_free(cfg->default_glob);
 	mem_free(cfg->console_mode);
 	cfg_init(cfg);
+}
+
+uint8_t cfg_auto_entries(const struct loader_config *cfg)
+{
+	uint8_t defaults = cfg->auto_entries ? CFG_AUTO_FIRMWARE : 0;
+
+	return (uint8_t)((cfg->auto_on & cfg->auto_set) | (defaults & ~cfg->auto_set));
 }
 
 bool cfg_editor_allowed(const struct loader_config *cfg, bool secure_boot)
@@ -75,6 +92,43 @@ static EFI_STATUS cfg_set_string(struct conf_reader *r, const struct conf_kv *kv
 	return EFI_SUCCESS;
 }
 
+/* "default GLOB" or systemd-boot's one special value "@saved". */
+static EFI_STATUS cfg_set_default(struct conf_reader *r, const struct conf_kv *kv, struct loader_config *cfg)
+{
+	if (kv->value[0] != '@') {
+		cfg->default_saved = false;
+		return cfg_set_string(r, kv, &cfg->default_glob);
+	}
+	if (!conf_value_is(kv, "@saved")) {
+		conf_line_error(r, kv, "default '%.*s': the only special value is @saved, ignored", (int)kv->value_len,
+				kv->value);
+		return EFI_SUCCESS;
+	}
+	mem_free(cfg->default_glob);
+	cfg->default_glob = NULL;
+	cfg->default_saved = true;
+	return EFI_SUCCESS;
+}
+
+static bool cfg_set_bool(struct conf_reader *r, const struct conf_kv *kv, bool *field)
+{
+	if (conf_parse_bool(kv, field))
+		return true;
+	conf_line_error(r, kv, "%.*s '%.*s' is not yes or no (y/n, true/false, on/off, 1/0), ignored",
+			(int)kv->key_len, kv->key, (int)kv->value_len, kv->value);
+	return false;
+}
+
+static void cfg_set_auto(struct conf_reader *r, const struct conf_kv *kv, uint8_t bit, struct loader_config *cfg)
+{
+	bool on;
+
+	if (!cfg_set_bool(r, kv, &on))
+		return;
+	cfg->auto_set |= bit;
+	cfg->auto_on = (uint8_t)(on ? cfg->auto_on | bit : cfg->auto_on & ~bit);
+}
+
 static EFI_STATUS cfg_apply(struct conf_reader *r, const struct conf_kv *kv, enum cfg_key key,
 			    struct loader_config *cfg)
 {
@@ -83,13 +137,22 @@ static EFI_STATUS cfg_apply(struct conf_reader *r, const struct conf_kv *kv, enu
 		cfg_set_timeout(r, kv, cfg);
 		return EFI_SUCCESS;
 	case CFG_KEY_DEFAULT:
-		return cfg_set_string(r, kv, &cfg->default_glob);
+		return cfg_set_default(r, kv, cfg);
 	case CFG_KEY_EDITOR:
-		if (conf_parse_bool(kv, &cfg->editor))
+		if (cfg_set_bool(r, kv, &cfg->editor))
 			cfg->editor_set = true;
-		else
-			conf_line_error(r, kv, "editor '%.*s' is not yes or no (y/n, true/false, on/off, 1/0), ignored",
-					(int)kv->value_len, kv->value);
+		return EFI_SUCCESS;
+	case CFG_KEY_AUTO_ENTRIES:
+		cfg_set_bool(r, kv, &cfg->auto_entries);
+		return EFI_SUCCESS;
+	case CFG_KEY_AUTO_FIRMWARE:
+		cfg_set_auto(r, kv, CFG_AUTO_FIRMWARE, cfg);
+		return EFI_SUCCESS;
+	case CFG_KEY_AUTO_REBOOT:
+		cfg_set_auto(r, kv, CFG_AUTO_REBOOT, cfg);
+		return EFI_SUCCESS;
+	case CFG_KEY_AUTO_POWEROFF:
+		cfg_set_auto(r, kv, CFG_AUTO_POWEROFF, cfg);
 		return EFI_SUCCESS;
 	case CFG_KEY_CONSOLE_MODE:
 		return cfg_set_string(r, kv, &cfg->console_mode);

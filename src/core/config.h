@@ -1,5 +1,6 @@
-/* \loader\loader.conf (systemd-boot compatible subset): timeout, default,
- * editor, console-mode. Unknown keys warn; malformed lines are reported with
+/* \loader\loader.conf (systemd-boot compatible subset): timeout, default
+ * (a glob, or @saved), editor, console-mode, auto-entries, auto-firmware,
+ * auto-reboot, auto-poweroff. Unknown keys warn; malformed lines are reported with
  * file and line number and skipped, the rest of the file still counts. */
 #ifndef CORE_CONFIG_H
 #define CORE_CONFIG_H
@@ -10,9 +11,19 @@
 #define CFG_TIMEOUT_UNSET UINT32_MAX
 #define CFG_TIMEOUT_MENU_FORCE (UINT32_MAX - 1) /* "timeout menu-force" */
 
+/* The automatic menu entries (loader.conf(5) auto-firmware, auto-reboot,
+ * auto-poweroff), as bits. */
+#define CFG_AUTO_FIRMWARE 0x1u
+#define CFG_AUTO_REBOOT 0x2u
+#define CFG_AUTO_POWEROFF 0x4u
+
 struct loader_config {
 	uint32_t timeout_sec;   /* CFG_TIMEOUT_UNSET when absent */
-	char *default_glob;     /* NULL when absent */
+	char *default_glob;     /* NULL when absent or "@saved" */
+	bool default_saved;     /* "default @saved": the entry booted last (LoaderEntryLastBooted) */
+	bool auto_entries;      /* "auto-entries", default yes */
+	uint8_t auto_set;       /* CFG_AUTO_* keys given in the file ... */
+	uint8_t auto_on;        /* ... and those of them set to yes */
 	bool editor;            /* default true, as systemd-boot ... */
 	bool editor_set;        /* ... but only when given: see cfg_editor_allowed() */
 	char *console_mode;     /* NULL when absent */
@@ -38,7 +49,16 @@ bool cfg_parse_timeout(const char *s, size_t len, uint32_t *ret);
  * EFI_OUT_OF_RESOURCES (*@ret then holds the defaults).
  */
 EFI_STATUS cfg_parse_loader_conf(const char *text, size_t len, const char *path, struct loader_config *ret);
-/** cfg_init() - the defaults: no timeout, no default glob, editor on. */
+/**
+ * cfg_auto_entries() - which automatic entries to show (CFG_AUTO_* bits): a
+ * key given in loader.conf decides for itself; the others take systemd-boot's
+ * defaults (auto-firmware yes, auto-reboot and auto-poweroff no), and
+ * "auto-entries no" turns those defaults off. (systemd-boot's auto-entries
+ * also hides its Windows, macOS and EFI shell entries, which handoff has not.)
+ */
+uint8_t cfg_auto_entries(const struct loader_config *cfg);
+
+/** cfg_init() - the defaults: no timeout, no default glob, editor on, auto-entries yes. */
 void cfg_init(struct loader_config *cfg);
 
 /**

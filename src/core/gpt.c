@@ -263,3 +263,27 @@ EFI_STATUS gpt_read(const uint8_t *buf, size_t len, const char *name, struct gpt
 	ret->disk_guid = primary.disk_guid;
 	return gpt_read_entries(buf, &primary, name, ret, max_parts);
 }
+
+EFI_STATUS gpt_read_entry_type(const uint8_t *buf, size_t len, uint64_t n_sectors, uint32_t index, const char *name,
+			       EFI_GUID *ret)
+{
+	const uint8_t *h = buf + GPT_SECTOR_SIZE;
+	struct gpt_header_view v;
+	uint64_t entries_lba;
+	EFI_STATUS err;
+
+	if (len < 2 * GPT_SECTOR_SIZE || memcmp(h, GPT_SIGNATURE, 8) != 0)
+		return EFI_UNSUPPORTED;
+	/* gpt_read_header() reads the entry array: it must lie in what was read */
+	entries_lba = get_le64(h + 72);
+	if (entries_lba > len / GPT_SECTOR_SIZE ||
+	    !range_ok(entries_lba * GPT_SECTOR_SIZE, (uint64_t)get_le32(h + 80) * get_le32(h + 84), len))
+		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: GPT entry array beyond the first %zu bytes", name, len);
+	err = gpt_read_header(buf, n_sectors, 1, name, &v);
+	if (EFI_ERROR(err))
+		return err;
+	if (index >= v.n_entries)
+		return EFI_NOT_FOUND;
+	guid_get(buf + v.entries_lba * GPT_SECTOR_SIZE + (uint64_t)index * v.entry_size, ret);
+	return EFI_SUCCESS;
+}

@@ -48,24 +48,37 @@ static char **initrd_paths(const struct volume *vol, const struct bls_entry *e)
 	return v;
 }
 
-EFI_STATUS boot_entry(struct loader *l, const struct bls_entry *e, const char *cmdline)
+/* loader.conf's auto-reboot, auto-poweroff, auto-firmware (UEFI 2.10 §8.5.1). */
+static EFI_STATUS run_auto_entry(const struct bls_entry *e)
+{
+	if (e->auto_action == BLS_AUTO_FIRMWARE)
+		return reboot_into_firmware();
+	RT->ResetSystem(e->auto_action == BLS_AUTO_POWEROFF ? EfiResetShutdown : EfiResetCold, EFI_SUCCESS, 0, NULL);
+	return log_error_status(EFI_DEVICE_ERROR, "entry '%s': ResetSystem returned", e->id);
+}
+
+EFI_STATUS boot_entry(struct loader *l, struct bls_entry *e, const char *cmdline)
 {
 	const struct volume *vol = e->volume;
 	_cleanup_free_ uint8_t *image = NULL;
 	_cleanup_free_ char *title = bls_display_title(e);
-	_cleanup_free_ char *kernel_path = volume_path(vol, e->kernel ? e->kernel : e->efi);
+	_cleanup_free_ char *kernel_path = NULL;
 	char **initrds_on_vol = NULL;
 	struct initrd_set initrds = { 0 };
 	const char *why;
 	struct boot_plan plan = {
 		.title = title ? title : e->id,
-		.kernel_path = kernel_path,
 		.device = vol->handle,
 		.cmdline = cmdline ? cmdline : (e->options ? e->options : ""),
 		.initrds = &initrds,
 	};
 	EFI_STATUS err;
 
+	if (e->type == BLS_AUTO)
+		return run_auto_entry(e);
+	boot_count_bump(e); /* before anything can fail: a try is a try (UAPI.1 "Boot counting") */
+	kernel_path = volume_path(vol, e->kernel ? e->kernel : e->efi);
+	plan.kernel_path = kernel_path;
 	if (!kernel_path)
 		return EFI_OUT_OF_RESOURCES;
 	log_info("entry '%s': loading %s%s%s", plan.title, plan.kernel_path, vol == l->volumes ? "" : " from ", vol == l->volumes ? "" : vol->name);
@@ -95,7 +108,7 @@ EFI_STATUS boot_entry(struct loader *l, const struct bls_entry *e, const char *c
 		 initrds.n, (unsigned long long)(initrds.total_size >> 10),
 		 plan.trust.verify != VERIFY_NONE ? ", to be verified by " : "", plan.trust.verify != VERIFY_NONE ? verifier_name(plan.trust.verify) : "");
 	loader_var_set_str(u"HandoffBootScheme", scheme_name(plan.scheme));
-	loader_var_set_str(u"LoaderEntrySelected", e->id);
+	loader_save_selected(l, e);
 	loader_var_set_time(u"LoaderTimeExecUSec");
 	err = boot_run(&plan);
 	initrd_set_close(&initrds);

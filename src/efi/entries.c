@@ -2,6 +2,7 @@
  * Boot Loader Specification entries in \loader\entries\*.conf. A file that
  * cannot be read or parsed is reported and skipped; the rest still counts. */
 #include "loader.h"
+#include "vars.h"
 #include "core/fmt.h"
 #include "core/osrel.h"
 #include "core/pe.h"
@@ -121,13 +122,14 @@ static void load_type2_entry(struct loader *l, struct volume *vol, const char *n
 		return;
 	osrel_parse(text, len, path, &o);
 	*e = (struct bls_entry){
-		.type = BLS_TYPE2, .id = fmt_asprintf("%s", name), .path = fmt_asprintf("%s", path),
+		.type = BLS_TYPE2, .path = fmt_asprintf("%s", path),
 		.efi = fmt_asprintf("%s/%s", UKI_DIR, name), .title = first_of(o.pretty_name, o.name, NULL),
 		.version = first_of(o.version_id, o.image_version, o.version), .sort_key = first_of(o.image_id, o.id, NULL),
 		.uki_cmdline = has_cmdline, .volume = vol,
 	};
 	osrel_free(&o);
-	if (!e->id || !e->efi || add_entry(l, e) != EFI_SUCCESS) {
+	if (bls_entry_set_name(e, name, ".efi", /* keep_suffix= */ true) != EFI_SUCCESS || !e->efi ||
+	    add_entry(l, e) != EFI_SUCCESS) {
 		bls_entry_free(e);
 		mem_free(e);
 	}
@@ -150,7 +152,6 @@ EFI_STATUS loader_load(struct loader *l, EFI_HANDLE image)
 {
 	static EFI_GUID li_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
 	EFI_LOADED_IMAGE_PROTOCOL *li;
-	struct bli_request req;
 	EFI_STATUS err;
 
 	err = BS->HandleProtocol(image, &li_guid, (void **)&li);
@@ -165,9 +166,13 @@ EFI_STATUS loader_load(struct loader *l, EFI_HANDLE image)
 		load_type2_entries(l, &l->volumes[i]);
 	}
 	bls_sort(l->entries, l->n_entries);
-	l->default_idx = bls_find_default(l->entries, l->n_entries, l->cfg.default_glob);
-	loader_requests_read(&req);
-	bli_apply(&req, l->entries, l->n_entries, &l->cfg.timeout_sec, &l->default_idx);
-	bli_request_free(&req);
+	loader_requests_read(&l->req);
+	l->default_idx = bls_find_default(l->entries, l->n_entries,
+					  l->cfg.default_saved ? l->req.last_booted : l->cfg.default_glob);
+	l->oneshot = bli_apply(&l->req, l->entries, l->n_entries, &l->cfg.timeout_sec, &l->default_idx);
+	/* After the others and never the default (systemd-boot's place); none
+	 * when there is nothing to boot, so that the menu says so. */
+	if (l->n_entries)
+		bls_add_auto_entries(cfg_auto_entries(&l->cfg), firmware_ui_supported(), &l->entries, &l->n_entries);
 	return EFI_SUCCESS;
 }

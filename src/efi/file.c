@@ -39,7 +39,16 @@ void file_close(EFI_FILE_PROTOCOL *f)
 		f->Close(f);
 }
 
-static EFI_STATUS file_info(EFI_FILE_PROTOCOL *f, EFI_FILE_INFO **ret)
+EFI_STATUS file_open_rw(EFI_FILE_PROTOCOL *root, const char *path, EFI_FILE_PROTOCOL **ret)
+{
+	_cleanup_free_ CHAR16 *p16 = str8_to_16(path, /* path= */ true);
+
+	if (!p16)
+		return EFI_OUT_OF_RESOURCES;
+	return root->Open(root, ret, p16, EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE, 0);
+}
+
+EFI_STATUS file_info(EFI_FILE_PROTOCOL *f, EFI_FILE_INFO **ret)
 {
 	UINTN size = DIR_INFO_SIZE;
 	EFI_FILE_INFO *info = mem_alloc(size);

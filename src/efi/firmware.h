@@ -59,6 +59,10 @@ EFI_DEVICE_PATH_PROTOCOL *devpath_for_file(EFI_HANDLE device, const char *path);
 EFI_STATUS file_open_root(EFI_HANDLE device, EFI_FILE_PROTOCOL **ret);
 /** file_open() - open @path (UTF-8, '/' or '\\') under @root for reading. */
 EFI_STATUS file_open(EFI_FILE_PROTOCOL *root, const char *path, EFI_FILE_PROTOCOL **ret);
+/** file_open_rw() - open @path under @root for reading and writing (EFI_WRITE_PROTECTED on read-only volumes). */
+EFI_STATUS file_open_rw(EFI_FILE_PROTOCOL *root, const char *path, EFI_FILE_PROTOCOL **ret);
+/** file_info() - the file's EFI_FILE_INFO in a new pool buffer. */
+EFI_STATUS file_info(EFI_FILE_PROTOCOL *f, EFI_FILE_INFO **ret);
 /** file_size() - size in bytes from EFI_FILE_INFO. */
 EFI_STATUS file_size(EFI_FILE_PROTOCOL *f, uint64_t *ret);
 /** file_read_exact() - read @size bytes into @buf (chunked). */

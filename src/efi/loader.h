@@ -15,6 +15,8 @@ struct loader {
 	struct bls_entry **entries;   /* sorted in BLS order */
 	size_t n_entries;
 	size_t default_idx;
+	bool oneshot;                 /* LoaderEntryOneShot chose default_idx */
+	struct bli_request req;       /* what the OS asked of this boot (kept for LoaderEntryLastBooted) */
 	bool secure_boot;
 	bool editor;                  /* cfg_editor_allowed() */
 };
@@ -37,11 +39,26 @@ size_t menu_choose(struct loader *l, bool force_menu, char **ret_cmdline);
 void loader_info_publish(const struct loader *l, EFI_HANDLE image);
 /** loader_requests_read() - what the OS asked of this boot; the one-shot variables are deleted. */
 void loader_requests_read(struct bli_request *req);
+/** loader_save_selected() - LoaderEntrySelected, and LoaderEntryLastBooted as bli_saved_action() says. */
+void loader_save_selected(const struct loader *l, const struct bls_entry *e);
+
+/* boot_count.c */
+/**
+ * boot_count_bump() - an entry counting boots ("+LEFT[-DONE]") is renamed to
+ * one try less and LoaderBootCountPath set; e->path (and e->efi for a UKI)
+ * follow the new name. On a read-only volume, or when renaming fails, a
+ * warning: the entry boots uncounted.
+ */
+void boot_count_bump(struct bls_entry *e);
 
 /* boot_entry.c */
 /** volume_path() - @path on @vol as the firmware sees it ("/boot" + "/vmlinuz"). Allocated. */
 char *volume_path(const struct volume *vol, const char *path);
-/** boot_entry() - boot @e with @cmdline (NULL: the entry's options). Returns only on failure. */
-EFI_STATUS boot_entry(struct loader *l, const struct bls_entry *e, const char *cmdline);
+/**
+ * boot_entry() - boot @e with @cmdline (NULL: the entry's options), after
+ * counting the boot; an automatic entry reboots or powers off instead.
+ * Returns only on failure.
+ */
+EFI_STATUS boot_entry(struct loader *l, struct bls_entry *e, const char *cmdline);
 
 #endif

@@ -1,8 +1,9 @@
 /* systemd's Boot Loader Interface (vendor GUID 4a67b082-0a4c-41cf-b6c7-
  * 440b29bb8c4f): what the loader is, where it came from, and which entries it
  * offered, so `bootctl status` and `systemd-analyze` work on a system booted
- * by handoff (all volatile); and what the OS asked of this boot
- * (LoaderEntryDefault, LoaderEntryOneShot, LoaderConfigTimeout[OneShot]). */
+ * by handoff (all volatile); what the OS asked of this boot
+ * (LoaderEntryDefault, LoaderEntryOneShot, LoaderConfigTimeout[OneShot]);
+ * and the entry booted (LoaderEntrySelected, LoaderEntryLastBooted). */
 #include "loader.h"
 #include "vars.h"
 #include "core/fmt.h"
@@ -13,8 +14,10 @@
 #define FEATURE_CONFIG_TIMEOUT_ONE_SHOT (1ull << 1)
 #define FEATURE_ENTRY_DEFAULT           (1ull << 2)
 #define FEATURE_ENTRY_ONESHOT           (1ull << 3)
+#define FEATURE_BOOT_COUNTING           (1ull << 4)
 #define FEATURE_XBOOTLDR                (1ull << 5)
 #define FEATURE_SORT_KEY                (1ull << 8)
+#define FEATURE_SAVED_ENTRY             (1ull << 9)
 
 static EFI_GUID li_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
 static EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
@@ -74,7 +77,8 @@ static void set_entries(const struct loader *l)
 void loader_info_publish(const struct loader *l, EFI_HANDLE image)
 {
 	uint64_t features = FEATURE_CONFIG_TIMEOUT | FEATURE_CONFIG_TIMEOUT_ONE_SHOT | FEATURE_ENTRY_DEFAULT |
-			    FEATURE_ENTRY_ONESHOT | FEATURE_XBOOTLDR | FEATURE_SORT_KEY;
+			    FEATURE_ENTRY_ONESHOT | FEATURE_BOOT_COUNTING | FEATURE_XBOOTLDR | FEATURE_SORT_KEY |
+			    FEATURE_SAVED_ENTRY;
 	EFI_LOADED_IMAGE_PROTOCOL *li;
 	_cleanup_free_ char *vendor = str16_to_8(ST->FirmwareVendor ? ST->FirmwareVendor : u"unknown", 128);
 	char buf[192];
@@ -100,10 +104,28 @@ void loader_requests_read(struct bli_request *req)
 		.timeout_oneshot = loader_var_get_str(u"LoaderConfigTimeoutOneShot"),
 		.entry_default = loader_var_get_str(u"LoaderEntryDefault"),
 		.entry_oneshot = loader_var_get_str(u"LoaderEntryOneShot"),
+		.last_booted = loader_var_get_str(u"LoaderEntryLastBooted"),
 	};
 	/* one shot: gone before anything can fail, as systemd-boot does */
 	if (req->timeout_oneshot)
 		loader_var_delete(u"LoaderConfigTimeoutOneShot");
 	if (req->entry_oneshot)
 		loader_var_delete(u"LoaderEntryOneShot");
+}
+
+void loader_save_selected(const struct loader *l, const struct bls_entry *e)
+{
+	bool oneshot = l->oneshot && e == l->entries[l->default_idx];
+
+	loader_var_set_str(u"LoaderEntrySelected", e->id);
+	switch (bli_saved_action(&l->req, l->cfg.default_saved, e->id, oneshot)) {
+	case BLI_SAVED_SET:
+		loader_var_set_str_attr(u"LoaderEntryLastBooted", e->id, VAR_NON_VOLATILE);
+		break;
+	case BLI_SAVED_DELETE:
+		loader_var_delete(u"LoaderEntryLastBooted");
+		break;
+	default:
+		break;
+	}
 }

@@ -1,4 +1,5 @@
-/* EFI variables: Secure Boot state, and systemd's Boot Loader Interface
+/* EFI variables: Secure Boot state, OsIndications (reboot into the firmware
+ * setup), and systemd's Boot Loader Interface
  * (vendor GUID 4a67b082-0a4c-41cf-b6c7-440b29bb8c4f) so that `bootctl status`
  * and `systemd-analyze` work on a system booted by handoff. */
 #include "vars.h"
@@ -28,12 +29,44 @@ bool secure_boot_enabled(void)
 }
 
 /* Boot Loader Interface strings are UCS-2 with the terminating NUL. */
-void loader_var_set_str(const CHAR16 *name, const char *value)
+void loader_var_set_str_attr(const CHAR16 *name, const char *value, uint32_t attributes)
 {
 	_cleanup_free_ CHAR16 *v = str8_to_16(value, /* path= */ false);
 
 	if (v)
-		RT->SetVariable((CHAR16 *)name, &loader_guid, VAR_VOLATILE, (strlen16(v) + 1) * sizeof(CHAR16), v);
+		RT->SetVariable((CHAR16 *)name, &loader_guid, attributes, (strlen16(v) + 1) * sizeof(CHAR16), v);
+}
+
+void loader_var_set_str(const CHAR16 *name, const char *value)
+{
+	loader_var_set_str_attr(name, value, VAR_VOLATILE);
+}
+
+bool firmware_ui_supported(void)
+{
+	uint64_t v = 0;
+	UINTN size = sizeof(v);
+
+	return RT->GetVariable(u"OsIndicationsSupported", &global_guid, NULL, &size, &v) == EFI_SUCCESS &&
+	       size == sizeof(v) && (v & EFI_OS_INDICATIONS_BOOT_TO_FW_UI);
+}
+
+/* UEFI 2.10 §8.5.4: OsIndications asks the firmware to stop in its setup
+ * at the next boot; then a cold reset (§8.5.1). Returns only on failure. */
+EFI_STATUS reboot_into_firmware(void)
+{
+	uint64_t v = 0;
+	UINTN size = sizeof(v);
+	EFI_STATUS err;
+
+	if (RT->GetVariable(u"OsIndications", &global_guid, NULL, &size, &v) != EFI_SUCCESS || size != sizeof(v))
+		v = 0;
+	v |= EFI_OS_INDICATIONS_BOOT_TO_FW_UI;
+	err = RT->SetVariable(u"OsIndications", &global_guid, VAR_NON_VOLATILE, sizeof(v), &v);
+	if (EFI_ERROR(err))
+		return log_error_status(err, "OsIndications: cannot set: %s", efi_status_str(err));
+	RT->ResetSystem(EfiResetCold, EFI_SUCCESS, 0, NULL);
+	return log_error_status(EFI_DEVICE_ERROR, "ResetSystem returned");
 }
 
 void loader_var_set_raw(const CHAR16 *name, const void *data, size_t size)

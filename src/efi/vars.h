@@ -4,8 +4,13 @@
 
 #include "firmware.h"
 
+/* Attributes of non-volatile Boot Loader Interface variables (UEFI 2.10 §8.2). */
+#define VAR_NON_VOLATILE (EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS)
+
 /** loader_var_set_str() - a Boot Loader Interface string variable (UCS-2, volatile). */
 void loader_var_set_str(const CHAR16 *name, const char *value);
+/** loader_var_set_str_attr() - the same with @attributes (EFI_VARIABLE_NON_VOLATILE for LoaderEntryLastBooted). */
+void loader_var_set_str_attr(const CHAR16 *name, const char *value, uint32_t attributes);
 void loader_var_set_raw(const CHAR16 *name, const void *data, size_t size);
 /** loader_var_get_str() - a Boot Loader Interface string variable as UTF-8; NULL when unset or not a string. */
 char *loader_var_get_str(const CHAR16 *name);
@@ -13,5 +18,10 @@ char *loader_var_get_str(const CHAR16 *name);
 void loader_var_delete(const CHAR16 *name);
 /** loader_var_set_time() - microseconds since CPU reset (TSC), as LoaderTime*USec. */
 void loader_var_set_time(const CHAR16 *name);
+
+/** firmware_ui_supported() - OsIndicationsSupported has EFI_OS_INDICATIONS_BOOT_TO_FW_UI (UEFI 2.10 §8.5.4). */
+bool firmware_ui_supported(void);
+/** reboot_into_firmware() - set OsIndications' BOOT_TO_FW_UI and reset. Returns only on failure (logged). */
+EFI_STATUS reboot_into_firmware(void);
 
 #endif

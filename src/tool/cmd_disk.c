@@ -23,21 +23,27 @@
 #define SIZE_MAX_MIB (1ull << 20) /* 1 TiB */
 
 static const char help[] =
-	"Usage: handoff disk -o IMG --esp DIR [--size MIB] [--xbootldr DIR [--xbootldr-fs vfat|ext4]]\n\n"
+	"Usage: handoff disk -o IMG --esp DIR [--esp-size MIB] [--size MIB]\n"
+	"                    [--xbootldr DIR [--xbootldr-fs vfat|ext4]] [--root DIR]\n\n"
 	"Build a GPT disk image (protective MBR, primary and backup GPT) holding an\n"
 	"EFI system partition with the contents of DIR (FAT32), and optionally an\n"
-	"Extended Boot Loader partition (XBOOTLDR, vfat or ext4). Partitions start\n"
-	"at 1 MiB boundaries; no root privileges or loop devices are needed.\n\n"
+	"Extended Boot Loader partition (XBOOTLDR, vfat or ext4) and a Linux root\n"
+	"partition (ext4, owners and modes kept). Partitions start at 1 MiB\n"
+	"boundaries; no root privileges or loop devices are needed.\n\n"
 	"  -o, --output IMG      image to write (replaced atomically)\n"
 	"  --esp DIR             contents of the EFI system partition\n"
+	"  --esp-size MIB        the ESP's size (default: its contents, at least 64 MiB)\n"
 	"  --size MIB            total image size; the last partition gets the room\n"
-	"                        (default: just enough for the contents, ESP >= 64 MiB)\n"
+	"                        (default: just enough for the contents)\n"
 	"  --xbootldr DIR        contents of an XBOOTLDR partition after the ESP\n"
 	"  --xbootldr-fs FS      vfat (default) or ext4\n"
+	"  --root DIR            contents of a root partition (type Linux root x86-64,\n"
+	"                        label \"root\", ext4), last\n"
 	"  -h, --help            show this help\n";
 
 /* Space the files under @dir need, with room for directory entries and
- * cluster rounding. Symbolic links to directories are not followed. */
+ * cluster rounding. Symbolic links are not followed (a root file system's
+ * point at absolute paths that exist only inside it). */
 static int tree_size(const char *dir, uint64_t *total)
 {
 	DIR *d = opendir(dir);
@@ -54,12 +60,12 @@ static int tree_size(const char *dir, uint64_t *total)
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
 		p = path_join(dir, e->d_name);
-		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
-			r = tree_size(p, total);
-		else if (stat(p, &st) == 0)
-			*total += ALIGN_UP((uint64_t)st.st_size, 4096ull) + 512;
-		else
+		if (lstat(p, &st) < 0)
 			r = -tool_fail("%s: %s", p, strerror(errno));
+		else if (S_ISDIR(st.st_mode))
+			r = tree_size(p, total);
+		else
+			*total += ALIGN_UP((uint64_t)st.st_size, 4096ull) + 512;
 		free(p);
 	}
 	closedir(d);
@@ -177,17 +183,18 @@ static int make_ext4(const char *img, const struct gpt_part *p, const struct dis
 	return r;
 }
 
-/* Partition sizes: each fits its contents; --size gives the rest to the last. */
-static int plan_disk(const struct disk_part_spec *specs, size_t n, uint64_t size_mib, struct gpt_part *parts,
-		     uint64_t *ret_sectors)
+/* Partition sizes: each fits its contents (the ESP at least @esp_mib);
+ * --size gives the rest to the last. */
+static int plan_disk(const struct disk_part_spec *specs, size_t n, uint64_t esp_mib, uint64_t size_mib,
+		     struct gpt_part *parts, uint64_t *ret_sectors)
 {
-	uint64_t sizes[2], content, need;
+	uint64_t sizes[3], content, need;
 
 	for (size_t i = 0; i < n; i++) {
 		content = 0;
 		if (tree_size(specs[i].dir, &content) < 0)
 			return -1;
-		sizes[i] = part_mib(content, specs[i].ext4) * MIB;
+		sizes[i] = MAX(part_mib(content, specs[i].ext4), i == 0 ? esp_mib : 0) * MIB;
 	}
 	if (EFI_ERROR(gpt_plan(sizes, n, 0, parts, &need)))
 		return -1;
@@ -243,25 +250,35 @@ static void print_layout(const char *img, const struct gpt_disk *d, const struct
 	putchar('\n');
 }
 
-int disk_build(const char *img, const char *esp, const char *xbootldr, bool xbootldr_ext4, uint64_t size_mib,
-	       bool report)
+struct disk_layout {
+	const char *esp, *xbootldr, *root;
+	bool xbootldr_ext4;
+	uint64_t esp_mib, size_mib;
+};
+
+static int disk_build_layout(const char *img, const struct disk_layout *l, bool report)
 {
-	struct disk_part_spec specs[2] = {
-		{ .dir = esp, .label = "ESP", .gpt_name = "EFI System Partition", .type = GPT_TYPE_ESP },
-		{ .dir = xbootldr, .ext4 = xbootldr_ext4, .label = "XBOOTLDR", .gpt_name = "Linux Extended Boot",
+	const struct disk_part_spec all[3] = {
+		{ .dir = l->esp, .label = "ESP", .gpt_name = "EFI System Partition", .type = GPT_TYPE_ESP },
+		{ .dir = l->xbootldr, .ext4 = l->xbootldr_ext4, .label = "XBOOTLDR", .gpt_name = "Linux Extended Boot",
 		  .type = GPT_TYPE_XBOOTLDR },
+		{ .dir = l->root, .ext4 = true, .label = "root", .gpt_name = "Linux root (x86-64)", .type = GPT_TYPE_ROOT_X64 },
 	};
-	struct gpt_part parts[2] = { 0 };
-	struct gpt_disk d = { .parts = parts, .n_parts = xbootldr ? 2 : 1 };
+	struct disk_part_spec specs[3];
+	struct gpt_part parts[3] = { 0 };
+	struct gpt_disk d = { .parts = parts };
 	const char *base = path_basename(img);
 	char *tmp;
 	int fd, r;
 
+	for (size_t i = 0; i < 3; i++)
+		if (all[i].dir)
+			specs[d.n_parts++] = all[i];
 	for (size_t i = 0; i < d.n_parts; i++) {
 		parts[i].type = specs[i].type;
 		snprintf(parts[i].name, sizeof(parts[i].name), "%s", specs[i].gpt_name);
 	}
-	if (plan_disk(specs, d.n_parts, size_mib, parts, &d.n_sectors) < 0)
+	if (plan_disk(specs, d.n_parts, l->esp_mib, l->size_mib, parts, &d.n_sectors) < 0)
 		return -1;
 	setenv("MTOOLS_SKIP_CHECK", "1", 1);
 	tmp = xasprintf("%.*s.%s.XXXXXX", (int)(base - img), img, base);
@@ -283,6 +300,19 @@ int disk_build(const char *img, const char *esp, const char *xbootldr, bool xboo
 	return r;
 }
 
+int disk_build(const char *img, const char *esp, const char *xbootldr, bool xbootldr_ext4, uint64_t size_mib,
+	       bool report)
+{
+	struct disk_layout l = { .esp = esp, .xbootldr = xbootldr, .xbootldr_ext4 = xbootldr_ext4, .size_mib = size_mib };
+
+	return disk_build_layout(img, &l, report);
+}
+
+static bool parse_mib(const char *s, uint64_t *ret)
+{
+	return parse_u64(s, SIZE_MAX_MIB, ret) && *ret > 0;
+}
+
 int cmd_disk(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -291,23 +321,30 @@ int cmd_disk(int argc, char **argv)
 		{ "size", required_argument, NULL, 's' },
 		{ "xbootldr", required_argument, NULL, 'x' },
 		{ "xbootldr-fs", required_argument, NULL, 'f' },
+		{ "root", required_argument, NULL, 'r' },
+		{ "esp-size", required_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	const char *out = NULL, *esp = NULL, *xbl = NULL, *fs = NULL;
-	uint64_t size_mib = 0;
+	const char *out = NULL, *fs = NULL;
+	struct disk_layout l = { 0 };
 	int c;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
-		case 'e': esp = optarg; break;
-		case 'x': xbl = optarg; break;
+		case 'e': l.esp = optarg; break;
+		case 'x': l.xbootldr = optarg; break;
+		case 'r': l.root = optarg; break;
 		case 'f': fs = optarg; break;
 		case 's':
-			if (!parse_u64(optarg, SIZE_MAX_MIB, &size_mib) || size_mib == 0)
+			if (!parse_mib(optarg, &l.size_mib))
 				return tool_usage("--size '%s': expected MiB from 1 to %llu", optarg, SIZE_MAX_MIB);
+			break;
+		case 'E':
+			if (!parse_mib(optarg, &l.esp_mib))
+				return tool_usage("--esp-size '%s': expected MiB from 1 to %llu", optarg, SIZE_MAX_MIB);
 			break;
 		case 'h': return fputs(help, stdout), EXIT_OK;
 		default: return usage_bad_option(c, argv);
@@ -315,19 +352,19 @@ int cmd_disk(int argc, char **argv)
 	}
 	if (optind < argc)
 		return tool_usage("unexpected argument '%s'", argv[optind]);
-	if (!out || !esp)
+	if (!out || !l.esp)
 		return tool_usage("-o IMG and --esp DIR are required");
-	if (fs && !xbl)
+	if (fs && !l.xbootldr)
 		return tool_usage("--xbootldr-fs needs --xbootldr DIR");
 	if (fs && strcmp(fs, "vfat") != 0 && strcmp(fs, "ext4") != 0)
 		return tool_usage("--xbootldr-fs '%s': expected vfat or ext4", fs);
-	if (!is_dir(esp))
-		return tool_fail("%s: not a directory", esp);
-	if (xbl && !is_dir(xbl))
-		return tool_fail("%s: not a directory", xbl);
+	l.xbootldr_ext4 = fs && strcmp(fs, "ext4") == 0;
+	for (size_t i = 0; i < 3; i++) {
+		const char *dir = i == 0 ? l.esp : i == 1 ? l.xbootldr : l.root;
+		if (dir && !is_dir(dir))
+			return tool_fail("%s: not a directory", dir);
+	}
 	if (is_dir(out))
 		return tool_fail("%s: is a directory", out);
-	if (disk_build(out, esp, xbl, fs && strcmp(fs, "ext4") == 0, size_mib, /* report= */ true) < 0)
-		return EXIT_FAIL;
-	return EXIT_OK;
+	return disk_build_layout(out, &l, /* report= */ true) < 0 ? EXIT_FAIL : EXIT_OK;
 }

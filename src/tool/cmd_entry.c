@@ -2,7 +2,9 @@
  * on an ESP (or XBOOTLDR) directory, as kernel-install lays them out. */
 #define _GNU_SOURCE
 #include "entry.h"
+#include "esp.h"
 #include "core/array.h"
+#include "core/bls_count.h"
 #include "core/osrel.h"
 #include <ctype.h>
 #include <dirent.h>
@@ -18,11 +20,12 @@
 #define OSREL_FILE_MAX (64u << 10)
 
 static const char help[] =
-	"Usage: handoff entry add --esp DIR --linux FILE [--initrd FILE]... [--options TEXT]\n"
+	"Usage: handoff entry add [--esp DIR] --linux FILE [--initrd FILE]... [--options TEXT]\n"
 	"                         [--title TEXT] [--version V] [--protocol P] [--entry-token T]\n"
-	"                         [--root DIR]\n"
-	"       handoff entry list --esp DIR [--json]\n"
-	"       handoff entry remove --esp DIR ID\n\n"
+	"                         [--root DIR] [--tries N] [--in-place auto|yes|no] [--boot DIR]\n"
+	"       handoff entry add --kernel-version V [any option above]\n"
+	"       handoff entry list [--esp DIR] [--boot DIR] [--json]\n"
+	"       handoff entry remove [--esp DIR] [--boot DIR] ID | --kernel-version V\n\n"
 	"add     copy FILE (and the initrds) to DIR/<entry-token>/<version>/ and write\n"
 	"        DIR/loader/entries/<entry-token>-<version>.conf. The entry token is\n"
 	"        --entry-token, else /etc/kernel/entry-token, else /etc/machine-id, else\n"
@@ -31,9 +34,23 @@ static const char help[] =
 	"        kernel's own (from its setup header), the title to PRETTY_NAME of\n"
 	"        os-release. --protocol auto|stub|handover|legacy is handoff's key\n"
 	"        choosing the boot scheme (checked against the kernel).\n"
+	"        --tries N names the file <id>+N.conf: the loader counts boots down and\n"
+	"        the entry sorts last once they are used up (systemd-bless-boot marks a\n"
+	"        good boot). --in-place yes writes BOOT/loader/entries/<id>.conf pointing\n"
+	"        at the files under BOOT (default /boot) where they are, nothing copied:\n"
+	"        BOOT must be ext4 or FAT, on the ESP's disk, its partition's root or\n"
+	"        /boot; auto does so when it can. Without --esp: the ESP recorded by\n"
+	"        handoff install, or found.\n"
+	"        --kernel-version V is what the kernel hooks run: --linux BOOT/vmlinuz-V,\n"
+	"        --initrd BOOT/initrd.img-V when it exists, --options from\n"
+	"        /etc/kernel/cmdline (else /proc/cmdline without BOOT_IMAGE= and initrd=),\n"
+	"        --tries from /etc/kernel/tries, --in-place auto; nothing is done (exit 0)\n"
+	"        when handoff is not installed on an ESP.\n"
 	"list    every entry as the loader sees it: sorted, the default marked, with\n"
 	"        problems (missing files, bad lines, unbootable kernels).\n"
-	"remove  delete the entry ID (file name without .conf) and the files only it uses.\n";
+	"remove  delete the entry ID (file name without .conf and boot counter) in every\n"
+	"        state of counting, on the ESP with the files only it uses, and in\n"
+	"        BOOT/loader/entries; --kernel-version V removes <entry-token>-V.\n";
 
 /* What names this installation, read under --root (default /), as
  * kernel-install reads it: /etc/kernel/entry-token, /etc/machine-id, and
@@ -125,6 +142,17 @@ static char *resolve_token(const char *opt, const struct host_ids *h)
 	return xstrdup(t);
 }
 
+char *entry_token(const char *opt)
+{
+	struct host_ids ids;
+	char *t;
+
+	host_ids_read("/", &ids);
+	t = resolve_token(opt, &ids);
+	host_ids_free(&ids);
+	return t;
+}
+
 /* The kernel must be something the loader can start, by the scheme asked for. */
 static int check_kernel(const char *path, enum boot_scheme protocol, char **ret_version)
 {
@@ -172,8 +200,50 @@ struct add_args {
 	const char *token_opt;
 	const char *version_opt;
 	const char *title_opt;
-	const char *root;
+	const char *kernel_version;
+	const char *in_place;      /* auto, yes, no */
+	const char *root;          /* where /etc/kernel/entry-token, /etc/machine-id, os-release are read */
+	bool tries_given;
+	char *owned[3];            /* kernel, initrd and options found on the system */
 };
+
+static int parse_add_opt(int c, struct add_args *a)
+{
+	uint64_t v;
+
+	switch (c) {
+	case 'e': a->spec.esp = optarg; break;
+	case 'l': a->spec.linux_path = optarg; break;
+	case 'i':
+		a->initrds = xrealloc(a->initrds, (a->spec.n_initrds + 1) * sizeof(char *));
+		a->initrds[a->spec.n_initrds++] = optarg;
+		break;
+	case 'o': a->spec.options = optarg; break;
+	case 't': a->title_opt = optarg; break;
+	case 'v': a->version_opt = optarg; break;
+	case 'T': a->token_opt = optarg; break;
+	case 'k': a->kernel_version = optarg; break;
+	case 'b': a->spec.boot = optarg; break;
+	case 'r': a->root = optarg; break;
+	case 'I':
+		if (strcmp(optarg, "auto") != 0 && strcmp(optarg, "yes") != 0 && strcmp(optarg, "no") != 0)
+			return tool_usage("--in-place '%s': expected auto, yes or no", optarg);
+		a->in_place = optarg;
+		break;
+	case 'n':
+		if (!parse_u64(optarg, BLS_COUNT_MAX, &v) || strchr(optarg, 'x'))
+			return tool_usage("--tries '%s': expected a number from 0 to %u", optarg, BLS_COUNT_MAX);
+		a->spec.tries = (uint32_t)v;
+		a->spec.counted = a->tries_given = true;
+		break;
+	case 'p':
+		if (!scheme_from_string(optarg, &a->spec.protocol))
+			return tool_usage("--protocol '%s': expected auto, stub, handover or legacy", optarg);
+		break;
+	default: return -1;
+	}
+	return 0;
+}
 
 static int parse_add(int argc, char **argv, struct add_args *a)
 {
@@ -182,58 +252,144 @@ static int parse_add(int argc, char **argv, struct add_args *a)
 		{ "initrd", required_argument, NULL, 'i' }, { "options", required_argument, NULL, 'o' },
 		{ "title", required_argument, NULL, 't' }, { "version", required_argument, NULL, 'v' },
 		{ "protocol", required_argument, NULL, 'p' }, { "entry-token", required_argument, NULL, 'T' },
-		{ "root", required_argument, NULL, 'r' }, { "help", no_argument, NULL, 'h' }, { 0 },
+		{ "kernel-version", required_argument, NULL, 'k' }, { "tries", required_argument, NULL, 'n' },
+		{ "in-place", required_argument, NULL, 'I' }, { "boot", required_argument, NULL, 'b' },
+		{ "root", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' }, { 0 },
 	};
-	int c;
+	int c, r;
 
 	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'e': a->spec.esp = optarg; break;
-		case 'l': a->spec.linux_path = optarg; break;
-		case 'i':
-			a->initrds = xrealloc(a->initrds, (a->spec.n_initrds + 1) * sizeof(char *));
-			a->initrds[a->spec.n_initrds++] = optarg;
-			break;
-		case 'o': a->spec.options = optarg; break;
-		case 't': a->title_opt = optarg; break;
-		case 'v': a->version_opt = optarg; break;
-		case 'T': a->token_opt = optarg; break;
-		case 'r': a->root = optarg; break;
-		case 'p':
-			if (!scheme_from_string(optarg, &a->spec.protocol))
-				return tool_usage("--protocol '%s': expected auto, stub, handover or legacy", optarg);
-			break;
-		case 'h': return fputs(help, stdout), PARSE_HELP;
-		default: return usage_bad_option(c, argv);
-		}
+		if (c == 'h')
+			return fputs(help, stdout), PARSE_HELP;
+		r = parse_add_opt(c, a);
+		if (r > 0)
+			return r;
+		if (r < 0)
+			return usage_bad_option(c, argv);
 	}
 	if (optind < argc)
 		return tool_usage("unexpected argument '%s'", argv[optind]);
-	if (!a->spec.esp || !a->spec.linux_path)
-		return tool_usage("--esp DIR and --linux FILE are required");
+	if (!a->spec.linux_path && !a->kernel_version)
+		return tool_usage("--linux FILE (or --kernel-version V) is required");
 	if (!one_line(a->spec.options) || !one_line(a->title_opt))
 		return tool_usage("--options and --title must be one line of text");
 	if (a->version_opt && !entry_name_ok(a->version_opt))
 		return tool_usage("--version '%s': use letters, digits and . _ - + ~ only", a->version_opt);
+	if (a->kernel_version && !entry_name_ok(a->kernel_version))
+		return tool_usage("--kernel-version '%s': use letters, digits and . _ - + ~ only", a->kernel_version);
 	a->spec.initrds = a->initrds;
 	return 0;
+}
+
+/* --kernel-version: what the system says, for whatever was not given. */
+static int system_defaults(struct add_args *a)
+{
+	const char *v = a->kernel_version, *boot = a->spec.boot ? a->spec.boot : BOOT_DIR_DEFAULT;
+	char *initrd;
+	int t;
+
+	a->spec.boot = boot;
+	if (!a->version_opt)
+		a->version_opt = v;
+	if (!a->in_place)
+		a->in_place = "auto";
+	if (!a->spec.linux_path)
+		a->spec.linux_path = a->owned[0] = xasprintf("%s/vmlinuz-%s", boot, v);
+	initrd = xasprintf("%s/initrd.img-%s", boot, v);
+	if (!a->spec.n_initrds && is_file(initrd)) {
+		a->initrds = xrealloc(a->initrds, sizeof(char *));
+		a->initrds[a->spec.n_initrds++] = a->owned[1] = initrd;
+		a->spec.initrds = a->initrds;
+	} else {
+		free(initrd);
+	}
+	if (!a->spec.options && !(a->spec.options = a->owned[2] = system_cmdline()))
+		return -1;
+	if (!a->tries_given && (t = system_tries(&a->spec.tries)) != 0) {
+		if (t < 0)
+			return -1;
+		a->spec.counted = true;
+	}
+	return 0;
+}
+
+/* --in-place: yes must work; auto falls back to copying, saying why. */
+static int decide_in_place(struct add_args *a)
+{
+	bool fat;
+	char *why;
+
+	if (!a->in_place || strcmp(a->in_place, "no") == 0)
+		return 0;
+	if (!a->spec.boot)
+		a->spec.boot = BOOT_DIR_DEFAULT;
+	why = boot_readable(a->spec.boot, a->spec.esp, &fat);
+	for (size_t i = 0; !why && i <= a->spec.n_initrds; i++) {
+		const char *file = i ? a->spec.initrds[i - 1] : a->spec.linux_path;
+		char *below = path_below(a->spec.boot, file);
+
+		if (!below)
+			why = xasprintf("%s is not a file under %s", file, a->spec.boot);
+		free(below);
+	}
+	if (!why && a->spec.counted && !fat)
+		why = xasprintf("boot counting needs the entry where the loader can rename it: %s is ext4, "
+				"which it reads only", a->spec.boot);
+	a->spec.in_place = !why;
+	if (why && strcmp(a->in_place, "yes") == 0) {
+		tool_fail("--in-place yes: %s", why);
+		free(why);
+		return -1;
+	}
+	if (why)
+		tool_note("copying the kernel to the ESP: %s", why);
+	free(why);
+	return 0;
+}
+
+/* Is handoff on @esp? The hooks write no entry for a loader that is not there. */
+static bool loader_installed(const char *esp)
+{
+	char *p = path_join(esp, "EFI/handoff/handoffx64.efi");
+	bool r = is_file(p);
+
+	free(p);
+	return r;
+}
+
+static int entry_add_prepare(struct add_args *a, char **ret_esp)
+{
+	*ret_esp = esp_locate(a->spec.esp, /* quiet= */ a->kernel_version != NULL);
+	if (a->kernel_version && (!*ret_esp || !loader_installed(*ret_esp))) {
+		tool_note("handoff is not installed on %s: no entry for %s", *ret_esp ? *ret_esp : "an EFI system partition",
+			  a->kernel_version);
+		return 1;
+	}
+	if (!*ret_esp)
+		return -1;
+	a->spec.esp = *ret_esp;
+	if (a->kernel_version && system_defaults(a) < 0)
+		return -1;
+	return decide_in_place(a);
 }
 
 static int entry_add(int argc, char **argv)
 {
 	struct add_args a = { .root = "/" };
 	struct host_ids ids = { 0 };
-	char *token = NULL, *kver = NULL;
+	char *token = NULL, *kver = NULL, *esp = NULL;
 	int r = parse_add(argc, argv, &a);
 
 	if (r)
 		goto out;
-	r = EXIT_FAIL;
-	host_ids_read(a.root, &ids);
-	if (!is_dir(a.spec.esp)) {
-		tool_fail("%s: not a directory", a.spec.esp);
+	r = entry_add_prepare(&a, &esp);
+	if (r != 0) {
+		r = r > 0 ? EXIT_OK : EXIT_FAIL;
 		goto out;
 	}
+	r = EXIT_FAIL;
+	host_ids_read(a.root, &ids);
 	if (!(token = resolve_token(a.token_opt, &ids)) || check_kernel(a.spec.linux_path, a.spec.protocol, &kver) < 0)
 		goto out;
 	if (!a.version_opt && !entry_name_ok(kver)) {
@@ -247,164 +403,18 @@ static int entry_add(int argc, char **argv)
 	if (!entry_name_ok(a.spec.sort_key))
 		a.spec.sort_key = NULL;
 	a.spec.machine_id = ids.machine_id;
-	if (entry_install(&a.spec) == 0) {
-		printf("%s/loader/entries/%s-%s.conf\n", a.spec.esp, token, a.spec.version);
+	a.spec.print_path = true;
+	if (entry_install(&a.spec) == 0)
 		r = EXIT_OK;
-	}
 out:
+	for (size_t i = 0; i < 3; i++)
+		free(a.owned[i]);
 	free(a.initrds);
 	host_ids_free(&ids);
+	free(esp);
 	free(token);
 	free(kver);
-	return r < 0 ? EXIT_OK : r;
-}
-
-/* The files an entry refers to ("linux", "initrd", "efi", "devicetree"
- * values), as paths under the ESP; anything absolute-less or with ".." is
- * ignored so that remove never reaches outside the ESP. */
-static size_t entry_files(const char *text, char ***ret)
-{
-	static const char *const keys[] = { "linux", "initrd", "efi", "devicetree" };
-	char **files = NULL;
-	size_t n = 0;
-
-	for (const char *p = text; *p;) {
-		size_t len = strcspn(p, "\n"), klen = strcspn(p, " \t\n");
-		const char *v = p + klen;
-		size_t vlen;
-
-		while (*v == ' ' || *v == '\t')
-			v++;
-		vlen = len - (size_t)(v - p);
-		while (vlen && isspace((unsigned char)v[vlen - 1]))
-			vlen--;
-		for (size_t k = 0; k < 4; k++)
-			if (klen == strlen(keys[k]) && strncmp(p, keys[k], klen) == 0 && vlen && *v == '/' &&
-			    !memmem(v, vlen, "..", 2)) {
-				files = xrealloc(files, (n + 1) * sizeof(char *));
-				files[n++] = strndup(v, vlen);
-			}
-		p += len + (p[len] == '\n');
-	}
-	*ret = files;
-	return n;
-}
-
-static char *read_text(const char *path)
-{
-	uint8_t *buf;
-	size_t len;
-	char *s;
-
-	if (read_file(path, 1 << 20, &buf, &len) < 0)
-		return NULL;
-	s = xmalloc(len + 1);
-	memcpy(s, buf, len);
-	s[len] = '\0';
-	free(buf);
-	return s;
-}
-
-/* Is @file used by an entry other than @self? */
-static bool file_in_use(const char *entries_dir, const char *self, const char *file)
-{
-	DIR *d = opendir(entries_dir);
-	struct dirent *e;
-	bool used = false;
-
-	while (d && !used && (e = readdir(d))) {
-		size_t nl = strlen(e->d_name);
-		char *path, *text, **files;
-		size_t n;
-
-		if (nl < 6 || strcmp(e->d_name + nl - 5, ".conf") != 0 || strcmp(e->d_name, self) == 0)
-			continue;
-		path = path_join(entries_dir, e->d_name);
-		text = read_text(path);
-		n = text ? entry_files(text, &files) : 0;
-		for (size_t i = 0; i < n; i++)
-			used |= strcmp(files[i], file) == 0;
-		if (text)
-			strv_free(files, n);
-		free(text);
-		free(path);
-	}
-	if (d)
-		closedir(d);
-	return used;
-}
-
-/* Remove @file and then its parent directories while they are empty, up to the ESP. */
-static void remove_file_and_dirs(const char *esp, const char *file)
-{
-	char *path = path_join(esp, file), *slash;
-
-	if (unlink(path) == 0)
-		printf("removed %s\n", path);
-	while ((slash = strrchr(path, '/')) && (size_t)(slash - path) > strlen(esp)) {
-		*slash = '\0';
-		if (rmdir(path) < 0)
-			break;
-	}
-	free(path);
-}
-
-/* The entry id: the file name without ".conf", given with or without it. */
-static char *strip_conf(const char *arg)
-{
-	size_t n = strlen(arg);
-
-	if (n > 5 && strcmp(arg + n - 5, ".conf") == 0)
-		n -= 5;
-	return strndup(arg, n);
-}
-
-static int entry_remove(int argc, char **argv)
-{
-	static const struct option opts[] = { { "esp", required_argument, NULL, 'e' }, { "help", no_argument, NULL, 'h' }, { 0 } };
-	const char *esp = NULL;
-	char *id, *entries, *name, *conf, *text, **files;
-	size_t n;
-	int c;
-
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		if (c == 'e')
-			esp = optarg;
-		else if (c == 'h')
-			return fputs(help, stdout), EXIT_OK;
-		else
-			return usage_bad_option(c, argv);
-	}
-	if (!esp || optind + 1 != argc)
-		return tool_usage("usage: entry remove --esp DIR ID");
-	id = strip_conf(argv[optind]);
-	if (!entry_name_ok(id)) {
-		free(id);
-		return tool_usage("entry id '%s': use the entry's file name", argv[optind]);
-	}
-	entries = path_join(esp, "loader/entries");
-	name = xasprintf("%s.conf", id);
-	conf = path_join(entries, name);
-	text = is_file(conf) ? read_text(conf) : NULL;
-	if (!text) {
-		c = is_file(conf) ? EXIT_FAIL : tool_fail("%s: no entry '%s' (no %s)", esp, id, conf);
-	} else if (unlink(conf) < 0) {
-		c = tool_fail("%s: %s", conf, strerror(errno));
-	} else {
-		printf("removed %s\n", conf);
-		n = entry_files(text, &files);
-		for (size_t i = 0; i < n; i++)
-			if (!file_in_use(entries, name, files[i]))
-				remove_file_and_dirs(esp, files[i]);
-		strv_free(files, n);
-		c = EXIT_OK;
-	}
-	free(text);
-	free(conf);
-	free(name);
-	free(entries);
-	free(id);
-	return c;
+	return r == PARSE_HELP ? EXIT_OK : r;
 }
 
 int cmd_entry(int argc, char **argv)
@@ -419,6 +429,6 @@ int cmd_entry(int argc, char **argv)
 	if (strcmp(argv[1], "list") == 0)
 		return entry_list(argc - 1, argv + 1, help);
 	if (strcmp(argv[1], "remove") == 0)
-		return entry_remove(argc - 1, argv + 1);
+		return entry_remove(argc - 1, argv + 1, help);
 	return tool_usage("unknown subcommand '%s': expected add, list or remove", argv[1]);
 }

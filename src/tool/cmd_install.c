@@ -4,7 +4,7 @@
  * \loader\entries\; with --arch ia32 (or both) the loader for 32-bit
  * firmware as handoffia32.efi and BOOTIA32.EFI. Files already right are not
  * touched, so a second run changes nothing. */
-#include "tool.h"
+#include "esp.h"
 #include "core/pe.h"
 #include <getopt.h>
 #include <stdio.h>
@@ -14,14 +14,16 @@
 #define EFIVARS_DIR "/sys/firmware/efi/efivars"
 
 static const char help[] =
-	"Usage: handoff install --esp DIR [--arch x64|ia32|both] [--force] [--variables yes|no]\n"
+	"Usage: handoff install [--esp DIR] [--arch x64|ia32|both] [--force] [--variables yes|no]\n"
 	"                      [--loader FILE]\n\n"
 	"Install the loader on the EFI system partition mounted (or staged) at DIR:\n"
 	"DIR/EFI/handoff/handoffx64.efi and DIR/EFI/BOOT/BOOTX64.EFI, DIR/loader/loader.conf\n"
 	"and DIR/loader/entries/ when missing. Another boot loader already at\n"
 	"EFI/BOOT/BOOTX64.EFI is kept unless --force is given. Running it twice changes\n"
-	"nothing.\n\n"
-	"  --esp DIR            the ESP (or a directory to build a disk image from)\n"
+	"nothing. Without --esp, the ESP is found as bootctl finds it: /efi, /boot/efi or\n"
+	"/boot, mounted, FAT, of partition type ESP. The ESP used is recorded in\n"
+	"/etc/handoff/esp (when /etc/handoff exists) for the kernel hooks.\n\n"
+	"  --esp DIR            the ESP (or any directory: a chroot's, an image's)\n"
 	"  --arch ARCH          x64 (default), ia32 (32-bit UEFI: handoffia32.efi and\n"
 	"                       EFI/BOOT/BOOTIA32.EFI) or both\n"
 	"  --force              replace another loader at EFI/BOOT/BOOTX64.EFI\n"
@@ -90,8 +92,6 @@ static int parse_args(int argc, char **argv, struct install_args *a)
 	}
 	if (optind < argc)
 		return tool_usage("unexpected argument '%s'", argv[optind]);
-	if (!a->esp)
-		return tool_usage("--esp DIR is required");
 	if (a->x64 && a->ia32 && a->loader_opt)
 		return tool_usage("--loader names one image: use it with --arch x64 or --arch ia32");
 	return 0;
@@ -212,20 +212,25 @@ int cmd_install(int argc, char **argv)
 {
 	struct install_args a = { 0 };
 	struct loader_image x64 = { 0 }, ia32 = { 0 };
+	char *esp;
 	int r = parse_args(argc, argv, &a);
 
 	if (r)
 		return r < 0 ? EXIT_OK : r;
-	if (!is_dir(a.esp))
-		return tool_fail("%s: not a directory", a.esp);
-	if (a.variables && !is_dir(efivars_dir()))
+	if (!(esp = esp_locate(a.esp, /* quiet= */ false)))
+		return EXIT_FAIL;
+	a.esp = esp;
+	if (a.variables && !is_dir(efivars_dir())) {
+		free(esp);
 		return tool_fail("--variables yes: %s is missing (not booted with UEFI, or efivarfs not mounted)", efivars_dir());
+	}
 	r = EXIT_FAIL;
 	if ((!a.x64 || load_loader(&a, &arch_x64, &x64) == 0) && (!a.ia32 || load_loader(&a, &arch_ia32, &ia32) == 0) &&
 	    (!a.x64 || install_files(&a, &arch_x64, x64.buf, x64.len) == 0) &&
-	    (!a.ia32 || install_files(&a, &arch_ia32, ia32.buf, ia32.len) == 0))
+	    (!a.ia32 || install_files(&a, &arch_ia32, ia32.buf, ia32.len) == 0) && esp_record(esp) == 0)
 		r = a.variables ? efivar_add_boot_entry(a.esp, variables_arch(&a)->main) : EXIT_OK;
 	free(x64.buf);
 	free(ia32.buf);
+	free(esp);
 	return r;
 }

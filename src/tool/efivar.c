@@ -2,11 +2,11 @@
  * on the ESP's partition, first in BootOrder (UEFI 2.10 §3.1.1 "Boot Manager
  * Programming", §3.1.3 EFI_LOAD_OPTION, §10.3.5.1 hard drive media device
  * path, §10.3.5.4 file path), written through efivarfs (4 attribute bytes,
- * then the data, in one write). An identical Boot#### is reused, so a second
+ * then the data, in one write: efivarfs.c). An identical Boot#### is reused, so a second
  * install changes nothing. HANDOFF_EFIVARS_DIR and HANDOFF_ESP_PARTITION
  * ("N:START:SIZE:PARTUUID") stand in for the system's in tests. */
 #define _GNU_SOURCE
-#include "tool.h"
+#include "efivarfs.h"
 #include "core/gpt.h"
 #include <dirent.h>
 #include <errno.h>
@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #define EFIVARS_DIR "/sys/firmware/efi/efivars"
-#define GLOBAL_GUID "8be4df61-93ca-11d2-aa0d-00e098032b8c"
+#define GLOBAL_GUID EFI_GLOBAL_GUID_STR
 #define VAR_ATTRS 0x7u /* NON_VOLATILE | BOOTSERVICE_ACCESS | RUNTIME_ACCESS */
 #define LOAD_OPTION_ACTIVE 0x1u
 #define MSDOS_SUPER_MAGIC 0x4d44
@@ -162,57 +162,8 @@ static void load_option(const struct esp_part *p, const char *loader_path, struc
 	sb_putn(out, (const char *)end, sizeof(end));
 }
 
-static char *var_path(const char *dir, const char *name)
-{
-	return xasprintf("%s/%s-" GLOBAL_GUID, dir, name);
-}
-
-/* efivarfs marks variables immutable; the flag must be cleared to rewrite. */
-static int var_write(const char *dir, const char *name, const void *data, size_t len)
-{
-	char *path = var_path(dir, name);
-	uint8_t *buf = xmalloc(len + 4);
-	int fd, flags, r = 0;
-
-	put_le32(buf, VAR_ATTRS);
-	memcpy(buf + 4, data, len);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0 && ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0 && (flags & FS_IMMUTABLE_FL)) {
-		flags &= ~FS_IMMUTABLE_FL;
-		ioctl(fd, FS_IOC_SETFLAGS, &flags);
-	}
-	if (fd >= 0)
-		close(fd);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0 || write(fd, buf, len + 4) != (ssize_t)(len + 4))
-		r = -tool_fail("%s: write: %s", path, strerror(errno));
-	if (fd >= 0)
-		close(fd);
-	free(buf);
-	free(path);
-	return r;
-}
-
-/* The data of variable @name (without the attribute bytes); NULL if absent. */
-static uint8_t *var_read(const char *dir, const char *name, size_t *ret_len)
-{
-	char *path = var_path(dir, name);
-	uint8_t *buf = NULL;
-	size_t len = 0;
-
-	if (read_file_opt(path, 1 << 20, &buf, &len) < 0 || !buf || len < 4) {
-		free(buf);
-		buf = NULL;
-	} else {
-		memmove(buf, buf + 4, len - 4);
-		*ret_len = len - 4;
-	}
-	free(path);
-	return buf;
-}
-
 /* An existing Boot#### with exactly @opt, else the lowest unused number. */
-static int pick_boot_number(const char *dir, const struct strbuf *opt, bool *ret_exists)
+static int pick_boot_number(const struct strbuf *opt, bool *ret_exists)
 {
 	int free_num = -1;
 
@@ -224,7 +175,7 @@ static int pick_boot_number(const char *dir, const struct strbuf *opt, bool *ret
 		bool absent;
 
 		snprintf(name, sizeof(name), "Boot%04X", (unsigned)i);
-		cur = var_read(dir, name, &len);
+		cur = efivar_read(name, GLOBAL_GUID, &len);
 		absent = cur == NULL;
 		if (absent && free_num < 0)
 			free_num = i;
@@ -241,10 +192,10 @@ static int pick_boot_number(const char *dir, const struct strbuf *opt, bool *ret
 	return free_num;
 }
 
-static int boot_order_first(const char *dir, uint16_t num)
+static int boot_order_first(uint16_t num)
 {
 	size_t len = 0, n = 0;
-	uint8_t *cur = var_read(dir, "BootOrder", &len);
+	uint8_t *cur = efivar_read("BootOrder", GLOBAL_GUID, &len);
 	uint8_t *order = xmalloc(len + 2);
 	int r = 0;
 
@@ -260,7 +211,7 @@ static int boot_order_first(const char *dir, uint16_t num)
 			memcpy(order + n, cur + i, 2);
 			n += 2;
 		}
-	r = var_write(dir, "BootOrder", order, n);
+	r = efivar_write("BootOrder", GLOBAL_GUID, VAR_ATTRS, order, n);
 	if (r == 0)
 		printf("BootOrder: Boot%04X first\n", num);
 	free(cur);
@@ -291,18 +242,18 @@ int efivar_add_boot_entry(const char *esp, const char *loader_name)
 		return EXIT_FAIL;
 	loader_path = xasprintf(LOADER_DIR "%s", loader_name);
 	load_option(&part, loader_path, &opt);
-	num = pick_boot_number(dir, &opt, &exists);
+	num = pick_boot_number(&opt, &exists);
 	if (num < 0) {
 		sb_free(&opt);
 		free(loader_path);
 		return tool_fail("%s: no free Boot#### number", dir);
 	}
 	snprintf(name, sizeof(name), "Boot%04X", (unsigned)num);
-	if (!exists && var_write(dir, name, opt.buf, opt.len) == 0) {
+	if (!exists && efivar_write(name, GLOBAL_GUID, VAR_ATTRS, opt.buf, opt.len) == 0) {
 		printf("%s: " DESCRIPTION " (%s)\n", name, loader_path);
 		exists = true;
 	}
-	if (exists && boot_order_first(dir, (uint16_t)num) == 0)
+	if (exists && boot_order_first((uint16_t)num) == 0)
 		r = EXIT_OK;
 	sb_free(&opt);
 	free(loader_path);

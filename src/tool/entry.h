@@ -1,6 +1,9 @@
 /* Boot Loader Specification Type #1 entries as `kernel-install` lays them
  * out: the kernel and initrds in ESP/<entry-token>/<version>/, the entry in
- * ESP/loader/entries/<entry-token>-<version>.conf. */
+ * ESP/loader/entries/<entry-token>-<version>.conf; or, "in place", the entry
+ * in /boot/loader/entries/ pointing at the kernel where the distribution put
+ * it (the loader reads ext4 and FAT partitions of its disk). A "+TRIES"
+ * before ".conf" makes the loader count boots (UAPI.1 "Boot counting"). */
 #ifndef TOOL_ENTRY_H
 #define TOOL_ENTRY_H
 
@@ -9,6 +12,9 @@
 
 struct entry_spec {
 	const char *esp;
+	const char *boot;         /* the distribution's /boot: entries of this id there are replaced (NULL: not looked at) */
+	bool in_place;            /* the entry in BOOT/loader/entries with paths relative to BOOT (the
+	                           * kernel and initrds must be under it); else copies on the ESP */
 	const char *token;        /* entry token: machine-id or --entry-token */
 	const char *version;
 	const char *title;
@@ -19,20 +25,73 @@ struct entry_spec {
 	const char *const *initrds;
 	size_t n_initrds;
 	enum boot_scheme protocol;
+	bool counted;             /* name the file ID+TRIES.conf */
+	uint32_t tries;
+	bool print_path;          /* print the entry file's path on stdout */
 };
 
 /**
- * entry_install() - copy the kernel and initrds and write the entry file
- * (last, atomically, so the loader never sees an entry whose files are not
- * there yet). Files already identical are left untouched.
+ * entry_install() - copy the kernel and initrds (unless in place) and write
+ * the entry file (last, atomically, so the loader never sees an entry whose
+ * files are not there yet). Files already identical are left untouched, and
+ * so is an entry file of the same id with the same text, whatever its boot
+ * counter says; any other file of the same id (another counter, or the
+ * other place) goes, with the ESP files only it used.
  * Return: 0 or -1 (reason printed).
  */
 int entry_install(const struct entry_spec *s);
 
 /** entry_list() - `handoff entry list` (entry_list.c); @help is the command's --help text. */
 int entry_list(int argc, char **argv, const char *help);
+struct json;
+/**
+ * entries_render() - the entries of @esp and of @boot (NULL: none) as the
+ * loader sees them, as `entry list` shows them: with @j, a JSON object (member
+ * @key of the object being written); else text appended to @out.
+ */
+void entries_render(const char *esp, const char *boot, struct json *j, const char *key, struct strbuf *out);
+/** boot_entries_dir() - @opt, else /boot when it has loader/entries and is not @esp, else NULL. Allocated. */
+char *boot_entries_dir(const char *opt, const char *esp);
+
+/** entry_token() - the entry token as `entry add` finds it (--entry-token @opt first). NULL: printed why. */
+char *entry_token(const char *opt);
 
 /** entry_name_ok() - @s is usable as a path component (token, version, id). */
 bool entry_name_ok(const char *s);
+
+/** path_below() - @file's path below @boot ("/vmlinuz-6.1.0-13-amd64"), links resolved; NULL when not below it. */
+char *path_below(const char *boot, const char *file);
+
+/* entry_remove.c */
+/**
+ * entry_remove_id() - delete every file of entry @id under @root/loader/entries
+ * (ID.conf, ID+L.conf, ID+L-D.conf) but @keep (a file name, or NULL). With
+ * @files, also the files under @root that only those entries used and that
+ * lie in a subdirectory (copies handoff made: never a kernel at the top of
+ * /boot), and then directories left empty. Return: entries removed, or -1.
+ */
+int entry_remove_id(const char *root, const char *id, const char *keep, bool files);
+/** entry_remove() - `handoff entry remove`. */
+int entry_remove(int argc, char **argv, const char *help);
+
+/* entry_system.c: what `entry add --kernel-version` takes from the system */
+/**
+ * system_cmdline() - $KERNEL_INSTALL_CONF_ROOT/cmdline (default
+ * /etc/kernel/cmdline), else /usr/lib/kernel/cmdline, else /proc/cmdline
+ * without BOOT_IMAGE= and initrd= (kernel-install's order).
+ * Return: the command line, or NULL with the reason printed.
+ */
+char *system_cmdline(void);
+/** system_tries() - $KERNEL_INSTALL_CONF_ROOT/tries: 1 with *@ret set, 0 when absent, -1 when malformed (printed). */
+int system_tries(uint32_t *ret);
+/**
+ * boot_readable() - can the loader read the kernels under @boot where they
+ * are: an ext4 or FAT file system, @boot its root or its /boot, and (when
+ * @esp is a mounted ESP) a partition of the ESP's disk whose superblock
+ * handoff's ext4 driver accepts. *@ret_fat: the loader can also rename
+ * (count) entries there. Return: NULL, or why not (malloc'd).
+ */
+char *boot_readable(const char *boot, const char *esp, bool *ret_fat);
+#define BOOT_DIR_DEFAULT "/boot"
 
 #endif

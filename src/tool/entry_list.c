@@ -6,12 +6,14 @@
  * (plan_scheme), so what would fail at boot shows up here as a problem. */
 #define _GNU_SOURCE
 #include "entry.h"
+#include "esp.h"
 #include "json.h"
 #include "core/bls.h"
 #include "core/config.h"
 #include "core/osrel.h"
 #include "core/uki.h"
 #include <dirent.h>
+#include <limits.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +23,7 @@
 struct listed {
 	struct bls_entry e;
 	struct diag_capture problems;
+	const char *root;             /* the directory its paths are relative to */
 };
 
 struct listing {
@@ -159,18 +162,20 @@ static void add_item(struct listing *l, struct listed *it, bool ok)
 	(*v)[(*n)++] = it;
 }
 
-static void load_type1(struct listing *l, const char *esp)
+/* @shown: how entries of @root are named in the listing ("" on the ESP, "/boot/" in place). */
+static void load_type1(struct listing *l, const char *esp, const char *shown)
 {
 	char *dir = path_join(esp, "loader/entries"), **names;
 	size_t n = list_dir(dir, ".conf", &names);
 
 	for (size_t i = 0; i < n; i++) {
 		struct listed *it = xmalloc(sizeof(*it));
-		char *path = path_join(dir, names[i]), *rel = xasprintf("loader/entries/%s", names[i]), *text;
+		char *path = path_join(dir, names[i]), *rel = xasprintf("%sloader/entries/%s", shown, names[i]), *text;
 		size_t len = 0;
 		bool ok = false;
 
 		memset(&it->e, 0, sizeof(it->e));
+		it->root = esp;
 		diag_capture_begin(&it->problems);
 		text = slurp(path, &len);
 		if (text)
@@ -217,9 +222,10 @@ static bool uki_entry(struct bls_entry *e, const char *path, const char *rel, co
 		uki_check_kernel(&bz, rel);
 	if (ok && u.s[UKI_OSREL].data)
 		osrel_parse((const char *)u.s[UKI_OSREL].data, u.s[UKI_OSREL].size, rel, &o);
+	if (ok && bls_entry_set_name(e, name, ".efi", /* keep_suffix= */ true) != EFI_SUCCESS)
+		ok = false;
 	if (ok) {
 		e->type = BLS_TYPE2;
-		e->id = xstrdup(name);
 		e->path = xstrdup(rel);
 		e->efi = xasprintf("/%s", rel);
 		e->title = first_of(o.pretty_name, o.name, NULL);
@@ -243,6 +249,7 @@ static void load_type2(struct listing *l, const char *esp)
 		bool ok;
 
 		memset(&it->e, 0, sizeof(it->e));
+		it->root = esp;
 		diag_capture_begin(&it->problems);
 		ok = uki_entry(&it->e, path, rel, names[i]);
 		diag_capture_end(&it->problems);
@@ -273,11 +280,16 @@ static void load_config(struct listing *l, const char *esp)
 	free(path);
 }
 
-static void listing_load(struct listing *l, const char *esp)
+static void listing_load(struct listing *l, const char *esp, const char *boot)
 {
 	load_config(l, esp);
-	load_type1(l, esp);
+	load_type1(l, esp, "");
 	load_type2(l, esp);
+	if (boot) {
+		char *shown = xasprintf("%s/", boot);
+		load_type1(l, boot, shown);
+		free(shown);
+	}
 	l->sorted = xmalloc((l->n + 1) * sizeof(*l->sorted));
 	for (size_t i = 0; i < l->n; i++)
 		l->sorted[i] = &l->items[i]->e;
@@ -335,37 +347,41 @@ static void json_entry(struct json *j, const struct bls_entry *e, bool is_defaul
 	json_str(j, "efi", e->efi);
 	json_str(j, "options", e->options);
 	json_str(j, "protocol", scheme_name(e->protocol));
+	if (e->counted) {
+		json_uint(j, "tries_left", e->tries_left);
+		json_uint(j, "tries_done", e->tries_done);
+	} else {
+		json_null(j, "tries_left");
+		json_null(j, "tries_done");
+	}
 	json_bool(j, "default", is_default);
 	json_problems(j, &item_of(e)->problems);
 	json_obj_end(j);
 	free(display);
 }
 
-static void render_json(const struct listing *l, struct strbuf *out)
+static void listing_json(const struct listing *l, struct json *j, const char *key)
 {
-	struct json j;
-
-	json_init(&j, out);
-	json_obj_begin(&j, NULL);
-	json_str(&j, "default", l->n ? l->sorted[l->default_idx]->id : NULL);
+	json_obj_begin(j, key);
+	json_str(j, "default", l->n ? l->sorted[l->default_idx]->id : NULL);
 	if (l->cfg.timeout_sec == CFG_TIMEOUT_UNSET || l->cfg.timeout_sec == CFG_TIMEOUT_MENU_FORCE)
-		json_null(&j, "timeout");
+		json_null(j, "timeout");
 	else
-		json_uint(&j, "timeout", l->cfg.timeout_sec);
-	json_problems(&j, &l->cfg_problems);
-	json_arr_begin(&j, "entries");
+		json_uint(j, "timeout", l->cfg.timeout_sec);
+	json_problems(j, &l->cfg_problems);
+	json_arr_begin(j, "entries");
 	for (size_t i = 0; i < l->n; i++)
-		json_entry(&j, l->sorted[i], i == l->default_idx);
-	json_arr_end(&j);
-	json_arr_begin(&j, "ignored");
+		json_entry(j, l->sorted[i], i == l->default_idx);
+	json_arr_end(j);
+	json_arr_begin(j, "ignored");
 	for (size_t i = 0; i < l->n_ignored; i++) {
-		json_obj_begin(&j, NULL);
-		json_str(&j, "path", l->ignored[i]->e.path);
-		json_problems(&j, &l->ignored[i]->problems);
-		json_obj_end(&j);
+		json_obj_begin(j, NULL);
+		json_str(j, "path", l->ignored[i]->e.path);
+		json_problems(j, &l->ignored[i]->problems);
+		json_obj_end(j);
 	}
-	json_arr_end(&j);
-	json_obj_end(&j);
+	json_arr_end(j);
+	json_obj_end(j);
 }
 
 static void text_problems(struct strbuf *sb, const struct diag_capture *c)
@@ -391,6 +407,9 @@ static void text_entry(struct strbuf *sb, const struct bls_entry *e, bool is_def
 	if (e->options)
 		sb_printf(sb, "      options: %s\n", e->options);
 	sb_printf(sb, "     protocol: %s\n", scheme_name(e->protocol));
+	if (e->counted)
+		sb_printf(sb, "        tries: %u left, %u done%s\n", e->tries_left, e->tries_done,
+			  e->tries_left ? "" : " (bad: sorted last)");
 	text_problems(sb, &item_of(e)->problems);
 	free(display);
 }
@@ -411,21 +430,47 @@ static void render_text(const struct listing *l, struct strbuf *sb)
 	}
 }
 
+char *boot_entries_dir(const char *opt, const char *esp)
+{
+	char *entries = path_join(BOOT_DIR_DEFAULT, "loader/entries"), re[PATH_MAX], rb[PATH_MAX];
+	bool use = is_dir(entries) && realpath(esp, re) && realpath(BOOT_DIR_DEFAULT, rb) && strcmp(re, rb) != 0;
+
+	free(entries);
+	if (opt)
+		return xstrdup(opt);
+	return use ? xstrdup(BOOT_DIR_DEFAULT) : NULL;
+}
+
+void entries_render(const char *esp, const char *boot, struct json *j, const char *key, struct strbuf *out)
+{
+	struct listing l = { 0 };
+
+	listing_load(&l, esp, boot);
+	if (j)
+		listing_json(&l, j, key);
+	else
+		render_text(&l, out);
+	listing_free(&l);
+}
+
 int entry_list(int argc, char **argv, const char *help)
 {
 	static const struct option opts[] = {
-		{ "esp", required_argument, NULL, 'e' }, { "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' }, { 0 },
+		{ "esp", required_argument, NULL, 'e' }, { "boot", required_argument, NULL, 'b' },
+		{ "json", no_argument, NULL, 'j' }, { "help", no_argument, NULL, 'h' }, { 0 },
 	};
-	struct listing l = { 0 };
 	struct strbuf out = { 0 };
-	const char *esp = NULL;
+	struct json j;
+	const char *esp_opt = NULL, *boot_opt = NULL;
+	char *esp, *boot;
 	bool json = false;
 	int c;
 
 	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		if (c == 'e')
-			esp = optarg;
+			esp_opt = optarg;
+		else if (c == 'b')
+			boot_opt = optarg;
 		else if (c == 'j')
 			json = true;
 		else if (c == 'h')
@@ -433,14 +478,20 @@ int entry_list(int argc, char **argv, const char *help)
 		else
 			return usage_bad_option(c, argv);
 	}
-	if (!esp || optind < argc)
-		return tool_usage("usage: entry list --esp DIR [--json]");
-	if (!is_dir(esp))
-		return tool_fail("%s: not a directory", esp);
-	listing_load(&l, esp);
-	(json ? render_json : render_text)(&l, &out);
+	if (optind < argc)
+		return tool_usage("usage: entry list [--esp DIR] [--boot DIR] [--json]");
+	if (!(esp = esp_locate(esp_opt, /* quiet= */ false)))
+		return EXIT_FAIL;
+	if (boot_opt && !is_dir(boot_opt)) {
+		free(esp);
+		return tool_fail("%s: not a directory", boot_opt);
+	}
+	boot = boot_entries_dir(boot_opt, esp);
+	json_init(&j, &out);
+	entries_render(esp, boot, json ? &j : NULL, NULL, &out);
 	fwrite(sb_str(&out), 1, out.len, stdout);
 	sb_free(&out);
-	listing_free(&l);
+	free(boot);
+	free(esp);
 	return EXIT_OK;
 }

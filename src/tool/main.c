@@ -13,8 +13,14 @@ struct command {
 
 static const struct command commands[] = {
 	{ "inspect", cmd_inspect, "FILE [--json]", "describe a kernel, UKI or EFI application" },
-	{ "install", cmd_install, "--esp DIR [--force]", "put the loader on an EFI system partition" },
-	{ "entry", cmd_entry, "add|list|remove --esp DIR", "manage Boot Loader Specification entries" },
+	{ "install", cmd_install, "[--esp DIR] [--force]", "put the loader on an EFI system partition" },
+	{ "update", cmd_update, "[--esp DIR] [--graceful]", "replace an installed loader by this version's" },
+	{ "entry", cmd_entry, "add|list|remove ...", "manage Boot Loader Specification entries" },
+	{ "status", cmd_status, "[--json]", "what booted, what will boot, the ESP and entries" },
+	{ "set-default", cmd_set_default, "ID", "the default entry (LoaderEntryDefault)" },
+	{ "set-oneshot", cmd_set_oneshot, "ID", "the entry for the next boot only (LoaderEntryOneShot)" },
+	{ "set-timeout", cmd_set_timeout, "SECONDS", "the menu timeout (LoaderConfigTimeout)" },
+	{ "set-timeout-oneshot", cmd_set_timeout_oneshot, "SECONDS", "the next boot's menu timeout" },
 	{ "disk", cmd_disk, "-o IMG --esp DIR", "build a GPT disk image from directories" },
 	{ "run", cmd_run, "TARGET [-- QEMU-ARGS]", "boot a disk, ESP or EFI file in QEMU/OVMF" },
 	{ "uki", cmd_uki, "--linux FILE -o OUT.efi", "build a unified kernel image" },
@@ -26,7 +32,7 @@ static void usage(FILE *f)
 	fputs("Usage: handoff [--version] [--help] COMMAND [ARGS...]\n\n"
 	      "UEFI boot loader toolkit for Linux on x86-64.\n\nCommands:\n", f);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-8s %-26s %s\n", commands[i].name, commands[i].args, commands[i].summary);
+		fprintf(f, "  %-19s %-26s %s\n", commands[i].name, commands[i].args, commands[i].summary);
 	fputs("\nRun 'handoff COMMAND --help' for a command's options; see handoff(1).\n", f);
 }
 

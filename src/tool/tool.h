@@ -26,6 +26,12 @@
 /* ---- commands (cmd_*.c): argv[0] is the command name ---- */
 int cmd_inspect(int argc, char **argv);
 int cmd_install(int argc, char **argv);
+int cmd_update(int argc, char **argv);
+int cmd_status(int argc, char **argv);
+int cmd_set_default(int argc, char **argv);
+int cmd_set_oneshot(int argc, char **argv);
+int cmd_set_timeout(int argc, char **argv);
+int cmd_set_timeout_oneshot(int argc, char **argv);
 int cmd_entry(int argc, char **argv);
 int cmd_disk(int argc, char **argv);
 int cmd_run(int argc, char **argv);

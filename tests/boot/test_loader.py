@@ -375,13 +375,14 @@ def test_loader_boot_loader_interface_variables():
     qemu.expect(re.fullmatch(re.escape(vendor.strip()) + r" \d+\.\d\d", s.get("LoaderFirmwareInfo", "")),
                 "LoaderFirmwareInfo is '%s <revision>', got %r" % (vendor.strip(), s.get("LoaderFirmwareInfo")), res)
     features = int.from_bytes(v.get("LoaderFeatures", b""), "little")
-    want = sum(1 << b for b in (0, 1, 2, 3, 5, 8))  # README: bits 0-3, 5, 8 of systemd's numbering
+    want = sum(1 << b for b in (0, 1, 2, 3, 4, 5, 8, 9))  # README: bits 0-5, 8, 9 of systemd's numbering
     qemu.expect_eq((len(v.get("LoaderFeatures", b"")), features), (8, want), "LoaderFeatures (u64)", res)
     qemu.expect_eq(s.get("LoaderImageIdentifier", "").upper(), "\\EFI\\BOOT\\BOOTX64.EFI", "LoaderImageIdentifier", res)
     qemu.expect_eq(s.get("LoaderDevicePartUUID", "").lower(), gpt_partition_guid(disk),
                    "LoaderDevicePartUUID is the ESP's GPT partition GUID", res)
     entries = v.get("LoaderEntries", b"").decode("utf-16-le").split("\0")
-    qemu.expect_eq(entries, ["a-first", "b-second", ""], "LoaderEntries: ids in menu order, each NUL-terminated", res)
+    qemu.expect_eq(entries, ["a-first", "b-second", "auto-reboot-to-firmware-setup", ""],
+                   "LoaderEntries: ids in menu order, then OVMF's firmware-setup entry, each NUL-terminated", res)
     qemu.expect_eq(s.get("LoaderEntrySelected"), "a-first", "LoaderEntrySelected", res)
     qemu.expect_eq(s.get("HandoffBootScheme"), "stub", "HandoffBootScheme", res)
     t_init, t_exec = s.get("LoaderTimeInitUSec", ""), s.get("LoaderTimeExecUSec", "")

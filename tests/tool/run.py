@@ -204,7 +204,7 @@ def version_and_help():
         version = f.read().strip()
     assert ok(h("--version")).stdout.decode() == f"handoff {version}\n"
     assert b"Commands:" in ok(h("--help")).stdout
-    for cmd in ("inspect", "install", "entry", "disk", "run"):
+    for cmd in ("inspect", "install", "update", "entry", "status", "set-default", "set-timeout", "disk", "run"):
         r = ok(h(cmd, "--help"), cmd)
         assert r.stdout.startswith(b"Usage: handoff " + cmd.encode()), r.stdout[:80]
         assert r.stderr == b""
@@ -224,7 +224,12 @@ def usage_errors_exit_2():
         ("entry", "add", "--esp", "/tmp", "--linux", KERNEL, "--options", "a\nb"),
         ("entry", "remove", "--esp", "/tmp"), ("entry", "remove", "--esp", "/tmp", "../x"),
         ("run",), ("run", KERNEL, "--timeout", "soon"), ("run", KERNEL, "--protocol", "bios"),
-        ("run", "a", "b"), ("install",), ("install", "--esp", "/tmp", "--variables", "maybe"),
+        ("run", "a", "b"), ("install", "--esp", "/tmp", "--variables", "maybe"),
+        ("entry", "add", "--esp", "/tmp", "--linux", KERNEL, "--tries", "x"),
+        ("entry", "add", "--esp", "/tmp", "--linux", KERNEL, "--in-place", "maybe"),
+        ("entry", "add", "--kernel-version", "../1"), ("entry", "remove", "--kernel-version", "1", "extra"),
+        ("update", "extra"), ("status", "extra"), ("set-default",), ("set-timeout", "soon"),
+        ("set-oneshot", "@saved"), ("set-default", "@bogus"), ("set-default", "a\nb"),
     ]
     for args in cases:
         r = h(*args)
@@ -1095,6 +1100,10 @@ def run_kernel_by_each_protocol():
         assert rep and r.returncode == code, f"{proto}: exit {r.returncode} {r.stderr!r} {out[-2000:]}"
         assert f"by {proto}" in out, f"{proto}: the loader did not say it used {proto}"
         assert rep["payload_sha256"] == payload_sha()
+
+
+sys.path.insert(0, HERE)
+import tool_system  # noqa: E402,F401  (more tests: the Debian system side, registered with @test)
 
 
 def main():

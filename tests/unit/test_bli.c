@@ -145,3 +145,46 @@ TEST(bli_request_free_resets)
 	bli_request_free(&req);
 	CHECK(req.timeout == NULL && req.entry_oneshot == NULL && req.timeout_oneshot == NULL);
 }
+
+TEST(bli_default_saved_variable)
+{
+	/* bootctl set-default @saved: LoaderEntryLastBooted chooses. */
+	struct bli_request req = { .entry_default = "@saved", .last_booted = "debian-6.12" };
+	struct fixture f;
+	uint32_t t = 5;
+	size_t i = 3;
+
+	fixture_init(&f);
+	CHECK(!bli_apply(&req, f.v, N_IDS, &t, &i));
+	CHECK_EQ(i, 2);
+	req.last_booted = NULL; /* nothing booted yet: loader.conf's choice stays, silently */
+	i = 3;
+	test_log_reset();
+	bli_apply(&req, f.v, N_IDS, &t, &i);
+	CHECK_EQ(i, 3);
+	CHECK_EQ(test_log_count(), 0);
+	req.last_booted = "gone"; /* an entry since removed: reported, loader.conf's choice stays */
+	bli_apply(&req, f.v, N_IDS, &t, &i);
+	CHECK_EQ(i, 3);
+	CHECK_LOG("LoaderEntryLastBooted 'gone' matches no boot entry, ignored");
+	req = (struct bli_request){ .entry_oneshot = "arch", .entry_default = "@saved", .last_booted = "fedora" };
+	CHECK(bli_apply(&req, f.v, N_IDS, &t, &i)); /* the one-shot wins and says so */
+	CHECK_EQ(i, 0);
+}
+
+TEST(bli_saved_action_rules)
+{
+	struct bli_request none = { 0 };
+	struct bli_request var_saved = { .entry_default = "@saved", .last_booted = "arch" };
+	struct bli_request var_glob = { .entry_default = "debian-*", .last_booted = "arch" };
+	struct bli_request cfg_only = { .last_booted = "arch" };
+
+	CHECK_EQ(bli_saved_action(&none, false, "arch", false), BLI_SAVED_KEEP);      /* nothing to drop */
+	CHECK_EQ(bli_saved_action(&none, true, "arch", false), BLI_SAVED_SET);        /* default @saved */
+	CHECK_EQ(bli_saved_action(&cfg_only, true, "arch", false), BLI_SAVED_KEEP);   /* already remembered */
+	CHECK_EQ(bli_saved_action(&cfg_only, true, "fedora", false), BLI_SAVED_SET);
+	CHECK_EQ(bli_saved_action(&cfg_only, false, "fedora", false), BLI_SAVED_DELETE); /* no longer used */
+	CHECK_EQ(bli_saved_action(&var_saved, false, "fedora", false), BLI_SAVED_SET);
+	CHECK_EQ(bli_saved_action(&var_glob, true, "fedora", false), BLI_SAVED_DELETE); /* the variable beats loader.conf */
+	CHECK_EQ(bli_saved_action(&var_saved, true, "fedora", true), BLI_SAVED_KEEP);   /* a one-shot boot */
+}

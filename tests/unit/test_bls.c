@@ -4,6 +4,7 @@
  * test_bls_order.c. */
 #include "test.h"
 #include "core/bls.h"
+#include "core/config.h"
 #include <stdlib.h>
 
 #define EPATH "\\loader\\entries\\e.conf"
@@ -250,7 +251,10 @@ TEST(bls_parse_id_from_filename)
 		{ "noext", "noext" },
 		{ "a.confx", "a.confx" },
 		{ ".conf", ".conf" },                 /* nothing would be left */
-		{ "fedora+3-0.conf", "fedora+3-0" },   /* boot counter kept: it is the file's name */
+		{ "fedora+3-0.conf", "fedora" },       /* boot counter dropped, as systemd-boot and bootctl */
+		{ "fedora+3.conf", "fedora" },
+		{ "a+b+0-7.CONF", "a+b" },             /* the last '+' counts */
+		{ "fedora+3x.conf", "fedora+3x" },     /* not a counter: the name stays */
 	};
 	struct bls_entry e;
 
@@ -260,6 +264,25 @@ TEST(bls_parse_id_from_filename)
 		CHECK_STR(e.path, cases[i].filename); /* no path given: the file name */
 		bls_entry_free(&e);
 	}
+}
+
+TEST(bls_parse_boot_counter)
+{
+	struct bls_entry e;
+
+	CHECK_EQ(bls_parse_entry("linux /k", 8, "d-6.1+2-1.conf", NULL, &e), EFI_SUCCESS);
+	CHECK(e.counted);
+	CHECK_EQ(e.tries_left, 2);
+	CHECK_EQ(e.tries_done, 1);
+	bls_entry_free(&e);
+	CHECK_EQ(bls_parse_entry("linux /k", 8, "d-6.1+0.conf", NULL, &e), EFI_SUCCESS);
+	CHECK(e.counted);
+	CHECK_EQ(e.tries_left, 0);
+	CHECK_EQ(e.tries_done, 0);
+	bls_entry_free(&e);
+	CHECK_EQ(bls_parse_entry("linux /k", 8, "d-6.1.conf", NULL, &e), EFI_SUCCESS);
+	CHECK(!e.counted);
+	bls_entry_free(&e);
 }
 
 TEST(bls_display_title_forms)
@@ -421,4 +444,36 @@ TEST(bls_display_title)
 	s = bls_display_title(&e);
 	CHECK_STR(s, "x");
 	free(s);
+}
+
+TEST(bls_auto_entries_ids_and_order)
+{
+	struct bls_entry **v = NULL;
+	size_t n = 0;
+
+	CHECK_EQ(bls_add_auto_entries(CFG_AUTO_FIRMWARE | CFG_AUTO_REBOOT | CFG_AUTO_POWEROFF, true, &v, &n),
+		 EFI_SUCCESS);
+	CHECK_EQ(n, 3);
+	CHECK_STR(v[0]->id, "auto-reboot-to-firmware-setup");
+	CHECK_STR(v[0]->title, "Reboot Into Firmware Interface");
+	CHECK_EQ(v[0]->auto_action, BLS_AUTO_FIRMWARE);
+	CHECK_STR(v[1]->id, "auto-poweroff");
+	CHECK_EQ(v[1]->auto_action, BLS_AUTO_POWEROFF);
+	CHECK_STR(v[2]->id, "auto-reboot");
+	CHECK_EQ(v[2]->auto_action, BLS_AUTO_REBOOT);
+	for (size_t i = 0; i < n; i++) {
+		CHECK_EQ(v[i]->type, BLS_AUTO);
+		CHECK(!v[i]->kernel && !v[i]->efi);
+	}
+	/* without firmware support there is no firmware entry */
+	CHECK_EQ(bls_add_auto_entries(CFG_AUTO_FIRMWARE | CFG_AUTO_REBOOT, false, &v, &n), EFI_SUCCESS);
+	CHECK_EQ(n, 4);
+	CHECK_STR(v[3]->id, "auto-reboot");
+	CHECK_EQ(bls_add_auto_entries(0, true, &v, &n), EFI_SUCCESS);
+	CHECK_EQ(n, 4);
+	for (size_t i = 0; i < n; i++) {
+		bls_entry_free(v[i]);
+		free(v[i]);
+	}
+	free(v);
 }

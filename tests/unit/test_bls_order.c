@@ -120,7 +120,7 @@ TEST(bls_version_cmp_n_bounds)
 /* --- menu order (UAPI.1 "Sorting") ------------------------------------------ */
 
 struct fake_entry {
-	const char *id, *sort_key, *machine_id, *version;
+	const char *id, *sort_key, *machine_id, *version; /* id: the file name (Type #1 without .conf) */
 	enum bls_type type;
 };
 
@@ -131,11 +131,29 @@ static struct bls_entry *make_entries(const struct fake_entry *f, size_t n)
 {
 	struct bls_entry *e = calloc(n, sizeof(*e));
 
-	for (size_t i = 0; i < n; i++)
-		e[i] = (struct bls_entry){ .id = (char *)f[i].id, .sort_key = (char *)f[i].sort_key,
+	for (size_t i = 0; i < n; i++) {
+		bool t2 = f[i].type == BLS_TYPE2;
+		char *name = malloc(strlen(f[i].id) + 6);
+
+		strcpy(name, f[i].id);
+		if (!t2)
+			strcat(name, ".conf");
+		e[i] = (struct bls_entry){ .path = (char *)f[i].id, .sort_key = (char *)f[i].sort_key,
 					   .machine_id = (char *)f[i].machine_id, .version = (char *)f[i].version,
 					   .type = f[i].type };
+		/* the id and the boot counter come from the file name, as the loader has them */
+		if (bls_entry_set_name(&e[i], name, t2 ? ".efi" : ".conf", t2) != EFI_SUCCESS)
+			test_fail(__FILE__, __LINE__, "%s: out of memory", name);
+		free(name);
+	}
 	return e;
+}
+
+static void free_entries(struct bls_entry *e, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(e[i].id);
+	free(e);
 }
 
 /* Sort the table given in the expected order, after shuffling it with
@@ -149,10 +167,10 @@ static void check_sorted(const char *file, int line, const struct fake_entry *f,
 		p[i] = &e[(i * stride + 3) % n];
 	bls_sort(p, n);
 	for (size_t i = 0; i < n; i++)
-		if (strcmp(p[i]->id, f[i].id) != 0)
-			test_fail(file, line, "stride %zu: position %zu is %s, want %s", stride, i, p[i]->id, f[i].id);
+		if (strcmp(p[i]->path, f[i].id) != 0)
+			test_fail(file, line, "stride %zu: position %zu is %s, want %s", stride, i, p[i]->path, f[i].id);
 	free(p);
-	free(e);
+	free_entries(e, n);
 }
 
 TEST(bls_sort_every_tie_break)
@@ -177,6 +195,23 @@ TEST(bls_sort_every_tie_break)
 		T2("arch+0.efi", NULL, NULL, NULL),                /* bad too, and without sort-key */
 	};
 	check_sorted(__FILE__, __LINE__, f, sizeof(f) / sizeof(f[0]), 1);
+}
+
+TEST(bls_sort_counted_twins)
+{
+	/* The same entry in several counting states (ids equal): more tries
+	 * left first, then fewer done, then the uncounted one stays in place;
+	 * LEFT 0 last whatever its name (systemd-boot's order). */
+	static const struct fake_entry f[] = {
+		T1("d-6.1+3", "debian", NULL, "6.1"),
+		T1("d-6.1+2", "debian", NULL, "6.1"),
+		T1("d-6.1+2-1", "debian", NULL, "6.1"),
+		T1("d-6.1+2-4", "debian", NULL, "6.1"),
+		T1("d-6.0+1-2", "debian", NULL, "6.0"),
+		T1("d-6.2+0-3", "debian", NULL, "6.2"),
+	};
+	check_sorted(__FILE__, __LINE__, f, sizeof(f) / sizeof(f[0]), 1);
+	check_sorted(__FILE__, __LINE__, f, sizeof(f) / sizeof(f[0]), 5);
 }
 
 TEST(bls_sort_every_tie_break_in_any_input_order)
@@ -223,21 +258,28 @@ TEST(bls_entry_cmp_boot_counting)
 {
 	/* UAPI.1 "Boot counting": +LEFT[-DONE] before the suffix; LEFT 0 is bad. */
 	static const struct {
-		const char *id;
+		const char *name;
 		bool bad;
 	} cases[] = {
-		{ "e+0", true }, { "e+0-3", true }, { "e+00-12", true }, { "e+0.efi", true }, { "e+0-1.EFI", true },
-		{ "e+1", false }, { "e+3-0", false }, { "e+10", false }, { "e", false }, { "e+", false },
-		{ "e+0-", false }, { "e-0", false }, { "e+0x", false }, { "+0", true }, { "e+0.conf", false },
+		{ "e+0.conf", true }, { "e+0-3.conf", true }, { "e+00-12.conf", true }, { "e+0.efi", true },
+		{ "e+0-1.EFI", true }, { "e+0-1.CONF", true },
+		{ "e+1.conf", false }, { "e+3-0.conf", false }, { "e+10.conf", false }, { "e.conf", false },
+		{ "e+.conf", false }, { "e+0-.conf", false }, { "e-0.conf", false }, { "e+0x.conf", false },
+		{ "+0.conf", false },        /* no NAME left: an ordinary file name */
+		{ "e+0.conf.conf", false },  /* the counter must end where the suffix starts */
+		{ "e+99999999999.conf", false }, /* above INT_MAX: not a counter */
 	};
 	struct bls_entry good = { .id = "a" };
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct bls_entry e = { .id = (char *)cases[i].id, .sort_key = "k" };
+		bool efi = strstr(cases[i].name, ".efi") || strstr(cases[i].name, ".EFI");
+		struct bls_entry e = { .sort_key = "k" };
 		int want = cases[i].bad ? 1 : -1; /* a sort-key beats none, unless bad */
 
+		CHECK_EQ(bls_entry_set_name(&e, cases[i].name, efi ? ".efi" : ".conf", efi), EFI_SUCCESS);
 		if (bls_entry_cmp(&e, &good) != want)
-			test_fail(__FILE__, __LINE__, "%s: bad should be %d", cases[i].id, cases[i].bad);
+			test_fail(__FILE__, __LINE__, "%s: bad should be %d", cases[i].name, cases[i].bad);
+		free(e.id);
 	}
 }
 
@@ -342,7 +384,7 @@ TEST(bls_find_default_rules)
 	CHECK_EQ(bls_find_default(p, n, "arch-*"), 4);
 	CHECK_EQ(bls_find_default(p, n, "arch-lts.efi.conf"), 0);     /* no ".conf" for Type #2 */
 	CHECK_EQ(bls_find_default(p, n, "*.efi"), 3);
-	free(e);
+	free_entries(e, n);
 }
 
 TEST(bls_find_default_after_parse_and_sort)

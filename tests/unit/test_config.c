@@ -179,6 +179,55 @@ TEST(config_systemd_boot_keys_are_accepted)
 	CHECK_LOG(PATH ":3: 'beep' is a systemd-boot option that handoff does not implement");
 	CHECK_EQ(cfg.n_errors, 0);
 	CHECK_EQ(cfg.timeout_sec, 3);
+	CHECK_EQ(cfg_auto_entries(&cfg), CFG_AUTO_FIRMWARE); /* the explicit yes wins over auto-entries no */
+}
+
+TEST(config_auto_entries)
+{
+	/* loader.conf(5): auto-firmware defaults to yes, auto-reboot and
+	 * auto-poweroff to no; handoff's auto-entries no turns defaults off. */
+	static const struct {
+		const char *text;
+		uint8_t want;
+	} cases[] = {
+		{ "", CFG_AUTO_FIRMWARE },
+		{ "auto-entries no\n", 0 },
+		{ "auto-entries no\nauto-reboot yes\n", CFG_AUTO_REBOOT },
+		{ "auto-firmware no\n", 0 },
+		{ "auto-reboot yes\nauto-poweroff on\n", CFG_AUTO_FIRMWARE | CFG_AUTO_REBOOT | CFG_AUTO_POWEROFF },
+		{ "auto-reboot yes\nauto-reboot no\n", CFG_AUTO_FIRMWARE },
+		{ "auto-entries no\nauto-entries yes\n", CFG_AUTO_FIRMWARE },
+		{ "auto-poweroff maybe\n", CFG_AUTO_FIRMWARE }, /* a bad value changes nothing */
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct loader_config cfg = parse(cases[i].text);
+
+		if (cfg_auto_entries(&cfg) != cases[i].want)
+			test_fail(__FILE__, __LINE__, "'%s': auto entries %#x, want %#x", cases[i].text,
+				  cfg_auto_entries(&cfg), cases[i].want);
+		cfg_free(&cfg);
+	}
+	CHECK_LOG(PATH ":1: auto-poweroff 'maybe' is not yes or no");
+}
+
+TEST(config_default_saved)
+{
+	struct loader_config cfg = parse("default debian-*\ndefault @SAVED\n");
+
+	CHECK(cfg.default_saved);
+	CHECK(cfg.default_glob == NULL);
+	cfg_free(&cfg);
+	cfg = parse("default @saved\ndefault arch*\n"); /* a glob after it replaces it */
+	CHECK(!cfg.default_saved);
+	CHECK_STR(cfg.default_glob, "arch*");
+	cfg_free(&cfg);
+	cfg = parse("default arch*\ndefault @current\n");
+	CHECK_LOG(PATH ":2: default '@current': the only special value is @saved, ignored");
+	CHECK_EQ(cfg.n_errors, 1);
+	CHECK_STR(cfg.default_glob, "arch*");
+	CHECK(!cfg.default_saved);
+	cfg_free(&cfg);
 }
 
 TEST(config_key_without_value)

@@ -177,6 +177,37 @@ TEST(gpt_read_round_trip_and_corruption)
 	free(d);
 }
 
+TEST(gpt_read_entry_type_from_the_head)
+{
+	struct gpt_part p[2] = { test_part(), test_part() };
+	EFI_GUID esp = GPT_TYPE_ESP, xbl = GPT_TYPE_XBOOTLDR, got;
+	uint8_t *d;
+
+	p[0].last_lba = 4095;
+	p[1].type = xbl;
+	p[1].first_lba = 4096;
+	d = build_disk(p, 2);
+	CHECK(d != NULL);
+	if (!d)
+		return;
+	/* only the first 34 sectors are read, the disk's size is known */
+	CHECK_EQ(gpt_read_entry_type(d, 34 * 512, N_SECTORS, 0, "disk", &got), EFI_SUCCESS);
+	CHECK(guid_equal(&got, &esp));
+	CHECK_EQ(gpt_read_entry_type(d, 34 * 512, N_SECTORS, 1, "disk", &got), EFI_SUCCESS);
+	CHECK(guid_equal(&got, &xbl));
+	CHECK_EQ(gpt_read_entry_type(d, 34 * 512, N_SECTORS, 2, "disk", &got), EFI_SUCCESS); /* unused: zero GUID */
+	CHECK_EQ(got.Data1, 0);
+	CHECK_EQ(gpt_read_entry_type(d, 34 * 512, N_SECTORS, 128, "disk", &got), EFI_NOT_FOUND);
+	CHECK_EQ(gpt_read_entry_type(d, 33 * 512, N_SECTORS, 0, "disk", &got), EFI_VOLUME_CORRUPTED);
+	CHECK_LOG("disk: GPT entry array beyond the first 16896 bytes");
+	d[1024 + 3] ^= 1; /* a type byte: the array CRC must catch it */
+	CHECK_EQ(gpt_read_entry_type(d, 34 * 512, N_SECTORS, 0, "disk", &got), EFI_CRC_ERROR);
+	d[1024 + 3] ^= 1;
+	CHECK_EQ(gpt_read_entry_type(d, 34 * 512, 40, 0, "disk", &got), EFI_VOLUME_CORRUPTED); /* LastUsableLBA past the disk */
+	CHECK_EQ(gpt_read_entry_type(d, 512, N_SECTORS, 0, "disk", &got), EFI_UNSUPPORTED);
+	free(d);
+}
+
 /* The fuzz corpus's hand-made disks (tests/fuzz/mkseeds.py): a good one, and
  * entries outside the usable area or reversed, which gpt_read now refuses. */
 TEST(gpt_read_corpus_disks)

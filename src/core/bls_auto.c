@@ -1,0 +1,42 @@
+/* The automatic menu entries of loader.conf(5): "Reboot Into Firmware
+ * Interface" (auto-firmware), "Reboot The System" (auto-reboot) and "Power
+ * Off The System" (auto-poweroff), after every other entry, with the ids
+ * systemd-boot gives them so that LoaderEntries reads the same. */
+#include "bls.h"
+#include "array.h"
+#include "config.h"
+#include "fmt.h"
+
+static const struct {
+	uint8_t bit;
+	enum bls_auto_action action;
+	const char *id, *title;
+} auto_entries[] = {
+	{ CFG_AUTO_FIRMWARE, BLS_AUTO_FIRMWARE, "auto-reboot-to-firmware-setup", "Reboot Into Firmware Interface" },
+	{ CFG_AUTO_POWEROFF, BLS_AUTO_POWEROFF, "auto-poweroff", "Power Off The System" },
+	{ CFG_AUTO_REBOOT, BLS_AUTO_REBOOT, "auto-reboot", "Reboot The System" },
+};
+
+EFI_STATUS bls_add_auto_entries(unsigned which, bool firmware_ui, struct bls_entry ***entries, size_t *n)
+{
+	if (!firmware_ui)
+		which &= ~CFG_AUTO_FIRMWARE;
+	for (size_t i = 0; i < ARRAY_SIZE(auto_entries); i++) {
+		struct bls_entry *e;
+
+		if (!(which & auto_entries[i].bit))
+			continue;
+		e = mem_zalloc(sizeof(*e));
+		if (!e)
+			return EFI_OUT_OF_RESOURCES;
+		*e = (struct bls_entry){ .type = BLS_AUTO, .auto_action = auto_entries[i].action,
+					 .id = fmt_asprintf("%s", auto_entries[i].id),
+					 .title = fmt_asprintf("%s", auto_entries[i].title) };
+		if (!e->id || !e->title || array_append(entries, n, sizeof(e), &e) != EFI_SUCCESS) {
+			bls_entry_free(e);
+			mem_free(e);
+			return EFI_OUT_OF_RESOURCES;
+		}
+	}
+	return EFI_SUCCESS;
+}

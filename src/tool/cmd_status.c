@@ -1,0 +1,234 @@
+/* handoff status: what booted and what will boot, like bootctl status. The
+ * firmware and Secure Boot state (UEFI 2.10 §3.3 SecureBoot, SetupMode),
+ * the loader that booted and what it chose (systemd's Boot Loader
+ * Interface, LoaderInfo ... LoaderBootCountPath, and handoff's own
+ * HandoffBootScheme), what the OS asked of the next boot, the ESP with the
+ * loader installed there, and the entries as the loader sees them. */
+#include "efivarfs.h"
+#include "entry.h"
+#include "esp.h"
+#include "json.h"
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char help[] =
+	"Usage: handoff status [--esp DIR] [--boot DIR] [--json]\n\n"
+	"Show the firmware, Secure Boot, the boot loader that started this system\n"
+	"(LoaderInfo), the entry and boot scheme it used, boot counting, the\n"
+	"requests for the next boot (set-default, set-oneshot, set-timeout), the ESP\n"
+	"and whether handoff is installed there, and the boot entries.\n";
+
+/* LoaderFeatures bit names, in the numbering of systemd's Boot Loader Interface. */
+static const char *const feature_names[] = {
+	"config-timeout", "config-timeout-one-shot", "entry-default", "entry-one-shot", "boot-counting",
+	"xbootldr", "random-seed", "load-driver", "sort-key", "saved-entry", "devicetree",
+	"secure-boot-enroll", "retain-shim", "menu-disable",
+};
+
+/* Boot Loader Interface string variables, in the order shown. */
+static const struct {
+	const char *var, *key, *label;
+} bli_strings[] = {
+	{ "LoaderInfo", "info", "Product" },
+	{ "LoaderFirmwareType", "firmware_type", "Firmware" },
+	{ "LoaderFirmwareInfo", "firmware_info", "Firmware info" },
+	{ "LoaderImageIdentifier", "image", "Loader" },
+	{ "LoaderDevicePartUUID", "device_part_uuid", "ESP PARTUUID" },
+	{ "LoaderEntrySelected", "entry", "Current entry" },
+	{ "HandoffBootScheme", "scheme", "Boot scheme" },
+	{ "LoaderBootCountPath", "boot_count_path", "Boot counting" },
+	{ "LoaderEntryDefault", "default", "Default (set)" },
+	{ "LoaderEntryOneShot", "oneshot", "One-shot (set)" },
+	{ "LoaderEntryLastBooted", "last_booted", "Last booted" },
+	{ "LoaderConfigTimeout", "timeout", "Timeout (set)" },
+	{ "LoaderConfigTimeoutOneShot", "timeout_oneshot", "One-shot timeout" },
+};
+
+struct status {
+	bool efi;
+	int secure_boot, setup_mode; /* -1 unknown */
+	char *vars[sizeof(bli_strings) / sizeof(bli_strings[0])];
+	uint64_t features;
+	bool has_features;
+	char *esp, *boot;
+	bool esp_mounted, installed, current;
+};
+
+static int global_u8(const char *name)
+{
+	size_t len = 0;
+	uint8_t *v = efivar_read(name, EFI_GLOBAL_GUID_STR, &len);
+	int r = v && len == 1 ? v[0] : -1;
+
+	free(v);
+	return r;
+}
+
+/* Is the ESP's handoffx64.efi this version's loader? */
+static void check_installed(struct status *s)
+{
+	char *path = path_join(s->esp, "EFI/handoff/handoffx64.efi"), *mine;
+	struct diag_capture quiet;
+	uint8_t *buf = NULL;
+	size_t len = 0;
+
+	s->installed = is_file(path);
+	diag_capture_begin(&quiet);
+	mine = s->installed ? loader_find(NULL) : NULL;
+	diag_capture_end(&quiet);
+	diag_capture_free(&quiet);
+	if (mine && read_file(mine, TOOL_READ_MAX, &buf, &len) == 0)
+		s->current = file_has_content(path, buf, len);
+	free(buf);
+	free(mine);
+	free(path);
+}
+
+static void status_load(struct status *s, const char *esp_opt, const char *boot_opt)
+{
+	size_t len = 0;
+	uint8_t *f;
+
+	s->efi = is_dir(efivars_dir());
+	s->secure_boot = s->efi ? global_u8("SecureBoot") : -1;
+	s->setup_mode = s->efi ? global_u8("SetupMode") : -1;
+	for (size_t i = 0; s->efi && i < sizeof(bli_strings) / sizeof(bli_strings[0]); i++)
+		s->vars[i] = efivar_read_str(bli_strings[i].var, LOADER_GUID_STR);
+	f = s->efi ? efivar_read("LoaderFeatures", LOADER_GUID_STR, &len) : NULL;
+	if (f && len == 8) {
+		s->features = get_le64(f);
+		s->has_features = true;
+	}
+	free(f);
+	s->esp = esp_locate(esp_opt, /* quiet= */ true);
+	if (s->esp) {
+		s->esp_mounted = esp_is_mounted(s->esp);
+		s->boot = boot_entries_dir(boot_opt, s->esp);
+		check_installed(s);
+	}
+}
+
+static void status_free(struct status *s)
+{
+	for (size_t i = 0; i < sizeof(bli_strings) / sizeof(bli_strings[0]); i++)
+		free(s->vars[i]);
+	free(s->esp);
+	free(s->boot);
+}
+
+static bool booted_by_handoff(const struct status *s)
+{
+	return s->vars[0] && strncmp(s->vars[0], "handoff ", 8) == 0;
+}
+
+static void json_tristate(struct json *j, const char *key, int v)
+{
+	if (v < 0)
+		json_null(j, key);
+	else
+		json_bool(j, key, v == 1);
+}
+
+static void render_json(const struct status *s, struct strbuf *out)
+{
+	struct json j;
+
+	json_init(&j, out);
+	json_obj_begin(&j, NULL);
+	json_bool(&j, "efi", s->efi);
+	json_tristate(&j, "secure_boot", s->secure_boot);
+	json_tristate(&j, "setup_mode", s->setup_mode);
+	json_bool(&j, "booted_by_handoff", booted_by_handoff(s));
+	json_obj_begin(&j, "loader");
+	for (size_t i = 0; i < sizeof(bli_strings) / sizeof(bli_strings[0]); i++)
+		json_str(&j, bli_strings[i].key, s->vars[i]);
+	json_arr_begin(&j, "features");
+	for (size_t b = 0; s->has_features && b < 64; b++)
+		if (s->features & (1ull << b))
+			json_str(&j, NULL, b < sizeof(feature_names) / sizeof(feature_names[0]) ? feature_names[b] : "unknown");
+	json_arr_end(&j);
+	json_obj_end(&j);
+	json_obj_begin(&j, "esp");
+	json_str(&j, "path", s->esp);
+	json_bool(&j, "mounted", s->esp_mounted);
+	json_bool(&j, "installed", s->installed);
+	json_bool(&j, "current", s->current);
+	json_str(&j, "boot", s->boot);
+	json_obj_end(&j);
+	if (s->esp)
+		entries_render(s->esp, s->boot, &j, "entries", NULL);
+	json_obj_end(&j);
+	sb_putc(out, '\n');
+}
+
+static void render_text(const struct status *s, struct strbuf *sb)
+{
+	static const char *const yesno[] = { "no", "yes" };
+
+	sb_printf(sb, "System:\n  Booted with UEFI: %s\n", yesno[s->efi]);
+	if (s->efi)
+		sb_printf(sb, "       Secure Boot: %s%s\n", s->secure_boot == 1 ? "enabled" : "disabled",
+			  s->setup_mode == 1 ? " (setup mode)" : "");
+	sb_printf(sb, "\nCurrent boot loader:%s\n", s->vars[0] ? "" : " none reported (no LoaderInfo)");
+	for (size_t i = 0; i < sizeof(bli_strings) / sizeof(bli_strings[0]); i++)
+		if (s->vars[i])
+			sb_printf(sb, "  %16s: %s\n", bli_strings[i].label, s->vars[i]);
+	if (s->has_features) {
+		sb_printf(sb, "  %16s:", "Features");
+		for (size_t b = 0; b < sizeof(feature_names) / sizeof(feature_names[0]); b++)
+			if (s->features & (1ull << b))
+				sb_printf(sb, " %s", feature_names[b]);
+		sb_putc(sb, '\n');
+	}
+	sb_printf(sb, "\nEFI system partition:\n");
+	if (!s->esp) {
+		sb_puts(sb, "  none found (mount it at /efi, /boot/efi or /boot, or give --esp DIR)\n");
+		return;
+	}
+	sb_printf(sb, "  %16s: %s%s\n", "Path", s->esp, s->esp_mounted ? "" : " (a directory, not a mounted ESP)");
+	sb_printf(sb, "  %16s: %s\n", "handoff", !s->installed ? "not installed" : s->current ? "installed, this version"
+											: "installed, another version (handoff update)");
+	if (s->boot)
+		sb_printf(sb, "  %16s: %s/loader/entries\n", "Entries in place", s->boot);
+	sb_puts(sb, "\nBoot loader entries:\n");
+	entries_render(s->esp, s->boot, NULL, NULL, sb);
+}
+
+int cmd_status(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "esp", required_argument, NULL, 'e' }, { "boot", required_argument, NULL, 'b' },
+		{ "json", no_argument, NULL, 'j' }, { "help", no_argument, NULL, 'h' }, { 0 },
+	};
+	const char *esp = NULL, *boot = NULL;
+	struct status s = { 0 };
+	struct strbuf out = { 0 };
+	bool json = false;
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		if (c == 'e')
+			esp = optarg;
+		else if (c == 'b')
+			boot = optarg;
+		else if (c == 'j')
+			json = true;
+		else if (c == 'h')
+			return fputs(help, stdout), EXIT_OK;
+		else
+			return usage_bad_option(c, argv);
+	}
+	if (optind < argc)
+		return tool_usage("unexpected argument '%s'", argv[optind]);
+	if (esp && !is_dir(esp))
+		return tool_fail("%s: not a directory", esp);
+	status_load(&s, esp, boot);
+	(json ? render_json : render_text)(&s, &out);
+	fwrite(sb_str(&out), 1, out.len, stdout);
+	sb_free(&out);
+	status_free(&s);
+	return EXIT_OK;
+}

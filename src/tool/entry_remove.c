@@ -1,0 +1,256 @@
+/* handoff entry remove: an entry's files in every state of boot counting
+ * (UAPI.1 "Boot counting": ID.conf, ID+LEFT.conf, ID+LEFT-DONE.conf), on the
+ * ESP and in /boot/loader/entries, and the ESP files only it used. */
+#define _GNU_SOURCE
+#include "entry.h"
+#include "esp.h"
+#include "core/array.h"
+#include "core/bls_count.h"
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The files an entry refers to ("linux", "initrd", "efi", "devicetree"
+ * values), as paths under its partition; anything not absolute or with ".."
+ * is ignored so that remove never reaches outside. */
+static size_t entry_files(const char *text, char ***ret)
+{
+	static const char *const keys[] = { "linux", "initrd", "efi", "devicetree" };
+	char **files = NULL;
+	size_t n = 0;
+
+	for (const char *p = text; *p;) {
+		size_t len = strcspn(p, "\n"), klen = strcspn(p, " \t\n");
+		const char *v = p + klen;
+		size_t vlen;
+
+		while (*v == ' ' || *v == '\t')
+			v++;
+		vlen = len - (size_t)(v - p);
+		while (vlen && isspace((unsigned char)v[vlen - 1]))
+			vlen--;
+		for (size_t k = 0; k < 4; k++)
+			if (klen == strlen(keys[k]) && strncmp(p, keys[k], klen) == 0 && vlen && *v == '/' &&
+			    !memmem(v, vlen, "..", 2)) {
+				files = xrealloc(files, (n + 1) * sizeof(char *));
+				files[n++] = strndup(v, vlen);
+			}
+		p += len + (p[len] == '\n');
+	}
+	*ret = files;
+	return n;
+}
+
+static char *read_text(const char *path)
+{
+	uint8_t *buf;
+	size_t len;
+	char *s;
+
+	if (read_file(path, 1 << 20, &buf, &len) < 0)
+		return NULL;
+	s = xmalloc(len + 1);
+	memcpy(s, buf, len);
+	s[len] = '\0';
+	free(buf);
+	return s;
+}
+
+/* Is @file used by an entry in @entries_dir other than those named in @gone? */
+static bool file_in_use(const char *entries_dir, char **gone, size_t n_gone, const char *file)
+{
+	DIR *d = opendir(entries_dir);
+	struct dirent *e;
+	bool used = false;
+
+	while (d && !used && (e = readdir(d))) {
+		size_t nl = strlen(e->d_name), n;
+		char *path, *text, **files;
+		bool skip = nl < 6 || strcasecmp(e->d_name + nl - 5, ".conf") != 0;
+
+		for (size_t i = 0; i < n_gone && !skip; i++)
+			skip = strcmp(e->d_name, gone[i]) == 0;
+		if (skip)
+			continue;
+		path = path_join(entries_dir, e->d_name);
+		text = read_text(path);
+		n = text ? entry_files(text, &files) : 0;
+		for (size_t i = 0; i < n; i++)
+			used |= strcmp(files[i], file) == 0;
+		if (text)
+			strv_free(files, n);
+		free(text);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	return used;
+}
+
+/* Remove @file and then its parent directories while they are empty, up to @root. */
+static void remove_file_and_dirs(const char *root, const char *file)
+{
+	char *path = path_join(root, file), *slash;
+
+	if (unlink(path) == 0)
+		printf("removed %s\n", path);
+	while ((slash = strrchr(path, '/')) && (size_t)(slash - path) > strlen(root)) {
+		*slash = '\0';
+		if (rmdir(path) < 0)
+			break;
+	}
+	free(path);
+}
+
+/* The names in @dir of entry @id's files, but @keep. */
+static size_t id_files(const char *dir, const char *id, const char *keep, char ***ret)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **v = NULL;
+	size_t n = 0;
+
+	while (d && (e = readdir(d)))
+		if (bls_count_same_entry(e->d_name, ".conf", id) && !(keep && strcmp(e->d_name, keep) == 0)) {
+			v = xrealloc(v, (n + 1) * sizeof(char *));
+			v[n++] = xstrdup(e->d_name);
+		}
+	if (d)
+		closedir(d);
+	*ret = v;
+	return n;
+}
+
+int entry_remove_id(const char *root, const char *id, const char *keep, bool files)
+{
+	char *dir = path_join(root, "loader/entries"), **names, **refs = NULL;
+	size_t n = id_files(dir, id, keep, &names), n_refs = 0;
+	int r = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		char *path = path_join(dir, names[i]), *text = read_text(path), **f;
+		size_t k = text && files ? entry_files(text, &f) : 0;
+
+		for (size_t j = 0; j < k; j++)
+			array_append(&refs, &n_refs, sizeof(char *), &f[j]);
+		if (k)
+			free(f);
+		if (unlink(path) == 0)
+			printf("removed %s\n", path);
+		else if (errno != ENOENT)
+			r = -tool_fail("%s: %s", path, strerror(errno));
+		free(text);
+		free(path);
+	}
+	/* a copy handoff made lives in a subdirectory (/TOKEN/VERSION/linux) */
+	for (size_t i = 0; i < n_refs; i++)
+		if (strchr(refs[i] + 1, '/') && !file_in_use(dir, names, n, refs[i]))
+			remove_file_and_dirs(root, refs[i]);
+	strv_free(refs, n_refs);
+	strv_free(names, n);
+	free(dir);
+	return r < 0 ? -1 : (int)n;
+}
+
+/* The entry id: the file name without ".conf" and without a boot counter. */
+static char *strip_name(const char *arg)
+{
+	size_t n = strlen(arg);
+	bool has_suffix = n > 5 && strcasecmp(arg + n - 5, ".conf") == 0;
+	char *name = has_suffix ? xstrdup(arg) : xasprintf("%s.conf", arg), *id;
+	struct bls_counter c;
+
+	bls_count_parse(name, ".conf", &c);
+	id = strndup(name, c.base_len);
+	free(name);
+	return id;
+}
+
+struct remove_args {
+	const char *esp, *boot, *kernel_version, *token, *id;
+};
+
+static int parse_remove(int argc, char **argv, const char *help, struct remove_args *a)
+{
+	static const struct option opts[] = {
+		{ "esp", required_argument, NULL, 'e' }, { "boot", required_argument, NULL, 'b' },
+		{ "kernel-version", required_argument, NULL, 'k' }, { "entry-token", required_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' }, { 0 },
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'e': a->esp = optarg; break;
+		case 'b': a->boot = optarg; break;
+		case 'k': a->kernel_version = optarg; break;
+		case 'T': a->token = optarg; break;
+		case 'h': return fputs(help, stdout), -1;
+		default: return usage_bad_option(c, argv);
+		}
+	}
+	if (a->kernel_version ? optind != argc : optind + 1 != argc)
+		return tool_usage("usage: entry remove [--esp DIR] ID, or entry remove --kernel-version VERSION");
+	if (a->kernel_version && !entry_name_ok(a->kernel_version))
+		return tool_usage("--kernel-version '%s': use letters, digits and . _ - + ~ only", a->kernel_version);
+	a->id = a->kernel_version ? NULL : argv[optind];
+	return 0;
+}
+
+/* The same directory? (the ESP mounted at /boot) */
+static bool same_dir(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+int entry_remove(int argc, char **argv, const char *help)
+{
+	struct remove_args a = { 0 };
+	char *esp = NULL, *id = NULL, *token = NULL;
+	const char *boot;
+	int r = parse_remove(argc, argv, help, &a), n;
+
+	if (r)
+		return r < 0 ? EXIT_OK : r;
+	if (!(esp = esp_locate(a.esp, /* quiet= */ a.kernel_version != NULL))) {
+		if (!a.kernel_version)
+			return EXIT_FAIL;
+		tool_note("no EFI system partition found: no entry to remove for %s", a.kernel_version);
+		return EXIT_OK;
+	}
+	if (a.kernel_version && (token = entry_token(a.token)))
+		id = xasprintf("%s-%s", token, a.kernel_version);
+	else if (!a.kernel_version)
+		id = strip_name(a.id);
+	r = EXIT_FAIL;
+	if (!id)
+		goto out;
+	if (!entry_name_ok(id)) {
+		r = tool_usage("entry id '%s': use the entry's file name", a.id);
+		goto out;
+	}
+	boot = a.boot ? a.boot : BOOT_DIR_DEFAULT;
+	n = entry_remove_id(esp, id, NULL, /* files= */ true);
+	if (n >= 0 && is_dir(boot) && !same_dir(boot, esp)) {
+		int m = entry_remove_id(boot, id, NULL, /* files= */ false);
+		n = m < 0 ? m : n + m;
+	}
+	if (n == 0 && !a.kernel_version)
+		tool_fail("%s: no entry '%s' (no %s/loader/entries/%s.conf)", esp, id, esp, id);
+	else if (n >= 0)
+		r = EXIT_OK;
+out:
+	free(token);
+	free(id);
+	free(esp);
+	return r;
+}
