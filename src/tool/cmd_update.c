@@ -71,10 +71,12 @@ static bool loader_opt_usable(const char *path)
 	size_t len;
 	bool ok = false;
 
-	/* read_file and pe_parse say what is wrong themselves */
-	if (read_file(path, TOOL_READ_MAX, &buf, &len) == 0 && pe_parse(buf, len, path, pe) == EFI_SUCCESS) {
-		ok = pe_is_efi_app(pe, PE_MACHINE_X64) || pe_is_efi_app(pe, PE_MACHINE_I386);
-		if (!ok)
+	/* read_file says why it failed, pe_parse too unless there is no PE at all */
+	if (read_file(path, TOOL_READ_MAX, &buf, &len) == 0) {
+		EFI_STATUS err = pe_parse(buf, len, path, pe);
+
+		ok = err == EFI_SUCCESS && (pe_is_efi_app(pe, PE_MACHINE_X64) || pe_is_efi_app(pe, PE_MACHINE_I386));
+		if (!ok && err != EFI_LOAD_ERROR)
 			tool_fail("%s: not an x86-64 or IA-32 EFI application", path);
 	}
 	free(buf);

@@ -235,13 +235,35 @@ def update_replaces_only_handoff():
         r = t.ok(t.h("update", "--esp", esp, "--loader", t.SDBOOT, env=env))
         assert t.tree_state(esp) == before and r.stdout == b""
         shutil.copyfile(t.SDSTUB, os.path.join(esp, "EFI/BOOT/BOOTX64.EFI"))  # another loader took it
-        t.fails(t.h("update", "--esp", esp, "--loader", "/etc/hostname", env=env), 1, "not an x86-64 EFI")
+        t.fails(t.h("update", "--esp", esp, "--loader", "/etc/hostname", env=env), 1, "not an x86-64 or IA-32 EFI application")
         os.unlink(os.path.join(esp, "EFI/handoff/handoffx64.efi"))
         shutil.copyfile(t.SDSTUB, os.path.join(esp, "EFI/handoff/handoffx64.efi"))
         shutil.copyfile(t.INITRD, os.path.join(esp, "EFI/BOOT/BOOTX64.EFI"))
         r = t.ok(t.h("update", "--esp", esp, "--loader", t.SDBOOT, env=env))
         assert b"keeping" in r.stderr and t.sha256(os.path.join(esp, "EFI/BOOT/BOOTX64.EFI")) == t.sha256(t.INITRD)
         assert t.sha256(os.path.join(esp, "EFI/handoff/handoffx64.efi")) == t.sha256(t.SDBOOT)
+
+
+@t.test
+def update_replaces_the_ia32_loader_too():
+    """An ESP with only the 32-bit loader (install --arch ia32): update
+    replaces handoffia32.efi and BOOTIA32.EFI from --loader and creates no
+    x64 file."""
+    ia32 = os.path.join(t.ROOT, "build", "handoffia32.efi")
+    t.need(ia32)
+    with t.Tmp() as tmp:
+        esp = os.path.join(tmp, "esp")
+        os.makedirs(esp)
+        old = os.path.join(tmp, "old-ia32.efi")
+        with open(old, "wb") as f:
+            f.write(open(ia32, "rb").read() + b"old")  # still the same image, other bytes
+        env = {"HANDOFF_CONF_DIR": os.path.join(tmp, "none")}
+        t.ok(t.h("install", "--esp", esp, "--arch", "ia32", "--loader", old, env=env))
+        t.ok(t.h("update", "--esp", esp, "--loader", ia32, env=env))
+        for p in ("EFI/handoff/handoffia32.efi", "EFI/BOOT/BOOTIA32.EFI"):
+            assert t.sha256(os.path.join(esp, p)) == t.sha256(ia32), p
+        assert not os.path.exists(os.path.join(esp, "EFI/handoff/handoffx64.efi"))
+        assert not os.path.exists(os.path.join(esp, "EFI/BOOT/BOOTX64.EFI"))
 
 
 def efivar(d, name, guid, data, attrs=7):
