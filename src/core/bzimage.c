@@ -15,7 +15,7 @@ static EFI_STATUS bz_check_magic(const uint8_t *buf, size_t len, const char *nam
 	if (get_le16(buf + 0x1fe) != BOOT_FLAG_MAGIC)
 		return log_error_status(EFI_LOAD_ERROR, "%s: boot_flag at 0x1fe is %#x, not 0xaa55: not a bzImage",
 					name, get_le16(buf + 0x1fe));
-	if (get_le32(buf + 0x202) != SETUP_HDRS_MAGIC)
+	if (!bz_has_magic(buf, len))
 		return log_error_status(EFI_LOAD_ERROR, "%s: no \"HdrS\" at 0x202: not a bzImage (or boot protocol < 2.00)", name);
 	return EFI_SUCCESS;
 }
@@ -87,4 +87,13 @@ EFI_STATUS bz_parse(const uint8_t *buf, size_t len, const char *name, struct bz_
 	bz_read_version_string(&bz);
 	*ret = bz;
 	return EFI_SUCCESS;
+}
+
+EFI_STATUS bz_parse_head(const uint8_t *head, size_t head_len, uint64_t file_size, const char *name, struct bz_info *ret)
+{
+	/* bz_parse() reads below setup_size only, and setup_size <= BZ_HEAD_MAX */
+	if (head_len < MIN(file_size, (uint64_t)BZ_HEAD_MAX) || file_size > SIZE_MAX)
+		return log_error_status(EFI_INVALID_PARAMETER, "%s: %zu byte head of a %llu byte file: too short to parse",
+					name, head_len, (unsigned long long)file_size);
+	return bz_parse(head, (size_t)file_size, name, ret);
 }

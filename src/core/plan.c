@@ -33,18 +33,22 @@ bool scheme_from_string(const char *s, enum boot_scheme *ret)
 	return false;
 }
 
-EFI_STATUS image_identify(const uint8_t *buf, size_t len, const char *name, struct image_info *ret)
+EFI_STATUS image_identify_head(const uint8_t *head, size_t head_len, uint64_t file_size, const char *name,
+			       struct image_info *ret)
 {
 	EFI_STATUS err;
 
 	memset(ret, 0, sizeof(*ret));
-	ret->is_bz = len > 0x206 && get_le32(buf + 0x202) == SETUP_HDRS_MAGIC;
+	if (head_len < MIN(file_size, (uint64_t)BZ_HEAD_MAX))
+		return log_error_status(EFI_INVALID_PARAMETER, "%s: %zu byte head of a %llu byte file: too short to plan from",
+					name, head_len, (unsigned long long)file_size);
+	ret->is_bz = bz_has_magic(head, MIN(head_len, file_size));
 	if (ret->is_bz) {
-		err = bz_parse(buf, len, name, &ret->bz);
+		err = bz_parse_head(head, head_len, file_size, name, &ret->bz);
 		if (EFI_ERROR(err))
 			return err;
 	}
-	err = pe_parse(buf, len, name, &ret->pe);
+	err = pe_parse_head(head, head_len, file_size, name, &ret->pe);
 	if (err == EFI_SUCCESS)
 		ret->is_pe = true;
 	else if (err != EFI_UNSUPPORTED && !ret->is_bz)
@@ -53,6 +57,11 @@ EFI_STATUS image_identify(const uint8_t *buf, size_t len, const char *name, stru
 	if (!ret->is_bz && !ret->is_pe)
 		return log_error_status(EFI_LOAD_ERROR, "%s: neither a bzImage (no \"HdrS\" at 0x202) nor a PE/COFF image (no \"MZ\")", name);
 	return EFI_SUCCESS;
+}
+
+EFI_STATUS image_identify(const uint8_t *buf, size_t len, const char *name, struct image_info *ret)
+{
+	return image_identify_head(buf, len, len, name, ret);
 }
 
 /* An entry point @offset bytes into the protected-mode kernel lies in the
@@ -155,8 +164,9 @@ EFI_STATUS plan_scheme(const struct image_info *img, enum boot_scheme requested,
 	return plan_scheme_on(img, requested, FW_X64, name, ret);
 }
 
-EFI_STATUS plan_scheme_on(const struct image_info *img, enum boot_scheme requested, enum fw_arch fw, const char *name,
-			  enum boot_scheme *ret)
+/* The auto order from @first on: stub, handover, legacy. */
+static EFI_STATUS pick_scheme(const struct image_info *img, enum boot_scheme requested, enum fw_arch fw, size_t first,
+			      const char *name, enum boot_scheme *ret)
 {
 	static const enum boot_scheme order[] = { SCHEME_STUB, SCHEME_HANDOVER, SCHEME_LEGACY };
 	const char *why;
@@ -167,7 +177,7 @@ EFI_STATUS plan_scheme_on(const struct image_info *img, enum boot_scheme request
 		*ret = requested;
 		return EFI_SUCCESS;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(order); i++)
+	for (size_t i = first; i < ARRAY_SIZE(order); i++)
 		if (scheme_supported_on(img, order[i], fw, NULL)) {
 			*ret = order[i];
 			return EFI_SUCCESS;
@@ -175,7 +185,19 @@ EFI_STATUS plan_scheme_on(const struct image_info *img, enum boot_scheme request
 	if (fw == FW_IA32)
 		return log_error_status(EFI_UNSUPPORTED, "%s: no boot scheme fits on 32-bit firmware: %s", name,
 					no_scheme_ia32(img));
-	return log_error_status(EFI_UNSUPPORTED, "%s: no boot scheme fits: neither an EFI application nor a 64-bit bzImage", name);
+	return log_error_status(EFI_UNSUPPORTED, "%s: no boot scheme fits: %s", name,
+				first ? "no handover or 64-bit entry" : "neither an EFI application nor a 64-bit bzImage");
+}
+
+EFI_STATUS plan_scheme_on(const struct image_info *img, enum boot_scheme requested, enum fw_arch fw, const char *name,
+			  enum boot_scheme *ret)
+{
+	return pick_scheme(img, requested, fw, 0, name, ret);
+}
+
+EFI_STATUS plan_scheme_no_stub(const struct image_info *img, enum fw_arch fw, const char *name, enum boot_scheme *ret)
+{
+	return pick_scheme(img, SCHEME_AUTO, fw, 1, name, ret);
 }
 
 /* Bytes past the protected-mode start that the PE headers say the image occupies. */

@@ -50,7 +50,7 @@ static __attribute__((noreturn)) void exit_boot_dead_end(EFI_STATUS err)
 		__asm__ volatile("cli; hlt");
 }
 
-EFI_STATUS boot_legacy(const struct boot_plan *plan)
+EFI_STATUS boot_legacy(const struct boot_job *job)
 {
 	struct legacy_ctx c = { 0 };
 	struct memmap_buf map = { 0 };
@@ -59,7 +59,7 @@ EFI_STATUS boot_legacy(const struct boot_plan *plan)
 	bool called;
 	EFI_STATUS err;
 
-	err = linux_load(plan, &l);
+	err = linux_load(job, &l);
 	if (EFI_ERROR(err))
 		return err;
 	c.bp = l.bp;
@@ -76,7 +76,7 @@ EFI_STATUS boot_legacy(const struct boot_plan *plan)
 		if (EFI_ERROR(err) && called)
 			exit_boot_dead_end(err);
 		if (EFI_ERROR(err))
-			log_error("%s: cannot prepare the final memory map: %s", plan->kernel_path, efi_status_str(err));
+			log_error("%s: cannot prepare the final memory map: %s", job->kernel_path, efi_status_str(err));
 	}
 	if (EFI_ERROR(err)) {
 		mem_free(c.m.scratch);

@@ -50,6 +50,8 @@ EFI_STATUS initrd_set_add_data(struct initrd_set *set, const char *what, const u
 	return initrd_set_append(set, &(struct initrd_file){ .path = (char *)what, .data = data, .size = size });
 }
 
+static EFI_STATUS foreign_read(struct initrd_file *f, uint8_t *buf);
+
 EFI_STATUS initrd_set_read(struct initrd_set *set, uint8_t *buf, uint64_t buf_size)
 {
 	uint64_t end = 0;
@@ -67,6 +69,10 @@ EFI_STATUS initrd_set_read(struct initrd_set *set, uint8_t *buf, uint64_t buf_si
 		memset(buf + end, 0, f->offset - end);
 		if (f->data) {
 			memcpy(buf + f->offset, f->data, f->size);
+		} else if (f->lf2) {
+			err = foreign_read(f, buf + f->offset);
+			if (EFI_ERROR(err))
+				return err;
 		} else {
 			f->file->SetPosition(f->file, 0);
 			err = file_read_exact(f->file, buf + f->offset, f->size, f->path);
@@ -181,49 +187,54 @@ static void foreign_unregister(struct lf2_foreign *saved)
 		saved->handle = NULL; /* still registered: ours cannot be installed, said later */
 }
 
-/* The size comes from another program: capped before it sizes an allocation,
- * and the second call may not claim more than the buffer it was given. */
-static EFI_STATUS foreign_read(EFI_LOAD_FILE2_PROTOCOL *lf2, uint8_t **ret_data, uint64_t *ret_size)
+/* The size comes from another program: capped before it is laid out. */
+static EFI_STATUS foreign_size(EFI_LOAD_FILE2_PROTOCOL *lf2, uint64_t *ret)
 {
 	EFI_DEVICE_PATH_PROTOCOL *dp = (EFI_DEVICE_PATH_PROTOCOL *)&initrd_devpath;
-	UINTN size = 0, alloc;
-	uint64_t addr;
+	UINTN size = 0;
 	EFI_STATUS err;
 
 	err = lf2->LoadFile(lf2, dp, FALSE, &size, NULL);
 	if (err != EFI_BUFFER_TOO_SMALL || size == 0)
-		return err == EFI_SUCCESS || err == EFI_NOT_FOUND ? EFI_NOT_FOUND : log_error_status(err, "loader's initrd (LoadFile2): %s", efi_status_str(err));
+		return err == EFI_SUCCESS || err == EFI_NOT_FOUND ? EFI_NOT_FOUND
+			: log_error_status(err, "loader's initrd (LoadFile2): %s", efi_status_str(err));
 	if ((uint64_t)size > INITRD_MAX_TOTAL) /* never on IA-32, where UINTN is 32 bits */
 		return log_error_status(EFI_BAD_BUFFER_SIZE, "loader's initrd (LoadFile2): %llu bytes, more than the %llu MiB limit",
 					(unsigned long long)size, (unsigned long long)(INITRD_MAX_TOTAL >> 20));
-	alloc = size;
-	err = pages_alloc(alloc, EFI_PAGE_SIZE, UINT64_MAX, &addr);
-	if (EFI_ERROR(err))
-		return log_error_status(err, "no memory for the loader's %llu byte initrd", (unsigned long long)size);
-	err = lf2->LoadFile(lf2, dp, FALSE, &size, (void *)(uintptr_t)addr);
-	if (!EFI_ERROR(err) && size > alloc)
-		err = log_error_status(EFI_BAD_BUFFER_SIZE, "loader's initrd (LoadFile2): claims %llu bytes in a %llu byte buffer",
-				       (unsigned long long)size, (unsigned long long)alloc);
-	else if (EFI_ERROR(err))
-		log_error("reading the loader's initrd (LoadFile2): %s", efi_status_str(err));
-	if (EFI_ERROR(err)) {
-		pages_free(addr, alloc);
-		return err;
-	}
-	*ret_data = (uint8_t *)(uintptr_t)addr;
-	*ret_size = size;
+	*ret = size;
 	return EFI_SUCCESS;
 }
 
-EFI_STATUS initrd_lf2_take_foreign(uint8_t **ret_data, uint64_t *ret_size, struct lf2_foreign *saved)
+/* Read when the buffer it belongs in exists: straight into the kernel's
+ * initrd, no copy of it in between. It must be the size it said. */
+static EFI_STATUS foreign_read(struct initrd_file *f, uint8_t *buf)
+{
+	EFI_DEVICE_PATH_PROTOCOL *dp = (EFI_DEVICE_PATH_PROTOCOL *)&initrd_devpath;
+	UINTN size = (UINTN)f->size;
+	EFI_STATUS err;
+
+	err = f->lf2->LoadFile(f->lf2, dp, FALSE, &size, buf);
+	if (EFI_ERROR(err))
+		return log_error_status(err, "reading the loader's initrd (LoadFile2): %s", efi_status_str(err));
+	if (size != f->size)
+		return log_error_status(EFI_BAD_BUFFER_SIZE, "loader's initrd (LoadFile2): %llu bytes, it said %llu",
+					(unsigned long long)size, (unsigned long long)f->size);
+	return EFI_SUCCESS;
+}
+
+EFI_STATUS initrd_set_add_foreign(struct initrd_set *set, struct lf2_foreign *saved)
 {
 	struct lf2_foreign found;
+	struct initrd_file f = { .path = (char *)"loader's initrd" };
 	EFI_STATUS err;
 
 	*saved = (struct lf2_foreign){ 0 };
 	if (!foreign_find(&found))
 		return EFI_NOT_FOUND;
-	err = foreign_read(found.lf2, ret_data, ret_size);
+	f.lf2 = found.lf2;
+	err = foreign_size(f.lf2, &f.size);
+	if (!EFI_ERROR(err))
+		err = initrd_set_append(set, &f);
 	if (EFI_ERROR(err))
 		return err;
 	*saved = found;
