@@ -37,8 +37,8 @@ EFI_STATUS ext4_dev_read(struct ext4_fs *fs, uint64_t offset, void *buf, size_t 
 					fs->name, len, (unsigned long long)offset, (unsigned long long)fs->part_size);
 	err = fs->read(fs->ctx, offset, buf, len);
 	if (err != EFI_SUCCESS)
-		return log_error_status(err, "%s: reading %zu bytes at %#llx: %s", fs->name, len,
-					(unsigned long long)offset, efi_status_str(err));
+		return log_error_status(err, "%s: reading %zu bytes at %#llx: %m", fs->name, len,
+					(unsigned long long)offset);
 	return EFI_SUCCESS;
 }
 

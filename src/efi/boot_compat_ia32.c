@@ -33,8 +33,8 @@ static EFI_STATUS compat_alloc(const struct boot_job *job, const struct kernel_l
 	}
 	err = pages_alloc(lay->alloc_size, lay->alignment, lay->max_address, ret);
 	if (EFI_ERROR(err))
-		return log_error_status(err, "%s: no room for the kernel image (%llu MiB below 4 GiB): %s", job->kernel_path,
-					(unsigned long long)(lay->alloc_size >> 20), efi_status_str(err));
+		return log_error_status(err, "%s: no room for the kernel image (%llu MiB below 4 GiB): %m", job->kernel_path,
+					(unsigned long long)(lay->alloc_size >> 20));
 	/* plan_compat_layout(): below pref_address, startup_32 would write outside. */
 	if (*ret < job->info.bz.pref_address) {
 		pages_free(*ret, lay->alloc_size);
@@ -97,8 +97,7 @@ static EFI_STATUS compat_install(const struct boot_job *job, struct compat_image
 	err = BS->InstallMultipleProtocolInterfaces(&c->handle, &li_guid, &c->li, &li_dp_guid, c->dp, NULL);
 	if (EFI_ERROR(err)) {
 		c->handle = NULL;
-		return log_error_status(err, "%s: cannot install the loaded image protocol: %s", job->kernel_path,
-					efi_status_str(err));
+		return log_error_status(err, "%s: cannot install the loaded image protocol: %m", job->kernel_path);
 	}
 	return EFI_SUCCESS;
 }
@@ -133,7 +132,7 @@ EFI_STATUS boot_stub_foreign(const struct boot_job *job)
 	if (!EFI_ERROR(err)) {
 		entry = (EFI_IMAGE_ENTRY_POINT)(uintptr_t)(c.addr + job->info.pe.compat_entry_ia32);
 		err = entry(c.handle, ST);
-		log_error("%s: the kernel's IA-32 entry returned: %s", job->kernel_path, efi_status_str(err));
+		log_error_status(err, "%s: the kernel's IA-32 entry returned: %m", job->kernel_path);
 		if (!EFI_ERROR(err))
 			err = EFI_LOAD_ERROR;
 	}

@@ -34,10 +34,10 @@ static EFI_STATUS kernel_file_open(EFI_FILE_PROTOCOL *root, const char *path, st
 
 	err = file_open(root, path, &k.f);
 	if (EFI_ERROR(err))
-		return log_error_status(err, "%s: cannot open: %s", path, efi_status_str(err));
+		return log_error_status(err, "%s: cannot open: %m", path);
 	err = file_size(k.f, &k.size);
 	if (EFI_ERROR(err))
-		log_error("%s: cannot get size: %s", path, efi_status_str(err));
+		log_error_status(err, "%s: cannot get size: %m", path);
 	else if (k.size >= KERNEL_FILE_MAX)
 		err = log_error_status(EFI_BAD_BUFFER_SIZE, "%s: %llu bytes, too large to load", path,
 				       (unsigned long long)k.size);
@@ -114,19 +114,17 @@ static EFI_STATUS open_initrds(const struct volume *vol, const struct bls_entry 
 				char ***ret_paths, struct initrd_set *set)
 {
 	const char *why;
-	EFI_STATUS err;
 
 	if (e->n_initrd && !plan_initrds_allowed(&job->info, &why)) {
-		log_warning("entry '%s': initrd lines ignored: %s", job->title, why);
+		log_warning("initrd lines ignored: %s", why);
 		return EFI_SUCCESS;
 	}
 	if (!e->kernel)
 		return EFI_SUCCESS;
 	*ret_paths = initrd_paths(vol, e);
-	err = *ret_paths ? initrd_set_add_files(set, vol->root, *ret_paths, e->n_initrd) : EFI_OUT_OF_RESOURCES;
-	if (EFI_ERROR(err))
-		return log_error_status(err, "entry '%s': initrd missing, not booting", job->title);
-	return EFI_SUCCESS;
+	if (!*ret_paths)
+		return log_error_status(EFI_OUT_OF_RESOURCES, "no memory for the initrd paths");
+	return initrd_set_add_files(set, vol->root, *ret_paths, e->n_initrd);
 }
 
 /* A "linux" entry by its protocol; an "efi" entry (or a UKI) as an EFI
@@ -158,7 +156,7 @@ EFI_STATUS boot_entry(struct loader *l, struct bls_entry *e, const char *cmdline
 	const struct volume *vol = e->volume;
 	_cleanup_free_ uint8_t *pool_image = NULL;
 	_cleanup_free_ char *title = bls_display_title(e);
-	_cleanup_free_ char *kernel_path = NULL;
+	_cleanup_free_ char *kernel_path = NULL, *context = NULL;
 	struct kernel_file k = { 0 };
 	char **initrds_on_vol = NULL;
 	struct initrd_set initrds = { 0 };
@@ -178,14 +176,14 @@ EFI_STATUS boot_entry(struct loader *l, struct bls_entry *e, const char *cmdline
 		return EFI_OUT_OF_RESOURCES;
 	log_info("entry '%s': loading %s%s%s", job.title, job.kernel_path, vol == l->volumes ? "" : " from ",
 		 vol == l->volumes ? "" : vol->name);
+	context = fmt_asprintf("entry '%s': ", job.title);
+	con_log_context(context);
 	err = kernel_file_open(vol->root, job.kernel_path, &k);
-	if (EFI_ERROR(err))
-		return log_error_status(err, "entry '%s': cannot load %s", job.title, job.kernel_path);
-	err = image_identify_head(k.head, k.head_len, k.size, job.kernel_path, &job.info);
+	if (!EFI_ERROR(err))
+		err = image_identify_head(k.head, k.head_len, k.size, job.kernel_path, &job.info);
 	if (!EFI_ERROR(err)) {
 		if (plan_cmdline_locked(&job.info, l->secure_boot) && cmdline)
-			log_warning("entry '%s': the edited command line is not used: Secure Boot locks the .cmdline of %s",
-				    job.title, job.kernel_path);
+			log_warning("the edited command line is not used: Secure Boot locks the .cmdline of %s", job.kernel_path);
 		err = open_initrds(vol, e, &job, &initrds_on_vol, &initrds);
 	}
 	if (!EFI_ERROR(err))
@@ -203,5 +201,6 @@ EFI_STATUS boot_entry(struct loader *l, struct bls_entry *e, const char *cmdline
 	pages_free(job.region.addr, job.region.size);
 	initrd_set_close(&initrds);
 	strv_free(initrds_on_vol, e->n_initrd);
-	return log_error_status(err, "entry '%s': cannot boot %s", job.title, job.kernel_path);
+	con_log_context(NULL);
+	return err; /* every failure was said where it happened, with this entry as its context */
 }

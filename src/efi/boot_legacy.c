@@ -30,7 +30,7 @@ static EFI_STATUS alloc_map_buffers(struct legacy_ctx *c, struct memmap_buf *map
 	EFI_STATUS err = memmap_buf_alloc(BS, map);
 
 	if (EFI_ERROR(err))
-		return log_error_status(err, "cannot size the memory map: %s", efi_status_str(err));
+		return log_error_status(err, "cannot size the memory map: %m");
 	c->m.cap = map->capacity / map->desc_size;
 	c->m.scratch = mem_alloc(c->m.cap * sizeof(*c->m.scratch));
 	c->m.ext = mem_alloc(bp_e820_ext_size(c->m.cap));
@@ -76,7 +76,7 @@ EFI_STATUS boot_legacy(const struct boot_job *job)
 		if (EFI_ERROR(err) && called)
 			exit_boot_dead_end(err);
 		if (EFI_ERROR(err))
-			log_error("%s: cannot prepare the final memory map: %s", job->kernel_path, efi_status_str(err));
+			log_error_status(err, "%s: cannot prepare the final memory map: %m", job->kernel_path);
 	}
 	if (EFI_ERROR(err)) {
 		mem_free(c.m.scratch);

@@ -17,7 +17,7 @@ static EFI_STATUS set_load_options(EFI_HANDLE child, const char *cmdline, CHAR16
 
 	err = BS->HandleProtocol(child, &loaded_image_guid, (void **)&li);
 	if (EFI_ERROR(err))
-		return log_error_status(err, "started image has no loaded image protocol: %s", efi_status_str(err));
+		return log_error_status(err, "started image has no loaded image protocol: %m");
 	opts = str8_to_16(cmdline, /* path= */ false);
 	if (!opts)
 		return EFI_OUT_OF_RESOURCES;
@@ -43,7 +43,7 @@ EFI_STATUS boot_stub(const struct boot_job *job, EFI_HANDLE child)
 		err = initrd_lf2_install(job->initrds, &initrd_handle);
 	if (!EFI_ERROR(err)) {
 		err = BS->StartImage(child, NULL, NULL);
-		log_error("%s: the image returned (%s) instead of starting a kernel", job->kernel_path, efi_status_str(err));
+		log_error_status(err, "%s: the image returned (%m) instead of starting a kernel", job->kernel_path);
 		if (!EFI_ERROR(err))
 			err = EFI_LOAD_ERROR;
 	}

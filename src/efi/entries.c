@@ -156,7 +156,7 @@ EFI_STATUS loader_load(struct loader *l, EFI_HANDLE image)
 
 	err = BS->HandleProtocol(image, &li_guid, (void **)&li);
 	if (EFI_ERROR(err))
-		return log_error_status(err, "no loaded image protocol on handoff itself: %s", efi_status_str(err));
+		return log_error_status(err, "no loaded image protocol on handoff itself: %m");
 	err = volumes_find(li->DeviceHandle, &l->volumes, &l->n_volumes);
 	if (EFI_ERROR(err))
 		return err;

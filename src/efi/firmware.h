@@ -42,6 +42,8 @@ EFI_STATUS con_read_key(uint64_t timeout_us, EFI_INPUT_KEY *ret);
  */
 size_t con_problems(const char **ret, size_t max, size_t *ret_more);
 void con_forget_problems(void);
+/** con_log_context() - prefix every error and warning line with @context ("entry 'X': "); NULL clears it. */
+void con_log_context(const char *context);
 /** con_pause_before_exit() - say that handoff returns to the firmware; wait 10 s or for a key. */
 void con_pause_before_exit(void);
 

@@ -31,10 +31,10 @@ EFI_STATUS initrd_set_add_files(struct initrd_set *set, EFI_FILE_PROTOCOL *root,
 
 		err = file_open(root, paths[i], &f.file);
 		if (EFI_ERROR(err))
-			return log_error_status(err, "initrd %s: cannot open: %s", paths[i], efi_status_str(err));
+			return log_error_status(err, "initrd %s: cannot open: %m", paths[i]);
 		err = file_size(f.file, &f.size);
 		if (EFI_ERROR(err))
-			log_error("initrd %s: cannot get size: %s", paths[i], efi_status_str(err));
+			log_error_status(err, "initrd %s: cannot get size: %m", paths[i]);
 		else
 			err = initrd_set_append(set, &f);
 		if (EFI_ERROR(err)) {
@@ -143,7 +143,7 @@ EFI_STATUS initrd_lf2_install(struct initrd_set *set, EFI_HANDLE *ret_handle)
 	if (EFI_ERROR(err)) {
 		mem_free(lf);
 		/* EFI_ALREADY_STARTED: another loader's initrd is still registered. */
-		return log_error_status(err, "cannot register the initrd (LoadFile2): %s", efi_status_str(err));
+		return log_error_status(err, "cannot register the initrd (LoadFile2): %m");
 	}
 	*ret_handle = handle;
 	return EFI_SUCCESS;
@@ -197,7 +197,7 @@ static EFI_STATUS foreign_size(EFI_LOAD_FILE2_PROTOCOL *lf2, uint64_t *ret)
 	err = lf2->LoadFile(lf2, dp, FALSE, &size, NULL);
 	if (err != EFI_BUFFER_TOO_SMALL || size == 0)
 		return err == EFI_SUCCESS || err == EFI_NOT_FOUND ? EFI_NOT_FOUND
-			: log_error_status(err, "loader's initrd (LoadFile2): %s", efi_status_str(err));
+			: log_error_status(err, "loader's initrd (LoadFile2): %m");
 	if ((uint64_t)size > INITRD_MAX_TOTAL) /* never on IA-32, where UINTN is 32 bits */
 		return log_error_status(EFI_BAD_BUFFER_SIZE, "loader's initrd (LoadFile2): %llu bytes, more than the %llu MiB limit",
 					(unsigned long long)size, (unsigned long long)(INITRD_MAX_TOTAL >> 20));
@@ -215,7 +215,7 @@ static EFI_STATUS foreign_read(struct initrd_file *f, uint8_t *buf)
 
 	err = f->lf2->LoadFile(f->lf2, dp, FALSE, &size, buf);
 	if (EFI_ERROR(err))
-		return log_error_status(err, "reading the loader's initrd (LoadFile2): %s", efi_status_str(err));
+		return log_error_status(err, "reading the loader's initrd (LoadFile2): %m");
 	if (size != f->size)
 		return log_error_status(EFI_BAD_BUFFER_SIZE, "loader's initrd (LoadFile2): %llu bytes, it said %llu",
 					(unsigned long long)size, (unsigned long long)f->size);

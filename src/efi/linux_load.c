@@ -26,8 +26,8 @@ EFI_STATUS kernel_region_alloc(const struct kernel_layout *lay, uint64_t below, 
 	off = ALIGN_UP(pad, lay->alignment);
 	err = pages_alloc(off + lay->alloc_size, lay->alignment, lay->max_address, &a);
 	if (EFI_ERROR(err))
-		return log_error_status(err, "%s: no room for the kernel (%llu MiB below 4 GiB): %s", name,
-					(unsigned long long)(lay->alloc_size >> 20), efi_status_str(err));
+		return log_error_status(err, "%s: no room for the kernel (%llu MiB below 4 GiB): %m", name,
+					(unsigned long long)(lay->alloc_size >> 20));
 	pages_free(a, off - pad); /* the alignment slack below the setup area */
 	*ret = (struct kernel_region){ a + off - pad, pad + lay->alloc_size, a + off };
 	return EFI_SUCCESS;
@@ -76,9 +76,9 @@ static EFI_STATUS load_initrd(const struct boot_job *job, struct linux_loaded *l
 		return EFI_SUCCESS;
 	err = pages_alloc(set->total_size, EFI_PAGE_SIZE, job->plan.initrd_max, &l->initrd_addr);
 	if (EFI_ERROR(err))
-		return log_error_status(err, "initrd: no room for %llu MiB below %#llx: %s",
+		return log_error_status(err, "initrd: no room for %llu MiB below %#llx: %m",
 					(unsigned long long)(set->total_size >> 20),
-					(unsigned long long)job->plan.initrd_max, efi_status_str(err));
+					(unsigned long long)job->plan.initrd_max);
 	l->initrd_alloc = set->total_size;
 	return initrd_set_read(set, (uint8_t *)(uintptr_t)l->initrd_addr, l->initrd_alloc);
 }

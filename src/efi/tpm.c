@@ -51,7 +51,7 @@ static void extend(uint8_t *event, size_t event_size, const void *data, size_t s
 	}
 	err = t->HashLogExtendEvent(t, 0, (EFI_PHYSICAL_ADDRESS)(uintptr_t)data, size, (EFI_TCG2_EVENT *)event);
 	if (EFI_ERROR(err))
-		log_warning("TPM: measuring %s (%zu bytes) failed: %s", what, event_size, efi_status_str(err));
+		log_status(LOG_WARNING, err, "TPM: measuring %s (%zu bytes) failed: %m", what, event_size);
 	mem_free(event);
 }
 

@@ -64,7 +64,7 @@ EFI_STATUS reboot_into_firmware(void)
 	v |= EFI_OS_INDICATIONS_BOOT_TO_FW_UI;
 	err = RT->SetVariable(u"OsIndications", &global_guid, VAR_NON_VOLATILE, sizeof(v), &v);
 	if (EFI_ERROR(err))
-		return log_error_status(err, "OsIndications: cannot set: %s", efi_status_str(err));
+		return log_error_status(err, "OsIndications: cannot set: %m");
 	RT->ResetSystem(EfiResetCold, EFI_SUCCESS, 0, NULL);
 	return log_error_status(EFI_DEVICE_ERROR, "ResetSystem returned");
 }

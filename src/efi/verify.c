@@ -65,8 +65,8 @@ static EFI_STATUS verify_by_shim(const struct boot_job *job)
 					job->image_size);
 	err = shim->Verify((void *)job->image, (uint32_t)job->image_size);
 	if (EFI_ERROR(err))
-		return log_error_status(err, "%s: refused by shim: %s: not signed by a key in db, MokList or shim's own certificate, revoked (dbx, MokListX, SBAT), or changed after signing",
-					job->kernel_path, efi_status_str(err));
+		return log_error_status(err, "%s: refused by shim: %m: not signed by a key in db, MokList or shim's own certificate, revoked (dbx, MokListX, SBAT), or changed after signing",
+					job->kernel_path);
 	return EFI_SUCCESS;
 }
 
@@ -103,15 +103,15 @@ static EFI_STATUS load_failed(const struct boot_job *job, EFI_STATUS err, uint64
 		return log_error_status(err, "%s: shim accepted it, but the firmware's LoadImage refused it (%s): boot it by protocol handover or legacy",
 					job->kernel_path, trust_status_meaning(err));
 	if (!t->load_image_must_pass) {
-		log_warning("%s: LoadImage failed (%s): the image is not measured into PCR 4", job->kernel_path, efi_status_str(err));
+		log_status(LOG_WARNING, err, "%s: LoadImage failed (%m): the image is not measured into PCR 4", job->kernel_path);
 		return EFI_SUCCESS;
 	}
 	if (is_policy_refusal(err)) {
 		/* Preverified (inside a signed image): the caller may boot the same bytes another way. */
-		log_info("%s: the firmware does not trust it on its own (%s)", job->kernel_path, efi_status_str(err));
+		log_status(LOG_INFO, err, "%s: the firmware does not trust it on its own (%m)", job->kernel_path);
 		return err;
 	}
-	return log_error_status(err, "%s: LoadImage failed: %s", job->kernel_path, efi_status_str(err));
+	return log_error_status(err, "%s: LoadImage failed: %m", job->kernel_path);
 }
 
 EFI_STATUS image_verify(const struct boot_job *job, EFI_HANDLE *ret_child)

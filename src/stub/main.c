@@ -182,9 +182,9 @@ EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	efi_init(image, systab);
 	err = BS->HandleProtocol(image, &li_guid, (void **)&li);
 	if (EFI_ERROR(err))
-		return log_error_status(err, "stub: no loaded image protocol: %s", efi_status_str(err));
+		return log_error_status(err, "stub: no loaded image protocol: %m");
 	if (BS->HandleProtocol(image, &li_dp_guid, (void **)&self_dp) != EFI_SUCCESS)
 		self_dp = NULL;
 	err = stub_boot(li, self_dp);
-	return log_error_status(err, "stub: boot failed: %s", efi_status_str(err));
+	return log_error_status(err, "stub: boot failed: %m");
 }
