@@ -120,6 +120,8 @@ struct linux_loaded {
 /** linux_load() - kernel at an aligned address with init_size room, zero page, command line, initrd. */
 EFI_STATUS linux_load(const struct boot_job *job, struct linux_loaded *ret);
 void linux_unload(struct linux_loaded *l);
+/** boot_job_release() - free the kernel region the job's image was read into (for _cleanup_). */
+void boot_job_release(struct boot_job *job);
 
 /* gop.c, pci.c: best effort, so void/bool */
 bool gop_framebuffer(struct fb_info *ret);

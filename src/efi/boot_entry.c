@@ -88,6 +88,17 @@ char *volume_path(const struct volume *vol, const char *path)
 	return fmt_asprintf("%s%s%s", vol->prefix, path[0] == '/' || path[0] == '\\' ? "" : "/", path);
 }
 
+/* The entry's initrd paths on its volume, freed by initrd_paths_free(). */
+struct initrd_paths {
+	char **v;
+	size_t n;
+};
+
+static void initrd_paths_free(struct initrd_paths *p)
+{
+	strv_free(p->v, p->n);
+}
+
 /* The entry's initrd paths on its volume. */
 static char **initrd_paths(const struct volume *vol, const struct bls_entry *e)
 {
@@ -151,20 +162,49 @@ static void say_what_boots(const struct boot_job *job, const struct bls_entry *e
 		 t->verify != VERIFY_NONE ? verifier_name(t->verify) : "");
 }
 
-EFI_STATUS boot_entry(struct loader *l, struct bls_entry *e, const char *cmdline)
+/* One boot attempt of @e: every failure is said once, with the entry as its
+ * context, and everything taken is released on the way out. */
+static EFI_STATUS boot_entry_job(struct loader *l, struct bls_entry *e, struct boot_job *job, const char *cmdline)
 {
 	const struct volume *vol = e->volume;
 	_cleanup_free_ uint8_t *pool_image = NULL;
+	_cleanup_(kernel_file_close) struct kernel_file k = { 0 };
+	_cleanup_(initrd_set_close) struct initrd_set initrds = { 0 };
+	_cleanup_(initrd_paths_free) struct initrd_paths paths = { .n = e->n_initrd };
+	EFI_STATUS err;
+
+	job->initrds = &initrds;
+	err = kernel_file_open(vol->root, job->kernel_path, &k);
+	if (EFI_ERROR(err))
+		return err;
+	err = image_identify_head(k.head, k.head_len, k.size, job->kernel_path, &job->info);
+	if (EFI_ERROR(err))
+		return err;
+	if (plan_cmdline_locked(&job->info, l->secure_boot) && cmdline)
+		log_warning("the edited command line is not used: Secure Boot locks the .cmdline of %s", job->kernel_path);
+	err = open_initrds(vol, e, job, &paths.v, &initrds);
+	if (!EFI_ERROR(err))
+		err = plan_entry(job, e, &k, l->secure_boot);
+	if (!EFI_ERROR(err))
+		err = kernel_file_read(job, &k, &pool_image);
+	if (EFI_ERROR(err))
+		return err;
+	say_what_boots(job, e);
+	loader_var_set_str(u"HandoffBootScheme", scheme_name(job->plan.scheme));
+	loader_save_selected(l, e);
+	loader_var_set_time(u"LoaderTimeExecUSec");
+	return boot_run(job);
+}
+
+EFI_STATUS boot_entry(struct loader *l, struct bls_entry *e, const char *cmdline)
+{
+	const struct volume *vol = e->volume;
 	_cleanup_free_ char *title = bls_display_title(e);
 	_cleanup_free_ char *kernel_path = NULL, *context = NULL;
-	struct kernel_file k = { 0 };
-	char **initrds_on_vol = NULL;
-	struct initrd_set initrds = { 0 };
-	struct boot_job job = {
+	_cleanup_(boot_job_release) struct boot_job job = {
 		.title = title ? title : e->id,
 		.device = vol->handle,
 		.cmdline = cmdline ? cmdline : (e->options ? e->options : ""),
-		.initrds = &initrds,
 	};
 	EFI_STATUS err;
 
@@ -172,35 +212,13 @@ EFI_STATUS boot_entry(struct loader *l, struct bls_entry *e, const char *cmdline
 		return run_auto_entry(e);
 	boot_count_bump(e); /* before anything can fail: a try is a try (UAPI.1 "Boot counting") */
 	job.kernel_path = kernel_path = volume_path(vol, e->kernel ? e->kernel : e->efi);
-	if (!kernel_path)
-		return EFI_OUT_OF_RESOURCES;
+	context = fmt_asprintf("entry '%s': ", job.title);
+	if (!kernel_path || !context)
+		return log_error_status(EFI_OUT_OF_RESOURCES, "entry '%s': out of memory", job.title);
 	log_info("entry '%s': loading %s%s%s", job.title, job.kernel_path, vol == l->volumes ? "" : " from ",
 		 vol == l->volumes ? "" : vol->name);
-	context = fmt_asprintf("entry '%s': ", job.title);
 	con_log_context(context);
-	err = kernel_file_open(vol->root, job.kernel_path, &k);
-	if (!EFI_ERROR(err))
-		err = image_identify_head(k.head, k.head_len, k.size, job.kernel_path, &job.info);
-	if (!EFI_ERROR(err)) {
-		if (plan_cmdline_locked(&job.info, l->secure_boot) && cmdline)
-			log_warning("the edited command line is not used: Secure Boot locks the .cmdline of %s", job.kernel_path);
-		err = open_initrds(vol, e, &job, &initrds_on_vol, &initrds);
-	}
-	if (!EFI_ERROR(err))
-		err = plan_entry(&job, e, &k, l->secure_boot);
-	if (!EFI_ERROR(err))
-		err = kernel_file_read(&job, &k, &pool_image);
-	kernel_file_close(&k);
-	if (!EFI_ERROR(err)) {
-		say_what_boots(&job, e);
-		loader_var_set_str(u"HandoffBootScheme", scheme_name(job.plan.scheme));
-		loader_save_selected(l, e);
-		loader_var_set_time(u"LoaderTimeExecUSec");
-		err = boot_run(&job);
-	}
-	pages_free(job.region.addr, job.region.size);
-	initrd_set_close(&initrds);
-	strv_free(initrds_on_vol, e->n_initrd);
+	err = boot_entry_job(l, e, &job, cmdline);
 	con_log_context(NULL);
-	return err; /* every failure was said where it happened, with this entry as its context */
+	return err;
 }

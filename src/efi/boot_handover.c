@@ -7,7 +7,7 @@
 
 EFI_STATUS boot_handover(const struct boot_job *job)
 {
-	struct linux_loaded l;
+	_cleanup_(linux_unload) struct linux_loaded l = { 0 };
 	EFI_STATUS err;
 
 	err = linux_load(job, &l);
@@ -15,6 +15,5 @@ EFI_STATUS boot_handover(const struct boot_job *job)
 		return err;
 	arch_handover_enter(IH, l.kernel_addr, job->info.bz.handover_offset, l.bp);
 	/* The kernel only comes back if its stub failed before exiting boot services. */
-	linux_unload(&l);
 	return log_error_status(EFI_LOAD_ERROR, "%s: the kernel returned from its handover entry", job->kernel_path);
 }

@@ -126,6 +126,12 @@ EFI_STATUS linux_load(const struct boot_job *job, struct linux_loaded *ret)
 	return EFI_SUCCESS;
 }
 
+void boot_job_release(struct boot_job *job)
+{
+	pages_free(job->region.addr, job->region.size);
+	job->region = (struct kernel_region){ 0 };
+}
+
 void linux_unload(struct linux_loaded *l)
 {
 	pages_free(l->region.addr, l->region.size);

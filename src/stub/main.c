@@ -21,6 +21,13 @@ struct stub_outside {
 	size_t n_paths;
 };
 
+static void stub_outside_release(struct stub_outside *o)
+{
+	initrd_lf2_restore_foreign(&o->foreign);
+	strv_free(o->paths, o->n_paths);
+	file_close(o->root);
+}
+
 static EFI_STATUS add_cmdline_initrds(struct initrd_set *set, const EFI_LOADED_IMAGE_PROTOCOL *li,
 				      const char *cmdline, EFI_FILE_PROTOCOL **ret_root, char ***paths, size_t *n)
 {
@@ -137,12 +144,13 @@ static EFI_STATUS gather_initrds(struct initrd_set *set, const struct stub_secti
 
 static EFI_STATUS stub_boot(const EFI_LOADED_IMAGE_PROTOCOL *li, const EFI_DEVICE_PATH_PROTOCOL *self_dp)
 {
-	struct stub_sections s;
-	struct initrd_set initrds = { 0 };
-	struct stub_outside o = { 0 };
+	_cleanup_(stub_outside_release) struct stub_outside o = { 0 };
+	_cleanup_(initrd_set_close) struct initrd_set initrds = { 0 };
 	_cleanup_free_ char *cmdline = NULL;
-	struct boot_job job = { .title = "stub", .kernel_path = "embedded kernel", .device = li->DeviceHandle,
-				.devpath = self_dp, .initrds = &initrds };
+	_cleanup_(boot_job_release) struct boot_job job = { .title = "stub", .kernel_path = "embedded kernel",
+							    .device = li->DeviceHandle, .devpath = self_dp,
+							    .initrds = &initrds };
+	struct stub_sections s;
 	bool secure_boot = secure_boot_enabled();
 	EFI_STATUS err;
 
@@ -156,19 +164,14 @@ static EFI_STATUS stub_boot(const EFI_LOADED_IMAGE_PROTOCOL *li, const EFI_DEVIC
 		return EFI_OUT_OF_RESOURCES;
 	job.cmdline = cmdline;
 	err = gather_initrds(&initrds, &s, li, cmdline, secure_boot, &o);
-	if (!EFI_ERROR(err))
-		err = plan_kernel(&job, &s, secure_boot);
-	if (!EFI_ERROR(err)) {
-		log_info("stub: booting the embedded kernel by %s (%zu initrd, %llu KiB)", scheme_name(job.plan.scheme),
-			 initrds.n, (unsigned long long)(initrds.total_size >> 10));
-		err = boot_embedded(&job, secure_boot);
-	}
-	pages_free(job.region.addr, job.region.size);
-	initrd_set_close(&initrds);
-	initrd_lf2_restore_foreign(&o.foreign);
-	strv_free(o.paths, o.n_paths);
-	file_close(o.root);
-	return err;
+	if (EFI_ERROR(err))
+		return err;
+	err = plan_kernel(&job, &s, secure_boot);
+	if (EFI_ERROR(err))
+		return err;
+	log_info("stub: booting the embedded kernel by %s (%zu initrd, %llu KiB)", scheme_name(job.plan.scheme),
+		 initrds.n, (unsigned long long)(initrds.total_size >> 10));
+	return boot_embedded(&job, secure_boot);
 }
 
 EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)

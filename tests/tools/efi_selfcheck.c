@@ -101,7 +101,7 @@ EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 }
 
 /* What src/core needs from a platform: no allocation (the readers do not
- * allocate), logging dropped (failures show as a FAIL line), (libc comes from src/efi/libc.c). */
+ * allocate), logging dropped (failures show as a FAIL line), (libc comes from src/libc/libc.c). */
 void log_write(enum log_level level, const char *line)
 {
 	(void)level;
