@@ -75,7 +75,7 @@ static void inode_seed(const struct ext4_fs *fs, struct ext4_inode *inode)
  * block_size / 4). Anything larger is corrupt, and refusing it here keeps a
  * hostile i_size out of every allocation and sum (README "Security"). Sparse
  * files within that limit may be larger than the volume: holes read as zeros. */
-uint64_t ext4_max_file_size(const struct ext4_fs *fs, uint32_t flags)
+static uint64_t ext4_max_file_size(const struct ext4_fs *fs, uint32_t flags)
 {
 	uint64_t n = fs->block_size / 4, map_blocks;
 

@@ -4,7 +4,7 @@
 
 #define LOG_LINE_MAX 512
 
-void log_vprintf(enum log_level level, const char *fmt, va_list ap)
+static void log_vprintf(enum log_level level, const char *fmt, va_list ap)
 {
 	char line[LOG_LINE_MAX];
 

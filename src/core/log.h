@@ -12,7 +12,6 @@ enum log_level { LOG_ERROR, LOG_WARNING, LOG_INFO, LOG_DEBUG };
 /** log_write() - platform hook: emit one formatted line (no trailing newline). */
 void log_write(enum log_level level, const char *line);
 
-void log_vprintf(enum log_level level, const char *fmt, va_list ap);
 void log_printf(enum log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /**

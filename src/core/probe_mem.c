@@ -20,7 +20,7 @@ static uint64_t end_of(uint64_t start, uint64_t len)
 	return UINT64_MAX - start < len ? UINT64_MAX : start + len;
 }
 
-bool probe_e820_covers(const struct probe_ctx *c, uint32_t type, uint64_t start, uint64_t len)
+static bool probe_e820_covers(const struct probe_ctx *c, uint32_t type, uint64_t start, uint64_t len)
 {
 	unsigned n = MIN(c->bp.e820_entries, E820_MAX_ENTRIES_ZEROPAGE);
 	uint64_t pos = start, end = end_of(start, len ? len : 1);

@@ -6,7 +6,7 @@
  * systemd-bless-boot can drop the counter after a good boot. handoff's ext4
  * driver is read-only: such entries boot uncounted, with a warning. */
 #include "loader.h"
-#include "vars.h"
+#include "loader_vars.h"
 #include "core/bls_count.h"
 #include "core/fmt.h"
 

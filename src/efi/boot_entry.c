@@ -5,7 +5,7 @@
  * hand over to the scheme. Every failure names the entry and the file and
  * returns to the menu. */
 #include "loader.h"
-#include "vars.h"
+#include "loader_vars.h"
 #include "boot.h"
 #include "measure.h"
 #include "core/fmt.h"
@@ -83,7 +83,7 @@ static EFI_STATUS kernel_file_read(struct boot_job *job, struct kernel_file *k, 
 	return err;
 }
 
-char *volume_path(const struct volume *vol, const char *path)
+static char *volume_path(const struct volume *vol, const char *path)
 {
 	return fmt_asprintf("%s%s%s", vol->prefix, path[0] == '/' || path[0] == '\\' ? "" : "/", path);
 }

@@ -7,6 +7,9 @@
 #include "core/initrd_layout.h"
 #include <efi/linux.h>
 
+static EFI_GUID lf2_guid = EFI_LOAD_FILE2_PROTOCOL_GUID;
+static EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
+
 /* Lays the file out after the others (checked: initrd_layout.c) and keeps it. */
 static EFI_STATUS initrd_set_append(struct initrd_set *set, struct initrd_file *f)
 {
@@ -129,8 +132,6 @@ static EFI_STATUS EFIAPI initrd_lf2_load(EFI_LOAD_FILE2_PROTOCOL *this, EFI_DEVI
 
 EFI_STATUS initrd_lf2_install(struct initrd_set *set, EFI_HANDLE *ret_handle)
 {
-	static EFI_GUID lf2_guid = EFI_LOAD_FILE2_PROTOCOL_GUID;
-	static EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 	struct initrd_lf2 *lf = mem_zalloc(sizeof(*lf));
 	EFI_HANDLE handle = NULL;
 	EFI_STATUS err;
@@ -151,8 +152,6 @@ EFI_STATUS initrd_lf2_install(struct initrd_set *set, EFI_HANDLE *ret_handle)
 
 void initrd_lf2_uninstall(EFI_HANDLE handle)
 {
-	static EFI_GUID lf2_guid = EFI_LOAD_FILE2_PROTOCOL_GUID;
-	static EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 	void *lf = NULL;
 
 	if (!handle)
@@ -166,7 +165,6 @@ void initrd_lf2_uninstall(EFI_HANDLE handle)
 /* The LoadFile2 another loader registered on the initrd media path, if any. */
 static bool foreign_find(struct lf2_foreign *ret)
 {
-	static EFI_GUID lf2_guid = EFI_LOAD_FILE2_PROTOCOL_GUID;
 	EFI_DEVICE_PATH_PROTOCOL *dp = (EFI_DEVICE_PATH_PROTOCOL *)&initrd_devpath;
 
 	*ret = (struct lf2_foreign){ 0 };
@@ -178,9 +176,6 @@ static bool foreign_find(struct lf2_foreign *ret)
  * initrd_lf2_restore_foreign() puts it back. */
 static void foreign_unregister(struct lf2_foreign *saved)
 {
-	static EFI_GUID lf2_guid = EFI_LOAD_FILE2_PROTOCOL_GUID;
-	static EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
-
 	if (BS->HandleProtocol(saved->handle, &dp_guid, &saved->devpath) != EFI_SUCCESS ||
 	    BS->UninstallMultipleProtocolInterfaces(saved->handle, &dp_guid, saved->devpath, &lf2_guid, saved->lf2,
 						   NULL) != EFI_SUCCESS)
@@ -252,9 +247,6 @@ bool initrd_lf2_hide_foreign(struct lf2_foreign *saved)
 
 void initrd_lf2_restore_foreign(struct lf2_foreign *saved)
 {
-	static EFI_GUID lf2_guid = EFI_LOAD_FILE2_PROTOCOL_GUID;
-	static EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
-
 	if (saved->handle)
 		BS->InstallMultipleProtocolInterfaces(&saved->handle, &dp_guid, saved->devpath, &lf2_guid, saved->lf2, NULL);
 	*saved = (struct lf2_foreign){ 0 };

@@ -118,7 +118,7 @@ EFI_STATUS linux_load(const struct boot_job *job, struct linux_loaded *ret)
 		linux_unload(&l);
 		return err;
 	}
-	bp_setup_handover(l.bp, &job->info.bz, &(struct bp_load){
+	bp_setup_header(l.bp, &job->info.bz, &(struct bp_load){
 		.kernel_addr = l.kernel_addr, .cmdline_addr = l.cmdline_addr,
 		.initrd_addr = l.initrd_addr, .initrd_size = l.initrd_alloc,
 	});

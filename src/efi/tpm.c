@@ -7,13 +7,16 @@
 #include <efi/linux.h>
 #include <efi/proto/tcg2.h>
 
+static EFI_GUID tcg2_guid = EFI_TCG2_PROTOCOL_GUID;
+static EFI_GUID tcg2_final_events_table_guid = EFI_TCG2_FINAL_EVENTS_TABLE_GUID;
+static EFI_GUID linux_tpm_event_log_guid = LINUX_EFI_TPM_EVENT_LOG_GUID;
+
 /* Bounds for walking firmware-owned logs whose end is not given. */
 #define EVENT_MAX (1u << 20)
 #define FINAL_LOG_MAX (16u << 20)
 
 static EFI_TCG2_PROTOCOL *tcg2(void)
 {
-	static EFI_GUID guid = EFI_TCG2_PROTOCOL_GUID;
 	static EFI_TCG2_PROTOCOL *proto;
 	static bool looked;
 	EFI_TCG2_BOOT_SERVICE_CAPABILITY cap = { .Size = sizeof(cap) };
@@ -21,7 +24,7 @@ static EFI_TCG2_PROTOCOL *tcg2(void)
 	if (looked)
 		return proto;
 	looked = true;
-	if (BS->LocateProtocol(&guid, NULL, (void **)&proto) != EFI_SUCCESS)
+	if (BS->LocateProtocol(&tcg2_guid, NULL, (void **)&proto) != EFI_SUCCESS)
 		return proto = NULL;
 	/* §6.4.4: a firmware may install the protocol with the TPM absent or disabled. */
 	if (proto->GetCapability(proto, &cap) != EFI_SUCCESS || !cap.TPMPresentFlag)
@@ -55,7 +58,7 @@ static void extend(uint8_t *event, size_t event_size, const void *data, size_t s
 	mem_free(event);
 }
 
-void tpm_measure_tagged(uint32_t pcr, uint32_t tag_id, const char *desc, const void *data, size_t size)
+static void tpm_measure_tagged(uint32_t pcr, uint32_t tag_id, const char *desc, const void *data, size_t size)
 {
 	size_t n = 0;
 
@@ -63,7 +66,7 @@ void tpm_measure_tagged(uint32_t pcr, uint32_t tag_id, const char *desc, const v
 		extend(tcg_event_new_tagged(pcr, tag_id, desc, &n), n, data, size, desc);
 }
 
-void tpm_measure_ipl16(uint32_t pcr, const CHAR16 *desc, size_t desc_bytes, const void *data, size_t size)
+static void tpm_measure_ipl16(uint32_t pcr, const CHAR16 *desc, size_t desc_bytes, const void *data, size_t size)
 {
 	size_t n = 0;
 
@@ -94,8 +97,7 @@ void measure_cmdline_pcr12(const CHAR16 *opts, size_t opts_bytes)
 /* Bytes already in the final events table (logged after an earlier GetEventLog). */
 static bool final_events_size(size_t *ret)
 {
-	static const EFI_GUID guid = EFI_TCG2_FINAL_EVENTS_TABLE_GUID;
-	const EFI_TCG2_FINAL_EVENTS_TABLE *f = efi_config_table(&guid);
+	const EFI_TCG2_FINAL_EVENTS_TABLE *f = efi_config_table(&tcg2_final_events_table_guid);
 
 	*ret = 0;
 	if (!f || f->NumberOfEvents == 0)
@@ -106,7 +108,6 @@ static bool final_events_size(size_t *ret)
 
 void tpm_publish_event_log(void)
 {
-	static const EFI_GUID guid = LINUX_EFI_TPM_EVENT_LOG_GUID;
 	EFI_TCG2_PROTOCOL *t = tcg2();
 	EFI_PHYSICAL_ADDRESS first = 0, last = 0;
 	BOOLEAN truncated = FALSE;
@@ -130,7 +131,7 @@ void tpm_publish_event_log(void)
 	tbl->final_events_preboot_size = (uint32_t)final_size;
 	tbl->version = EFI_TCG2_EVENT_LOG_FORMAT_TCG_2;
 	memcpy(tbl->log, (const void *)(uintptr_t)first, size);
-	if (BS->InstallConfigurationTable(&guid, tbl) != EFI_SUCCESS) {
+	if (BS->InstallConfigurationTable(&linux_tpm_event_log_guid, tbl) != EFI_SUCCESS) {
 		BS->FreePool(tbl);
 		log_warning("TPM: cannot install the event log table");
 	}

@@ -2,7 +2,7 @@
  * setup), and systemd's Boot Loader Interface
  * (vendor GUID 4a67b082-0a4c-41cf-b6c7-440b29bb8c4f) so that `bootctl status`
  * and `systemd-analyze` work on a system booted by handoff. */
-#include "vars.h"
+#include "loader_vars.h"
 #include "core/fmt.h"
 #include <efi/vars.h>
 

@@ -10,15 +10,17 @@
 #include <efi/image_security.h>
 #include <efi/proto/shim_lock.h>
 
+static EFI_GUID shim_lock_guid = SHIM_LOCK_GUID;
+static EFI_GUID image_security_database_guid = EFI_IMAGE_SECURITY_DATABASE_GUID;
+
 /* The table has no size of its own; its entries are bounded by this. */
 #define EXEC_INFO_MAX (1u << 20)
 
 static SHIM_LOCK *shim_lock(void)
 {
-	static EFI_GUID guid = SHIM_LOCK_GUID;
 	SHIM_LOCK *shim;
 
-	return BS->LocateProtocol(&guid, NULL, (void **)&shim) == EFI_SUCCESS ? shim : NULL;
+	return BS->LocateProtocol(&shim_lock_guid, NULL, (void **)&shim) == EFI_SUCCESS ? shim : NULL;
 }
 
 bool shim_present(void)
@@ -29,9 +31,7 @@ bool shim_present(void)
 /* UEFI 2.10 §32.5.3.1: where the firmware says why it refused an image. */
 static const uint8_t *exec_info_table(void)
 {
-	static const EFI_GUID guid = EFI_IMAGE_SECURITY_DATABASE_GUID;
-
-	return efi_config_table(&guid);
+	return efi_config_table(&image_security_database_guid);
 }
 
 static uint64_t exec_info_count(void)

@@ -13,6 +13,9 @@
 #include "efi/measure.h"
 #include <efi/proto/loaded_image.h>
 
+static EFI_GUID li_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
+static EFI_GUID li_dp_guid = EFI_LOADED_IMAGE_DEVICE_PATH_PROTOCOL_GUID;
+
 /* What the stub takes from outside its image, released after the boot. */
 struct stub_outside {
 	struct lf2_foreign foreign;  /* the loader's initrd, unregistered while we boot */
@@ -176,8 +179,6 @@ static EFI_STATUS stub_boot(const EFI_LOADED_IMAGE_PROTOCOL *li, const EFI_DEVIC
 
 EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
-	static EFI_GUID li_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
-	static EFI_GUID li_dp_guid = EFI_LOADED_IMAGE_DEVICE_PATH_PROTOCOL_GUID;
 	EFI_LOADED_IMAGE_PROTOCOL *li;
 	EFI_DEVICE_PATH_PROTOCOL *self_dp = NULL;
 	EFI_STATUS err;

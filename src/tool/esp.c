@@ -27,14 +27,14 @@
 
 static const char *const esp_candidates[] = { "/efi", "/boot/efi", "/boot" };
 
-const char *conf_dir(void)
+static const char *conf_dir(void)
 {
 	const char *env = getenv("HANDOFF_CONF_DIR");
 
 	return env && *env ? env : CONF_DIR;
 }
 
-bool fs_is_fat(const char *path)
+static bool fs_is_fat(const char *path)
 {
 	struct statfs sfs;
 
@@ -142,7 +142,7 @@ bool esp_is_mounted(const char *path)
 	return !esp_not_mounted_why(path);
 }
 
-char *esp_recorded(void)
+static char *esp_recorded(void)
 {
 	char *path = path_join(conf_dir(), ESP_RECORD), line[PATH_MAX], *r = NULL;
 	FILE *f = fopen(path, "re");

@@ -280,7 +280,7 @@ int random_bytes(void *buf, size_t n)
 	return 0;
 }
 
-char *self_dir(void)
+static char *self_dir(void)
 {
 	char buf[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
@@ -389,7 +389,7 @@ int usage_bad_option(int c, char **argv)
 	return tool_usage("unknown option '%s'", argv[optind - 1]);
 }
 
-char *artifact_find(const char *opt, const char *local, const char *installed, const char *what)
+static char *artifact_find(const char *opt, const char *local, const char *installed, const char *what)
 {
 	char *dir = self_dir(), *cand[2] = { NULL, NULL };
 	char *found = NULL;

@@ -30,6 +30,8 @@ struct opts {
 	uint32_t compat_entry;
 };
 
+#define TAIL_PAD 16u
+
 static uint8_t *read_all(const char *path, size_t *ret_len)
 {
 	FILE *f = fopen(path, "rb");
@@ -176,6 +178,13 @@ int mkimage_main(int argc, char **argv)
 
 	if (parse_args(argc, argv, &o) || !(payload = read_all(o.payload, &payload_len)))
 		return 2;
+	/* A paragraph of zeros at the end, always: a loader must accept a file a
+	 * few bytes short of syssize (the boot tests cut into this padding). */
+	payload = realloc(payload, payload_len + TAIL_PAD);
+	if (!payload)
+		return 2;
+	memset(payload + payload_len, 0, TAIL_PAD);
+	payload_len += TAIL_PAD;
 	if (EFI_ERROR(bz_write(payload, payload_len, &o.bz, &img, &img_len)) || fill_manifest(img, img_len))
 		goto out;
 	if (!o.stub) {

@@ -477,3 +477,24 @@ TEST(bls_auto_entries_ids_and_order)
 	}
 	free(v);
 }
+
+/* One rule for a UKI's menu text and order, shared by the loader and the tool. */
+TEST(bls_entry_from_uki_osrel_fields)
+{
+	static const char osrel[] = "NAME=Debian\nPRETTY_NAME=\"Debian 13\"\nID=debian\nVERSION_ID=13\nIMAGE_ID=appliance\n";
+	struct bls_entry e = { 0 };
+
+	CHECK_EQ(bls_entry_from_uki(&e, "debian-6.12.efi", "/EFI/Linux/debian-6.12.efi", osrel, sizeof(osrel) - 1, true),
+		 EFI_SUCCESS);
+	CHECK_EQ(e.type, BLS_TYPE2);
+	CHECK_STR(e.id, "debian-6.12.efi");
+	CHECK_STR(e.title, "Debian 13");
+	CHECK_STR(e.version, "13");
+	CHECK_STR(e.sort_key, "appliance");
+	CHECK(e.uki_cmdline);
+	bls_entry_free(&e);
+	CHECK_EQ(bls_entry_from_uki(&e, "bare+2-1.efi", "/EFI/Linux/bare+2-1.efi", NULL, 0, false), EFI_SUCCESS);
+	CHECK_STR(e.id, "bare.efi");        /* the boot counter is not part of the id */
+	CHECK(e.title == NULL && e.sort_key == NULL && !e.uki_cmdline);
+	bls_entry_free(&e);
+}
