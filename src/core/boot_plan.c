@@ -17,9 +17,9 @@ static EFI_STATUS plan_linux_load(const struct boot_request *req, const char *na
 		return err;
 	p->initrd_max = plan_initrd_max(bz);
 	if (req->initrd_size > p->initrd_max)
-		return log_error_status(EFI_BAD_BUFFER_SIZE, "%s: %llu MiB of initrds cannot lie below initrd_addr_max %#llx",
-					name, (unsigned long long)(req->initrd_size >> 20),
-					(unsigned long long)(p->initrd_max - 1));
+		return log_error_status(
+			EFI_BAD_BUFFER_SIZE, "%s: %llu MiB of initrds cannot lie below initrd_addr_max %#llx", name,
+			(unsigned long long)(req->initrd_size >> 20), (unsigned long long)(p->initrd_max - 1));
 	p->place_kernel = true;
 	return EFI_SUCCESS;
 }
@@ -28,13 +28,20 @@ EFI_STATUS plan_boot(const struct boot_request *req, const char *name, struct bo
 {
 	struct boot_plan p = { 0 };
 	struct trust_request t = {
-		.img = req->img, .fw = req->fw, .secure_boot = req->secure_boot, .shim = req->shim, .tpm = req->tpm,
-		.preverified = req->preverified, .loader_entry = req->loader_entry, .cmdline_empty = req->cmdline_len == 0,
+		.img = req->img,
+		.fw = req->fw,
+		.secure_boot = req->secure_boot,
+		.shim = req->shim,
+		.tpm = req->tpm,
+		.preverified = req->preverified,
+		.loader_entry = req->loader_entry,
+		.cmdline_empty = req->cmdline_len == 0,
 	};
 	EFI_STATUS err;
 
-	err = req->no_stub && req->requested == SCHEME_AUTO ? plan_scheme_no_stub(req->img, req->fw, name, &p.scheme)
-							    : plan_scheme_on(req->img, req->requested, req->fw, name, &p.scheme);
+	err = req->no_stub && req->requested == SCHEME_AUTO
+		      ? plan_scheme_no_stub(req->img, req->fw, name, &p.scheme)
+		      : plan_scheme_on(req->img, req->requested, req->fw, name, &p.scheme);
 	if (EFI_ERROR(err))
 		return err;
 	if (p.scheme != SCHEME_STUB)

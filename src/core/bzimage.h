@@ -55,7 +55,8 @@ EFI_STATUS bz_parse(const uint8_t *buf, size_t len, const char *name, struct bz_
  * ret->image and ret->kernel point into @head and are valid only as far as
  * the head goes.
  */
-EFI_STATUS bz_parse_head(const uint8_t *head, size_t head_len, uint64_t file_size, const char *name, struct bz_info *ret);
+EFI_STATUS bz_parse_head(const uint8_t *head, size_t head_len, uint64_t file_size, const char *name,
+			 struct bz_info *ret);
 
 /** bz_header() - the setup header inside the image (packed, may be unaligned). */
 static inline const struct setup_header *bz_header(const struct bz_info *bz)

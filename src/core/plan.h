@@ -63,7 +63,8 @@ bool scheme_supported(const struct image_info *img, enum boot_scheme s, const ch
  * only what plan_trust() had verified (src/core/trust.h).
  * Return: EFI_SUCCESS, or EFI_UNSUPPORTED with the reason logged.
  */
-EFI_STATUS plan_scheme(const struct image_info *img, enum boot_scheme requested, const char *name, enum boot_scheme *ret);
+EFI_STATUS plan_scheme(const struct image_info *img, enum boot_scheme requested, const char *name,
+		       enum boot_scheme *ret);
 
 /** plan_scheme_on() - plan_scheme() for firmware of word size @fw. */
 EFI_STATUS plan_scheme_on(const struct image_info *img, enum boot_scheme requested, enum fw_arch fw, const char *name,

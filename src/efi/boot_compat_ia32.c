@@ -33,13 +33,14 @@ static EFI_STATUS compat_alloc(const struct boot_job *job, const struct kernel_l
 	}
 	err = pages_alloc(lay->alloc_size, lay->alignment, lay->max_address, ret);
 	if (EFI_ERROR(err))
-		return log_error_status(err, "%s: no room for the kernel image (%llu MiB below 4 GiB): %m", job->kernel_path,
-					(unsigned long long)(lay->alloc_size >> 20));
+		return log_error_status(err, "%s: no room for the kernel image (%llu MiB below 4 GiB): %m",
+					job->kernel_path, (unsigned long long)(lay->alloc_size >> 20));
 	/* plan_compat_layout(): below pref_address, startup_32 would write outside. */
 	if (*ret < job->info.bz.pref_address) {
 		pages_free(*ret, lay->alloc_size);
-		return log_error_status(EFI_OUT_OF_RESOURCES, "%s: no room for the kernel image above pref_address %#llx",
-					job->kernel_path, (unsigned long long)job->info.bz.pref_address);
+		return log_error_status(EFI_OUT_OF_RESOURCES,
+					"%s: no room for the kernel image above pref_address %#llx", job->kernel_path,
+					(unsigned long long)job->info.bz.pref_address);
 	}
 	return EFI_SUCCESS;
 }
@@ -62,7 +63,8 @@ static EFI_STATUS compat_load(const struct boot_job *job, struct compat_image *c
 	memcpy(base, job->image, lay->copy_size);
 	for (uint32_t i = 0; i < pe->n_sections; i++) {
 		size_t n;
-		const uint8_t *data = pe_section_data(&pe->sections[i], job->image, job->image_size, PE_LAYOUT_FILE, &n);
+		const uint8_t *data =
+			pe_section_data(&pe->sections[i], job->image, job->image_size, PE_LAYOUT_FILE, &n);
 
 		/* pe_parse() checked each section against SizeOfImage <= c->size */
 		if (data)
@@ -119,7 +121,8 @@ EFI_STATUS boot_stub_foreign(const struct boot_job *job)
 	EFI_STATUS err;
 
 	if (!job->info.is_pe || !job->info.pe.compat_entry_ia32)
-		return log_error_status(EFI_UNSUPPORTED, "%s: no IA-32 entry in a \".compat\" section", job->kernel_path);
+		return log_error_status(EFI_UNSUPPORTED, "%s: no IA-32 entry in a \".compat\" section",
+					job->kernel_path);
 	err = compat_load(job, &c);
 	if (!EFI_ERROR(err))
 		err = compat_install(job, &c);

@@ -89,8 +89,8 @@ void boot_count_bump(struct bls_entry *e)
 		file_close(f);
 	}
 	if (EFI_ERROR(err)) {
-		log_status(LOG_WARNING, err, "entry '%s': cannot rename %s to %s: %m; booting without boot counting", e->id, e->path,
-			    next);
+		log_status(LOG_WARNING, err, "entry '%s': cannot rename %s to %s: %m; booting without boot counting",
+			   e->id, e->path, next);
 		return;
 	}
 	set_count_path(new_path);

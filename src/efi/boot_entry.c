@@ -140,12 +140,20 @@ static EFI_STATUS open_initrds(const struct volume *vol, const struct bls_entry 
 
 /* A "linux" entry by its protocol; an "efi" entry (or a UKI) as an EFI
  * application for the firmware this loader was built for. */
-static EFI_STATUS plan_entry(struct boot_job *job, const struct bls_entry *e, const struct kernel_file *k, bool secure_boot)
+static EFI_STATUS plan_entry(struct boot_job *job, const struct bls_entry *e, const struct kernel_file *k,
+			     bool secure_boot)
 {
 	struct boot_request r = {
-		.img = &job->info, .image_size = (size_t)k->size, .requested = e->kernel ? e->protocol : SCHEME_STUB,
-		.fw = FW_ARCH_NATIVE, .cmdline_len = strlen(job->cmdline), .initrd_size = job->initrds->total_size,
-		.secure_boot = secure_boot, .shim = secure_boot && shim_present(), .tpm = tpm_present(), .loader_entry = true,
+		.img = &job->info,
+		.image_size = (size_t)k->size,
+		.requested = e->kernel ? e->protocol : SCHEME_STUB,
+		.fw = FW_ARCH_NATIVE,
+		.cmdline_len = strlen(job->cmdline),
+		.initrd_size = job->initrds->total_size,
+		.secure_boot = secure_boot,
+		.shim = secure_boot && shim_present(),
+		.tpm = tpm_present(),
+		.loader_entry = true,
 	};
 
 	return plan_boot(&r, job->kernel_path, &job->plan);
@@ -158,7 +166,8 @@ static void say_what_boots(const struct boot_job *job, const struct bls_entry *e
 	log_info("booting '%s' by %s%s (%llu KiB kernel, %zu initrd, %llu KiB)%s%s", job->title,
 		 scheme_name(job->plan.scheme), e->protocol == SCHEME_AUTO ? " (protocol auto)" : "",
 		 (unsigned long long)(job->image_size >> 10), job->initrds->n,
-		 (unsigned long long)(job->initrds->total_size >> 10), t->verify != VERIFY_NONE ? ", to be verified by " : "",
+		 (unsigned long long)(job->initrds->total_size >> 10),
+		 t->verify != VERIFY_NONE ? ", to be verified by " : "",
 		 t->verify != VERIFY_NONE ? verifier_name(t->verify) : "");
 }
 
@@ -181,7 +190,8 @@ static EFI_STATUS boot_entry_job(struct loader *l, struct bls_entry *e, struct b
 	if (EFI_ERROR(err))
 		return err;
 	if (plan_cmdline_locked(&job->info, l->secure_boot) && cmdline)
-		log_warning("the edited command line is not used: Secure Boot locks the .cmdline of %s", job->kernel_path);
+		log_warning("the edited command line is not used: Secure Boot locks the .cmdline of %s",
+			    job->kernel_path);
 	err = open_initrds(vol, e, job, &paths.v, &initrds);
 	if (!EFI_ERROR(err))
 		err = plan_entry(job, e, &k, l->secure_boot);

@@ -96,7 +96,7 @@ void con_log_context(const char *context)
 
 void log_write(enum log_level level, const char *line)
 {
-	static const char *const prefix[] = { "handoff: error: ", "handoff: warning: ", "handoff: ", "handoff: debug: " };
+	static const char *const prefix[] = {"handoff: error: ", "handoff: warning: ", "handoff: ", "handoff: debug: "};
 	char full[CON_LINE_MAX];
 
 	if (level == LOG_DEBUG)

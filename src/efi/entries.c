@@ -89,7 +89,8 @@ static char *read_osrel(EFI_FILE_PROTOCOL *f, const char *path, uint64_t file_si
 	text = mem_zalloc(n + 1);
 	if (!text)
 		return NULL;
-	if (n && (f->SetPosition(f, sec->raw_offset) != EFI_SUCCESS || file_read_exact(f, text, n, path) != EFI_SUCCESS)) {
+	if (n &&
+	    (f->SetPosition(f, sec->raw_offset) != EFI_SUCCESS || file_read_exact(f, text, n, path) != EFI_SUCCESS)) {
 		mem_free(text);
 		return NULL;
 	}

@@ -98,7 +98,8 @@ EFI_STATUS file_read_exact(EFI_FILE_PROTOCOL *f, void *buf, uint64_t size, const
 			return log_error_status(EFI_END_OF_FILE, "%s: file ended early (%llu bytes missing)",
 						path, (unsigned long long)size);
 		if (n > MIN(size, (uint64_t)READ_CHUNK))
-			return log_error_status(EFI_DEVICE_ERROR, "%s: the file system returned more bytes than asked", path);
+			return log_error_status(EFI_DEVICE_ERROR, "%s: the file system returned more bytes than asked",
+						path);
 		p += n;
 		size -= n;
 	}
@@ -123,12 +124,14 @@ EFI_STATUS file_read_all(EFI_FILE_PROTOCOL *root, const char *path, uint8_t **re
 	/* A kernel or config is never near this; the check keeps size + 1 from wrapping. */
 	if (size >= FILE_READ_ALL_MAX) {
 		file_close(f);
-		return log_error_status(EFI_BAD_BUFFER_SIZE, "%s: %llu bytes, too large to load", path, (unsigned long long)size);
+		return log_error_status(EFI_BAD_BUFFER_SIZE, "%s: %llu bytes, too large to load", path,
+					(unsigned long long)size);
 	}
 	buf = mem_alloc(size + 1);
 	if (!buf) {
 		file_close(f);
-		return log_error_status(EFI_OUT_OF_RESOURCES, "%s: no memory for %llu bytes", path, (unsigned long long)size);
+		return log_error_status(EFI_OUT_OF_RESOURCES, "%s: no memory for %llu bytes", path,
+					(unsigned long long)size);
 	}
 	err = file_read_exact(f, buf, size, path);
 	file_close(f);

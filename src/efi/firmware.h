@@ -50,7 +50,8 @@ void con_pause_before_exit(void);
 /* devpath.c: device paths (UEFI 2.10 §10) */
 /** devpath_node_len() - a node's Length field. */
 uint16_t devpath_node_len(const EFI_DEVICE_PATH_PROTOCOL *n);
-/** devpath_find() - @dp's first node of @type/@subtype at least @min_len long, before its end; NULL if none or @dp is NULL. */
+/** devpath_find() - @dp's first node of @type/@subtype at least @min_len long, before its end; NULL if none or @dp is
+ * NULL. */
 const void *devpath_find(const EFI_DEVICE_PATH_PROTOCOL *dp, uint8_t type, uint8_t subtype, size_t min_len);
 /** devpath_for_file() - the device's path plus a file path node for @path. */
 EFI_DEVICE_PATH_PROTOCOL *devpath_for_file(EFI_HANDLE device, const char *path);

@@ -68,7 +68,8 @@ EFI_STATUS initrd_set_read(struct initrd_set *set, uint8_t *buf, uint64_t buf_si
 
 		/* Offsets come from initrd_layout_append(); checked again, as the copy is what matters. */
 		if (f->offset < end || !range_ok(f->offset, f->size, buf_size))
-			return log_error_status(EFI_BAD_BUFFER_SIZE, "initrd %s: does not fit its place in the buffer", f->path);
+			return log_error_status(EFI_BAD_BUFFER_SIZE, "initrd %s: does not fit its place in the buffer",
+						f->path);
 		memset(buf + end, 0, f->offset - end);
 		if (f->data) {
 			memcpy(buf + f->offset, f->data, f->size);
@@ -158,7 +159,8 @@ void initrd_lf2_uninstall(EFI_HANDLE handle)
 		return;
 	if (BS->HandleProtocol(handle, &lf2_guid, &lf) != EFI_SUCCESS)
 		lf = NULL;
-	if (BS->UninstallMultipleProtocolInterfaces(handle, &dp_guid, (void *)&initrd_devpath, &lf2_guid, lf, NULL) == EFI_SUCCESS)
+	if (BS->UninstallMultipleProtocolInterfaces(handle, &dp_guid, (void *)&initrd_devpath, &lf2_guid, lf, NULL) ==
+	    EFI_SUCCESS)
 		mem_free(lf);
 }
 
@@ -194,7 +196,8 @@ static EFI_STATUS foreign_size(EFI_LOAD_FILE2_PROTOCOL *lf2, uint64_t *ret)
 		return err == EFI_SUCCESS || err == EFI_NOT_FOUND ? EFI_NOT_FOUND
 			: log_error_status(err, "loader's initrd (LoadFile2): %m");
 	if ((uint64_t)size > INITRD_MAX_TOTAL) /* never on IA-32, where UINTN is 32 bits */
-		return log_error_status(EFI_BAD_BUFFER_SIZE, "loader's initrd (LoadFile2): %llu bytes, more than the %llu MiB limit",
+		return log_error_status(EFI_BAD_BUFFER_SIZE,
+					"loader's initrd (LoadFile2): %llu bytes, more than the %llu MiB limit",
 					(unsigned long long)size, (unsigned long long)(INITRD_MAX_TOTAL >> 20));
 	*ret = size;
 	return EFI_SUCCESS;
@@ -248,6 +251,7 @@ bool initrd_lf2_hide_foreign(struct lf2_foreign *saved)
 void initrd_lf2_restore_foreign(struct lf2_foreign *saved)
 {
 	if (saved->handle)
-		BS->InstallMultipleProtocolInterfaces(&saved->handle, &dp_guid, saved->devpath, &lf2_guid, saved->lf2, NULL);
+		BS->InstallMultipleProtocolInterfaces(&saved->handle, &dp_guid, saved->devpath, &lf2_guid, saved->lf2,
+						      NULL);
 	*saved = (struct lf2_foreign){ 0 };
 }

@@ -84,9 +84,11 @@ void tpm_measure_ipl_ascii(uint32_t pcr, const char *desc, const void *data, siz
 
 void measure_linux_stub_params(const CHAR16 *opts, size_t opts_bytes, const void *initrd, size_t initrd_size)
 {
-	tpm_measure_tagged(TPM_PCR_LINUX_STUB, LINUX_EVENT_TAG_LOAD_OPTIONS, LINUX_EVENT_DESC_LOAD_OPTIONS, opts, opts_bytes);
+	tpm_measure_tagged(TPM_PCR_LINUX_STUB, LINUX_EVENT_TAG_LOAD_OPTIONS, LINUX_EVENT_DESC_LOAD_OPTIONS, opts,
+			   opts_bytes);
 	if (initrd_size)
-		tpm_measure_tagged(TPM_PCR_LINUX_STUB, LINUX_EVENT_TAG_INITRD, LINUX_EVENT_DESC_INITRD, initrd, initrd_size);
+		tpm_measure_tagged(TPM_PCR_LINUX_STUB, LINUX_EVENT_TAG_INITRD, LINUX_EVENT_DESC_INITRD, initrd,
+				   initrd_size);
 }
 
 void measure_cmdline_pcr12(const CHAR16 *opts, size_t opts_bytes)
@@ -125,7 +127,8 @@ void tpm_publish_event_log(void)
 	size = last - first + last_size;
 	if (!last_size || size > UINT32_MAX || !final_events_size(&final_size) || final_size > UINT32_MAX)
 		return (void)log_warning("TPM: the firmware's event log is malformed, not handed to Linux");
-	if (BS->AllocatePool(EfiACPIReclaimMemory, offsetof(LINUX_EFI_TPM_EVENTLOG, log) + size, (void **)&tbl) != EFI_SUCCESS)
+	if (BS->AllocatePool(EfiACPIReclaimMemory, offsetof(LINUX_EFI_TPM_EVENTLOG, log) + size, (void **)&tbl) !=
+	    EFI_SUCCESS)
 		return (void)log_warning("TPM: no memory for the event log");
 	tbl->size = (uint32_t)size;
 	tbl->final_events_preboot_size = (uint32_t)final_size;

@@ -46,7 +46,8 @@ static EFI_STATUS refused_by_firmware(const struct boot_job *job, EFI_STATUS err
 	uint32_t a;
 
 	/* Only an entry added by this LoadImage says something about this image. */
-	if (image_exec_info_count(t, EXEC_INFO_MAX) > n_before && image_exec_info_last_action(t, EXEC_INFO_MAX, &a) == EFI_SUCCESS)
+	if (image_exec_info_count(t, EXEC_INFO_MAX) > n_before &&
+	    image_exec_info_last_action(t, EXEC_INFO_MAX, &a) == EFI_SUCCESS)
 		action = a;
 	return log_error_status(err, "%s: refused by Secure Boot: %s (%s)", job->kernel_path,
 				trust_refusal_reason(err, job->info.is_pe && job->info.pe.cert_size != 0, action),
@@ -59,13 +60,17 @@ static EFI_STATUS verify_by_shim(const struct boot_job *job)
 	EFI_STATUS err;
 
 	if (!shim)
-		return log_error_status(EFI_SECURITY_VIOLATION, "%s: refused: shim's SHIM_LOCK protocol went away", job->kernel_path);
+		return log_error_status(EFI_SECURITY_VIOLATION, "%s: refused: shim's SHIM_LOCK protocol went away",
+					job->kernel_path);
 	if (job->image_size > UINT32_MAX)
-		return log_error_status(EFI_SECURITY_VIOLATION, "%s: refused: %zu bytes is too big for SHIM_LOCK.Verify", job->kernel_path,
+		return log_error_status(EFI_SECURITY_VIOLATION,
+					"%s: refused: %zu bytes is too big for SHIM_LOCK.Verify", job->kernel_path,
 					job->image_size);
 	err = shim->Verify((void *)job->image, (uint32_t)job->image_size);
 	if (EFI_ERROR(err))
-		return log_error_status(err, "%s: refused by shim: %m: not signed by a key in db, MokList or shim's own certificate, revoked (dbx, MokListX, SBAT), or changed after signing",
+		return log_error_status(err,
+					"%s: refused by shim: %m: not signed by a key in db, MokList or shim's own "
+					"certificate, revoked (dbx, MokListX, SBAT), or changed after signing",
 					job->kernel_path);
 	return EFI_SUCCESS;
 }
@@ -79,7 +84,8 @@ static bool is_policy_refusal(EFI_STATUS err)
  * firmware logs with the PCR 4 event). */
 static EFI_STATUS load_from_buffer(const struct boot_job *job, EFI_HANDLE *ret_child)
 {
-	_cleanup_free_ EFI_DEVICE_PATH_PROTOCOL *own_dp = job->devpath ? NULL : devpath_for_file(job->device, job->kernel_path);
+	_cleanup_free_ EFI_DEVICE_PATH_PROTOCOL *own_dp =
+		job->devpath ? NULL : devpath_for_file(job->device, job->kernel_path);
 	const EFI_DEVICE_PATH_PROTOCOL *dp = job->devpath ? job->devpath : own_dp;
 	EFI_HANDLE child = NULL;
 	EFI_STATUS err;
@@ -100,10 +106,13 @@ static EFI_STATUS load_failed(const struct boot_job *job, EFI_STATUS err, uint64
 	if (t->verify == VERIFY_FIRMWARE && is_policy_refusal(err))
 		return refused_by_firmware(job, err, n_before);
 	if (t->verify == VERIFY_SHIM && is_policy_refusal(err))
-		return log_error_status(err, "%s: shim accepted it, but the firmware's LoadImage refused it (%s): boot it by protocol handover or legacy",
+		return log_error_status(err,
+					"%s: shim accepted it, but the firmware's LoadImage refused it (%s): boot it "
+					"by protocol handover or legacy",
 					job->kernel_path, trust_status_meaning(err));
 	if (!t->load_image_must_pass) {
-		log_status(LOG_WARNING, err, "%s: LoadImage failed (%m): the image is not measured into PCR 4", job->kernel_path);
+		log_status(LOG_WARNING, err, "%s: LoadImage failed (%m): the image is not measured into PCR 4",
+			   job->kernel_path);
 		return EFI_SUCCESS;
 	}
 	if (is_policy_refusal(err)) {

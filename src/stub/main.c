@@ -110,7 +110,8 @@ static EFI_STATUS boot_embedded(struct boot_job *job, bool secure_boot)
 	err = plan_embedded(job, /* no_stub= */ true, secure_boot);
 	if (EFI_ERROR(err))
 		return err;
-	log_info("stub: booting the embedded kernel by %s, covered by this image's signature", scheme_name(job->plan.scheme));
+	log_info("stub: booting the embedded kernel by %s, covered by this image's signature",
+		 scheme_name(job->plan.scheme));
 	return boot_run(job);
 }
 
@@ -123,15 +124,17 @@ static bool outside_initrds_refused(const struct stub_sections *s, bool secure_b
 	if (plan_stub_takes_outside_initrds(secure_boot, s->initrd.size != 0, s->has_cmdline))
 		return false;
 	if (initrd_lf2_hide_foreign(hidden))
-		log_warning("stub: Secure Boot: the initrd offered by the loader is not used: this image carries its own %s",
+		log_warning("stub: Secure Boot: the initrd offered by the loader is not used: this image carries its "
+			    "own %s",
 			    s->initrd.size ? ".initrd" : ".cmdline");
 	return true;
 }
 
 /* Initrds in order: the embedded one, then a loader's (LoadFile2) or, when
  * no loader offers one, the initrd= files; none from outside when sealed. */
-static EFI_STATUS gather_initrds(struct initrd_set *set, const struct stub_sections *s, const EFI_LOADED_IMAGE_PROTOCOL *li,
-				 const char *cmdline, bool secure_boot, struct stub_outside *o)
+static EFI_STATUS gather_initrds(struct initrd_set *set, const struct stub_sections *s,
+				 const EFI_LOADED_IMAGE_PROTOCOL *li, const char *cmdline, bool secure_boot,
+				 struct stub_outside *o)
 {
 	EFI_STATUS err = EFI_SUCCESS;
 

@@ -62,7 +62,8 @@ void stub_measure_sections(const struct stub_sections *s)
 		const struct uki_blob *b = &s->uki.s[i];
 		const char *name = uki_section_name(i);
 
-		/* systemd-stub skips .pcrsig (it signs the PCR 11 values, it cannot be part of them) and empty sections. */
+		/* systemd-stub skips .pcrsig (it signs the PCR 11 values, it cannot be part of them) and empty
+		 * sections. */
 		if (i == UKI_PCRSIG || !b->data || b->size == 0)
 			continue;
 		tpm_measure_ipl_ascii(TPM_PCR_KERNEL_BOOT, name, name, strlen(name) + 1);

@@ -65,7 +65,8 @@ static bool sysfs_u64(const char *dir, const char *name, uint64_t *ret)
 {
 	char *p = path_join(dir, name), line[64];
 	FILE *f = fopen(p, "re");
-	bool ok = f && fgets(line, sizeof(line), f) && (line[strcspn(line, "\n")] = '\0', parse_u64(line, UINT64_MAX, ret));
+	bool ok = f && fgets(line, sizeof(line), f) &&
+		  (line[strcspn(line, "\n")] = '\0', parse_u64(line, UINT64_MAX, ret));
 
 	if (f)
 		fclose(f);
@@ -200,8 +201,8 @@ char *esp_locate(const char *opt, bool quiet)
 	if (!quiet) {
 		char why[512] = "";
 		for (size_t i = 0; i < sizeof(esp_candidates) / sizeof(esp_candidates[0]); i++)
-			snprintf(why + strlen(why), sizeof(why) - strlen(why), "%s%s: %s", i ? ", " : "", esp_candidates[i],
-				 esp_not_mounted_why(esp_candidates[i]));
+			snprintf(why + strlen(why), sizeof(why) - strlen(why), "%s%s: %s", i ? ", " : "",
+				 esp_candidates[i], esp_not_mounted_why(esp_candidates[i]));
 		tool_fail("no EFI system partition found (%s); mount it or give --esp DIR", why);
 	}
 	return NULL;

@@ -19,7 +19,8 @@
  * Return: a malloc'd path, or NULL.
  */
 char *esp_locate(const char *opt, bool quiet);
-/** esp_is_mounted() - @path is the root of a mounted FAT file system, on a GPT partition of type ESP when that can be read. */
+/** esp_is_mounted() - @path is the root of a mounted FAT file system, on a GPT partition of type ESP when that can be
+ * read. */
 bool esp_is_mounted(const char *path);
 /** esp_record() - record @esp (made absolute) in /etc/handoff/esp, when /etc/handoff exists. Return: 0 or -1. */
 int esp_record(const char *esp);

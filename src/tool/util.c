@@ -38,7 +38,8 @@ static int read_fd(int fd, const char *path, uint64_t max, uint8_t **ret, size_t
 			continue;
 		if (n <= 0) {
 			free(buf);
-			return tool_fail("%s: read: %s", path, n < 0 ? strerror(errno) : "file shrank while reading"), -1;
+			return tool_fail("%s: read: %s", path, n < 0 ? strerror(errno) : "file shrank while reading"),
+			       -1;
 		}
 		len += (size_t)n;
 	}

@@ -17,7 +17,8 @@ static void check_trust(const struct image_info *img, enum boot_scheme s, bool s
 
 	if (secure_boot && (err == EFI_SUCCESS) != img->is_pe)
 		abort();
-	if (secure_boot && err == EFI_SUCCESS && (p.verify != VERIFY_FIRMWARE || !p.load_image || !p.load_image_must_pass))
+	if (secure_boot && err == EFI_SUCCESS &&
+	    (p.verify != VERIFY_FIRMWARE || !p.load_image || !p.load_image_must_pass))
 		abort();
 }
 

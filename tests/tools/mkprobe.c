@@ -138,7 +138,8 @@ static int fill_manifest(uint8_t *img, size_t len)
 	if (EFI_ERROR(bz_parse(img, len, "probe.img", &bz)))
 		return -1;
 	at = memmem(img + bz.setup_size, bz.kernel_size, PROBE_MANIFEST_MAGIC, PROBE_MANIFEST_MAGIC_SIZE);
-	if (!at || at != img + bz.setup_size + PROBE_MANIFEST_OFFSET || bz.hdr_end - SETUP_HEADER_OFFSET > sizeof(m.hdr)) {
+	if (!at || at != img + bz.setup_size + PROBE_MANIFEST_OFFSET ||
+	    bz.hdr_end - SETUP_HEADER_OFFSET > sizeof(m.hdr)) {
 		fprintf(stderr, "mkprobe: payload has no manifest at %#x\n", PROBE_MANIFEST_OFFSET);
 		return -1;
 	}
