@@ -7,6 +7,7 @@
  * ("N:START:SIZE:PARTUUID") stand in for the system's in tests. */
 #define _GNU_SOURCE
 #include "efivarfs.h"
+#include "esp.h"
 #include "core/gpt.h"
 #include <dirent.h>
 #include <errno.h>
@@ -51,19 +52,6 @@ static bool parse_guid(const char *s, uint8_t out[16])
 		g.Data4[i] = (uint8_t)b[i];
 	guid_put(out, &g);
 	return true;
-}
-
-static bool sysfs_u64(const char *dir, const char *name, uint64_t *ret)
-{
-	char *p = path_join(dir, name), line[64];
-	FILE *f = fopen(p, "re");
-	bool ok = f && fgets(line, sizeof(line), f) &&
-		  (line[strcspn(line, "\n")] = '\0', parse_u64(line, UINT64_MAX, ret));
-
-	if (f)
-		fclose(f);
-	free(p);
-	return ok;
 }
 
 /* The by-partuuid link that resolves to /dev/@devname. */

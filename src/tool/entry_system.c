@@ -178,14 +178,7 @@ static char *same_disk_check(const char *real, const char *esp, bool ext4)
 		goto out;
 	}
 	if (ext4) {
-		char *uevent = path_join(pb, "uevent"), line[256];
-		FILE *f = fopen(uevent, "re");
-		while (f && !node && fgets(line, sizeof(line), f))
-			if (strncmp(line, "DEVNAME=", 8) == 0)
-				node = xasprintf("/dev/%.*s", (int)strcspn(line + 8, "\n"), line + 8);
-		if (f)
-			fclose(f);
-		free(uevent);
+		node = sysfs_dev_node(pb);
 		why = node ? ext4_check(pb, node) : NULL;
 	}
 out:

@@ -61,7 +61,7 @@ char *sysfs_block_dir(dev_t dev)
 }
 
 /* A one-line sysfs attribute as a number. */
-static bool sysfs_u64(const char *dir, const char *name, uint64_t *ret)
+bool sysfs_u64(const char *dir, const char *name, uint64_t *ret)
 {
 	char *p = path_join(dir, name), line[64];
 	FILE *f = fopen(p, "re");
@@ -75,7 +75,7 @@ static bool sysfs_u64(const char *dir, const char *name, uint64_t *ret)
 }
 
 /* /dev/NAME of the sysfs block device @dir (its uevent's DEVNAME). */
-static char *dev_node(const char *dir)
+char *sysfs_dev_node(const char *dir)
 {
 	char *uevent = path_join(dir, "uevent"), line[256], *node = NULL;
 	FILE *f = fopen(uevent, "re");
@@ -107,7 +107,7 @@ static int esp_partition_type(const char *path)
 	    number == 0)
 		goto out;
 	disk = path_join(part, "..");
-	node = dev_node(disk);
+	node = sysfs_dev_node(disk);
 	if (!node || !sysfs_u64(disk, "size", &sectors) || (fd = open(node, O_RDONLY | O_CLOEXEC)) < 0)
 		goto out;
 	head = xmalloc(GPT_HEAD_BYTES);

@@ -7,6 +7,11 @@
 
 #ifndef MSDOS_SUPER_MAGIC
 #define MSDOS_SUPER_MAGIC 0x4d44
+/** sysfs_u64() - the number in the one-line sysfs attribute @dir/@name. */
+bool sysfs_u64(const char *dir, const char *name, uint64_t *ret);
+/** sysfs_dev_node() - "/dev/NAME" from @dir/uevent's DEVNAME=, or NULL. Allocated. */
+char *sysfs_dev_node(const char *dir);
+
 #endif
 #define EXT4_SUPER_MAGIC_FS 0xef53 /* statfs f_type of ext2, ext3 and ext4 */
 
@@ -29,5 +34,10 @@ int esp_record(const char *esp);
 bool is_mount_root(const char *path);
 /** sysfs_block_dir() - the resolved /sys/dev/block/MAJ:MIN directory of @dev, or NULL. */
 char *sysfs_block_dir(dev_t dev);
+
+/** sysfs_u64() - the number in the one-line sysfs attribute @dir/@name. */
+bool sysfs_u64(const char *dir, const char *name, uint64_t *ret);
+/** sysfs_dev_node() - "/dev/NAME" from @dir/uevent's DEVNAME=, or NULL. Allocated. */
+char *sysfs_dev_node(const char *dir);
 
 #endif
