@@ -173,14 +173,17 @@ static bool bls_entry_is_bad(const struct bls_entry *e)
 }
 
 /* Two entries alike but for their counters (systemd-boot's last rules): more
- * tries left first, then fewer tries done. */
+ * tries left first, then fewer tries done. An uncounted entry ranks as one
+ * with unlimited tries, so the order stays total (a counted/uncounted tie
+ * would break transitivity across three entries). */
 static int bls_tries_cmp(const struct bls_entry *a, const struct bls_entry *b)
 {
-	if (!a->counted || !b->counted)
-		return 0;
-	if (a->tries_left != b->tries_left)
-		return a->tries_left > b->tries_left ? -1 : 1;
-	return CMP(a->tries_done, b->tries_done);
+	uint64_t left_a = a->counted ? a->tries_left : UINT64_MAX, left_b = b->counted ? b->tries_left : UINT64_MAX;
+	uint32_t done_a = a->counted ? a->tries_done : 0, done_b = b->counted ? b->tries_done : 0;
+
+	if (left_a != left_b)
+		return left_a > left_b ? -1 : 1;
+	return CMP(done_a, done_b);
 }
 
 static bool is_set(const char *s)

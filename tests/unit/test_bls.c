@@ -285,6 +285,25 @@ TEST(bls_parse_boot_counter)
 	bls_entry_free(&e);
 }
 
+/* Same id, counters differ: an uncounted entry ranks as unlimited tries, so
+ * the order is total (the fuzzer found a counted/uncounted/counted cycle). */
+TEST(bls_sort_counted_and_uncounted_alike)
+{
+	struct bls_entry a = { .id = "a", .counted = true, .tries_left = 3, .tries_done = 5 };
+	struct bls_entry b = { .id = "a" };
+	struct bls_entry c = { .id = "a", .counted = true, .tries_left = 4 };
+	struct bls_entry d = { .id = "a", .counted = true, .tries_left = 3, .tries_done = 1 };
+	struct bls_entry *v[] = { &a, &b, &c, &d };
+	const struct bls_entry *want[] = { &b, &c, &d, &a };
+
+	CHECK(bls_entry_cmp(&a, &c) > 0);
+	CHECK(bls_entry_cmp(&b, &a) < 0);
+	CHECK(bls_entry_cmp(&b, &c) < 0);
+	bls_sort(v, 4);
+	for (size_t i = 0; i < 4; i++)
+		CHECK(v[i] == want[i]);
+}
+
 TEST(bls_display_title_forms)
 {
 	struct bls_entry e = { .id = "debian-6.1", .title = "Debian", .version = "6.1.0" };
