@@ -1,5 +1,5 @@
 """CLI tests of the Debian system side of build/handoff, registered into
-tests/tool/run.py: install recording the ESP, update, entry add/remove for an
+tests/cli/run.py: install recording the ESP, update, entry add/remove for an
 installed kernel (--kernel-version: command line, tries, in place or copied),
 status, set-default/set-oneshot/set-timeout through a stand-in efivarfs.
 

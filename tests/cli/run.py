@@ -4,7 +4,7 @@ output and the files written. Values are checked against what this script
 reads itself (struct over the image bytes, zlib.crc32 over the GPT, sfdisk,
 sgdisk, mtools, debugfs), never against the tool's own earlier output.
 
-    tests/tool/run.py [-k SUBSTRING] [--no-boot]
+    tests/cli/run.py [-k SUBSTRING] [--no-boot]
 
 Prints PASS/FAIL per test and "N passed, N failed" last.
 """

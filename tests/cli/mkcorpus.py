@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes tests/tool/corpus/: small malformed images for `handoff inspect`.
+"""Writes tests/cli/corpus/: small malformed images for `handoff inspect`.
 
 Every file starts from one synthetic 4 KiB image that is both a bzImage
 (boot protocol 2.15 setup header, boot.rst) and a PE32+ EFI application
