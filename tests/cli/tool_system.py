@@ -15,6 +15,8 @@ import shutil
 import struct
 
 import __main__ as t
+from harness import gpt
+from harness.esp import write as write_files
 
 LOADER_GUID = "4a67b082-0a4c-41cf-b6c7-440b29bb8c4f"
 GLOBAL_GUID = "8be4df61-93ca-11d2-aa0d-00e098032b8c"
@@ -346,16 +348,16 @@ def disk_with_root_partition():
     import subprocess
     with t.Tmp() as tmp:
         esp, root = os.path.join(tmp, "esp"), os.path.join(tmp, "root")
-        t.populate(esp, {"EFI/BOOT/BOOTX64.EFI": b"x" * 1000})
-        t.populate(root, {"etc/hostname": b"guest\n", "boot/vmlinuz-1": b"k" * 4096})
+        write_files(esp, {"EFI/BOOT/BOOTX64.EFI": b"x" * 1000})
+        write_files(root, {"etc/hostname": b"guest\n", "boot/vmlinuz-1": b"k" * 4096})
         os.chmod(os.path.join(root, "etc/hostname"), 0o640)
         os.chown(os.path.join(root, "etc/hostname"), 42, 43)
         os.symlink("boot/vmlinuz-1", os.path.join(root, "vmlinuz"))
         img = os.path.join(tmp, "d.img")
         r = t.ok(t.h("disk", "-o", img, "--esp", esp, "--esp-size", "200", "--root", root))
         assert b"root" in r.stdout
-        n, first, last, parts = t.read_gpt(img)
-        assert [p["type"] for p in parts] == [t.ESP_TYPE, ROOT_X64_TYPE], parts
+        n, first, last, parts = gpt.read(img)
+        assert [p["type"] for p in parts] == [gpt.ESP_TYPE, ROOT_X64_TYPE], parts
         assert parts[0]["last"] - parts[0]["first"] + 1 == 200 * 2048, "ESP of --esp-size MiB"
         dev = "%s?offset=%d" % (img, parts[1]["first"] * 512)
         fsck = subprocess.run(["e2fsck", "-fn", dev], capture_output=True, text=True)

@@ -30,19 +30,17 @@ import json
 import os
 import re
 import shutil
-import struct
 import subprocess
 import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tests", "boot"))
-import qemu  # noqa: E402
+sys.path.insert(0, os.path.dirname(HERE))  # tests/: the harness package
+from harness import case, disk, qemu  # noqa: E402
+from harness.paths import ROOT  # noqa: E402
 
 WORK = os.path.join(ROOT, "build", "system-test")
 CACHE = os.path.join(WORK, "cache")
-TOOL = os.path.join(ROOT, "build", "handoff")
 SUITE, MIRROR = "bookworm", "http://deb.debian.org/debian"
 SOURCES = ("deb http://deb.debian.org/debian bookworm main\n"
            "deb http://deb.debian.org/debian bookworm-updates main\n"
@@ -242,28 +240,16 @@ def make_disk(root):
     shutil.move(os.path.join(root, "boot/efi"), esp)
     os.makedirs(os.path.join(root, "boot/efi"))
     img = os.path.join(WORK, "disk.img")
-    r = run([TOOL, "disk", "-o", img, "--esp", esp, "--esp-size", "256", "--root", root], check_rc=False)
-    check("handoff disk -o disk.img --esp ESP --root ROOT", r.returncode == 0, r.stderr)
+    try:
+        disk.gpt_disk(img, esp, root=root, esp_size_mib=256)
+        check("handoff disk -o disk.img --esp ESP --root ROOT", True)
+    except AssertionError as e:
+        check("handoff disk -o disk.img --esp ESP --root ROOT", False, e)
     return img
 
 
-def esp_offset(img):
-    with open(img, "rb") as f:
-        f.seek(512 + 72)
-        entries_lba = struct.unpack("<Q", f.read(8))[0]
-        f.seek(entries_lba * 512 + 32)
-        return struct.unpack("<Q", f.read(8))[0] * 512
-
-
-def mtools(img, *args):
-    env = dict(os.environ, MTOOLS_SKIP_CHECK="1")
-    return subprocess.run([args[0], "-i", "%s@@%d" % (img, esp_offset(img))] + list(args[1:]), capture_output=True,
-                          env=env)
-
-
 def esp_entries(img):
-    r = mtools(img, "mdir", "-b", "::/loader/entries")
-    return sorted(os.path.basename(l.strip()) for l in r.stdout.decode().splitlines() if l.strip())
+    return disk.fat_names(img, "/loader/entries", partition=1, check=False)
 
 
 def guest_facts(img, phase):
@@ -271,7 +257,7 @@ def guest_facts(img, phase):
     dest = os.path.join(WORK, "facts-" + phase)
     shutil.rmtree(dest, ignore_errors=True)
     os.makedirs(dest)
-    mtools(img, "mcopy", "-s", "-n", "::/systest/" + phase, dest)
+    disk.mtools("mcopy", img, "-s", "-n", "::/systest/" + phase, dest, partition=1, check=False)
     src = os.path.join(dest, phase)
     facts = {}
     for n in os.listdir(src) if os.path.isdir(src) else []:
@@ -389,7 +375,7 @@ def main():
         print("%d passed, %d failed" % (passed, failed))
         return 1
     os.makedirs(WORK, exist_ok=True)
-    qemu.set_test("system-test", os.path.join(WORK, "boots"))
+    case.set_test("system-test", os.path.join(WORK, "boots"))
     shutil.rmtree(os.path.join(WORK, "boots"), ignore_errors=True)
     for log in ("chroot.log", "kernels.log", "debootstrap.log"):
         if os.path.exists(os.path.join(WORK, log)):

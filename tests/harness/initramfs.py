@@ -1,9 +1,9 @@
 #!/usr/bin/python3
 """Build the busybox initramfs used by the boot tests (stdlib only).
 
-Used by mkinitramfs.sh; importable so tests can build variants:
+Used by tests/boot/mkinitramfs.sh; importable so tests can build variants:
 
-    import initramfs
+    from harness import initramfs
     sha = initramfs.build("out.cpio.gz", pad_mib=0, extra_files={"/etc/x": b"..."})
 
 The archive is written in the kernel's "newc" cpio format by Python itself, so
@@ -42,7 +42,7 @@ PAYLOAD_SIZE = 4 << 20
 PAD_SEED = b"handoff boot-test pad v1"
 
 INIT_SCRIPT = r'''#!/bin/sh
-# handoff boot-test init (tests/boot/initramfs.py). Prints one report line and
+# handoff boot-test init (tests/harness/initramfs.py). Prints one report line and
 # powers off. Cmdline knobs: handoff.debug_exit=N -> write N to QEMU's
 # isa-debug-exit port 0xf4 (QEMU exits with status 2N+1) instead of poweroff;
 # handoff.shell=1 -> drop to a shell on the console after the report;
@@ -163,6 +163,14 @@ def payload_bytes():
 
 def payload_sha256():
     return hashlib.sha256(payload_bytes()).hexdigest()
+
+
+def expected_payload_sha256(archive):
+    """The payload_sha256 the guest must report for @archive (a path relative
+    to the repository root, or absolute): from ARCHIVE.sha256, written beside
+    it when it was built (main())."""
+    with open(os.path.join(ROOT, archive + ".sha256")) as f:
+        return f.read().split()[0]
 
 
 def _pad_chunks(mib):
