@@ -50,7 +50,8 @@ from inputs import HANDOFF, HANDOFF32, IA32, KERNEL, LOADERS, STUB, TOOL  # noqa
 READBENCH = os.path.join(ROOT, "build/bench/readbench.efi")
 
 # Ratio columns: per-round pairs against these references (ratio_vs_KEY).
-REFERENCES = (("systemd_boot", "systemd-boot"), ("grub", "grub"), ("fat", "handoff-handover"), ("grub_ia32", "grub-ia32"))
+REFERENCES = (("systemd_boot", "systemd-boot"), ("grub", "grub"), ("fat", "handoff-handover"),
+              ("grub_ia32", "grub-ia32"))
 SIZES = (8, 64, 256)
 CMDLINE = "earlyprintk=serial,ttyS0,115200 quiet console=ttyS0 panic=-1"
 MEMORY_MIB = 1536         # initrd + its unpacked copy + the kernel, at 256 MiB
@@ -185,15 +186,19 @@ def median(xs):
     return statistics.median(xs) if xs else None
 
 
+def boots_of(boots, loader, mib):
+    return [b for b in boots if b["loader"] == loader and b["initrd_mib"] == mib]
+
+
 def summarize(boots, loaders, sizes):
     """One record per (loader, size); ratios paired per round against systemd-boot."""
     records = []
     for mib in sizes:
-        refs_by_key = {key: {b["round"]: b for b in boots if b["loader"] == name and b["initrd_mib"] == mib and "t1_s" in b}
+        refs_by_key = {key: {b["round"]: b for b in boots_of(boots, name, mib) if "t1_s" in b}
                        for key, name in REFERENCES}
         for loader in loaders:
-            ok = [b for b in boots if b["loader"] == loader and b["initrd_mib"] == mib and "t1_s" in b]
-            failed = [b for b in boots if b["loader"] == loader and b["initrd_mib"] == mib and "t1_s" not in b]
+            ok = [b for b in boots_of(boots, loader, mib) if "t1_s" in b]
+            failed = [b for b in boots_of(boots, loader, mib) if "t1_s" not in b]
             t1 = [b["t1_s"] for b in ok]
             t2 = [b["t2_s"] for b in ok]
             rec = {"loader": loader, "initrd_mib": mib, "runs": len(ok), "failed_runs": len(failed),
@@ -215,7 +220,8 @@ def summarize(boots, loaders, sizes):
                     rec[v] = int(median(vals))
             if len(ok) and all(v in ok[0]["vars"] for v in ("LoaderTimeInitUSec", "LoaderTimeExecUSec")):
                 d = [int(b["vars"]["LoaderTimeExecUSec"]) - int(b["vars"]["LoaderTimeInitUSec"]) for b in ok
-                     if b["vars"].get("LoaderTimeExecUSec", "").isdigit() and b["vars"].get("LoaderTimeInitUSec", "").isdigit()]
+                     if b["vars"].get("LoaderTimeExecUSec", "").isdigit()
+                     and b["vars"].get("LoaderTimeInitUSec", "").isdigit()]
                 if d:
                     rec["loader_exec_minus_init_ms"] = round(median(d) / 1000, 1)
             records.append(rec)
@@ -237,6 +243,12 @@ def summarize_marks(boots, loaders, sizes):
                 rec["t2"] = rnd(median([b["t2_s"] for b in ok]))
             out.append(rec)
     return out
+
+
+def fat_cluster_bytes(fat_disks):
+    """The ESP's cluster size on the first of @fat_disks (the same layout on all), or None."""
+    img = next(iter(fat_disks), None)
+    return inputs.fat_geometry(img)["cluster_bytes"] if img else None
 
 
 def rnd(x, n=4):
@@ -349,7 +361,8 @@ def main(argv):
     if not a.no_warmup:
         l = rng.choice(loaders)
         r = boot(disks[(l, sizes[0])], "warmup", ia32=l in IA32)
-        log("bench: warm-up boot (%s, %d MiB, discarded): %s" % (l, sizes[0], r.get("error") or "t1-t0 %.3f s" % r["t1_s"]))
+        log("bench: warm-up boot (%s, %d MiB, discarded): %s"
+            % (l, sizes[0], r.get("error") or "t1-t0 %.3f s" % r["t1_s"]))
 
     boots = []
     total = a.rounds * len(loaders) * len(sizes)
@@ -363,7 +376,8 @@ def main(argv):
             rec.update(loader=l, initrd_mib=mib, round=rd)
             boots.append(rec)
             if "error" in rec:
-                log("[%3d/%d] round %d %4d MiB %-17s FAILED: %s (%s)" % (n, total, rd, mib, l, rec["error"], rec["log"]))
+                log("[%3d/%d] round %d %4d MiB %-17s FAILED: %s (%s)"
+                    % (n, total, rd, mib, l, rec["error"], rec["log"]))
             else:
                 log("[%3d/%d] round %d %4d MiB %-17s t1-t0 %7.3f s  t2-t0 %7.3f s  load %.1f%s"
                     % (n, total, rd, mib, l, rec["t1_s"], rec["t2_s"], rec["loadavg_before"] or 0,
@@ -375,10 +389,10 @@ def main(argv):
         if os.path.isfile(READBENCH):
             rb = readbench(work, initrds[big])
             rb["initrd_mib"] = big
-            log("bench: readbench %d MiB: %s" % (big, rb.get("error") or
-                                                  "FAT %.3f s, ext4 %.3f s (ext4/FAT x%.3f), Block I/O floor %.3f s (FAT x%.3f)"
-                                                  % (rb["file_min_us"] / 1e6, rb["ext4_min_us"] / 1e6, rb["ratio_ext4_vs_fat"],
-                                                     rb["floor_min_us"] / 1e6, rb["ratio_file_vs_floor"])))
+            log("bench: readbench %d MiB: %s" % (big, rb.get("error") or (
+                "FAT %.3f s, ext4 %.3f s (ext4/FAT x%.3f), Block I/O floor %.3f s (FAT x%.3f)"
+                % (rb["file_min_us"] / 1e6, rb["ext4_min_us"] / 1e6, rb["ratio_ext4_vs_fat"],
+                   rb["floor_min_us"] / 1e6, rb["ratio_file_vs_floor"]))))
         else:
             rb = {"error": "%s not built (make build/bench/readbench.efi)" % READBENCH}
 
@@ -386,8 +400,7 @@ def main(argv):
         "config": {"rounds": a.rounds, "sizes_mib": sizes, "loaders": loaders, "cmdline": CMDLINE,
                    "disk_mib": inputs.DISK_MIB, "memory_mib": MEMORY_MIB, "warmup": not a.no_warmup,
                    "initrd_bytes": {str(m): os.path.getsize(p) for m, p in initrds.items()},
-                   "cluster_bytes": inputs.fat_geometry(next(d for (l, _), d in disks.items() if l != "handoff-ext4"))["cluster_bytes"]
-                   if any(l != "handoff-ext4" for l in loaders) else None,
+                   "cluster_bytes": fat_cluster_bytes(d for (l, _), d in disks.items() if l != "handoff-ext4"),
                    "grub_modules": inputs.GRUB_MODULES,
                    "started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(t_start)),
                    "duration_s": round(time.time() - t_start)},

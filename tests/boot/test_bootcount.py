@@ -45,7 +45,7 @@ def strings(data):
 def test_bootcount_renames_and_reports():
     options = "console=ttyS0 handoff.marker=counted panic=-1"
     tree = esp.loader_tree({"a-counted+3.conf": entry("Counted", options, sort_key="a"),
-                     "b-other.conf": entry("Other", "x", sort_key="b")}, "timeout 0\n")
+                            "b-other.conf": entry("Other", "x", sort_key="b")}, "timeout 0\n")
     img = esp.image(tree)
     res = qemu.run_qemu(img, TIMEOUT)
     v = bli(qemu.expect_linux_saw(res, options))
@@ -68,7 +68,7 @@ def test_bootcount_panicking_entry_falls_back():
     bad = "console=ttyS0 panic=-1 rdinit=/nonexistent handoff.marker=panics"
     good = "console=ttyS0 handoff.marker=fallback panic=-1"
     tree = esp.loader_tree({"a-new+2.conf": entry("New", bad, sort_key="a"),
-                     "b-old.conf": entry("Old", good, sort_key="b")}, "timeout 0\n")
+                            "b-old.conf": entry("Old", good, sort_key="b")}, "timeout 0\n")
     img = esp.image(tree)
     for i, left in enumerate(("1-1", "0-2"), 1):
         res = qemu.run_qemu(img, TIMEOUT, name="%d-panic" % i)
@@ -91,7 +91,8 @@ def test_bootcount_ext4_boots_uncounted():
     res = qemu.run_qemu(img, TIMEOUT)
     v = bli(qemu.expect_linux_saw(res, options))
     qemu.expect(res.time_of(r"entry 'c': /loader/entries/c\+3\.conf is on a read-only volume \(partition 2\): "
-                            r"booting without boot counting") is not None, "the warning names entry and partition", res)
+                            r"booting without boot counting") is not None,
+                "the warning names entry and partition", res)
     qemu.expect_eq(v.get("LoaderEntrySelected", "").rstrip("\0"), "c", "LoaderEntrySelected", res)
     qemu.expect("LoaderBootCountPath" not in v, "no LoaderBootCountPath", res)
 
@@ -101,7 +102,7 @@ def test_default_saved_remembers_the_menu_choice():
     first = "console=ttyS0 handoff.marker=saved-first panic=-1"
     second = "console=ttyS0 handoff.marker=saved-second panic=-1"
     tree = esp.loader_tree({"a.conf": entry("A", first, sort_key="a"), "b.conf": entry("B", second, sort_key="b")},
-                    "timeout 3\ndefault @saved\n")
+                           "timeout 3\ndefault @saved\n")
     img = esp.image(tree)
     res = qemu.run_qemu(img, TIMEOUT, name="1-choose", keys=[(MENU, DOWN), (r"> B", ENTER)])
     v = bli(qemu.expect_linux_saw(res, second))
@@ -114,11 +115,11 @@ def test_default_saved_remembers_the_menu_choice():
 @case.needs(LOADER, KERNEL, INITRD)
 def test_auto_entries_poweroff_and_firmware():
     tree = esp.loader_tree({"a.conf": entry("A", "console=ttyS0 panic=-1", sort_key="a")},
-                    "timeout menu-force\nauto-poweroff yes\nauto-reboot yes\n")
+                           "timeout menu-force\nauto-poweroff yes\nauto-reboot yes\n")
     img = esp.image(tree)
     # menu: A, Reboot Into Firmware Interface, Power Off The System, Reboot The System
     res = qemu.run_qemu(img, 120, name="1-poweroff", keys=[(MENU, DOWN), (r"> Reboot Into", DOWN),
-                                                            (r"> Power Off The System", ENTER)])
+                                                           (r"> Power Off The System", ENTER)])
     qemu.expect(res.time_of(r"> Reboot The System") is None and res.time_of(r"booting ") is None,
                 "nothing booted", res)
     qemu.expect(not res.timed_out and res.time_of(r"> Power Off The System") is not None,

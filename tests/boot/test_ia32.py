@@ -52,9 +52,11 @@ def scheme_test(kernel, initrd, protocol, want):
     check_mixed_mode_boot(res, initrd, options, want, "debian")
 
 
-case.each(globals(), scheme_test, {"test_ia32_61_handover": (*K61, "handover", "handover"),
-                                    "test_ia32_61_legacy": (*K61, "legacy", "legacy"),
-                                    "test_ia32_61_auto_picks_stub": (*K61, "auto", "stub")}, needs=(LOADER32, *K61))
+case.each(globals(), scheme_test, {
+    "test_ia32_61_handover": (*K61, "handover", "handover"),
+    "test_ia32_61_legacy": (*K61, "legacy", "legacy"),
+    "test_ia32_61_auto_picks_stub": (*K61, "auto", "stub"),
+}, needs=(LOADER32, *K61))
 case.each(globals(), scheme_test, {"test_ia32_612_" + s: (*K612, s, s) for s in ("stub", "handover", "legacy")},
           needs=(LOADER32, *K612))
 

@@ -30,7 +30,8 @@ def check_loader_vars(res, init, scheme, entry_id):
     qemu.expect(v.get("LoaderInfo", "").startswith("handoff "), "LoaderInfo: %r" % v.get("LoaderInfo"), res)
     qemu.expect_eq(v.get("HandoffBootScheme"), scheme, "HandoffBootScheme", res)
     qemu.expect_eq(v.get("LoaderEntrySelected"), entry_id, "LoaderEntrySelected", res)
-    qemu.expect_eq(v.get("LoaderImageIdentifier", "").upper(), "\\EFI\\BOOT\\BOOTX64.EFI", "LoaderImageIdentifier", res)
+    qemu.expect_eq(v.get("LoaderImageIdentifier", "").upper(), "\\EFI\\BOOT\\BOOTX64.EFI", "LoaderImageIdentifier",
+                   res)
 
 
 # What the kernel's own EFI stub leaves behind (drivers/firmware/efi/libstub):
@@ -50,7 +51,8 @@ def check_kernel_saw_scheme(res, init, scheme):
         qemu.expect(res.time_of(STUB_INITRD_LINE) is not None,
                     "the kernel's EFI stub reports reading handoff's LoadFile2 initrd", res)
     else:
-        qemu.expect(not stub_lines, "no 'EFI stub:' line from the kernel by %s, got %r" % (scheme, stub_lines[:2]), res)
+        qemu.expect(not stub_lines, "no 'EFI stub:' line from the kernel by %s, got %r" % (scheme, stub_lines[:2]),
+                    res)
     qemu.expect_eq(init.get("bp_type_of_loader"), TYPE_OF_LOADER[scheme],
                    "type_of_loader in the kernel's zero page (/sys/kernel/boot_params/data)", res)
     qemu.expect_eq(init.get("bp_efi_sig"), "EL64", "efi_info loader signature in the kernel's zero page", res)
@@ -68,10 +70,12 @@ def scheme_test(protocol, want_scheme):
     check_kernel_saw_scheme(res, init, want_scheme)
 
 
-case.each(globals(), scheme_test, {"test_loader_stub": ("stub", "stub"),
-                                    "test_loader_handover": ("handover", "handover"),
-                                    "test_loader_legacy": ("legacy", "legacy"),
-                                    "test_loader_auto_picks_stub": ("auto", "stub")}, needs=(LOADER, KERNEL, INITRD))
+case.each(globals(), scheme_test, {
+    "test_loader_stub": ("stub", "stub"),
+    "test_loader_handover": ("handover", "handover"),
+    "test_loader_legacy": ("legacy", "legacy"),
+    "test_loader_auto_picks_stub": ("auto", "stub"),
+}, needs=(LOADER, KERNEL, INITRD))
 
 
 RETURNS_C = b"unsigned long long __attribute__((ms_abi)) efi_main(void *image, void *systab) { return 0; }\n"
@@ -128,9 +132,9 @@ def test_loader_errors_return_to_menu():
         "a8.conf": entry("Good", good, extra="protocol sideways\n", sort_key="a8"),
     }
     tree = esp.loader_tree(entries, "timeout menu-force\n",
-                    {"garbage.bin": garbage, "truncated": kernel[:len(kernel) // 3],
-                     "old": patched_kernel(version=0x020a), "huge": patched_kernel(init_size=0xf0000000),
-                     "returns.efi": tiny_efi_app()})
+                           {"garbage.bin": garbage, "truncated": kernel[:len(kernel) // 3],
+                            "old": patched_kernel(version=0x020a), "huge": patched_kernel(init_size=0xf0000000),
+                            "returns.efi": tiny_efi_app()})
     menu = r"handoff [0-9.]+ boot menu"
     res = boot(tree, keys=[(menu, str(i).encode()) for i in range(1, 9)])
     qemu.expect_eq(res.keys_pending, [], "all menu keys sent (the menu came back each time, no key needed)", res)
@@ -157,7 +161,7 @@ def test_loader_failed_default_menu_comes_back_by_itself():
     does not loop on the broken entry). A key press then boots another entry."""
     good = "console=ttyS0 handoff.marker=after-default-failed panic=-1"
     tree = esp.loader_tree({"a1.conf": entry("Broken", "x", linux="/nope/vmlinuz", sort_key="a1"),
-                     "a2.conf": entry("Good", good, sort_key="a2")}, "timeout 1\ndefault a1\n")
+                            "a2.conf": entry("Good", good, sort_key="a2")}, "timeout 1\ndefault a1\n")
     res = boot(tree, keys=[(r"Problems: [\s\S]*entry 'Broken': cannot load /nope/vmlinuz", b"2", 2.0)])
     qemu.expect_eq(res.keys_pending, [], "the menu came back with the reason under it", res)
     failed = res.time_of(r"cannot load /nope/vmlinuz")
@@ -176,8 +180,8 @@ def test_loader_menu_keys_and_editor():
     first = "console=ttyS0 handoff.marker=menu-first panic=-1"
     second = "console=ttyS0 handoff.marker=menu-second panic=-1"
     tree = esp.loader_tree({"m1.conf": entry("First", first, sort_key="m1"),
-                     "m2.conf": entry("Second", second, sort_key="m2")},
-                    "timeout 20\ndefault m1\neditor yes\n")
+                            "m2.conf": entry("Second", second, sort_key="m2")},
+                           "timeout 20\ndefault m1\neditor yes\n")
     res = boot(tree, keys=[
         (r"Boot in \d+ s", b"\x1b[B"),
         (r"> Second", b"e"),
@@ -200,9 +204,9 @@ def test_loader_honours_boot_loader_interface_requests():
     oneshot = "console=ttyS0 handoff.marker=bli-oneshot panic=-1"
     persistent = "console=ttyS0 handoff.marker=bli-default panic=-1"
     tree = esp.loader_tree({"setter.conf": entry("Setter", setter, sort_key="a"),
-                     "oneshot.conf": entry("One shot", oneshot, sort_key="b"),
-                     "persistent.conf": entry("Persistent", persistent, sort_key="c")},
-                    "timeout 0\ndefault setter\n")
+                            "oneshot.conf": entry("One shot", oneshot, sort_key="b"),
+                            "persistent.conf": entry("Persistent", persistent, sort_key="c")},
+                           "timeout 0\ndefault setter\n")
     img = esp.image(tree)
     menu = r"handoff [0-9.]+ boot menu"
 
@@ -253,7 +257,7 @@ def two_initrds_test(protocol):
     second = extra_archive(extra)
     qemu.expect(len(first) % 4 and len(second) % 4, "both initrds have lengths that are not multiples of 4")
     tree = esp.loader_tree({"two.conf": entry("Two initrds", options, protocol, initrds=("/one.img", "/two.img"))},
-                    "timeout 0\n", {"one.img": first, "two.img": second})
+                           "timeout 0\n", {"one.img": first, "two.img": second})
     res = boot(tree)
     init = qemu.expect_linux_saw(res, options)   # the first archive: /payload.bin intact
     qemu.expect_eq(init.get("extra_sha256"), hashlib.sha256(extra).hexdigest(),
@@ -279,7 +283,7 @@ def test_loader_boot_loader_interface_variables():
     the entries in menu order."""
     options = "console=ttyS0 handoff.marker=bli-vars panic=-1"
     tree = esp.loader_tree({"b-second.conf": entry("Second", "x", sort_key="b"),
-                     "a-first.conf": entry("First", options, sort_key="a")}, "timeout 0\n")
+                            "a-first.conf": entry("First", options, sort_key="a")}, "timeout 0\n")
     img = disk.gpt_disk(os.path.join(case.workdir(), "disk.img"), tree)
     res = qemu.run_qemu(img, TIMEOUT)
     init = qemu.expect_linux_saw(res, options)
@@ -297,7 +301,8 @@ def test_loader_boot_loader_interface_variables():
     features = int.from_bytes(v.get("LoaderFeatures", b""), "little")
     want = sum(1 << b for b in (0, 1, 2, 3, 4, 5, 8, 9))  # README: bits 0-5, 8, 9 of systemd's numbering
     qemu.expect_eq((len(v.get("LoaderFeatures", b"")), features), (8, want), "LoaderFeatures (u64)", res)
-    qemu.expect_eq(s.get("LoaderImageIdentifier", "").upper(), "\\EFI\\BOOT\\BOOTX64.EFI", "LoaderImageIdentifier", res)
+    qemu.expect_eq(s.get("LoaderImageIdentifier", "").upper(), "\\EFI\\BOOT\\BOOTX64.EFI", "LoaderImageIdentifier",
+                   res)
     qemu.expect_eq(s.get("LoaderDevicePartUUID", "").lower(), gpt.partition(img, 1)["guid"].lower(),
                    "LoaderDevicePartUUID is the ESP's GPT partition GUID", res)
     entries = v.get("LoaderEntries", b"").decode("utf-16-le").split("\0")

@@ -192,7 +192,8 @@ PENDING = {}
 def _make(cell):
     name, loader, scheme, image, runner, want_entry, want_cmdline = cell
 
-    @case.needs(image, *([LOADER] if loader == "handoff" else []), *([LOADER32] if name.startswith("handoffia32") else []),
+    @case.needs(image, *([LOADER] if loader == "handoff" else []),
+                *([LOADER32] if name.startswith("handoffia32") else []),
                 *([TOOL, STUB] if runner is run_ovmf_uki else []))
     def test():
         check_cell(name, loader, scheme, image, runner, want_entry, want_cmdline)
@@ -249,7 +250,8 @@ def write_doc(path, results):
             "known SHA-256. The probe reports what it was handed (docs/probe.md); a cell",
             "passes when the entry, command line and initrd checksum are right and the probe found",
             "no errors.", "",
-            "| loader | scheme | probe entered by | command line | initrd | errors | what else the probe saw | result |",
+            "| loader | scheme | probe entered by | command line | initrd | errors | what else the probe saw "
+            "| result |",
             "|---|---|---|---|---|---|---|---|"] + rows + [""]
     with open(path, "w") as f:
         f.write("\n".join(text))

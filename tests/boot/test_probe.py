@@ -54,7 +54,8 @@ def short_probe_boots(protocol):
                    "what the probe saw (command line, initrd, errors)", res)
 
 
-case.each(globals(), short_probe_boots, {"test_probe_short_of_syssize_boots_by_" + s: (s,) for s in ("handover", "legacy")},
+case.each(globals(), short_probe_boots,
+          {"test_probe_short_of_syssize_boots_by_" + s: (s,) for s in ("handover", "legacy")},
           needs=(PROBE_BARE, LOADER))
 
 

@@ -104,7 +104,8 @@ def measured_boots(secure_boot):
         res = qemu.run_qemu(img, TIMEOUT, name=scheme, secure_boot=secure_boot, tpm=True)
         init = qemu.expect_linux_saw(res, options)
         qemu.expect_eq(init.get("secureboot"), "1" if secure_boot else "0", "Linux's SecureBoot variable", res)
-        qemu.expect(res.time_of(r"handoff: booting 'Debian' by %s\b" % scheme) is not None, "booted by %s" % scheme, res)
+        qemu.expect(res.time_of(r"handoff: booting 'Debian' by %s\b" % scheme) is not None, "booted by %s" % scheme,
+                    res)
         if secure_boot:
             qemu.expect(res.time_of(r"to be verified by the firmware \(db/dbx\)") is not None,
                         "handoff says the firmware verifies the kernel", res)
@@ -142,8 +143,9 @@ def refusals(scheme):
     for name, why in bad:
         rx = r"/k/%s: refused.*%s" % (name, why.replace("(", r"\(").replace(")", r"\)"))
         qemu.expect(res.time_of(rx) is not None, "refusal of %s names the file and the reason (%r)" % (name, why), res)
-    qemu.expect(res.time_of(r"/k/(unsigned|debian|tampered): refused by Secure Boot: .*\(EFI_(SECURITY_VIOLATION|ACCESS_DENIED): the platform policy forbids")
-                is not None, "the firmware's status and its meaning are named", res)
+    qemu.expect(res.time_of(r"/k/(unsigned|debian|tampered): refused by Secure Boot: "
+                            r".*\(EFI_(SECURITY_VIOLATION|ACCESS_DENIED): the platform policy forbids") is not None,
+                "the firmware's status and its meaning are named", res)
     init = qemu.expect_linux_saw(res, good)
     qemu.expect_eq(init.get("secureboot"), "1", "Linux's SecureBoot variable", res)
     starts = [t for t, line in res.lines if "Linux version" in line]
@@ -152,7 +154,8 @@ def refusals(scheme):
                 "Linux started once, after the last refusal (never for a refused kernel): %r" % starts, res)
 
 
-case.each(globals(), refusals, {"test_secureboot_refusals_" + s: (s,) for s in SCHEMES}, needs=(LOADER, KERNEL, INITRD))
+case.each(globals(), refusals, {"test_secureboot_refusals_" + s: (s,) for s in SCHEMES},
+          needs=(LOADER, KERNEL, INITRD))
 
 
 @case.needs(TOOL, STUB, LOADER, KERNEL, INITRD)

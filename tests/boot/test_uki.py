@@ -55,7 +55,8 @@ case.each(globals(), uki_from_ovmf, {
 def test_uki_from_systemd_boot():
     cmdline = "console=ttyS0 handoff.marker=uki-sdboot panic=-1"
     uki = make_uki(cmdline)
-    res = qemu.run_qemu(esp_with({"EFI/BOOT/BOOTX64.EFI": loaders.need(loaders.SDBOOT), "EFI/Linux/debian-uki.efi": uki,
+    res = qemu.run_qemu(esp_with({"EFI/BOOT/BOOTX64.EFI": loaders.need(loaders.SDBOOT),
+                                  "EFI/Linux/debian-uki.efi": uki,
                                   "loader/loader.conf": b"timeout 0\n"}), TIMEOUT)
     qemu.expect_linux_saw(res, cmdline)
 

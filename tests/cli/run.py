@@ -445,7 +445,8 @@ def install_errors():
         fails(h("install", "--esp", os.path.join(tmp, "nope"), "--loader", SDBOOT), 1, "not a directory")
         fails(h("install", "--esp", tmp, "--loader", os.path.join(tmp, "x.efi")), 1, "loader not found")
         fails(h("install", "--esp", tmp, "--loader", "/etc/hostname"), 1, "not an x86-64 EFI application")
-        fails(h("install", "--esp", tmp, "--loader", os.path.join(CORPUS, "bad-section-raw-outside")), 1, "outside the file")
+        fails(h("install", "--esp", tmp, "--loader", os.path.join(CORPUS, "bad-section-raw-outside")), 1,
+              "outside the file")
         # not the host's efivarfs: a stand-in that does not exist
         fails(h("install", "--esp", tmp, "--loader", SDBOOT, "--variables", "yes",
                 env={"HANDOFF_EFIVARS_DIR": os.path.join(tmp + ".none", "efivars")}), 1, "efivars")
@@ -480,6 +481,10 @@ def install_for_32bit_firmware():
         assert tree_state(esp) == before, "a refused install wrote something"
 
 
+# The ESP as the test hook HANDOFF_ESP_PARTITION gives it: number, first sector, sectors, partition GUID.
+ESP_PARTITION = "1:2048:131072:c0ffee00-1234-4321-8765-0123456789ab"
+
+
 @test
 def install_boot_variable_32bit_firmware():
     """--variables yes on 32-bit firmware (fw_platform_size 32) names handoffia32.efi."""
@@ -490,7 +495,7 @@ def install_boot_variable_32bit_firmware():
         os.makedirs(esp)
         with open(os.path.join(tmp, "efi", "fw_platform_size"), "w") as f:
             f.write("32\n")
-        env = {"HANDOFF_EFIVARS_DIR": ev, "HANDOFF_ESP_PARTITION": "1:2048:131072:c0ffee00-1234-4321-8765-0123456789ab"}
+        env = {"HANDOFF_EFIVARS_DIR": ev, "HANDOFF_ESP_PARTITION": ESP_PARTITION}
         ok(h("install", "--esp", esp, "--arch", "both", "--variables", "yes", env=env))
         data = open(os.path.join(ev, f"Boot0000-{g}"), "rb").read()
         assert "\\EFI\\handoff\\handoffia32.efi\0".encode("utf-16-le") in data, data
@@ -508,7 +513,7 @@ def install_boot_variable():
             f.write(struct.pack("<I", 7) + b"firmware entry")
         with open(os.path.join(ev, f"BootOrder-{g}"), "wb") as f:
             f.write(struct.pack("<IHH", 7, 0, 3))
-        env = {"HANDOFF_EFIVARS_DIR": ev, "HANDOFF_ESP_PARTITION": "1:2048:131072:c0ffee00-1234-4321-8765-0123456789ab"}
+        env = {"HANDOFF_EFIVARS_DIR": ev, "HANDOFF_ESP_PARTITION": ESP_PARTITION}
         ok(h("install", "--esp", esp, "--loader", SDBOOT, "--variables", "yes", env=env))
         data = open(os.path.join(ev, f"Boot0001-{g}"), "rb").read()
         attrs, active, fpl = struct.unpack_from("<IIH", data, 0)
@@ -614,15 +619,19 @@ def entry_add_token_fallbacks():
 @test
 def entry_add_defaults_and_protocol():
     with Tmp() as esp:
-        root = fake_root(esp + ".root", {"etc/machine-id": MID + "\n", "etc/os-release": 'PRETTY_NAME="Fake OS 1"\nID=fake\n'})
-        ok(h("entry", "add", "--esp", esp, "--root", root, "--linux", KERNEL, "--protocol", "legacy", "--version", "1.0"))
+        root = fake_root(esp + ".root", {"etc/machine-id": MID + "\n",
+                                         "etc/os-release": 'PRETTY_NAME="Fake OS 1"\nID=fake\n'})
+        ok(h("entry", "add", "--esp", esp, "--root", root, "--linux", KERNEL, "--protocol", "legacy",
+             "--version", "1.0"))
         conf = open(os.path.join(esp, "loader", "entries", f"{MID}-1.0.conf")).read()
         assert "protocol   legacy" in conf and f"machine-id {MID}" in conf, conf
-        assert f"linux      /{MID}/1.0/linux" in conf and "title      Fake OS 1" in conf and "sort-key   fake" in conf, conf
+        assert f"linux      /{MID}/1.0/linux" in conf and "title      Fake OS 1" in conf, conf
+        assert "sort-key   fake" in conf, conf
         shutil.rmtree(esp + ".root")
         fails(h("entry", "add", "--esp", esp, "--linux", SDBOOT, "--protocol", "handover", "--entry-token", "t",
                 "--version", "2"), 1, "cannot boot by handover: not a bzImage")
-        fails(h("entry", "add", "--esp", esp, "--linux", "/etc/hostname", "--entry-token", "t"), 1, "neither a bzImage")
+        fails(h("entry", "add", "--esp", esp, "--linux", "/etc/hostname", "--entry-token", "t"), 1,
+              "neither a bzImage")
         fails(h("entry", "add", "--esp", os.path.join(esp, "no"), "--linux", KERNEL, "--entry-token", "t"), 1,
               "not a directory")
         fails(h("entry", "add", "--esp", esp, "--linux", KERNEL, "--entry-token", "a/b"), 1, "entry token")
@@ -725,7 +734,7 @@ def disk_esp_only():
         esp = os.path.join(tmp, "esp")
         payload = os.urandom(300000)
         write_files(esp, {"EFI/BOOT/BOOTX64.EFI": open(SDBOOT, "rb").read(), "loader/entries/a.conf": b"title a\n",
-                       "deep/er/Mixed Case.bin": payload})
+                          "deep/er/Mixed Case.bin": payload})
         os.makedirs(os.path.join(esp, "empty"))
         img = os.path.join(tmp, "disk.img")
         r = ok(h("disk", "-o", img, "--esp", esp))
@@ -743,7 +752,8 @@ def disk_esp_only():
         assert sf["partitiontable"]["partitions"][0]["uuid"] == parts[0]["guid"]
         env = dict(os.environ, MTOOLS_SKIP_CHECK="1")
         at = f"{img}@@{parts[0]['first'] * 512}"
-        got = subprocess.run(["mtype", "-i", at, "::/deep/er/Mixed Case.bin"], capture_output=True, env=env, check=True).stdout
+        got = subprocess.run(["mtype", "-i", at, "::/deep/er/Mixed Case.bin"], capture_output=True, env=env,
+                             check=True).stdout
         assert got == payload
         listing = subprocess.run(["mdir", "-i", at, "::/"], capture_output=True, env=env, text=True, check=True).stdout
         assert "empty" in listing
@@ -786,7 +796,8 @@ def disk_with_xbootldr():
                 got = subprocess.run(["debugfs", "-R", "cat /k/linux", part], capture_output=True, check=True).stdout
             else:
                 env = dict(os.environ, MTOOLS_SKIP_CHECK="1")
-                got = subprocess.run(["mtype", "-i", part, "::/k/linux"], capture_output=True, env=env, check=True).stdout
+                got = subprocess.run(["mtype", "-i", part, "::/k/linux"], capture_output=True, env=env,
+                                     check=True).stdout
             assert got == data, f"{fs}: XBOOTLDR contents differ"
 
 

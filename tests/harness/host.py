@@ -27,5 +27,5 @@ def run(cmd, env=None):
     p = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if p.returncode != 0:
         raise HarnessError("%s failed (%d): %s" % (" ".join(cmd), p.returncode,
-                                                    (p.stderr or p.stdout).strip()[-2000:]))
+                                                   (p.stderr or p.stdout).strip()[-2000:]))
     return p

@@ -187,12 +187,13 @@ def prepare(root, deb, token):
     r = chroot(root, KERNELS_SCRIPT, "chroot.log")
     newest = open(os.path.join(root, "etc/handoff-systest/newest")).read().strip()
     older = open(os.path.join(root, "etc/handoff-systest/older")).read().strip()
-    if not check("two kernel versions offered by apt (%s, %s)" % (newest, older), r.returncode == 0 and newest and older,
-                 r.stderr[-1500:]):
+    if not check("two kernel versions offered by apt (%s, %s)" % (newest, older),
+                 r.returncode == 0 and newest and older, r.stderr[-1500:]):
         raise RuntimeError("no kernels to test with")
     r = chroot(root, "apt-get install -y -q --no-install-recommends linux-image-amd64 linux-image-%s\n" % older,
                "kernels.log")
-    check("apt-get install linux-image-amd64 linux-image-%s" % older, r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:])
+    check("apt-get install linux-image-amd64 linux-image-%s" % older, r.returncode == 0,
+          r.stdout[-3000:] + r.stderr[-2000:])
     entries = os.path.join(root, "boot/loader/entries")
     want = sorted("%s-%s.conf" % (token, v) for v in (newest, older))
     got = sorted(os.listdir(entries)) if os.path.isdir(entries) else []
@@ -202,13 +203,14 @@ def prepare(root, deb, token):
         e = dict(l.split(None, 1) for l in open(p).read().splitlines() if l and not l.startswith("#")) \
             if os.path.exists(p) else {}
         check("entry for %s: in place (linux /vmlinuz-%s, initrd /initrd.img-%s, /etc/kernel/cmdline)" % (v, v, v),
-              e.get("linux") == "/vmlinuz-" + v and e.get("initrd") == "/initrd.img-" + v and e.get("options") == CMDLINE,
-              e)
+              e.get("linux") == "/vmlinuz-" + v and e.get("initrd") == "/initrd.img-" + v
+              and e.get("options") == CMDLINE, e)
     check("nothing copied to the ESP", sorted(os.listdir(os.path.join(root, "boot/efi"))) == ["EFI", "loader"] and
           os.listdir(os.path.join(root, "boot/efi/loader/entries")) == [])
     before = tree(os.path.join(root, "boot"))
     r = chroot(root, "/etc/kernel/postinst.d/zz-handoff %s /boot/vmlinuz-%s\n"
-                     "/etc/initramfs/post-update.d/zz-handoff %s /boot/initrd.img-%s\n" % ((newest,) * 4), "chroot.log")
+                     "/etc/initramfs/post-update.d/zz-handoff %s /boot/initrd.img-%s\n" % ((newest,) * 4),
+               "chroot.log")
     check("running the hooks again changes nothing", r.returncode == 0 and tree(os.path.join(root, "boot")) == before,
           r.stderr)
     older_conf = os.path.join(entries, "%s-%s.conf" % (token, older))
@@ -306,7 +308,8 @@ def check_first(img, res, facts, token, newest, older):
     ids = [e.get("id") for e in st.get("entries", {}).get("entries", [])]
     check("handoff status lists both kernels' entries, newest first, no problems",
           ids == ["%s-%s" % (token, v) for v in (newest, older)] and
-          all(not e.get("problems") for e in st.get("entries", {}).get("entries", [])), json.dumps(st.get("entries"))[:1500])
+          all(not e.get("problems") for e in st.get("entries", {}).get("entries", [])),
+          json.dumps(st.get("entries"))[:1500])
     found = loads(facts.get("status-found.json", ""))
     check("without the record, handoff finds the ESP as bootctl does (mounted FAT, GPT type ESP)",
           found.get("esp", {}).get("path") == "/boot/efi" and found.get("esp", {}).get("mounted") is True,
