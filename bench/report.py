@@ -293,7 +293,7 @@ def render(res, svg_name):
            "UKI's, own load time counts);",
            "- **t1**: the kernel's first line (`Linux version`, replayed by earlyprintk before `quiet` applies);",
            "- **t2**: the initramfs's first line (`BENCH-INIT`, the first command of /init).", "",
-           "Each serial line is timestamped on the host as it arrives (tests/boot/qemu.py). Rounds: %d; each round "
+           "Each serial line is timestamped on the host as it arrives (tests/harness/qemu.py). Rounds: %d; each round "
            "boots every (loader, size) pair once in a freshly shuffled order, one QEMU at a time%s. Ratios are "
            "paired per round: the median over rounds of (loader's time ÷ systemd-boot's, or GRUB's, time in the "
            "same round and size). \"Best vs best\" divides the loader's fastest boot by the reference's fastest: "

@@ -9,10 +9,10 @@ import subprocess
 from . import case, esp, gpt, tool
 
 
-def gpt_disk(out, esp, xbootldr=None, xbootldr_fs=None, root=None, size_mib=None, esp_size_mib=None):
-    """A GPT disk image @out: the ESP from the tree @esp, then the optional
+def gpt_disk(out, esp_dir, xbootldr=None, xbootldr_fs=None, root=None, size_mib=None, esp_size_mib=None):
+    """A GPT disk image @out: the ESP from the tree @esp_dir, then the optional
     XBOOTLDR (vfat or ext4) and root (ext4) partitions from their trees."""
-    args = ["disk", "-o", out, "--esp", esp]
+    args = ["disk", "-o", out, "--esp", esp_dir]
     if esp_size_mib:
         args += ["--esp-size", str(esp_size_mib)]
     if size_mib:

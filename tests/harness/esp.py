@@ -2,7 +2,7 @@
 a Boot Loader Specification entry, and a bare FAT image of a tree (mtools:
 no root, no loop device). OVMF boots \\EFI\\BOOT\\BOOTX64.EFI from a bare FAT
 image through its removable-media path; a test that needs a partition table
-uses disk.gpt() instead.
+uses disk.gpt_disk() instead.
 
 A file map is {path in the tree: bytes (the contents) or str (a file to copy,
 relative to the repository root or absolute)}; a path ending in "/" with the
