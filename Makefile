@@ -40,7 +40,9 @@ msg = $(if $(V),,printf '  %-6s %s\n' $(1) $(2);)
 CORE_SRCS := $(sort $(wildcard src/core/*.c))
 # src/efi/*_x64.c and *_ia32.c: what differs between the two firmware builds
 # (how each scheme enters the kernel, the 64-bit arithmetic helpers of IA-32).
-EFI_ALL_SRCS := $(filter-out src/efi/main.c,$(sort $(wildcard src/efi/*.c)))
+# src/libc: the freestanding memcpy & co. that the loaders, the stub and the
+# probe link (the host tool and tests use the C library instead).
+EFI_ALL_SRCS := $(filter-out src/efi/main.c,$(sort $(wildcard src/efi/*.c))) $(wildcard src/libc/*.c)
 EFI_SRCS  := $(filter-out %_ia32.c,$(EFI_ALL_SRCS))
 EFI32_SRCS := $(filter-out %_x64.c,$(EFI_ALL_SRCS))
 STUB_SRCS := $(sort $(wildcard src/stub/*.c))

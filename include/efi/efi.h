@@ -323,7 +323,8 @@ typedef struct EFI_OPEN_PROTOCOL_INFORMATION_ENTRY {
 	UINT32 Attributes;
 	UINT32 OpenCount;
 } EFI_OPEN_PROTOCOL_INFORMATION_ENTRY;
-_Static_assert(sizeof(EFI_OPEN_PROTOCOL_INFORMATION_ENTRY) == EFI_LAYOUT(24, 16), "EFI_OPEN_PROTOCOL_INFORMATION_ENTRY size");
+_Static_assert(sizeof(EFI_OPEN_PROTOCOL_INFORMATION_ENTRY) == EFI_LAYOUT(24, 16),
+	       "EFI_OPEN_PROTOCOL_INFORMATION_ENTRY size");
 
 /* ---- Time (UEFI 2.10 §8.3) ---- */
 
@@ -418,17 +419,24 @@ typedef struct EFI_SYSTEM_TABLE {
 } EFI_SYSTEM_TABLE;
 _Static_assert(offsetof(EFI_SYSTEM_TABLE, Hdr) == 0x00, "EFI_SYSTEM_TABLE.Hdr");
 _Static_assert(offsetof(EFI_SYSTEM_TABLE, FirmwareVendor) == 0x18, "EFI_SYSTEM_TABLE.FirmwareVendor");
-_Static_assert(offsetof(EFI_SYSTEM_TABLE, FirmwareRevision) == EFI_LAYOUT(0x20, 0x1c), "EFI_SYSTEM_TABLE.FirmwareRevision");
-_Static_assert(offsetof(EFI_SYSTEM_TABLE, ConsoleInHandle) == EFI_LAYOUT(0x28, 0x20), "EFI_SYSTEM_TABLE.ConsoleInHandle");
+_Static_assert(offsetof(EFI_SYSTEM_TABLE, FirmwareRevision) == EFI_LAYOUT(0x20, 0x1c),
+	       "EFI_SYSTEM_TABLE.FirmwareRevision");
+_Static_assert(offsetof(EFI_SYSTEM_TABLE, ConsoleInHandle) == EFI_LAYOUT(0x28, 0x20),
+	       "EFI_SYSTEM_TABLE.ConsoleInHandle");
 _Static_assert(offsetof(EFI_SYSTEM_TABLE, ConIn) == EFI_LAYOUT(0x30, 0x24), "EFI_SYSTEM_TABLE.ConIn");
-_Static_assert(offsetof(EFI_SYSTEM_TABLE, ConsoleOutHandle) == EFI_LAYOUT(0x38, 0x28), "EFI_SYSTEM_TABLE.ConsoleOutHandle");
+_Static_assert(offsetof(EFI_SYSTEM_TABLE, ConsoleOutHandle) == EFI_LAYOUT(0x38, 0x28),
+	       "EFI_SYSTEM_TABLE.ConsoleOutHandle");
 _Static_assert(offsetof(EFI_SYSTEM_TABLE, ConOut) == EFI_LAYOUT(0x40, 0x2c), "EFI_SYSTEM_TABLE.ConOut");
-_Static_assert(offsetof(EFI_SYSTEM_TABLE, StandardErrorHandle) == EFI_LAYOUT(0x48, 0x30), "EFI_SYSTEM_TABLE.StandardErrorHandle");
+_Static_assert(offsetof(EFI_SYSTEM_TABLE, StandardErrorHandle) == EFI_LAYOUT(0x48, 0x30),
+	       "EFI_SYSTEM_TABLE.StandardErrorHandle");
 _Static_assert(offsetof(EFI_SYSTEM_TABLE, StdErr) == EFI_LAYOUT(0x50, 0x34), "EFI_SYSTEM_TABLE.StdErr");
-_Static_assert(offsetof(EFI_SYSTEM_TABLE, RuntimeServices) == EFI_LAYOUT(0x58, 0x38), "EFI_SYSTEM_TABLE.RuntimeServices");
+_Static_assert(offsetof(EFI_SYSTEM_TABLE, RuntimeServices) == EFI_LAYOUT(0x58, 0x38),
+	       "EFI_SYSTEM_TABLE.RuntimeServices");
 _Static_assert(offsetof(EFI_SYSTEM_TABLE, BootServices) == EFI_LAYOUT(0x60, 0x3c), "EFI_SYSTEM_TABLE.BootServices");
-_Static_assert(offsetof(EFI_SYSTEM_TABLE, NumberOfTableEntries) == EFI_LAYOUT(0x68, 0x40), "EFI_SYSTEM_TABLE.NumberOfTableEntries");
-_Static_assert(offsetof(EFI_SYSTEM_TABLE, ConfigurationTable) == EFI_LAYOUT(0x70, 0x44), "EFI_SYSTEM_TABLE.ConfigurationTable");
+_Static_assert(offsetof(EFI_SYSTEM_TABLE, NumberOfTableEntries) == EFI_LAYOUT(0x68, 0x40),
+	       "EFI_SYSTEM_TABLE.NumberOfTableEntries");
+_Static_assert(offsetof(EFI_SYSTEM_TABLE, ConfigurationTable) == EFI_LAYOUT(0x70, 0x44),
+	       "EFI_SYSTEM_TABLE.ConfigurationTable");
 _Static_assert(sizeof(EFI_SYSTEM_TABLE) == EFI_LAYOUT(0x78, 0x48), "EFI_SYSTEM_TABLE size");
 
 /* ---- Image entry point and image services (UEFI 2.10 §4.1, §7.4) ---- */
@@ -603,7 +611,8 @@ struct EFI_BOOT_SERVICES {
 _Static_assert(offsetof(EFI_BOOT_SERVICES, Hdr) == 0x000, "EFI_BOOT_SERVICES.Hdr");
 _Static_assert(offsetof(EFI_BOOT_SERVICES, RaiseTPL) == EFI_LAYOUT(0x018, 0x018), "EFI_BOOT_SERVICES.RaiseTPL");
 _Static_assert(offsetof(EFI_BOOT_SERVICES, RestoreTPL) == EFI_LAYOUT(0x020, 0x01c), "EFI_BOOT_SERVICES.RestoreTPL");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, AllocatePages) == EFI_LAYOUT(0x028, 0x020), "EFI_BOOT_SERVICES.AllocatePages");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, AllocatePages) == EFI_LAYOUT(0x028, 0x020),
+	       "EFI_BOOT_SERVICES.AllocatePages");
 _Static_assert(offsetof(EFI_BOOT_SERVICES, FreePages) == EFI_LAYOUT(0x030, 0x024), "EFI_BOOT_SERVICES.FreePages");
 _Static_assert(offsetof(EFI_BOOT_SERVICES, GetMemoryMap) == EFI_LAYOUT(0x038, 0x028), "EFI_BOOT_SERVICES.GetMemoryMap");
 _Static_assert(offsetof(EFI_BOOT_SERVICES, AllocatePool) == EFI_LAYOUT(0x040, 0x02c), "EFI_BOOT_SERVICES.AllocatePool");
@@ -614,37 +623,58 @@ _Static_assert(offsetof(EFI_BOOT_SERVICES, WaitForEvent) == EFI_LAYOUT(0x060, 0x
 _Static_assert(offsetof(EFI_BOOT_SERVICES, SignalEvent) == EFI_LAYOUT(0x068, 0x040), "EFI_BOOT_SERVICES.SignalEvent");
 _Static_assert(offsetof(EFI_BOOT_SERVICES, CloseEvent) == EFI_LAYOUT(0x070, 0x044), "EFI_BOOT_SERVICES.CloseEvent");
 _Static_assert(offsetof(EFI_BOOT_SERVICES, CheckEvent) == EFI_LAYOUT(0x078, 0x048), "EFI_BOOT_SERVICES.CheckEvent");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, InstallProtocolInterface) == EFI_LAYOUT(0x080, 0x04c), "EFI_BOOT_SERVICES.InstallProtocolInterface");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, ReinstallProtocolInterface) == EFI_LAYOUT(0x088, 0x050), "EFI_BOOT_SERVICES.ReinstallProtocolInterface");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, UninstallProtocolInterface) == EFI_LAYOUT(0x090, 0x054), "EFI_BOOT_SERVICES.UninstallProtocolInterface");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, HandleProtocol) == EFI_LAYOUT(0x098, 0x058), "EFI_BOOT_SERVICES.HandleProtocol");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, InstallProtocolInterface) == EFI_LAYOUT(0x080, 0x04c),
+	       "EFI_BOOT_SERVICES.InstallProtocolInterface");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, ReinstallProtocolInterface) == EFI_LAYOUT(0x088, 0x050),
+	       "EFI_BOOT_SERVICES.ReinstallProtocolInterface");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, UninstallProtocolInterface) == EFI_LAYOUT(0x090, 0x054),
+	       "EFI_BOOT_SERVICES.UninstallProtocolInterface");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, HandleProtocol) == EFI_LAYOUT(0x098, 0x058),
+	       "EFI_BOOT_SERVICES.HandleProtocol");
 _Static_assert(offsetof(EFI_BOOT_SERVICES, Reserved) == EFI_LAYOUT(0x0a0, 0x05c), "EFI_BOOT_SERVICES.Reserved");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, RegisterProtocolNotify) == EFI_LAYOUT(0x0a8, 0x060), "EFI_BOOT_SERVICES.RegisterProtocolNotify");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, RegisterProtocolNotify) == EFI_LAYOUT(0x0a8, 0x060),
+	       "EFI_BOOT_SERVICES.RegisterProtocolNotify");
 _Static_assert(offsetof(EFI_BOOT_SERVICES, LocateHandle) == EFI_LAYOUT(0x0b0, 0x064), "EFI_BOOT_SERVICES.LocateHandle");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, LocateDevicePath) == EFI_LAYOUT(0x0b8, 0x068), "EFI_BOOT_SERVICES.LocateDevicePath");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, InstallConfigurationTable) == EFI_LAYOUT(0x0c0, 0x06c), "EFI_BOOT_SERVICES.InstallConfigurationTable");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, LocateDevicePath) == EFI_LAYOUT(0x0b8, 0x068),
+	       "EFI_BOOT_SERVICES.LocateDevicePath");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, InstallConfigurationTable) == EFI_LAYOUT(0x0c0, 0x06c),
+	       "EFI_BOOT_SERVICES.InstallConfigurationTable");
 _Static_assert(offsetof(EFI_BOOT_SERVICES, LoadImage) == EFI_LAYOUT(0x0c8, 0x070), "EFI_BOOT_SERVICES.LoadImage");
 _Static_assert(offsetof(EFI_BOOT_SERVICES, StartImage) == EFI_LAYOUT(0x0d0, 0x074), "EFI_BOOT_SERVICES.StartImage");
 _Static_assert(offsetof(EFI_BOOT_SERVICES, Exit) == EFI_LAYOUT(0x0d8, 0x078), "EFI_BOOT_SERVICES.Exit");
 _Static_assert(offsetof(EFI_BOOT_SERVICES, UnloadImage) == EFI_LAYOUT(0x0e0, 0x07c), "EFI_BOOT_SERVICES.UnloadImage");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, ExitBootServices) == EFI_LAYOUT(0x0e8, 0x080), "EFI_BOOT_SERVICES.ExitBootServices");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, GetNextMonotonicCount) == EFI_LAYOUT(0x0f0, 0x084), "EFI_BOOT_SERVICES.GetNextMonotonicCount");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, ExitBootServices) == EFI_LAYOUT(0x0e8, 0x080),
+	       "EFI_BOOT_SERVICES.ExitBootServices");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, GetNextMonotonicCount) == EFI_LAYOUT(0x0f0, 0x084),
+	       "EFI_BOOT_SERVICES.GetNextMonotonicCount");
 _Static_assert(offsetof(EFI_BOOT_SERVICES, Stall) == EFI_LAYOUT(0x0f8, 0x088), "EFI_BOOT_SERVICES.Stall");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, SetWatchdogTimer) == EFI_LAYOUT(0x100, 0x08c), "EFI_BOOT_SERVICES.SetWatchdogTimer");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, ConnectController) == EFI_LAYOUT(0x108, 0x090), "EFI_BOOT_SERVICES.ConnectController");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, DisconnectController) == EFI_LAYOUT(0x110, 0x094), "EFI_BOOT_SERVICES.DisconnectController");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, SetWatchdogTimer) == EFI_LAYOUT(0x100, 0x08c),
+	       "EFI_BOOT_SERVICES.SetWatchdogTimer");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, ConnectController) == EFI_LAYOUT(0x108, 0x090),
+	       "EFI_BOOT_SERVICES.ConnectController");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, DisconnectController) == EFI_LAYOUT(0x110, 0x094),
+	       "EFI_BOOT_SERVICES.DisconnectController");
 _Static_assert(offsetof(EFI_BOOT_SERVICES, OpenProtocol) == EFI_LAYOUT(0x118, 0x098), "EFI_BOOT_SERVICES.OpenProtocol");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, CloseProtocol) == EFI_LAYOUT(0x120, 0x09c), "EFI_BOOT_SERVICES.CloseProtocol");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, OpenProtocolInformation) == EFI_LAYOUT(0x128, 0x0a0), "EFI_BOOT_SERVICES.OpenProtocolInformation");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, ProtocolsPerHandle) == EFI_LAYOUT(0x130, 0x0a4), "EFI_BOOT_SERVICES.ProtocolsPerHandle");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, LocateHandleBuffer) == EFI_LAYOUT(0x138, 0x0a8), "EFI_BOOT_SERVICES.LocateHandleBuffer");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, LocateProtocol) == EFI_LAYOUT(0x140, 0x0ac), "EFI_BOOT_SERVICES.LocateProtocol");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, InstallMultipleProtocolInterfaces) == EFI_LAYOUT(0x148, 0x0b0), "EFI_BOOT_SERVICES.InstallMultipleProtocolInterfaces");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, UninstallMultipleProtocolInterfaces) == EFI_LAYOUT(0x150, 0x0b4), "EFI_BOOT_SERVICES.UninstallMultipleProtocolInterfaces");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, CalculateCrc32) == EFI_LAYOUT(0x158, 0x0b8), "EFI_BOOT_SERVICES.CalculateCrc32");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, CloseProtocol) == EFI_LAYOUT(0x120, 0x09c),
+	       "EFI_BOOT_SERVICES.CloseProtocol");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, OpenProtocolInformation) == EFI_LAYOUT(0x128, 0x0a0),
+	       "EFI_BOOT_SERVICES.OpenProtocolInformation");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, ProtocolsPerHandle) == EFI_LAYOUT(0x130, 0x0a4),
+	       "EFI_BOOT_SERVICES.ProtocolsPerHandle");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, LocateHandleBuffer) == EFI_LAYOUT(0x138, 0x0a8),
+	       "EFI_BOOT_SERVICES.LocateHandleBuffer");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, LocateProtocol) == EFI_LAYOUT(0x140, 0x0ac),
+	       "EFI_BOOT_SERVICES.LocateProtocol");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, InstallMultipleProtocolInterfaces) == EFI_LAYOUT(0x148, 0x0b0),
+	       "EFI_BOOT_SERVICES.InstallMultipleProtocolInterfaces");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, UninstallMultipleProtocolInterfaces) == EFI_LAYOUT(0x150, 0x0b4),
+	       "EFI_BOOT_SERVICES.UninstallMultipleProtocolInterfaces");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, CalculateCrc32) == EFI_LAYOUT(0x158, 0x0b8),
+	       "EFI_BOOT_SERVICES.CalculateCrc32");
 _Static_assert(offsetof(EFI_BOOT_SERVICES, CopyMem) == EFI_LAYOUT(0x160, 0x0bc), "EFI_BOOT_SERVICES.CopyMem");
 _Static_assert(offsetof(EFI_BOOT_SERVICES, SetMem) == EFI_LAYOUT(0x168, 0x0c0), "EFI_BOOT_SERVICES.SetMem");
-_Static_assert(offsetof(EFI_BOOT_SERVICES, CreateEventEx) == EFI_LAYOUT(0x170, 0x0c4), "EFI_BOOT_SERVICES.CreateEventEx");
+_Static_assert(offsetof(EFI_BOOT_SERVICES, CreateEventEx) == EFI_LAYOUT(0x170, 0x0c4),
+	       "EFI_BOOT_SERVICES.CreateEventEx");
 _Static_assert(sizeof(EFI_BOOT_SERVICES) == EFI_LAYOUT(0x178, 0x0c8), "EFI_BOOT_SERVICES size");
 
 /* ---- EFI_RUNTIME_SERVICES function types (UEFI 2.10 §8) ---- */
@@ -718,18 +748,30 @@ struct EFI_RUNTIME_SERVICES {
 _Static_assert(offsetof(EFI_RUNTIME_SERVICES, Hdr) == 0x00, "EFI_RUNTIME_SERVICES.Hdr");
 _Static_assert(offsetof(EFI_RUNTIME_SERVICES, GetTime) == EFI_LAYOUT(0x18, 0x018), "EFI_RUNTIME_SERVICES.GetTime");
 _Static_assert(offsetof(EFI_RUNTIME_SERVICES, SetTime) == EFI_LAYOUT(0x20, 0x01c), "EFI_RUNTIME_SERVICES.SetTime");
-_Static_assert(offsetof(EFI_RUNTIME_SERVICES, GetWakeupTime) == EFI_LAYOUT(0x28, 0x020), "EFI_RUNTIME_SERVICES.GetWakeupTime");
-_Static_assert(offsetof(EFI_RUNTIME_SERVICES, SetWakeupTime) == EFI_LAYOUT(0x30, 0x024), "EFI_RUNTIME_SERVICES.SetWakeupTime");
-_Static_assert(offsetof(EFI_RUNTIME_SERVICES, SetVirtualAddressMap) == EFI_LAYOUT(0x38, 0x028), "EFI_RUNTIME_SERVICES.SetVirtualAddressMap");
-_Static_assert(offsetof(EFI_RUNTIME_SERVICES, ConvertPointer) == EFI_LAYOUT(0x40, 0x02c), "EFI_RUNTIME_SERVICES.ConvertPointer");
-_Static_assert(offsetof(EFI_RUNTIME_SERVICES, GetVariable) == EFI_LAYOUT(0x48, 0x030), "EFI_RUNTIME_SERVICES.GetVariable");
-_Static_assert(offsetof(EFI_RUNTIME_SERVICES, GetNextVariableName) == EFI_LAYOUT(0x50, 0x034), "EFI_RUNTIME_SERVICES.GetNextVariableName");
-_Static_assert(offsetof(EFI_RUNTIME_SERVICES, SetVariable) == EFI_LAYOUT(0x58, 0x038), "EFI_RUNTIME_SERVICES.SetVariable");
-_Static_assert(offsetof(EFI_RUNTIME_SERVICES, GetNextHighMonotonicCount) == EFI_LAYOUT(0x60, 0x03c), "EFI_RUNTIME_SERVICES.GetNextHighMonotonicCount");
-_Static_assert(offsetof(EFI_RUNTIME_SERVICES, ResetSystem) == EFI_LAYOUT(0x68, 0x040), "EFI_RUNTIME_SERVICES.ResetSystem");
-_Static_assert(offsetof(EFI_RUNTIME_SERVICES, UpdateCapsule) == EFI_LAYOUT(0x70, 0x044), "EFI_RUNTIME_SERVICES.UpdateCapsule");
-_Static_assert(offsetof(EFI_RUNTIME_SERVICES, QueryCapsuleCapabilities) == EFI_LAYOUT(0x78, 0x048), "EFI_RUNTIME_SERVICES.QueryCapsuleCapabilities");
-_Static_assert(offsetof(EFI_RUNTIME_SERVICES, QueryVariableInfo) == EFI_LAYOUT(0x80, 0x04c), "EFI_RUNTIME_SERVICES.QueryVariableInfo");
+_Static_assert(offsetof(EFI_RUNTIME_SERVICES, GetWakeupTime) == EFI_LAYOUT(0x28, 0x020),
+	       "EFI_RUNTIME_SERVICES.GetWakeupTime");
+_Static_assert(offsetof(EFI_RUNTIME_SERVICES, SetWakeupTime) == EFI_LAYOUT(0x30, 0x024),
+	       "EFI_RUNTIME_SERVICES.SetWakeupTime");
+_Static_assert(offsetof(EFI_RUNTIME_SERVICES, SetVirtualAddressMap) == EFI_LAYOUT(0x38, 0x028),
+	       "EFI_RUNTIME_SERVICES.SetVirtualAddressMap");
+_Static_assert(offsetof(EFI_RUNTIME_SERVICES, ConvertPointer) == EFI_LAYOUT(0x40, 0x02c),
+	       "EFI_RUNTIME_SERVICES.ConvertPointer");
+_Static_assert(offsetof(EFI_RUNTIME_SERVICES, GetVariable) == EFI_LAYOUT(0x48, 0x030),
+	       "EFI_RUNTIME_SERVICES.GetVariable");
+_Static_assert(offsetof(EFI_RUNTIME_SERVICES, GetNextVariableName) == EFI_LAYOUT(0x50, 0x034),
+	       "EFI_RUNTIME_SERVICES.GetNextVariableName");
+_Static_assert(offsetof(EFI_RUNTIME_SERVICES, SetVariable) == EFI_LAYOUT(0x58, 0x038),
+	       "EFI_RUNTIME_SERVICES.SetVariable");
+_Static_assert(offsetof(EFI_RUNTIME_SERVICES, GetNextHighMonotonicCount) == EFI_LAYOUT(0x60, 0x03c),
+	       "EFI_RUNTIME_SERVICES.GetNextHighMonotonicCount");
+_Static_assert(offsetof(EFI_RUNTIME_SERVICES, ResetSystem) == EFI_LAYOUT(0x68, 0x040),
+	       "EFI_RUNTIME_SERVICES.ResetSystem");
+_Static_assert(offsetof(EFI_RUNTIME_SERVICES, UpdateCapsule) == EFI_LAYOUT(0x70, 0x044),
+	       "EFI_RUNTIME_SERVICES.UpdateCapsule");
+_Static_assert(offsetof(EFI_RUNTIME_SERVICES, QueryCapsuleCapabilities) == EFI_LAYOUT(0x78, 0x048),
+	       "EFI_RUNTIME_SERVICES.QueryCapsuleCapabilities");
+_Static_assert(offsetof(EFI_RUNTIME_SERVICES, QueryVariableInfo) == EFI_LAYOUT(0x80, 0x04c),
+	       "EFI_RUNTIME_SERVICES.QueryVariableInfo");
 _Static_assert(sizeof(EFI_RUNTIME_SERVICES) == EFI_LAYOUT(0x88, 0x050), "EFI_RUNTIME_SERVICES size");
 
 #endif /* EFI_EFI_H */

@@ -199,7 +199,8 @@ static EFI_STATUS bls_line(struct bls_parser *p, const struct conf_kv *kv)
 		if (EFI_ERROR(err) || p->r.n_errors != n_errors || k >= BLS_KEY_FIRST_REPEATABLE)
 			return err; /* a bad value replaced nothing; repeatable keys add up */
 		if (p->seen & (1u << k))
-			log_warning("%s:%u: '%s' given again, the last one counts", p->r.path, kv->line, bls_key_names[k]);
+			log_warning("%s:%u: '%s' given again, the last one counts", p->r.path, kv->line,
+				    bls_key_names[k]);
 		p->seen |= 1u << k;
 		return EFI_SUCCESS;
 	}
@@ -227,7 +228,8 @@ static EFI_STATUS bls_finish(struct bls_parser *p)
 	struct bls_entry *e = p->e;
 
 	if (!e->kernel && !e->efi)
-		return log_error_status(EFI_LOAD_ERROR, "%s: neither 'linux' nor 'efi': nothing to boot, entry skipped", p->r.path);
+		return log_error_status(EFI_LOAD_ERROR, "%s: neither 'linux' nor 'efi': nothing to boot, entry skipped",
+					p->r.path);
 	if (e->kernel && e->efi) {
 		log_warning("%s: both 'linux' and 'efi' given: 'linux' is used", p->r.path);
 		mem_free(e->efi);

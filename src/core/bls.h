@@ -55,6 +55,16 @@ EFI_STATUS bls_parse_entry(const char *text, size_t len, const char *filename, c
 void bls_entry_free(struct bls_entry *e);
 
 /**
+ * bls_entry_from_uki() - a Type #2 entry for the UKI file @name (its id,
+ * with ".efi") at @path: title, version and sort-key from its .osrel text
+ * (@osrel, @osrel_len bytes, may be NULL), and whether it has a .cmdline.
+ * The caller sets e->efi and e->volume. Return: EFI_SUCCESS or
+ * EFI_OUT_OF_RESOURCES (free @e with bls_entry_free()).
+ */
+EFI_STATUS bls_entry_from_uki(struct bls_entry *e, const char *name, const char *path, const char *osrel,
+			      size_t osrel_len, bool has_cmdline);
+
+/**
  * bls_entry_set_name() - the id and boot counter of @e from its file name
  * @name: the name without @suffix and without "+LEFT[-DONE]"; with
  * @keep_suffix (Type #2, "name.efi") the suffix stays in the id.

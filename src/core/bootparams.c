@@ -161,7 +161,7 @@ EFI_STATUS bp_set_e820(struct boot_params *bp, const struct boot_e820_entry *e, 
 	return EFI_SUCCESS;
 }
 
-void bp_setup_handover(struct boot_params *bp, const struct bz_info *bz, const struct bp_load *ld)
+void bp_setup_header(struct boot_params *bp, const struct bz_info *bz, const struct bp_load *ld)
 {
 	bp_init_from_image(bp, bz);
 	bp_set_kernel(bp, ld->kernel_addr);

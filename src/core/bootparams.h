@@ -64,11 +64,11 @@ struct bp_load {
 };
 
 /**
- * bp_setup_handover() - the zero page the handover scheme passes (and the
+ * bp_setup_header() - the zero page the handover scheme passes (and the
  * first half of legacy's): the image's setup header, loader type, kernel,
  * command line and initrd.
  */
-void bp_setup_handover(struct boot_params *bp, const struct bz_info *bz, const struct bp_load *ld);
+void bp_setup_header(struct boot_params *bp, const struct bz_info *bz, const struct bp_load *ld);
 
 /* The final UEFI memory map, as GetMemoryMap returned it. */
 struct bp_memmap {

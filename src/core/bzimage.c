@@ -15,8 +15,9 @@ static EFI_STATUS bz_check_magic(const uint8_t *buf, size_t len, const char *nam
 	if (get_le16(buf + 0x1fe) != BOOT_FLAG_MAGIC)
 		return log_error_status(EFI_LOAD_ERROR, "%s: boot_flag at 0x1fe is %#x, not 0xaa55: not a bzImage",
 					name, get_le16(buf + 0x1fe));
-	if (get_le32(buf + 0x202) != SETUP_HDRS_MAGIC)
-		return log_error_status(EFI_LOAD_ERROR, "%s: no \"HdrS\" at 0x202: not a bzImage (or boot protocol < 2.00)", name);
+	if (!bz_has_magic(buf, len))
+		return log_error_status(EFI_LOAD_ERROR,
+					"%s: no \"HdrS\" at 0x202: not a bzImage (or boot protocol < 2.00)", name);
 	return EFI_SUCCESS;
 }
 
@@ -65,11 +66,14 @@ EFI_STATUS bz_parse(const uint8_t *buf, size_t len, const char *name, struct bz_
 	/* At most 0x301: always inside the (at least 2-sector) setup area. */
 	bz.hdr_end = 0x202u + buf[HDR_JUMP_LEN_OFFSET];
 	if (bz.setup_size >= len)
-		return log_error_status(EFI_LOAD_ERROR, "%s: setup_sects %u puts the kernel at %#zx, past the end of the file (%zu bytes)",
-					name, bz.setup_sects, bz.setup_size, len);
+		return log_error_status(
+			EFI_LOAD_ERROR,
+			"%s: setup_sects %u puts the kernel at %#zx, past the end of the file (%zu bytes)", name,
+			bz.setup_sects, bz.setup_size, len);
 	bz_read_fields(&bz);
 	if (bz.kernel_alignment && !IS_POWER_OF_2(bz.kernel_alignment))
-		return log_error_status(EFI_LOAD_ERROR, "%s: kernel_alignment %#x is not a power of two", name, bz.kernel_alignment);
+		return log_error_status(EFI_LOAD_ERROR, "%s: kernel_alignment %#x is not a power of two", name,
+					bz.kernel_alignment);
 	bz.kernel = buf + bz.setup_size;
 	bz.kernel_size = len - bz.setup_size;
 	bz.syssize_bytes = bz.kernel_size;
@@ -79,12 +83,24 @@ EFI_STATUS bz_parse(const uint8_t *buf, size_t len, const char *name, struct bz_
 		 * end up to 15 bytes short of it, and those bytes read as zero (the
 		 * loader clears them, plan_kernel_layout). More is truncation. */
 		if (sys >= bz.kernel_size + SYSSIZE_UNIT)
-			return log_error_status(EFI_LOAD_ERROR, "%s: truncated: syssize says %llu bytes of kernel, file has %zu",
-						name, (unsigned long long)sys, bz.kernel_size);
+			return log_error_status(EFI_LOAD_ERROR,
+						"%s: truncated: syssize says %llu bytes of kernel, file has %zu", name,
+						(unsigned long long)sys, bz.kernel_size);
 		bz.syssize_bytes = MAX(sys, (uint64_t)bz.kernel_size);
 	}
 	bz.has_mz = buf[0] == 'M' && buf[1] == 'Z';
 	bz_read_version_string(&bz);
 	*ret = bz;
 	return EFI_SUCCESS;
+}
+
+EFI_STATUS bz_parse_head(const uint8_t *head, size_t head_len, uint64_t file_size, const char *name,
+			 struct bz_info *ret)
+{
+	/* bz_parse() reads below setup_size only, and setup_size <= BZ_HEAD_MAX */
+	if (head_len < MIN(file_size, (uint64_t)BZ_HEAD_MAX) || file_size > SIZE_MAX)
+		return log_error_status(EFI_INVALID_PARAMETER,
+					"%s: %zu byte head of a %llu byte file: too short to parse", name, head_len,
+					(unsigned long long)file_size);
+	return bz_parse(head, (size_t)file_size, name, ret);
 }

@@ -30,6 +30,16 @@ struct bz_info {
 	char kernel_version[128];   /* "" when the image has none */
 };
 
+/* The setup area is at most (255 + 1) * 512 bytes: a head this long holds
+ * every byte bz_parse() reads. */
+#define BZ_HEAD_MAX (256u * 512u)
+
+/** bz_has_magic() - "HdrS" at 0x202 in a file of @len bytes: a bzImage (boot protocol 2.00+). */
+static inline bool bz_has_magic(const uint8_t *buf, size_t len)
+{
+	return len >= 0x206 && get_le32(buf + 0x202) == SETUP_HDRS_MAGIC;
+}
+
 /**
  * bz_parse() - check a bzImage and describe it.
  * @buf, @len: the file; @name: used in messages.
@@ -37,6 +47,16 @@ struct bz_info {
  * inconsistent), with the reason logged once.
  */
 EFI_STATUS bz_parse(const uint8_t *buf, size_t len, const char *name, struct bz_info *ret);
+
+/**
+ * bz_parse_head() - bz_parse() of a file of @file_size bytes from its first
+ * @head_len bytes (at least min(@file_size, BZ_HEAD_MAX)): every field is
+ * read from the head, so a loader can plan before it reads the kernel.
+ * ret->image and ret->kernel point into @head and are valid only as far as
+ * the head goes.
+ */
+EFI_STATUS bz_parse_head(const uint8_t *head, size_t head_len, uint64_t file_size, const char *name,
+			 struct bz_info *ret);
 
 /** bz_header() - the setup header inside the image (packed, may be unaligned). */
 static inline const struct setup_header *bz_header(const struct bz_info *bz)

@@ -13,9 +13,10 @@
 /* cli; ds = cs; print msg (after this code) on port 0x3f8; outb 1 -> 0xf4
  * (QEMU isa-debug-exit); hlt loop. 16-bit code, position independent. */
 static const uint8_t realmode_code[] = {
-	0xfa, 0x0e, 0x1f, 0xe8, 0x00, 0x00, 0x5e, 0x83, 0xc6, 0x16, /* cli; push cs; pop ds; call 1f; 1: pop si; add $0x16,si */
-	0xba, 0xf8, 0x03, 0xac, 0x84, 0xc0, 0x74, 0x03, 0xee,       /* mov $0x3f8,dx; 2: lodsb; test al; jz 3f; out al,dx */
-	0xeb, 0xf8, 0xb0, 0x01, 0xe6, 0xf4, 0xf4, 0xeb, 0xfd,       /* jmp 2b; 3: mov $1,al; out al,$0xf4; 4: hlt; jmp 4b */
+	0xfa, 0x0e, 0x1f, 0xe8, 0x00, 0x00, 0x5e, 0x83, 0xc6,
+	0x16, /* cli; push cs; pop ds; call 1f; 1: pop si; add $0x16,si */
+	0xba, 0xf8, 0x03, 0xac, 0x84, 0xc0, 0x74, 0x03, 0xee, /* mov $0x3f8,dx; 2: lodsb; test al; jz 3f; out al,dx */
+	0xeb, 0xf8, 0xb0, 0x01, 0xe6, 0xf4, 0xf4, 0xeb, 0xfd, /* jmp 2b; 3: mov $1,al; out al,$0xf4; 4: hlt; jmp 4b */
 };
 static const char realmode_msg[] = "\r\nHANDOFF-PROBE {\"entry\":\"real\",\"errors\":[\"real_mode_entry\"]}\r\n";
 
@@ -25,14 +26,18 @@ _Static_assert(BZW_REALMODE_OFFSET + sizeof(realmode_code) + sizeof(realmode_msg
 static EFI_STATUS check_params(size_t payload_len, const struct bz_params *p)
 {
 	if (payload_len <= KERNEL_ENTRY64_OFFSET)
-		return log_error_status(EFI_INVALID_PARAMETER, "bzwrite: payload of %zu bytes has no 64-bit entry at 0x200", payload_len);
+		return log_error_status(EFI_INVALID_PARAMETER,
+					"bzwrite: payload of %zu bytes has no 64-bit entry at 0x200", payload_len);
 	if (payload_len > UINT32_MAX - 15 || p->init_size < ALIGN_UP(payload_len, 16))
-		return log_error_status(EFI_INVALID_PARAMETER, "bzwrite: init_size %#x is smaller than the payload (%zu bytes)",
-					p->init_size, payload_len);
+		return log_error_status(EFI_INVALID_PARAMETER,
+					"bzwrite: init_size %#x is smaller than the payload (%zu bytes)", p->init_size,
+					payload_len);
 	if (!IS_POWER_OF_2(p->kernel_alignment))
-		return log_error_status(EFI_INVALID_PARAMETER, "bzwrite: kernel_alignment %#x is not a power of two", p->kernel_alignment);
+		return log_error_status(EFI_INVALID_PARAMETER, "bzwrite: kernel_alignment %#x is not a power of two",
+					p->kernel_alignment);
 	if (p->handover_offset && (uint64_t)p->handover_offset + HANDOVER_ENTRY64_EXTRA >= payload_len)
-		return log_error_status(EFI_INVALID_PARAMETER, "bzwrite: handover entry %#x + 0x200 is past the payload (%zu bytes)",
+		return log_error_status(EFI_INVALID_PARAMETER,
+					"bzwrite: handover entry %#x + 0x200 is past the payload (%zu bytes)",
 					p->handover_offset, payload_len);
 	if (p->kernel_version && strlen(p->kernel_version) > BZW_VERSION_MAX)
 		return log_error_status(EFI_INVALID_PARAMETER, "bzwrite: kernel_version is %zu bytes, at most %u fit",
@@ -86,7 +91,8 @@ EFI_STATUS bz_write(const uint8_t *payload, size_t payload_len, const struct bz_
 	padded = ALIGN_UP(payload_len, 16);
 	img = mem_zalloc(setup_size + padded);
 	if (!img)
-		return log_error_status(EFI_OUT_OF_RESOURCES, "bzwrite: no memory for a %zu-byte image", setup_size + padded);
+		return log_error_status(EFI_OUT_OF_RESOURCES, "bzwrite: no memory for a %zu-byte image",
+					setup_size + padded);
 	write_header(img, padded, p);
 	memcpy(img + BZW_REALMODE_OFFSET, realmode_code, sizeof(realmode_code));
 	memcpy(img + BZW_REALMODE_OFFSET + sizeof(realmode_code), realmode_msg, sizeof(realmode_msg));

@@ -184,7 +184,8 @@ static EFI_STATUS cfg_line(struct conf_reader *r, const struct conf_kv *kv, stru
 		if (EFI_ERROR(err) || r->n_errors != n_errors)
 			return err; /* a bad value replaced nothing */
 		if (*seen & (1u << k))
-			log_warning("%s:%u: '%s' given again, the last one counts", r->path, kv->line, cfg_key_names[k]);
+			log_warning("%s:%u: '%s' given again, the last one counts", r->path, kv->line,
+				    cfg_key_names[k]);
 		*seen |= 1u << k;
 		return EFI_SUCCESS;
 	}

@@ -51,7 +51,8 @@ static EFI_STATUS dir_check_csum(struct ext4_file *dir, const uint8_t *buf, uint
 	}
 	calc = crc32c_update(dir->inode.csum_seed, buf, fs->block_size - DIR_TAIL_SIZE);
 	if (calc != get_le32(tail + 8))
-		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: inode %u: directory block %llu: checksum mismatch (%#x, computed %#x)",
+		return log_error_status(EFI_VOLUME_CORRUPTED,
+					"%s: inode %u: directory block %llu: checksum mismatch (%#x, computed %#x)",
 					fs->name, dir->inode.ino, (unsigned long long)pblk, get_le32(tail + 8), calc);
 	return EFI_SUCCESS;
 }
@@ -65,8 +66,10 @@ static EFI_STATUS dirent_check(struct ext4_file *dir, const uint8_t *d, size_t p
 
 	if (len < DIRENT_MIN || len % 4 != 0 || len > size - pos || len < ALIGN_UP(DIRENT_HDR + name_len, 4) ||
 	    ino > fs->inodes_count || (ino != 0 && name_len == 0))
-		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: inode %u: directory entry at %zu: rec_len %u, name_len %u, inode %u overrun or invalid",
-					fs->name, dir->inode.ino, pos, len, name_len, ino);
+		return log_error_status(
+			EFI_VOLUME_CORRUPTED,
+			"%s: inode %u: directory entry at %zu: rec_len %u, name_len %u, inode %u overrun or invalid",
+			fs->name, dir->inode.ino, pos, len, name_len, ino);
 	return EFI_SUCCESS;
 }
 
@@ -93,8 +96,10 @@ static EFI_STATUS dir_scan(struct ext4_file *dir, const uint8_t *buf, size_t siz
 		EFI_STATUS err;
 
 		if (size - pos < DIRENT_HDR)
-			return log_error_status(EFI_VOLUME_CORRUPTED, "%s: inode %u: directory entry at %zu: %zu bytes left, too few for an entry",
-						dir->fs->name, dir->inode.ino, pos, size - pos);
+			return log_error_status(
+				EFI_VOLUME_CORRUPTED,
+				"%s: inode %u: directory entry at %zu: %zu bytes left, too few for an entry",
+				dir->fs->name, dir->inode.ino, pos, size - pos);
 		len = rec_len(d, bs);
 		err = dirent_check(dir, d, pos, size, len);
 		if (err != EFI_SUCCESS)
@@ -121,7 +126,8 @@ static EFI_STATUS dir_next_block(struct ext4_file *dir, uint64_t *cookie, struct
 	if (err != EFI_SUCCESS)
 		return err;
 	if (run.pblk == 0) { /* a hole: nothing there, skip it whole */
-		*cookie = run.len > (UINT64_MAX >> fs->block_bits) - lblk ? UINT64_MAX : (lblk + run.len) << fs->block_bits;
+		*cookie = run.len > (UINT64_MAX >> fs->block_bits) - lblk ? UINT64_MAX
+									  : (lblk + run.len) << fs->block_bits;
 		return EFI_NOT_FOUND;
 	}
 	err = ext4_cache_block(dir, &dir->dir, run.pblk, "directory", &fresh);

@@ -148,8 +148,9 @@ EFI_STATUS ext4_read(struct ext4_file *f, uint64_t offset, void *buf, size_t len
 
 	*ret_read = 0;
 	if (fmt != S_IFREG && fmt != S_IFLNK)
-		return log_error_status(EFI_INVALID_PARAMETER, "%s: inode %u: not a regular file or symlink, cannot read",
-					f->fs->name, f->inode.ino);
+		return log_error_status(EFI_INVALID_PARAMETER,
+					"%s: inode %u: not a regular file or symlink, cannot read", f->fs->name,
+					f->inode.ino);
 	if (offset >= f->inode.size)
 		return EFI_SUCCESS;
 	len = (size_t)MIN((uint64_t)len, f->inode.size - offset);

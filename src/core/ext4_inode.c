@@ -75,7 +75,7 @@ static void inode_seed(const struct ext4_fs *fs, struct ext4_inode *inode)
  * block_size / 4). Anything larger is corrupt, and refusing it here keeps a
  * hostile i_size out of every allocation and sum (README "Security"). Sparse
  * files within that limit may be larger than the volume: holes read as zeros. */
-uint64_t ext4_max_file_size(const struct ext4_fs *fs, uint32_t flags)
+static uint64_t ext4_max_file_size(const struct ext4_fs *fs, uint32_t flags)
 {
 	uint64_t n = fs->block_size / 4, map_blocks;
 
@@ -104,10 +104,12 @@ static EFI_STATUS parse_inode(struct ext4_fs *fs, struct ext4_inode *inode)
 	inode->flags = get_le32(raw + I_FLAGS);
 	inode->size = get_le32(raw + I_SIZE_LO) | (uint64_t)get_le32(raw + I_SIZE_HIGH) << 32;
 	if (inode->size > ext4_max_file_size(fs, inode->flags))
-		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: inode %u: i_size %#llx is larger than its block map can describe",
+		return log_error_status(EFI_VOLUME_CORRUPTED,
+					"%s: inode %u: i_size %#llx is larger than its block map can describe",
 					fs->name, inode->ino, (unsigned long long)inode->size);
 	if (inode->flags & INODE_FL_ENCRYPT)
-		return log_error_status(EFI_UNSUPPORTED, "%s: inode %u: encrypted, not supported", fs->name, inode->ino);
+		return log_error_status(EFI_UNSUPPORTED, "%s: inode %u: encrypted, not supported", fs->name,
+					inode->ino);
 	return EFI_SUCCESS;
 }
 
@@ -165,8 +167,9 @@ static EFI_STATUS find_system_data(struct ext4_fs *fs, const struct ext4_inode *
 			break;
 		if (e[1] == XATTR_INDEX_SYSTEM && name_len == 4 && memcmp(e + XATTR_ENTRY_SIZE, "data", 4) == 0) {
 			if (get_le32(e + 4) != 0 || !range_ok(base + offs, size, end))
-				return log_error_status(EFI_VOLUME_CORRUPTED, "%s: inode %u: system.data xattr value out of bounds",
-							fs->name, inode->ino);
+				return log_error_status(EFI_VOLUME_CORRUPTED,
+							"%s: inode %u: system.data xattr value out of bounds", fs->name,
+							inode->ino);
 			*ret = raw + base + offs;
 			*ret_size = size;
 			return EFI_SUCCESS;

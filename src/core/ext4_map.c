@@ -44,15 +44,19 @@ static EFI_STATUS ext_check_header(struct ext4_file *f, const uint8_t *h, size_t
 	uint16_t entries = get_le16(h + 2), max = get_le16(h + 4), d = get_le16(h + 6);
 
 	if (get_le16(h) != EXT4_EXT_MAGIC)
-		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: inode %u: extent header at block %llu: bad magic %#x",
-					fs->name, f->inode.ino, (unsigned long long)blk, get_le16(h));
+		return log_error_status(EFI_VOLUME_CORRUPTED,
+					"%s: inode %u: extent header at block %llu: bad magic %#x", fs->name,
+					f->inode.ino, (unsigned long long)blk, get_le16(h));
 	if (entries > max || EXT_HDR_SIZE + (size_t)max * EXT_ENTRY_SIZE > size)
-		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: inode %u: extent header at block %llu: %u entries, max %u do not fit",
+		return log_error_status(EFI_VOLUME_CORRUPTED,
+					"%s: inode %u: extent header at block %llu: %u entries, max %u do not fit",
 					fs->name, f->inode.ino, (unsigned long long)blk, entries, max);
 	if ((depth < 0 && d > EXT4_EXT_MAX_DEPTH) || (depth >= 0 && d != depth))
-		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: inode %u: extent block %llu: depth %u, expected %s%d (loop or corrupt tree)",
-					fs->name, f->inode.ino, (unsigned long long)blk, d, depth < 0 ? "<= " : "",
-					depth < 0 ? (int)EXT4_EXT_MAX_DEPTH : depth);
+		return log_error_status(
+			EFI_VOLUME_CORRUPTED,
+			"%s: inode %u: extent block %llu: depth %u, expected %s%d (loop or corrupt tree)", fs->name,
+			f->inode.ino, (unsigned long long)blk, d, depth < 0 ? "<= " : "",
+			depth < 0 ? (int)EXT4_EXT_MAX_DEPTH : depth);
 	return EFI_SUCCESS;
 }
 
@@ -65,11 +69,13 @@ static EFI_STATUS ext_check_tail(struct ext4_file *f, const uint8_t *node, uint6
 	if (!f->fs->csum)
 		return EFI_SUCCESS;
 	if (off + 4 > f->fs->block_size)
-		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: inode %u: extent block %llu: no room for the checksum",
-					f->fs->name, f->inode.ino, (unsigned long long)blk);
+		return log_error_status(EFI_VOLUME_CORRUPTED,
+					"%s: inode %u: extent block %llu: no room for the checksum", f->fs->name,
+					f->inode.ino, (unsigned long long)blk);
 	calc = crc32c_update(f->inode.csum_seed, node, off);
 	if (calc != get_le32(node + off))
-		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: inode %u: extent block %llu: checksum mismatch (%#x, computed %#x)",
+		return log_error_status(EFI_VOLUME_CORRUPTED,
+					"%s: inode %u: extent block %llu: checksum mismatch (%#x, computed %#x)",
 					f->fs->name, f->inode.ino, (unsigned long long)blk, get_le32(node + off), calc);
 	return EFI_SUCCESS;
 }
@@ -117,9 +123,11 @@ static EFI_STATUS ext_leaf(struct ext4_file *f, const uint8_t *e, uint64_t lblk,
 		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: inode %u: extent at block %llu overlaps the next",
 					fs->name, f->inode.ino, (unsigned long long)start);
 	if (pblk == 0 || pblk >= fs->blocks_count || len > fs->blocks_count - pblk)
-		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: inode %u: extent %llu+%llu points past the end of the file system (%llu blocks)",
-					fs->name, f->inode.ino, (unsigned long long)pblk, (unsigned long long)len,
-					(unsigned long long)fs->blocks_count);
+		return log_error_status(
+			EFI_VOLUME_CORRUPTED,
+			"%s: inode %u: extent %llu+%llu points past the end of the file system (%llu blocks)", fs->name,
+			f->inode.ino, (unsigned long long)pblk, (unsigned long long)len,
+			(unsigned long long)fs->blocks_count);
 	*ret = (struct ext4_run){ unwritten ? 0 : pblk + (lblk - start), start + len - lblk };
 	return EFI_SUCCESS;
 }
@@ -195,7 +203,8 @@ static EFI_STATUS ind_check(struct ext4_file *f, const struct ext4_run *run)
 	struct ext4_fs *fs = f->fs;
 
 	if (run->pblk != 0 && (run->pblk >= fs->blocks_count || run->len > fs->blocks_count - run->pblk))
-		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: inode %u: block map entry %llu points past the end of the file system",
+		return log_error_status(EFI_VOLUME_CORRUPTED,
+					"%s: inode %u: block map entry %llu points past the end of the file system",
 					fs->name, f->inode.ino, (unsigned long long)run->pblk);
 	return EFI_SUCCESS;
 }
@@ -240,7 +249,8 @@ static EFI_STATUS ind_map(struct ext4_file *f, uint64_t lblk, struct ext4_run *r
 	for (unsigned levels = 1; levels <= EXT4_IND_LEVELS; levels++) {
 		span *= apb;
 		if (rel < span)
-			return ind_walk(f, get_le32(slots + 4 * (EXT4_NDIR_BLOCKS + levels - 1)), levels, span, rel, ret);
+			return ind_walk(f, get_le32(slots + 4 * (EXT4_NDIR_BLOCKS + levels - 1)), levels, span, rel,
+					ret);
 		rel -= span;
 	}
 	*ret = (struct ext4_run){ 0, UINT64_MAX - lblk }; /* past the triple indirect span */

@@ -32,8 +32,9 @@ static EFI_STATUS read_link(struct ext4_file *link, char **ret)
 	EFI_STATUS err;
 
 	if (size == 0 || size >= EXT4_PATH_MAX)
-		return log_error_status(size ? EFI_VOLUME_CORRUPTED : EFI_NOT_FOUND, "%s: inode %u: symlink target length %llu is invalid",
-					fs->name, link->inode.ino, (unsigned long long)size);
+		return log_error_status(size ? EFI_VOLUME_CORRUPTED : EFI_NOT_FOUND,
+					"%s: inode %u: symlink target length %llu is invalid", fs->name,
+					link->inode.ino, (unsigned long long)size);
 	target = mem_alloc((size_t)size + 1);
 	if (!target)
 		return log_error_status(EFI_OUT_OF_RESOURCES, "%s: out of memory", fs->name);
@@ -54,14 +55,16 @@ static EFI_STATUS follow(struct walk *w, struct ext4_file *link)
 	EFI_STATUS err;
 
 	if (++w->n_links > EXT4_MAX_SYMLINKS)
-		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: inode %u: more than %u symlinks in one lookup (symlink loop)",
-					w->fs->name, link->inode.ino, EXT4_MAX_SYMLINKS);
+		return log_error_status(EFI_VOLUME_CORRUPTED,
+					"%s: inode %u: more than %u symlinks in one lookup (symlink loop)", w->fs->name,
+					link->inode.ino, EXT4_MAX_SYMLINKS);
 	err = read_link(link, &target);
 	if (err != EFI_SUCCESS)
 		return err;
 	if (strlen(target) + strlen(w->p) + 2 > EXT4_PATH_MAX)
-		return log_error_status(EFI_INVALID_PARAMETER, "%s: inode %u: path through symlink longer than %u bytes",
-					w->fs->name, link->inode.ino, EXT4_PATH_MAX);
+		return log_error_status(EFI_INVALID_PARAMETER,
+					"%s: inode %u: path through symlink longer than %u bytes", w->fs->name,
+					link->inode.ino, EXT4_PATH_MAX);
 	joined = fmt_asprintf("%s/%s", target, w->p);
 	if (!joined)
 		return log_error_status(EFI_OUT_OF_RESOURCES, "%s: out of memory", w->fs->name);

@@ -216,8 +216,6 @@ EFI_STATUS ext4_inode_table_block(struct ext4_fs *fs, uint32_t group, uint64_t *
  * EFI_OUT_OF_RESOURCES or a read error, logged.
  */
 EFI_STATUS ext4_inode_load(struct ext4_fs *fs, uint32_t ino, struct ext4_inode *ret);
-/** ext4_max_file_size() - the largest i_size an inode with @flags can map. */
-uint64_t ext4_max_file_size(const struct ext4_fs *fs, uint32_t flags);
 /** ext4_inode_free() - free what ext4_inode_load() allocated. */
 void ext4_inode_free(struct ext4_inode *inode);
 /** ext4_mode_type() - the EXT4_FT_* of an i_mode. */

@@ -33,12 +33,13 @@ EFI_STATUS ext4_dev_read(struct ext4_fs *fs, uint64_t offset, void *buf, size_t 
 	EFI_STATUS err;
 
 	if (!range_ok(offset, len, fs->part_size))
-		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: read of %zu bytes at %#llx is past the partition end %#llx",
-					fs->name, len, (unsigned long long)offset, (unsigned long long)fs->part_size);
+		return log_error_status(EFI_VOLUME_CORRUPTED,
+					"%s: read of %zu bytes at %#llx is past the partition end %#llx", fs->name, len,
+					(unsigned long long)offset, (unsigned long long)fs->part_size);
 	err = fs->read(fs->ctx, offset, buf, len);
 	if (err != EFI_SUCCESS)
-		return log_error_status(err, "%s: reading %zu bytes at %#llx: %s", fs->name, len,
-					(unsigned long long)offset, efi_status_str(err));
+		return log_error_status(err, "%s: reading %zu bytes at %#llx: %m", fs->name, len,
+					(unsigned long long)offset);
 	return EFI_SUCCESS;
 }
 
@@ -48,8 +49,9 @@ EFI_STATUS ext4_block_get(struct ext4_fs *fs, uint64_t blk, const char *what, co
 	EFI_STATUS err;
 
 	if (blk == 0 || blk >= fs->blocks_count)
-		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: %s: block %llu is outside the file system (%llu blocks)",
-					fs->name, what, (unsigned long long)blk, (unsigned long long)fs->blocks_count);
+		return log_error_status(EFI_VOLUME_CORRUPTED,
+					"%s: %s: block %llu is outside the file system (%llu blocks)", fs->name, what,
+					(unsigned long long)blk, (unsigned long long)fs->blocks_count);
 	for (unsigned i = 0; i < fs->cache_slots; i++)
 		if (fs->cache[i].blk == blk) {
 			*ret = fs->cache[i].buf;
@@ -137,8 +139,9 @@ static EFI_STATUS check_desc_csum(struct ext4_fs *fs, uint32_t group, const uint
 	crc = crc32c_update(crc, desc + BG_CHECKSUM + 2, fs->desc_size - BG_CHECKSUM - 2);
 	calc = (uint16_t)crc;
 	if (calc != stored)
-		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: group descriptor %u: checksum mismatch (%#06x, computed %#06x)",
-					fs->name, group, stored, calc);
+		return log_error_status(EFI_VOLUME_CORRUPTED,
+					"%s: group descriptor %u: checksum mismatch (%#06x, computed %#06x)", fs->name,
+					group, stored, calc);
 	return EFI_SUCCESS;
 }
 
@@ -150,8 +153,9 @@ EFI_STATUS ext4_inode_table_block(struct ext4_fs *fs, uint32_t group, uint64_t *
 	EFI_STATUS err;
 
 	if (blk == 0 || blk >= fs->blocks_count)
-		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: group descriptor %u: block %llu outside the file system",
-					fs->name, group, (unsigned long long)blk);
+		return log_error_status(EFI_VOLUME_CORRUPTED,
+					"%s: group descriptor %u: block %llu outside the file system", fs->name, group,
+					(unsigned long long)blk);
 	err = ext4_block_get(fs, blk, "group descriptors", &desc);
 	if (err != EFI_SUCCESS)
 		return err;
@@ -164,7 +168,8 @@ EFI_STATUS ext4_inode_table_block(struct ext4_fs *fs, uint32_t group, uint64_t *
 		table |= (uint64_t)get_le32(desc + BG_INODE_TABLE_HI) << 32;
 	n_blocks = ((uint64_t)fs->inodes_per_group * fs->inode_size + fs->block_size - 1) >> fs->block_bits;
 	if (table == 0 || table >= fs->blocks_count || n_blocks > fs->blocks_count - table)
-		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: group descriptor %u: inode table at block %llu outside the file system",
+		return log_error_status(EFI_VOLUME_CORRUPTED,
+					"%s: group descriptor %u: inode table at block %llu outside the file system",
 					fs->name, group, (unsigned long long)table);
 	*ret = table;
 	return EFI_SUCCESS;
@@ -178,7 +183,8 @@ static EFI_STATUS check_features(struct ext4_fs *fs)
 
 	if (unknown == 0) {
 		if (fs->incompat & INCOMPAT_RECOVER)
-			log_warning("%s: the journal needs recovery (needs_recovery): files may read as they were before the last writes",
+			log_warning("%s: the journal needs recovery (needs_recovery): files may read as they were "
+				    "before the last writes",
 				    fs->name);
 		return EFI_SUCCESS;
 	}
@@ -219,19 +225,23 @@ static EFI_STATUS parse_sizes(struct ext4_fs *fs, const uint8_t *sb)
 
 	/* 1 KiB << 0..6: 1 KiB to 64 KiB, the kernel's range. */
 	if (log_bs > 6)
-		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: superblock: s_log_block_size %u is out of range (max 6: 64 KiB)",
-					fs->name, log_bs);
+		return log_error_status(EFI_VOLUME_CORRUPTED,
+					"%s: superblock: s_log_block_size %u is out of range (max 6: 64 KiB)", fs->name,
+					log_bs);
 	fs->block_bits = 10 + log_bs;
 	fs->block_size = 1u << fs->block_bits;
 	fs->inode_size = get_le32(sb + SB_REV_LEVEL) == 0 ? EXT4_GOOD_OLD_INODE_SIZE : get_le16(sb + SB_INODE_SIZE);
-	if (fs->inode_size < EXT4_GOOD_OLD_INODE_SIZE || !IS_POWER_OF_2(fs->inode_size) || fs->inode_size > fs->block_size)
-		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: superblock: s_inode_size %u is invalid", fs->name, fs->inode_size);
+	if (fs->inode_size < EXT4_GOOD_OLD_INODE_SIZE || !IS_POWER_OF_2(fs->inode_size) ||
+	    fs->inode_size > fs->block_size)
+		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: superblock: s_inode_size %u is invalid", fs->name,
+					fs->inode_size);
 	fs->desc_size = BG_DESC_SIZE_MIN;
 	if (fs->incompat & INCOMPAT_64BIT) {
 		fs->desc_size = get_le16(sb + SB_DESC_SIZE);
 		if (fs->desc_size < BG_DESC_SIZE_64BIT || fs->desc_size > 1024 || !IS_POWER_OF_2(fs->desc_size))
-			return log_error_status(EFI_VOLUME_CORRUPTED, "%s: superblock: s_desc_size %u is invalid for 64bit",
-						fs->name, fs->desc_size);
+			return log_error_status(EFI_VOLUME_CORRUPTED,
+						"%s: superblock: s_desc_size %u is invalid for 64bit", fs->name,
+						fs->desc_size);
 	}
 	fs->desc_per_block = fs->block_size / fs->desc_size;
 	return EFI_SUCCESS;
@@ -259,9 +269,11 @@ static EFI_STATUS parse_geometry(struct ext4_fs *fs, const uint8_t *sb)
 	fs->inodes_per_group = get_le32(sb + SB_INODES_PER_GROUP);
 	fs->inodes_count = get_le32(sb + SB_INODES_COUNT);
 	if (fs->blocks_count > fs->part_size >> fs->block_bits)
-		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: superblock: s_blocks_count %llu (%u-byte blocks) exceeds the partition (%llu bytes)",
-					fs->name, (unsigned long long)fs->blocks_count, fs->block_size,
-					(unsigned long long)fs->part_size);
+		return log_error_status(
+			EFI_VOLUME_CORRUPTED,
+			"%s: superblock: s_blocks_count %llu (%u-byte blocks) exceeds the partition (%llu bytes)",
+			fs->name, (unsigned long long)fs->blocks_count, fs->block_size,
+			(unsigned long long)fs->part_size);
 	if (fs->first_data_block > 1 || fs->first_data_block >= fs->blocks_count)
 		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: superblock: s_first_data_block %u is invalid",
 					fs->name, fs->first_data_block);
@@ -274,8 +286,9 @@ static EFI_STATUS parse_geometry(struct ext4_fs *fs, const uint8_t *sb)
 	fs->n_groups = (uint32_t)((fs->blocks_count - fs->first_data_block + fs->blocks_per_group - 1) /
 				  fs->blocks_per_group);
 	if (fs->inodes_count < EXT4_ROOT_INO || fs->inodes_count > (uint64_t)fs->n_groups * fs->inodes_per_group)
-		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: superblock: s_inodes_count %u does not fit %u groups of %u",
-					fs->name, fs->inodes_count, fs->n_groups, fs->inodes_per_group);
+		return log_error_status(EFI_VOLUME_CORRUPTED,
+					"%s: superblock: s_inodes_count %u does not fit %u groups of %u", fs->name,
+					fs->inodes_count, fs->n_groups, fs->inodes_per_group);
 	fs->first_meta_bg = get_le32(sb + SB_FIRST_META_BG);
 	fs->backup_bgs[0] = get_le32(sb + SB_BACKUP_BGS);
 	fs->backup_bgs[1] = get_le32(sb + SB_BACKUP_BGS + 4);

@@ -1,11 +1,13 @@
 /* A small vsnprintf: enough of C99 for diagnostics and generated text, with
  * the same behaviour in the UEFI build (which has no libc) and on the host. */
 #include "fmt.h"
+#include "log.h"
 
 struct out {
 	char *buf;
 	size_t size;
 	size_t len;
+	EFI_STATUS status;   /* what %m names */
 };
 
 static void put_char(struct out *o, char c)
@@ -164,9 +166,14 @@ static void put_string(struct out *o, const struct spec *s, const char *str)
 	put_padded(o, &t, "", str, n, 0);
 }
 
-size_t fmt_vsnprintf(char *buf, size_t size, const char *f, va_list ap_in)
+size_t fmt_vsnprintf(char *buf, size_t size, const char *f, va_list ap)
 {
-	struct out o = { buf, size, 0 };
+	return fmt_vsnprintf_status(buf, size, EFI_SUCCESS, f, ap);
+}
+
+size_t fmt_vsnprintf_status(char *buf, size_t size, EFI_STATUS status, const char *f, va_list ap_in)
+{
+	struct out o = { buf, size, 0, status };
 	va_list ap;
 
 	va_copy(ap, ap_in);
@@ -200,6 +207,7 @@ size_t fmt_vsnprintf(char *buf, size_t size, const char *f, va_list ap_in)
 			break;
 		}
 		case 's': put_string(&o, &s, va_arg(ap, const char *)); break;
+		case 'm': put_string(&o, &s, efi_status_str(o.status)); break;
 		case '%': put_char(&o, '%'); break;
 		case '\0': f--; break;
 		default: put_char(&o, '%'); put_char(&o, *f); break;

@@ -51,8 +51,9 @@ EFI_STATUS gpt_plan(const uint64_t *sizes, size_t n, uint64_t min_disk_bytes, st
 		uint64_t sectors = ALIGN_UP(sizes[i] / GPT_SECTOR_SIZE + (sizes[i] % GPT_SECTOR_SIZE != 0),
 					    (uint64_t)GPT_ALIGN_SECTORS);
 		if (sizes[i] == 0 || sizes[i] / GPT_SECTOR_SIZE > limit || lba > limit - sectors)
-			return log_error_status(EFI_INVALID_PARAMETER, "GPT: partition %zu: size %llu bytes is unusable",
-						i + 1, (unsigned long long)sizes[i]);
+			return log_error_status(EFI_INVALID_PARAMETER,
+						"GPT: partition %zu: size %llu bytes is unusable", i + 1,
+						(unsigned long long)sizes[i]);
 		parts[i].first_lba = lba;
 		parts[i].last_lba = lba + sectors - 1;
 		lba += sectors;
@@ -60,7 +61,8 @@ EFI_STATUS gpt_plan(const uint64_t *sizes, size_t n, uint64_t min_disk_bytes, st
 	/* The backup entries and header need 33 sectors; keep the end aligned too. */
 	lba += GPT_ALIGN_SECTORS;
 	if (min_disk_bytes / GPT_SECTOR_SIZE > limit)
-		return log_error_status(EFI_INVALID_PARAMETER, "GPT: disk size %llu bytes is unusable", (unsigned long long)min_disk_bytes);
+		return log_error_status(EFI_INVALID_PARAMETER, "GPT: disk size %llu bytes is unusable",
+					(unsigned long long)min_disk_bytes);
 	*ret_n_sectors = MAX(lba, ALIGN_UP(min_disk_bytes, (uint64_t)GPT_SECTOR_SIZE) / GPT_SECTOR_SIZE);
 	return EFI_SUCCESS;
 }
@@ -70,20 +72,26 @@ static EFI_STATUS gpt_check_parts(const struct gpt_disk *d)
 	uint64_t first = GPT_HEAD_SECTORS, last = d->n_sectors - GPT_TAIL_SECTORS - 1;
 
 	if (d->n_parts > GPT_N_ENTRIES)
-		return log_error_status(EFI_INVALID_PARAMETER, "GPT: %zu partitions, at most %u", d->n_parts, GPT_N_ENTRIES);
+		return log_error_status(EFI_INVALID_PARAMETER, "GPT: %zu partitions, at most %u", d->n_parts,
+					GPT_N_ENTRIES);
 	for (size_t i = 0; i < d->n_parts; i++) {
 		const struct gpt_part *p = &d->parts[i];
 		if (p->first_lba < first || p->last_lba > last || p->first_lba > p->last_lba)
-			return log_error_status(EFI_INVALID_PARAMETER, "GPT: partition %zu (LBA %llu-%llu) is outside the usable LBAs %llu-%llu",
-						i + 1, (unsigned long long)p->first_lba, (unsigned long long)p->last_lba,
-						(unsigned long long)first, (unsigned long long)last);
+			return log_error_status(
+				EFI_INVALID_PARAMETER,
+				"GPT: partition %zu (LBA %llu-%llu) is outside the usable LBAs %llu-%llu", i + 1,
+				(unsigned long long)p->first_lba, (unsigned long long)p->last_lba,
+				(unsigned long long)first, (unsigned long long)last);
 		for (size_t k = 0; k < i; k++)
 			if (p->first_lba <= d->parts[k].last_lba && d->parts[k].first_lba <= p->last_lba)
-				return log_error_status(EFI_INVALID_PARAMETER, "GPT: partition %zu overlaps partition %zu", i + 1, k + 1);
+				return log_error_status(EFI_INVALID_PARAMETER,
+							"GPT: partition %zu overlaps partition %zu", i + 1, k + 1);
 		for (size_t c = 0; p->name[c]; c++)
 			if (c >= GPT_NAME_MAX || (uint8_t)p->name[c] >= 0x80)
-				return log_error_status(EFI_INVALID_PARAMETER, "GPT: partition %zu: name is not ASCII of at most %u characters",
-							i + 1, GPT_NAME_MAX);
+				return log_error_status(
+					EFI_INVALID_PARAMETER,
+					"GPT: partition %zu: name is not ASCII of at most %u characters", i + 1,
+					GPT_NAME_MAX);
 	}
 	return EFI_SUCCESS;
 }
@@ -157,7 +165,8 @@ EFI_STATUS gpt_write(const struct gpt_disk *d, uint8_t *head, uint8_t *tail)
 	entries_crc = crc32(0, entries, GPT_ENTRIES_SECTORS * GPT_SECTOR_SIZE);
 	gpt_put_header(d, head + GPT_SECTOR_SIZE, 1, last, 2, entries_crc);
 	memcpy(tail, entries, GPT_ENTRIES_SECTORS * GPT_SECTOR_SIZE);
-	gpt_put_header(d, tail + GPT_ENTRIES_SECTORS * GPT_SECTOR_SIZE, last, 1, last - GPT_ENTRIES_SECTORS, entries_crc);
+	gpt_put_header(d, tail + GPT_ENTRIES_SECTORS * GPT_SECTOR_SIZE, last, 1, last - GPT_ENTRIES_SECTORS,
+		       entries_crc);
 	return EFI_SUCCESS;
 }
 
@@ -178,13 +187,16 @@ static EFI_STATUS gpt_read_header(const uint8_t *buf, uint64_t n_sectors, uint64
 	uint64_t array_bytes;
 
 	if (memcmp(h, GPT_SIGNATURE, 8) != 0)
-		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: no GPT header signature at LBA %llu", name, (unsigned long long)lba);
+		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: no GPT header signature at LBA %llu", name,
+					(unsigned long long)lba);
 	if (size < GPT_HEADER_SIZE || size > GPT_SECTOR_SIZE)
-		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: GPT header at LBA %llu: HeaderSize %u", name, (unsigned long long)lba, size);
+		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: GPT header at LBA %llu: HeaderSize %u", name,
+					(unsigned long long)lba, size);
 	memcpy(copy, h, size);
 	put_le32(copy + 16, 0);
 	if (crc32(0, copy, size) != get_le32(h + 16))
-		return log_error_status(EFI_CRC_ERROR, "%s: GPT header at LBA %llu: HeaderCRC32 mismatch", name, (unsigned long long)lba);
+		return log_error_status(EFI_CRC_ERROR, "%s: GPT header at LBA %llu: HeaderCRC32 mismatch", name,
+					(unsigned long long)lba);
 	v->my_lba = get_le64(h + 24);
 	v->alt_lba = get_le64(h + 32);
 	v->first_usable = get_le64(h + 40);
@@ -196,12 +208,14 @@ static EFI_STATUS gpt_read_header(const uint8_t *buf, uint64_t n_sectors, uint64
 	v->entries_crc = get_le32(h + 88);
 	array_bytes = (uint64_t)v->n_entries * v->entry_size;
 	if (v->my_lba != lba || v->first_usable > v->last_usable || v->last_usable >= n_sectors ||
-	    v->entry_size < GPT_ENTRY_SIZE || v->entry_size % 8 || v->n_entries > 4096 ||
-	    v->entries_lba >= n_sectors || !range_ok(v->entries_lba * GPT_SECTOR_SIZE, array_bytes, n_sectors * GPT_SECTOR_SIZE))
-		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: GPT header at LBA %llu: inconsistent MyLBA or entry array", name,
+	    v->entry_size < GPT_ENTRY_SIZE || v->entry_size % 8 || v->n_entries > 4096 || v->entries_lba >= n_sectors ||
+	    !range_ok(v->entries_lba * GPT_SECTOR_SIZE, array_bytes, n_sectors * GPT_SECTOR_SIZE))
+		return log_error_status(EFI_VOLUME_CORRUPTED,
+					"%s: GPT header at LBA %llu: inconsistent MyLBA or entry array", name,
 					(unsigned long long)lba);
 	if (crc32(0, buf + v->entries_lba * GPT_SECTOR_SIZE, array_bytes) != v->entries_crc)
-		return log_error_status(EFI_CRC_ERROR, "%s: GPT entry array at LBA %llu: PartitionEntryArrayCRC32 mismatch", name,
+		return log_error_status(EFI_CRC_ERROR,
+					"%s: GPT entry array at LBA %llu: PartitionEntryArrayCRC32 mismatch", name,
 					(unsigned long long)v->entries_lba);
 	return EFI_SUCCESS;
 }
@@ -225,9 +239,11 @@ static EFI_STATUS gpt_read_entries(const uint8_t *buf, const struct gpt_header_v
 		p->attributes = get_le64(e + 48);
 		/* §5.3.3: a partition lies in the usable area, FirstLBA <= LastLBA. */
 		if (p->first_lba < v->first_usable || p->first_lba > p->last_lba || p->last_lba > v->last_usable)
-			return log_error_status(EFI_VOLUME_CORRUPTED, "%s: GPT entry %u: LBAs %llu..%llu outside the usable area %llu..%llu",
-						name, i + 1, (unsigned long long)p->first_lba, (unsigned long long)p->last_lba,
-						(unsigned long long)v->first_usable, (unsigned long long)v->last_usable);
+			return log_error_status(EFI_VOLUME_CORRUPTED,
+						"%s: GPT entry %u: LBAs %llu..%llu outside the usable area %llu..%llu",
+						name, i + 1, (unsigned long long)p->first_lba,
+						(unsigned long long)p->last_lba, (unsigned long long)v->first_usable,
+						(unsigned long long)v->last_usable);
 		for (size_t c = 0; c <= GPT_NAME_MAX; c++) {
 			uint16_t ch = c < GPT_NAME_MAX ? get_le16(e + 56 + 2 * c) : 0;
 			p->name[c] = ch < 0x80 ? (char)ch : '?';
@@ -252,12 +268,13 @@ EFI_STATUS gpt_read(const uint8_t *buf, size_t len, const char *name, struct gpt
 	if (EFI_ERROR(err))
 		return err;
 	if (primary.alt_lba != n_sectors - 1)
-		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: GPT AlternateLBA %llu is not the last sector %llu", name,
-					(unsigned long long)primary.alt_lba, (unsigned long long)(n_sectors - 1));
+		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: GPT AlternateLBA %llu is not the last sector %llu",
+					name, (unsigned long long)primary.alt_lba, (unsigned long long)(n_sectors - 1));
 	err = gpt_read_header(buf, n_sectors, primary.alt_lba, name, &backup);
 	if (EFI_ERROR(err))
 		return err;
-	if (backup.alt_lba != 1 || backup.entries_crc != primary.entries_crc || !guid_equal(&backup.disk_guid, &primary.disk_guid))
+	if (backup.alt_lba != 1 || backup.entries_crc != primary.entries_crc ||
+	    !guid_equal(&backup.disk_guid, &primary.disk_guid))
 		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: backup GPT header does not match the primary", name);
 	ret->n_sectors = n_sectors;
 	ret->disk_guid = primary.disk_guid;
@@ -278,7 +295,8 @@ EFI_STATUS gpt_read_entry_type(const uint8_t *buf, size_t len, uint64_t n_sector
 	entries_lba = get_le64(h + 72);
 	if (entries_lba > len / GPT_SECTOR_SIZE ||
 	    !range_ok(entries_lba * GPT_SECTOR_SIZE, (uint64_t)get_le32(h + 80) * get_le32(h + 84), len))
-		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: GPT entry array beyond the first %zu bytes", name, len);
+		return log_error_status(EFI_VOLUME_CORRUPTED, "%s: GPT entry array beyond the first %zu bytes", name,
+					len);
 	err = gpt_read_header(buf, n_sectors, 1, name, &v);
 	if (EFI_ERROR(err))
 		return err;

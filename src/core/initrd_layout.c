@@ -9,9 +9,11 @@ EFI_STATUS initrd_layout_append(uint64_t *total, uint64_t size, const char *name
 	/* *total <= INITRD_MAX_TOTAL always holds, so the alignment cannot wrap. */
 	offset = ALIGN_UP(*total, (uint64_t)INITRD_ALIGN);
 	if (offset > INITRD_MAX_TOTAL || size > INITRD_MAX_TOTAL - offset)
-		return log_error_status(EFI_BAD_BUFFER_SIZE, "initrd %s: %llu bytes after %llu more would pass the %llu MiB limit for all initrds",
-					name, (unsigned long long)size, (unsigned long long)offset,
-					(unsigned long long)(INITRD_MAX_TOTAL >> 20));
+		return log_error_status(
+			EFI_BAD_BUFFER_SIZE,
+			"initrd %s: %llu bytes after %llu more would pass the %llu MiB limit for all initrds", name,
+			(unsigned long long)size, (unsigned long long)offset,
+			(unsigned long long)(INITRD_MAX_TOTAL >> 20));
 	*ret_offset = offset;
 	*total = offset + size;
 	return EFI_SUCCESS;

@@ -4,7 +4,7 @@
 
 #define LOG_LINE_MAX 512
 
-void log_vprintf(enum log_level level, const char *fmt, va_list ap)
+static void log_vprintf(enum log_level level, const char *fmt, va_list ap)
 {
 	char line[LOG_LINE_MAX];
 
@@ -20,11 +20,29 @@ void log_printf(enum log_level level, const char *fmt, ...)
 	va_end(ap);
 }
 
+static void log_vstatus(enum log_level level, EFI_STATUS status, const char *fmt, va_list ap)
+{
+	char line[LOG_LINE_MAX];
+
+	fmt_vsnprintf_status(line, sizeof(line), status, fmt, ap);
+	log_write(level, line);
+}
+
+void log_status(enum log_level level, EFI_STATUS status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_vstatus(level, status, fmt, ap);
+	va_end(ap);
+}
+
 EFI_STATUS log_error_status(EFI_STATUS status, const char *fmt, ...)
 {
 	va_list ap;
+
 	va_start(ap, fmt);
-	log_vprintf(LOG_ERROR, fmt, ap);
+	log_vstatus(LOG_ERROR, status, fmt, ap);
 	va_end(ap);
 	return status;
 }

@@ -12,15 +12,18 @@ enum log_level { LOG_ERROR, LOG_WARNING, LOG_INFO, LOG_DEBUG };
 /** log_write() - platform hook: emit one formatted line (no trailing newline). */
 void log_write(enum log_level level, const char *line);
 
-void log_vprintf(enum log_level level, const char *fmt, va_list ap);
 void log_printf(enum log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /**
  * log_error_status() - log an error line and hand the status back, so a
- * failure reads `return log_error_status(EFI_LOAD_ERROR, "...", ...);`.
+ * failure reads `return log_error_status(err, "%s: cannot open: %m", path);`
+ * (%m: the name of @status).
  * Return: @status.
  */
 EFI_STATUS log_error_status(EFI_STATUS status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/** log_status() - a line at @level in which %m names @status (a failure the caller works around). */
+void log_status(enum log_level level, EFI_STATUS status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #define log_error(...) log_printf(LOG_ERROR, __VA_ARGS__)
 #define log_warning(...) log_printf(LOG_WARNING, __VA_ARGS__)

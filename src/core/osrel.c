@@ -110,7 +110,8 @@ static EFI_STATUS osrel_set(struct osrel *ret, const char *key, size_t key_len, 
 }
 
 /* One line without its newline; @value is scratch of at least n + 1 bytes. */
-static EFI_STATUS osrel_line(const char *s, size_t n, const char *name, unsigned line_no, char *value, struct osrel *ret)
+static EFI_STATUS osrel_line(const char *s, size_t n, const char *name, unsigned line_no, char *value,
+			     struct osrel *ret)
 {
 	size_t i = 0, key_start, key_len, value_len;
 	const char *bad;

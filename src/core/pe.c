@@ -28,8 +28,9 @@ static EFI_STATUS pe_read_optional(const uint8_t *opt, uint16_t opt_size, const 
 
 	pe->magic = get_le16(opt);
 	if (pe->magic != PE_OPT_MAGIC_PE32PLUS && pe->magic != PE_OPT_MAGIC_PE32)
-		return log_error_status(EFI_LOAD_ERROR, "%s: optional header magic %#x is neither PE32+ (0x20b) nor PE32 (0x10b)",
-					name, pe->magic);
+		return log_error_status(EFI_LOAD_ERROR,
+					"%s: optional header magic %#x is neither PE32+ (0x20b) nor PE32 (0x10b)", name,
+					pe->magic);
 	pe32 = pe->magic == PE_OPT_MAGIC_PE32;
 	dirs = pe32 ? PE32_OPT_MIN : PE32PLUS_OPT_MIN;
 	if (opt_size < dirs)
@@ -45,7 +46,8 @@ static EFI_STATUS pe_read_optional(const uint8_t *opt, uint16_t opt_size, const 
 	pe->dll_characteristics = get_le16(opt + 70);
 	pe->n_rva_and_sizes = get_le32(opt + dirs - 4);
 	if (pe->n_rva_and_sizes > (uint32_t)(opt_size - dirs) / 8)
-		return log_error_status(EFI_LOAD_ERROR, "%s: %u data directories do not fit the optional header", name, pe->n_rva_and_sizes);
+		return log_error_status(EFI_LOAD_ERROR, "%s: %u data directories do not fit the optional header", name,
+					pe->n_rva_and_sizes);
 	if (pe->n_rva_and_sizes > DIR_SECURITY) {
 		pe->cert_offset = get_le32(opt + dirs + DIR_SECURITY * 8);
 		pe->cert_size = get_le32(opt + dirs + DIR_SECURITY * 8 + 4);
@@ -63,8 +65,9 @@ static EFI_STATUS pe_check_section(const struct pe_section *s, uint32_t i, uint6
 				   const char *name, const struct pe_info *pe)
 {
 	if (layout == PE_LAYOUT_FILE && s->raw_size && !range_ok(s->raw_offset, s->raw_size, len))
-		return log_error_status(EFI_LOAD_ERROR, "%s: section %u (%s) raw data %#x+%#x lies outside the file (%llu bytes)",
-					name, i, s->name, s->raw_offset, s->raw_size, (unsigned long long)len);
+		return log_error_status(EFI_LOAD_ERROR,
+					"%s: section %u (%s) raw data %#x+%#x lies outside the file (%llu bytes)", name,
+					i, s->name, s->raw_offset, s->raw_size, (unsigned long long)len);
 	if ((uint64_t)s->virtual_address + MAX(s->virtual_size, s->raw_size) > pe->size_of_image)
 		return log_error_status(EFI_LOAD_ERROR, "%s: section %u (%s) ends past SizeOfImage %#x",
 					name, i, s->name, pe->size_of_image);
@@ -98,8 +101,9 @@ static EFI_STATUS pe_check_alignment(const char *name, const struct pe_info *pe)
 	/* PE/COFF §3.4.1: both alignments are powers of two; the writer and the
 	 * loaders round with them, so a bad value must not get further. */
 	if (!IS_POWER_OF_2(pe->section_alignment) || !IS_POWER_OF_2(pe->file_alignment))
-		return log_error_status(EFI_LOAD_ERROR, "%s: SectionAlignment %#x / FileAlignment %#x is not a power of two",
-					name, pe->section_alignment, pe->file_alignment);
+		return log_error_status(EFI_LOAD_ERROR,
+					"%s: SectionAlignment %#x / FileAlignment %#x is not a power of two", name,
+					pe->section_alignment, pe->file_alignment);
 	return EFI_SUCCESS;
 }
 
@@ -142,16 +146,16 @@ EFI_STATUS pe_relocate(uint8_t *image, size_t image_size, const struct pe_info *
 	if (dir_size == 0)
 		return EFI_SUCCESS;
 	if (!range_ok(dir, dir_size, image_size))
-		return log_error_status(EFI_LOAD_ERROR, "%s: base relocation directory %#x+%#x outside the image", name, dir,
-					dir_size);
+		return log_error_status(EFI_LOAD_ERROR, "%s: base relocation directory %#x+%#x outside the image", name,
+					dir, dir_size);
 	/* blocks of {u32 page RVA, u32 block size, u16 entries}, each entry
 	 * the type in its top four bits and the offset in the page below */
 	for (uint32_t b = 0; b + RELOC_BLOCK_HEADER <= dir_size;) {
 		uint32_t page = get_le32(image + dir + b), size = get_le32(image + dir + b + 4);
 
 		if (size < RELOC_BLOCK_HEADER || size > dir_size - b)
-			return log_error_status(EFI_LOAD_ERROR, "%s: base relocation block at %#x has size %#x", name, dir + b,
-						size);
+			return log_error_status(EFI_LOAD_ERROR, "%s: base relocation block at %#x has size %#x", name,
+						dir + b, size);
 		for (uint32_t e = b + RELOC_BLOCK_HEADER; e + 2 <= b + size; e += 2) {
 			uint16_t v = get_le16(image + dir + e);
 			EFI_STATUS err;
@@ -201,9 +205,11 @@ static EFI_STATUS pe_parse_layout(const uint8_t *buf, size_t len, uint64_t exten
 	opt_size = get_le16(buf + coff + 16);
 	opt = coff + COFF_HEADER_SIZE;
 	if (pe.n_sections > PE_MAX_SECTIONS)
-		return log_error_status(EFI_LOAD_ERROR, "%s: %u sections, handoff reads at most %u", name, pe.n_sections, PE_MAX_SECTIONS);
+		return log_error_status(EFI_LOAD_ERROR, "%s: %u sections, handoff reads at most %u", name,
+					pe.n_sections, PE_MAX_SECTIONS);
 	if (!range_ok(opt, opt_size, len) || opt_size < 2)
-		return log_error_status(EFI_LOAD_ERROR, "%s: optional header (%u bytes at %#zx) lies outside the file", name, opt_size, opt);
+		return log_error_status(EFI_LOAD_ERROR, "%s: optional header (%u bytes at %#zx) lies outside the file",
+					name, opt_size, opt);
 	err = pe_read_optional(buf + opt, opt_size, name, &pe);
 	if (EFI_ERROR(err))
 		return err;
@@ -212,14 +218,16 @@ static EFI_STATUS pe_parse_layout(const uint8_t *buf, size_t len, uint64_t exten
 		return err;
 	sec = opt + opt_size;
 	if (!range_ok(sec, (uint64_t)pe.n_sections * SECTION_HEADER_SIZE, len))
-		return log_error_status(EFI_LOAD_ERROR, "%s: section table (%u entries) lies outside the file", name, pe.n_sections);
+		return log_error_status(EFI_LOAD_ERROR, "%s: section table (%u entries) lies outside the file", name,
+					pe.n_sections);
 	pe.section_table_offset = (uint32_t)sec;
 	/* The certificate table is a file offset and is not loaded (§4.7). */
 	if (layout == PE_LAYOUT_FILE && pe.cert_size && !range_ok(pe.cert_offset, pe.cert_size, extent))
-		return log_error_status(EFI_LOAD_ERROR, "%s: certificate table %#x+%#x lies outside the file", name, pe.cert_offset, pe.cert_size);
+		return log_error_status(EFI_LOAD_ERROR, "%s: certificate table %#x+%#x lies outside the file", name,
+					pe.cert_offset, pe.cert_size);
 	if (layout == PE_LAYOUT_MEMORY && pe.size_of_image > extent)
-		return log_error_status(EFI_LOAD_ERROR, "%s: SizeOfImage %#x exceeds the loaded image (%llu bytes)", name,
-					pe.size_of_image, (unsigned long long)extent);
+		return log_error_status(EFI_LOAD_ERROR, "%s: SizeOfImage %#x exceeds the loaded image (%llu bytes)",
+					name, pe.size_of_image, (unsigned long long)extent);
 	err = pe_read_sections(buf, extent, sec, layout, name, &pe);
 	if (EFI_ERROR(err))
 		return err;
@@ -233,7 +241,8 @@ EFI_STATUS pe_parse(const uint8_t *buf, size_t len, const char *name, struct pe_
 	return pe_parse_layout(buf, len, len, PE_LAYOUT_FILE, name, ret);
 }
 
-EFI_STATUS pe_parse_head(const uint8_t *head, size_t head_len, uint64_t file_size, const char *name, struct pe_info *ret)
+EFI_STATUS pe_parse_head(const uint8_t *head, size_t head_len, uint64_t file_size, const char *name,
+			 struct pe_info *ret)
 {
 	return pe_parse_layout(head, MIN((uint64_t)head_len, file_size), file_size, PE_LAYOUT_FILE, name, ret);
 }
@@ -243,7 +252,8 @@ EFI_STATUS pe_parse_loaded(const uint8_t *base, size_t image_size, const char *n
 	return pe_parse_layout(base, image_size, image_size, PE_LAYOUT_MEMORY, name, ret);
 }
 
-const uint8_t *pe_section_data(const struct pe_section *s, const uint8_t *buf, size_t len, enum pe_layout layout, size_t *ret_size)
+const uint8_t *pe_section_data(const struct pe_section *s, const uint8_t *buf, size_t len, enum pe_layout layout,
+			       size_t *ret_size)
 {
 	/* VirtualSize is the exact payload size, SizeOfRawData is rounded up to
 	 * FileAlignment; a VirtualSize of 0 means "same as raw" for some linkers. */

@@ -83,14 +83,16 @@ EFI_STATUS pe_parse_loaded(const uint8_t *base, size_t image_size, const char *n
  * SizeOfRawData) bytes (the raw size when VirtualSize is 0), located per @layout.
  * Return: pointer into @buf and *@ret_size, or NULL when they lie outside @len.
  */
-const uint8_t *pe_section_data(const struct pe_section *s, const uint8_t *buf, size_t len, enum pe_layout layout, size_t *ret_size);
+const uint8_t *pe_section_data(const struct pe_section *s, const uint8_t *buf, size_t len, enum pe_layout layout,
+			       size_t *ret_size);
 
 /**
  * pe_parse_head() - pe_parse() from the first @head_len bytes of a file of
  * @file_size bytes: headers must lie in the head, sections anywhere in the
  * file. Lets a loader list UKIs without reading them whole.
  */
-EFI_STATUS pe_parse_head(const uint8_t *head, size_t head_len, uint64_t file_size, const char *name, struct pe_info *ret);
+EFI_STATUS pe_parse_head(const uint8_t *head, size_t head_len, uint64_t file_size, const char *name,
+			 struct pe_info *ret);
 
 /** pe_find_section() - section by exact name (".linux"), or NULL. */
 const struct pe_section *pe_find_section(const struct pe_info *pe, const char *name);

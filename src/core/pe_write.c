@@ -59,22 +59,27 @@ static bool name_ok(const char *s)
 	return n >= 1 && n <= 8;
 }
 
-static EFI_STATUS check_new_sections(const struct pe_info *pe, const char *name, const struct pe_new_section *secs, size_t n)
+static EFI_STATUS check_new_sections(const struct pe_info *pe, const char *name, const struct pe_new_section *secs,
+				     size_t n)
 {
 	if (n > PE_MAX_SECTIONS - pe->n_sections)
-		return log_error_status(EFI_INVALID_PARAMETER, "%s: %u sections + %zu new ones exceed %u", name, pe->n_sections, n,
-					PE_MAX_SECTIONS);
+		return log_error_status(EFI_INVALID_PARAMETER, "%s: %u sections + %zu new ones exceed %u", name,
+					pe->n_sections, n, PE_MAX_SECTIONS);
 	for (size_t i = 0; i < n; i++) {
 		if (!name_ok(secs[i].name))
-			return log_error_status(EFI_INVALID_PARAMETER, "%s: new section %zu: name must be 1-8 characters", name, i);
+			return log_error_status(EFI_INVALID_PARAMETER,
+						"%s: new section %zu: name must be 1-8 characters", name, i);
 		if (secs[i].size == 0 || secs[i].size > UINT32_MAX)
-			return log_error_status(EFI_INVALID_PARAMETER, "%s: new section %s: size %zu is 0 or over 4 GiB", name,
-						secs[i].name, secs[i].size);
+			return log_error_status(EFI_INVALID_PARAMETER,
+						"%s: new section %s: size %zu is 0 or over 4 GiB", name, secs[i].name,
+						secs[i].size);
 		if (pe_find_section(pe, secs[i].name))
-			return log_error_status(EFI_INVALID_PARAMETER, "%s: already has a %s section", name, secs[i].name);
+			return log_error_status(EFI_INVALID_PARAMETER, "%s: already has a %s section", name,
+						secs[i].name);
 		for (size_t j = 0; j < i; j++)
 			if (strcmp(secs[i].name, secs[j].name) == 0)
-				return log_error_status(EFI_INVALID_PARAMETER, "%s: section %s given twice", name, secs[i].name);
+				return log_error_status(EFI_INVALID_PARAMETER, "%s: section %s given twice", name,
+							secs[i].name);
 	}
 	return EFI_SUCCESS;
 }
@@ -85,7 +90,8 @@ static EFI_STATUS check_new_sections(const struct pe_info *pe, const char *name,
  * keeps every RVA, so code and relocations are untouched; the only file
  * offsets outside the section table are the certificate table (dropped), the
  * COFF symbol table (dropped) and the debug directory's entries: refuse then. */
-static EFI_STATUS plan_shift(const struct pe_info *pe, const uint8_t *buf, const char *name, size_t n, struct add_plan *p)
+static EFI_STATUS plan_shift(const struct pe_info *pe, const uint8_t *buf, const char *name, size_t n,
+			     struct add_plan *p)
 {
 	uint32_t opt = pe_opt_offset(pe);
 
@@ -94,11 +100,13 @@ static EFI_STATUS plan_shift(const struct pe_info *pe, const uint8_t *buf, const
 		return EFI_SUCCESS;
 	if (pe->n_rva_and_sizes > PE_DIR_DEBUG && get_le32(buf + opt + OPT_DATA_DIRS + PE_DIR_DEBUG * 8 + 4))
 		return log_error_status(EFI_BUFFER_TOO_SMALL,
-					"%s: no room for %zu more section headers before the data at %#x, and the debug directory pins the data there",
+					"%s: no room for %zu more section headers before the data at %#x, and the "
+					"debug directory pins the data there",
 					name, n, p->first_raw);
 	if (p->first_raw % pe->file_alignment)
-		return log_error_status(EFI_BUFFER_TOO_SMALL, "%s: section data at %#x is not FileAlignment-aligned: cannot move it",
-					name, p->first_raw);
+		return log_error_status(EFI_BUFFER_TOO_SMALL,
+					"%s: section data at %#x is not FileAlignment-aligned: cannot move it", name,
+					p->first_raw);
 	p->shift = ALIGN_UP(p->table_end - p->first_raw, pe->file_alignment);
 	return EFI_SUCCESS;
 }
@@ -121,21 +129,24 @@ static EFI_STATUS plan_headers(const struct pe_info *pe, const uint8_t *buf, siz
 		}
 	}
 	if (first_raw < old_end)
-		return log_error_status(EFI_LOAD_ERROR, "%s: section data at %#llx overlaps the section table (ends at %#x)", name,
+		return log_error_status(EFI_LOAD_ERROR,
+					"%s: section data at %#llx overlaps the section table (ends at %#x)", name,
 					(unsigned long long)first_raw, old_end);
 	p->first_raw = (uint32_t)first_raw;
 	p->table_end = old_end + (uint32_t)n * PE_SECTION_HEADER_SIZE;
 	for (uint32_t off = old_end; off < MIN(p->table_end, p->first_raw); off++)
 		if (buf[off])
-			return log_error_status(EFI_BUFFER_TOO_SMALL, "%s: no room for %zu more section headers: header bytes at %#x are in use",
-						name, n, off);
+			return log_error_status(
+				EFI_BUFFER_TOO_SMALL,
+				"%s: no room for %zu more section headers: header bytes at %#x are in use", name, n,
+				off);
 	err = plan_shift(pe, buf, name, n, p);
 	if (EFI_ERROR(err))
 		return err;
 	p->size_of_headers = MAX(pe->size_of_headers, ALIGN_UP(p->table_end, pe->file_alignment));
 	if (p->size_of_headers > (uint64_t)p->first_raw + p->shift)
-		return log_error_status(EFI_BUFFER_TOO_SMALL, "%s: SizeOfHeaders %#x would overlap section data at %#x", name,
-					p->size_of_headers, p->first_raw + p->shift);
+		return log_error_status(EFI_BUFFER_TOO_SMALL, "%s: SizeOfHeaders %#x would overlap section data at %#x",
+					name, p->size_of_headers, p->first_raw + p->shift);
 	if (ALIGN_UP(raw_end + p->shift, (uint64_t)pe->file_alignment) > UINT32_MAX)
 		return log_error_status(EFI_LOAD_ERROR, "%s: section data ends past 4 GiB", name);
 	p->copy_len = (uint32_t)MIN(raw_end, (uint64_t)len);
@@ -154,7 +165,8 @@ static EFI_STATUS plan_sections(const struct pe_info *pe, const char *name, cons
 		uint64_t raw_size = ALIGN_UP((uint64_t)secs[i].size, pe->file_alignment);
 
 		if (va + MAX(raw_size, secs[i].size) > UINT32_MAX || raw + raw_size > UINT32_MAX)
-			return log_error_status(EFI_INVALID_PARAMETER, "%s: section %s does not fit below 4 GiB", name, secs[i].name);
+			return log_error_status(EFI_INVALID_PARAMETER, "%s: section %s does not fit below 4 GiB", name,
+						secs[i].name);
 		p->va[i] = (uint32_t)va;
 		p->raw[i] = (uint32_t)raw;
 		p->raw_size[i] = (uint32_t)raw_size;
@@ -170,7 +182,8 @@ static EFI_STATUS plan_sections(const struct pe_info *pe, const char *name, cons
 	return EFI_SUCCESS;
 }
 
-static void write_section_header(uint8_t *h, const struct pe_new_section *s, uint32_t va, uint32_t raw, uint32_t raw_size)
+static void write_section_header(uint8_t *h, const struct pe_new_section *s, uint32_t va, uint32_t raw,
+				 uint32_t raw_size)
 {
 	memset(h, 0, PE_SECTION_HEADER_SIZE);
 	memcpy(h, s->name, strlen(s->name));
@@ -192,7 +205,8 @@ static void copy_moved(uint8_t *out, const uint8_t *in, const struct pe_info *pe
 		return;
 	for (uint32_t i = 0; i < pe->n_sections; i++)
 		if (pe->sections[i].raw_size)
-			put_le32(out + pe->section_table_offset + i * PE_SECTION_HEADER_SIZE + 20, pe->sections[i].raw_offset + p->shift);
+			put_le32(out + pe->section_table_offset + i * PE_SECTION_HEADER_SIZE + 20,
+				 pe->sections[i].raw_offset + p->shift);
 }
 
 /* Header fields that change; the cert table and COFF symbols past the data are dropped. */
@@ -241,14 +255,17 @@ EFI_STATUS pe_add_sections(const uint8_t *pe, size_t len, const char *name, cons
 		return err;
 	out = mem_zalloc(p->out_len);
 	if (!out)
-		return log_error_status(EFI_OUT_OF_RESOURCES, "%s: out of memory for %u bytes of output", name, p->out_len);
+		return log_error_status(EFI_OUT_OF_RESOURCES, "%s: out of memory for %u bytes of output", name,
+					p->out_len);
 	copy_moved(out, pe, info, p);
 	for (size_t i = 0; i < n; i++) {
-		write_section_header(out + p->table_end - (n - i) * PE_SECTION_HEADER_SIZE, &secs[i], p->va[i], p->raw[i], p->raw_size[i]);
+		write_section_header(out + p->table_end - (n - i) * PE_SECTION_HEADER_SIZE, &secs[i], p->va[i],
+				     p->raw[i], p->raw_size[i]);
 		memcpy(out + p->raw[i], secs[i].data, secs[i].size);
 	}
 	write_headers(out, info, p, n);
-	put_le32(out + pe_opt_offset(info) + PE_OPT_CHECKSUM, pe_checksum(out, p->out_len, pe_opt_offset(info) + PE_OPT_CHECKSUM));
+	put_le32(out + pe_opt_offset(info) + PE_OPT_CHECKSUM,
+		 pe_checksum(out, p->out_len, pe_opt_offset(info) + PE_OPT_CHECKSUM));
 	*ret = out;
 	*ret_len = p->out_len;
 	return EFI_SUCCESS;

@@ -33,26 +33,38 @@ bool scheme_from_string(const char *s, enum boot_scheme *ret)
 	return false;
 }
 
-EFI_STATUS image_identify(const uint8_t *buf, size_t len, const char *name, struct image_info *ret)
+EFI_STATUS image_identify_head(const uint8_t *head, size_t head_len, uint64_t file_size, const char *name,
+			       struct image_info *ret)
 {
 	EFI_STATUS err;
 
 	memset(ret, 0, sizeof(*ret));
-	ret->is_bz = len > 0x206 && get_le32(buf + 0x202) == SETUP_HDRS_MAGIC;
+	if (head_len < MIN(file_size, (uint64_t)BZ_HEAD_MAX))
+		return log_error_status(EFI_INVALID_PARAMETER,
+					"%s: %zu byte head of a %llu byte file: too short to plan from", name, head_len,
+					(unsigned long long)file_size);
+	ret->is_bz = bz_has_magic(head, MIN(head_len, file_size));
 	if (ret->is_bz) {
-		err = bz_parse(buf, len, name, &ret->bz);
+		err = bz_parse_head(head, head_len, file_size, name, &ret->bz);
 		if (EFI_ERROR(err))
 			return err;
 	}
-	err = pe_parse(buf, len, name, &ret->pe);
+	err = pe_parse_head(head, head_len, file_size, name, &ret->pe);
 	if (err == EFI_SUCCESS)
 		ret->is_pe = true;
 	else if (err != EFI_UNSUPPORTED && !ret->is_bz)
 		return err;
 	ret->is_uki = ret->is_pe && pe_find_section(&ret->pe, ".linux");
 	if (!ret->is_bz && !ret->is_pe)
-		return log_error_status(EFI_LOAD_ERROR, "%s: neither a bzImage (no \"HdrS\" at 0x202) nor a PE/COFF image (no \"MZ\")", name);
+		return log_error_status(EFI_LOAD_ERROR,
+					"%s: neither a bzImage (no \"HdrS\" at 0x202) nor a PE/COFF image (no \"MZ\")",
+					name);
 	return EFI_SUCCESS;
+}
+
+EFI_STATUS image_identify(const uint8_t *buf, size_t len, const char *name, struct image_info *ret)
+{
+	return image_identify_head(buf, len, len, name, ret);
 }
 
 /* An entry point @offset bytes into the protected-mode kernel lies in the
@@ -80,9 +92,12 @@ static const char *why_not_x64(const struct image_info *img, enum boot_scheme s)
 
 	switch (s) {
 	case SCHEME_STUB:
-		return img->is_pe && pe_is_efi_app_x64(&img->pe) ? NULL : "not an x86-64 EFI application (no PE/COFF entry point)";
+		return img->is_pe && pe_is_efi_app_x64(&img->pe)
+			       ? NULL
+			       : "not an x86-64 EFI application (no PE/COFF entry point)";
 	case SCHEME_HANDOVER:
-		return !img->is_bz ? "not a bzImage" : why_not_handover(bz, XLF_EFI_HANDOVER_64, HANDOVER_ENTRY64_EXTRA);
+		return !img->is_bz ? "not a bzImage"
+				   : why_not_handover(bz, XLF_EFI_HANDOVER_64, HANDOVER_ENTRY64_EXTRA);
 	case SCHEME_LEGACY:
 		if (!img->is_bz)
 			return "not a bzImage";
@@ -116,10 +131,13 @@ static const char *why_not_ia32(const struct image_info *img, enum boot_scheme s
 			return "an x86-64 EFI application: 32-bit firmware starts IA-32 ones only";
 		if (!img->pe.compat_entry_ia32)
 			return "no IA-32 entry in a \".compat\" section (kernel built without CONFIG_EFI_MIXED?)";
-		return img->pe.compat_entry_ia32 < img->pe.size_of_image ? NULL : "the .compat IA-32 entry lies outside SizeOfImage";
+		return img->pe.compat_entry_ia32 < img->pe.size_of_image
+			       ? NULL
+			       : "the .compat IA-32 entry lies outside SizeOfImage";
 	}
 	if (s == SCHEME_HANDOVER)
-		return !img->is_bz ? "not a bzImage" : why_not_handover(bz, XLF_EFI_HANDOVER_32, HANDOVER_ENTRY32_EXTRA);
+		return !img->is_bz ? "not a bzImage"
+				   : why_not_handover(bz, XLF_EFI_HANDOVER_32, HANDOVER_ENTRY32_EXTRA);
 	if (!img->is_bz)
 		return "not a bzImage";
 	return bz->version < BOOT_PROTO(2, 12) ? "boot protocol older than 2.12" : NULL;
@@ -150,24 +168,27 @@ static const char *no_scheme_ia32(const struct image_info *img)
 	return why ? why : "no usable entry point";
 }
 
-EFI_STATUS plan_scheme(const struct image_info *img, enum boot_scheme requested, const char *name, enum boot_scheme *ret)
+EFI_STATUS plan_scheme(const struct image_info *img, enum boot_scheme requested, const char *name,
+		       enum boot_scheme *ret)
 {
 	return plan_scheme_on(img, requested, FW_X64, name, ret);
 }
 
-EFI_STATUS plan_scheme_on(const struct image_info *img, enum boot_scheme requested, enum fw_arch fw, const char *name,
-			  enum boot_scheme *ret)
+/* The auto order from @first on: stub, handover, legacy. */
+static EFI_STATUS pick_scheme(const struct image_info *img, enum boot_scheme requested, enum fw_arch fw, size_t first,
+			      const char *name, enum boot_scheme *ret)
 {
 	static const enum boot_scheme order[] = { SCHEME_STUB, SCHEME_HANDOVER, SCHEME_LEGACY };
 	const char *why;
 
 	if (requested != SCHEME_AUTO) {
 		if (!scheme_supported_on(img, requested, fw, &why))
-			return log_error_status(EFI_UNSUPPORTED, "%s: cannot boot by %s: %s", name, scheme_name(requested), why);
+			return log_error_status(EFI_UNSUPPORTED, "%s: cannot boot by %s: %s", name,
+						scheme_name(requested), why);
 		*ret = requested;
 		return EFI_SUCCESS;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(order); i++)
+	for (size_t i = first; i < ARRAY_SIZE(order); i++)
 		if (scheme_supported_on(img, order[i], fw, NULL)) {
 			*ret = order[i];
 			return EFI_SUCCESS;
@@ -175,7 +196,20 @@ EFI_STATUS plan_scheme_on(const struct image_info *img, enum boot_scheme request
 	if (fw == FW_IA32)
 		return log_error_status(EFI_UNSUPPORTED, "%s: no boot scheme fits on 32-bit firmware: %s", name,
 					no_scheme_ia32(img));
-	return log_error_status(EFI_UNSUPPORTED, "%s: no boot scheme fits: neither an EFI application nor a 64-bit bzImage", name);
+	return log_error_status(EFI_UNSUPPORTED, "%s: no boot scheme fits: %s", name,
+				first ? "no handover or 64-bit entry"
+				      : "neither an EFI application nor a 64-bit bzImage");
+}
+
+EFI_STATUS plan_scheme_on(const struct image_info *img, enum boot_scheme requested, enum fw_arch fw, const char *name,
+			  enum boot_scheme *ret)
+{
+	return pick_scheme(img, requested, fw, 0, name, ret);
+}
+
+EFI_STATUS plan_scheme_no_stub(const struct image_info *img, enum fw_arch fw, const char *name, enum boot_scheme *ret)
+{
+	return pick_scheme(img, SCHEME_AUTO, fw, 1, name, ret);
 }
 
 /* Bytes past the protected-mode start that the PE headers say the image occupies. */
@@ -229,18 +263,20 @@ EFI_STATUS plan_compat_layout(const struct image_info *img, size_t len, const ch
 	};
 
 	if (!img->is_bz || !img->is_pe)
-		return log_error_status(EFI_LOAD_ERROR, "%s: the IA-32 entry needs a Linux bzImage with PE/COFF headers", name);
+		return log_error_status(EFI_LOAD_ERROR,
+					"%s: the IA-32 entry needs a Linux bzImage with PE/COFF headers", name);
 	if (!IS_POWER_OF_2(l.alignment) || l.copy_size > len || l.copy_size > pe->size_of_image)
-		return log_error_status(EFI_LOAD_ERROR, "%s: kernel_alignment %#llx or SizeOfHeaders %#x unusable", name,
-					(unsigned long long)l.alignment, pe->size_of_headers);
+		return log_error_status(EFI_LOAD_ERROR, "%s: kernel_alignment %#llx or SizeOfHeaders %#x unusable",
+					name, (unsigned long long)l.alignment, pe->size_of_headers);
 	if (pe->compat_entry_ia32 >= pe->size_of_image)
 		return log_error_status(EFI_LOAD_ERROR, "%s: .compat entry %#x outside SizeOfImage %#x", name,
 					pe->compat_entry_ia32, pe->size_of_image);
 	l.alloc_size = ALIGN_UP(MAX((uint64_t)pe->size_of_image, (uint64_t)img->bz.init_size), (uint64_t)EFI_PAGE_SIZE);
 	if (l.pref_address % l.alignment || l.pref_address + l.alloc_size > l.max_address) {
 		if (!l.relocatable)
-			return log_error_status(EFI_LOAD_ERROR, "%s: not relocatable and pref_address %#llx is unusable",
-						name, (unsigned long long)l.pref_address);
+			return log_error_status(EFI_LOAD_ERROR,
+						"%s: not relocatable and pref_address %#llx is unusable", name,
+						(unsigned long long)l.pref_address);
 		l.pref_address = 0;
 	}
 	*ret = l;
@@ -258,7 +294,8 @@ uint64_t plan_initrd_max(const struct bz_info *bz)
 EFI_STATUS plan_check_cmdline(const struct bz_info *bz, size_t len, const char *name)
 {
 	if (len > bz->cmdline_size)
-		return log_error_status(EFI_INVALID_PARAMETER, "%s: command line is %zu bytes, the kernel takes at most %u (cmdline_size)",
+		return log_error_status(EFI_INVALID_PARAMETER,
+					"%s: command line is %zu bytes, the kernel takes at most %u (cmdline_size)",
 					name, len, bz->cmdline_size);
 	return EFI_SUCCESS;
 }

@@ -37,6 +37,15 @@ bool scheme_from_string(const char *s, enum boot_scheme *ret);
 EFI_STATUS image_identify(const uint8_t *buf, size_t len, const char *name, struct image_info *ret);
 
 /**
+ * image_identify_head() - image_identify() of a file of @file_size bytes from
+ * its first @head_len bytes (at least min(@file_size, BZ_HEAD_MAX)): enough to
+ * plan a boot (plan_boot()) before the file is read. Section contents past
+ * the head (a late .compat) are not seen.
+ */
+EFI_STATUS image_identify_head(const uint8_t *head, size_t head_len, uint64_t file_size, const char *name,
+			       struct image_info *ret);
+
+/**
  * scheme_supported_on() - can @s start this image from firmware of word size
  * @fw? If not, @ret_why says why, naming the missing flag or entry point.
  * On 32-bit firmware only 64-bit kernels are booted (XLF_KERNEL_64): the
@@ -54,11 +63,19 @@ bool scheme_supported(const struct image_info *img, enum boot_scheme s, const ch
  * only what plan_trust() had verified (src/core/trust.h).
  * Return: EFI_SUCCESS, or EFI_UNSUPPORTED with the reason logged.
  */
-EFI_STATUS plan_scheme(const struct image_info *img, enum boot_scheme requested, const char *name, enum boot_scheme *ret);
+EFI_STATUS plan_scheme(const struct image_info *img, enum boot_scheme requested, const char *name,
+		       enum boot_scheme *ret);
 
 /** plan_scheme_on() - plan_scheme() for firmware of word size @fw. */
 EFI_STATUS plan_scheme_on(const struct image_info *img, enum boot_scheme requested, enum fw_arch fw, const char *name,
 			  enum boot_scheme *ret);
+
+/**
+ * plan_scheme_no_stub() - the auto choice without the stub scheme: for a
+ * kernel whose PE entry is handoff's own stub (`handoff wrap`), or whose
+ * stub the firmware would not load on its own.
+ */
+EFI_STATUS plan_scheme_no_stub(const struct image_info *img, enum fw_arch fw, const char *name, enum boot_scheme *ret);
 
 /** plan_kernel_layout() - size, alignment and address limits for handover/legacy. */
 EFI_STATUS plan_kernel_layout(const struct image_info *img, const char *name, struct kernel_layout *ret);

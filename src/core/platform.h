@@ -1,5 +1,5 @@
 /* The one place where the host build and the UEFI build of src/core differ:
- * libc string functions (from libc on the host, from src/efi/libc.c in UEFI)
+ * libc string functions (from libc on the host, from src/libc/libc.c in UEFI)
  * and the allocator (malloc, or AllocatePool in src/efi/mem.c). */
 #ifndef CORE_PLATFORM_H
 #define CORE_PLATFORM_H
@@ -51,6 +51,8 @@ static inline void mem_freep(void *pp)
 	mem_free(*(void **)pp);
 }
 #define _cleanup_free_ __attribute__((cleanup(mem_freep)))
+/* Undo with @fn(&var) when var goes out of scope (fn takes a pointer to it). */
+#define _cleanup_(fn) __attribute__((cleanup(fn)))
 
 /* Little-endian loads from byte buffers that need not be aligned. */
 static inline uint16_t get_le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }

@@ -98,7 +98,8 @@ static void check_header(struct probe_ctx *c)
 	for (size_t i = 0; i < ARRAY_SIZE(ro); i++) {
 		if (!range_ok(ro[i].offset - SETUP_HEADER_OFFSET, ro[i].size, c->in->expected_hdr_size))
 			continue;
-		if (memcmp(seen + ro[i].offset, c->in->expected_hdr + (ro[i].offset - SETUP_HEADER_OFFSET), ro[i].size)) {
+		if (memcmp(seen + ro[i].offset, c->in->expected_hdr + (ro[i].offset - SETUP_HEADER_OFFSET),
+			   ro[i].size)) {
 			probe_fail(c, PROBE_ERR_HDR_MISMATCH);
 			c->r->hdr_mismatch_at = ro[i].offset;
 			break;
@@ -245,8 +246,9 @@ static void check_screen(struct probe_ctx *c)
 	if (!si->lfb_width || !si->lfb_height || !screen_base(si) || si->lfb_depth < 8 || si->lfb_depth > 32 ||
 	    si->lfb_linelength < si->lfb_width * bpp || si->lfb_size < (uint64_t)si->lfb_linelength * si->lfb_height)
 		probe_fail(c, PROBE_ERR_SCREEN_INCONSISTENT);
-	if (gop->present && (screen_base(si) != gop->fb_base || si->lfb_width != gop->width ||
-			     si->lfb_height != gop->height || si->lfb_linelength != (uint64_t)gop->pixels_per_scan_line * bpp))
+	if (gop->present &&
+	    (screen_base(si) != gop->fb_base || si->lfb_width != gop->width || si->lfb_height != gop->height ||
+	     si->lfb_linelength != (uint64_t)gop->pixels_per_scan_line * bpp))
 		probe_fail(c, PROBE_ERR_SCREEN_GOP_MISMATCH);
 }
 

@@ -28,8 +28,6 @@ static inline void probe_fail(struct probe_ctx *c, enum probe_error err)
  */
 bool probe_read(const struct probe_ctx *c, uint64_t addr, void *buf, size_t len);
 
-/** probe_e820_covers() - [start, start+len) lies in e820 entries of @type (touching ones joined). */
-bool probe_e820_covers(const struct probe_ctx *c, uint32_t type, uint64_t start, uint64_t len);
 /** probe_map_covers_allocated() - the range lies in loader/boot-services memory of the EFI map. */
 bool probe_map_covers_allocated(const struct probe_ctx *c, uint64_t start, uint64_t len);
 /** probe_in_ram() - e820 RAM when the loader gave e820, else allocated EFI memory. */

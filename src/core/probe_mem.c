@@ -20,7 +20,7 @@ static uint64_t end_of(uint64_t start, uint64_t len)
 	return UINT64_MAX - start < len ? UINT64_MAX : start + len;
 }
 
-bool probe_e820_covers(const struct probe_ctx *c, uint32_t type, uint64_t start, uint64_t len)
+static bool probe_e820_covers(const struct probe_ctx *c, uint32_t type, uint64_t start, uint64_t len)
 {
 	unsigned n = MIN(c->bp.e820_entries, E820_MAX_ENTRIES_ZEROPAGE);
 	uint64_t pos = start, end = end_of(start, len ? len : 1);
@@ -191,7 +191,8 @@ void probe_check_efi(struct probe_ctx *c)
 		probe_fail(c, PROBE_ERR_EFI_SYSTAB_SIG);
 	c->r->fw_bits = probe_systab_bits(c->in->read, c->in->read_ctx, systab);
 	/* zero-page.rst: "EL64" from 64-bit firmware, "EL32" from 32-bit firmware */
-	if (legacy && ei->efi_loader_signature != (c->r->fw_bits == 32 ? EFI32_LOADER_SIGNATURE : EFI64_LOADER_SIGNATURE))
+	if (legacy &&
+	    ei->efi_loader_signature != (c->r->fw_bits == 32 ? EFI32_LOADER_SIGNATURE : EFI64_LOADER_SIGNATURE))
 		probe_fail(c, PROBE_ERR_EFI_SIG);
 	if (legacy) {
 		c->map_addr = ei->efi_memmap | (uint64_t)ei->efi_memmap_hi << 32;
@@ -223,7 +224,8 @@ static bool translate(const struct probe_ctx *c, uint64_t va, uint64_t *ret_pa)
 		unsigned shift = 12 + 9 * (level - 1);
 		uint64_t e;
 
-		if (!c->in->read(c->in->read_ctx, table + ((va >> shift) & 511) * 8, &e, sizeof(e)) || !(e & PTE_PRESENT))
+		if (!c->in->read(c->in->read_ctx, table + ((va >> shift) & 511) * 8, &e, sizeof(e)) ||
+		    !(e & PTE_PRESENT))
 			return false;
 		if (level == 1 || ((level == 2 || level == 3) && (e & PTE_PS))) {
 			uint64_t mask = (1ull << shift) - 1;

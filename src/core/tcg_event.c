@@ -17,8 +17,10 @@ static uint8_t *event_alloc(uint32_t pcr, uint32_t type, size_t data_size, size_
 	if (!e)
 		return NULL;
 	put_le32(e + offsetof(EFI_TCG2_EVENT, Size), (uint32_t)size);
-	put_le32(e + offsetof(EFI_TCG2_EVENT, Header) + offsetof(EFI_TCG2_EVENT_HEADER, HeaderSize), sizeof(EFI_TCG2_EVENT_HEADER));
-	put_le16(e + offsetof(EFI_TCG2_EVENT, Header) + offsetof(EFI_TCG2_EVENT_HEADER, HeaderVersion), EFI_TCG2_EVENT_HEADER_VERSION);
+	put_le32(e + offsetof(EFI_TCG2_EVENT, Header) + offsetof(EFI_TCG2_EVENT_HEADER, HeaderSize),
+		 sizeof(EFI_TCG2_EVENT_HEADER));
+	put_le16(e + offsetof(EFI_TCG2_EVENT, Header) + offsetof(EFI_TCG2_EVENT_HEADER, HeaderVersion),
+		 EFI_TCG2_EVENT_HEADER_VERSION);
 	put_le32(e + offsetof(EFI_TCG2_EVENT, Header) + offsetof(EFI_TCG2_EVENT_HEADER, PCRIndex), pcr);
 	put_le32(e + offsetof(EFI_TCG2_EVENT, Header) + offsetof(EFI_TCG2_EVENT_HEADER, EventType), type);
 	*ret_size = size;
@@ -28,7 +30,8 @@ static uint8_t *event_alloc(uint32_t pcr, uint32_t type, size_t data_size, size_
 uint8_t *tcg_event_new_tagged(uint32_t pcr, uint32_t tag_id, const char *desc, size_t *ret_size)
 {
 	size_t desc_size = strlen(desc) + 1;
-	uint8_t *e = event_alloc(pcr, EV_EVENT_TAG, offsetof(TCG_PCClientTaggedEvent, TaggedEventData) + desc_size, ret_size);
+	uint8_t *e = event_alloc(pcr, EV_EVENT_TAG, offsetof(TCG_PCClientTaggedEvent, TaggedEventData) + desc_size,
+				 ret_size);
 	uint8_t *d;
 
 	if (!e)

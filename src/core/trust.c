@@ -3,9 +3,9 @@
  * shim, else by the firmware's LoadImage; the verified buffer is the one that
  * boots. 32-bit firmware's LoadImage takes IA-32 images only: a 64-bit kernel
  * there is verified by shim or not booted under Secure Boot, and its .compat
- * entry (stub scheme) runs an image handoff placed, loaded only to measure. PCR 4 comes from LoadImage on every scheme; PCR 9 is measured by
- * Linux's own stub on the stub scheme and by handoff on the other two; PCR 12
- * gets a loader entry's command line as systemd-boot does. */
+ * entry (stub scheme) runs an image handoff placed, loaded only to measure. PCR 4 comes from LoadImage on every scheme;
+ * PCR 9 is measured by Linux's own stub on the stub scheme and by handoff on the other two; PCR 12 gets a loader
+ * entry's command line as systemd-boot does. */
 #include "trust.h"
 #include "log.h"
 #include <efi/image_security.h>
@@ -29,7 +29,8 @@ EFI_STATUS plan_trust(const struct trust_request *req, const char *name, struct 
 	if (req->secure_boot && !req->preverified) {
 		if (!img->is_pe)
 			return log_error_status(EFI_SECURITY_VIOLATION,
-						"%s: refused: Secure Boot is on and this is a bzImage without a PE/COFF header, so it carries no signature to verify",
+						"%s: refused: Secure Boot is on and this is a bzImage without a "
+						"PE/COFF header, so it carries no signature to verify",
 						name);
 		p.verify = req->shim ? VERIFY_SHIM : VERIFY_FIRMWARE;
 	}
@@ -41,7 +42,8 @@ EFI_STATUS plan_trust(const struct trust_request *req, const char *name, struct 
 	 * kernel on its own: the signed image around it already was. */
 	if (p.verify == VERIFY_FIRMWARE && foreign)
 		return log_error_status(EFI_SECURITY_VIOLATION,
-					"%s: refused: Secure Boot is on and 32-bit firmware cannot verify a 64-bit kernel (its LoadImage takes IA-32 images only; boot it from shim)",
+					"%s: refused: Secure Boot is on and 32-bit firmware cannot verify a 64-bit "
+					"kernel (its LoadImage takes IA-32 images only; boot it from shim)",
 					name);
 	if (req->scheme == SCHEME_STUB && !foreign)
 		p.load_image = true;
@@ -59,7 +61,8 @@ EFI_STATUS plan_trust(const struct trust_request *req, const char *name, struct 
 const char *trust_status_meaning(EFI_STATUS status)
 {
 	if (status == EFI_SECURITY_VIOLATION)
-		return "EFI_SECURITY_VIOLATION: loaded, but the platform policy forbids starting it (UEFI 2.10 LoadImage)";
+		return "EFI_SECURITY_VIOLATION: loaded, but the platform policy forbids starting it (UEFI 2.10 "
+		       "LoadImage)";
 	if (status == EFI_ACCESS_DENIED)
 		return "EFI_ACCESS_DENIED: the platform policy forbids loading it (UEFI 2.10 LoadImage)";
 	return efi_status_str(status);
@@ -82,7 +85,8 @@ const char *trust_refusal_reason(EFI_STATUS status, bool signed_image, int64_t a
 	case EFI_IMAGE_EXECUTION_POLICY_FAILED:
 		return "the platform's image policy refused it";
 	default:
-		return signed_image ? "its signature is not trusted by db: signed by a key db does not trust, or changed after signing"
+		return signed_image ? "its signature is not trusted by db: signed by a key db does not trust, or "
+				      "changed after signing"
 				    : "not signed, and its hash is not in db";
 	}
 }

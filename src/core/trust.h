@@ -21,7 +21,7 @@ struct trust_request {
 	bool preverified;          /* the stub's own kernel: verified as part of the signed image */
 	bool loader_entry;         /* booted from a loader entry (PCR 12 as systemd-boot) */
 	bool cmdline_empty;
-	enum fw_arch fw;           /* 32-bit firmware loads IA-32 images only: a 64-bit kernel's .compat entry runs unloaded */
+	enum fw_arch fw; /* 32-bit firmware loads IA-32 images only: a 64-bit kernel's .compat entry runs unloaded */
 };
 
 struct trust_plan {

@@ -64,11 +64,13 @@ EFI_STATUS uki_parse(const struct pe_info *pe, const uint8_t *buf, size_t len, e
 EFI_STATUS uki_check_kernel(const struct bz_info *bz, const char *name)
 {
 	if (bz->version < BOOT_PROTO(2, 12))
-		return log_error_status(EFI_UNSUPPORTED, "%s: boot protocol %u.%02u is too old: handoff's stub needs >= 2.12 (xloadflags)",
-					name, bz->version >> 8, bz->version & 0xff);
+		return log_error_status(
+			EFI_UNSUPPORTED,
+			"%s: boot protocol %u.%02u is too old: handoff's stub needs >= 2.12 (xloadflags)", name,
+			bz->version >> 8, bz->version & 0xff);
 	if (!(bz->xloadflags & XLF_KERNEL_64))
-		return log_error_status(EFI_UNSUPPORTED, "%s: xloadflags %#x lacks XLF_KERNEL_64: not a 64-bit kernel", name,
-					bz->xloadflags);
+		return log_error_status(EFI_UNSUPPORTED, "%s: xloadflags %#x lacks XLF_KERNEL_64: not a 64-bit kernel",
+					name, bz->xloadflags);
 	return EFI_SUCCESS;
 }
 
@@ -129,7 +131,8 @@ static EFI_STATUS uki_make_texts(const struct uki_input *in, const struct bz_inf
 	t->uname = in->uname ? fmt_asprintf("%.*s", (int)trimmed_len(in->uname), in->uname)
 			     : uname_from_kernel_version(bz->kernel_version);
 	if (in->os_release) {
-		err = osrel_parse(in->os_release, strlen(in->os_release), in->os_release_name ? in->os_release_name : "os-release", &o);
+		err = osrel_parse(in->os_release, strlen(in->os_release),
+				  in->os_release_name ? in->os_release_name : "os-release", &o);
 		osrel_free(&o);
 		if (EFI_ERROR(err))
 			return err;
@@ -166,7 +169,8 @@ static EFI_STATUS uki_check_inputs(const struct uki_input *in, struct bz_info *b
 	if (EFI_ERROR(err))
 		return err;
 	if (!pe_is_efi_app_x64(stub))
-		return log_error_status(EFI_UNSUPPORTED, "%s: not an x86-64 EFI application (machine %#x, subsystem %u)", stub_name,
+		return log_error_status(EFI_UNSUPPORTED,
+					"%s: not an x86-64 EFI application (machine %#x, subsystem %u)", stub_name,
 					stub->machine, stub->subsystem);
 	err = bz_parse(in->linux_image, in->linux_size, linux_name, bz);
 	if (EFI_ERROR(err))
@@ -203,7 +207,8 @@ EFI_STATUS uki_build(const struct uki_input *in, uint8_t **ret, size_t *ret_len)
 		add_section(secs, &n, ".sbat", sbat, sbat ? strlen(sbat) : 0);
 		add_section(secs, &n, ".initrd", t.initrd, t.initrd_size);
 		add_section(secs, &n, ".linux", in->linux_image, in->linux_size);
-		err = pe_add_sections(in->stub, in->stub_size, in->stub_name ? in->stub_name : "stub", secs, n, ret, ret_len);
+		err = pe_add_sections(in->stub, in->stub_size, in->stub_name ? in->stub_name : "stub", secs, n, ret,
+				      ret_len);
 	}
 	uki_texts_free(&t);
 	return err;

@@ -51,13 +51,17 @@ static EFI_STATUS wrap_plan_headers(const uint8_t *stub, const struct pe_info *p
 	table_end = p->table + p->n_sections * PE_SECTION_HEADER_SIZE;
 	if (table_end > SETUP_HEADER_OFFSET)
 		return log_error_status(EFI_BUFFER_TOO_SMALL,
-					"%s: the stub's %u sections + %s%s and %u data directories need headers up to %#x, past the setup header at %#x",
-					name, pe->n_sections, WRAP_SECTION, p->compat_entry ? " + " WRAP_COMPAT_SECTION : "", p->n_dirs,
-					table_end, SETUP_HEADER_OFFSET);
+					"%s: the stub's %u sections + %s%s and %u data directories need headers up to "
+					"%#x, past the setup header at %#x",
+					name, pe->n_sections, WRAP_SECTION,
+					p->compat_entry ? " + " WRAP_COMPAT_SECTION : "", p->n_dirs, table_end,
+					SETUP_HEADER_OFFSET);
 	p->size_of_headers = ALIGN_UP(table_end, pe->file_alignment);
 	if (p->size_of_headers > bz->setup_size)
-		return log_error_status(EFI_UNSUPPORTED, "%s: the stub's FileAlignment %#x puts SizeOfHeaders past the setup area (%#zx)",
-					name, pe->file_alignment, bz->setup_size);
+		return log_error_status(
+			EFI_UNSUPPORTED,
+			"%s: the stub's FileAlignment %#x puts SizeOfHeaders past the setup area (%#zx)", name,
+			pe->file_alignment, bz->setup_size);
 	return EFI_SUCCESS;
 }
 
@@ -72,16 +76,18 @@ static uint64_t wrap_bz_vsize(const struct bz_info *bz, const struct wrap_plan *
 	return MAX(file, (uint64_t)bz->setup_size - p->size_of_headers + bz->init_size);
 }
 
-static EFI_STATUS wrap_plan_sections(const struct pe_info *pe, const struct bz_info *bz, const char *name, struct wrap_plan *p)
+static EFI_STATUS wrap_plan_sections(const struct pe_info *pe, const struct bz_info *bz, const char *name,
+				     struct wrap_plan *p)
 {
 	uint64_t kernel_end = bz->setup_size + (uint64_t)get_le32(bz->image + 0x1f4) * 16;
 	uint64_t off = ALIGN_UP(kernel_end, (uint64_t)pe->file_alignment), va;
 
 	if (kernel_end == bz->setup_size || kernel_end > bz->image_size || off > UINT32_MAX / 2)
-		return log_error_status(EFI_LOAD_ERROR, "%s: syssize %#x does not describe the kernel in the file", name,
-					get_le32(bz->image + 0x1f4));
+		return log_error_status(EFI_LOAD_ERROR, "%s: syssize %#x does not describe the kernel in the file",
+					name, get_le32(bz->image + 0x1f4));
 	if (p->compat_entry >= kernel_end - bz->setup_size)
-		return log_error_status(EFI_INVALID_PARAMETER, "%s: IA-32 entry %#x lies outside the kernel", name, p->compat_entry);
+		return log_error_status(EFI_INVALID_PARAMETER, "%s: IA-32 entry %#x lies outside the kernel", name,
+					p->compat_entry);
 	p->kernel_end = (uint32_t)kernel_end;
 	p->bz_raw_size = (uint32_t)off - p->size_of_headers;
 	p->bz_vsize = (uint32_t)wrap_bz_vsize(bz, p);
@@ -143,7 +149,8 @@ static void wrap_write_headers(uint8_t *out, const uint8_t *stub, const struct p
 }
 
 /* The record's RVA: the kernel's file offset setup_size + entry, in .bzimage. */
-static void wrap_write_compat(uint8_t *out, const struct bz_info *bz, const struct pe_info *pe, const struct wrap_plan *p)
+static void wrap_write_compat(uint8_t *out, const struct bz_info *bz, const struct pe_info *pe,
+			      const struct wrap_plan *p)
 {
 	uint8_t *rec = out + p->compat_raw;
 
@@ -166,8 +173,8 @@ static void wrap_write(uint8_t *out, const uint8_t *stub, const struct pe_info *
 		const struct pe_section *s = &pe->sections[i];
 		uint32_t raw_size = ALIGN_UP(s->raw_size, pe->file_alignment);
 
-		memcpy(out + p->table + i * PE_SECTION_HEADER_SIZE, stub + pe->section_table_offset + i * PE_SECTION_HEADER_SIZE,
-		       PE_SECTION_HEADER_SIZE);
+		memcpy(out + p->table + i * PE_SECTION_HEADER_SIZE,
+		       stub + pe->section_table_offset + i * PE_SECTION_HEADER_SIZE, PE_SECTION_HEADER_SIZE);
 		put_le32(out + p->table + i * PE_SECTION_HEADER_SIZE + 16, raw_size);
 		put_le32(out + p->table + i * PE_SECTION_HEADER_SIZE + 20, p->stub_raw[i]);
 		if (s->raw_size)
@@ -246,11 +253,11 @@ EFI_STATUS wrap_find(const struct pe_info *pe, const uint8_t *buf, size_t len, e
 		return EFI_NOT_FOUND;
 	}
 	if (s->raw_offset != pe->size_of_headers || pe->size_of_headers > len)
-		return log_error_status(EFI_LOAD_ERROR, "%s: %s starts at file offset %#x, not at SizeOfHeaders %#x", name,
-					WRAP_SECTION, s->raw_offset, pe->size_of_headers);
+		return log_error_status(EFI_LOAD_ERROR, "%s: %s starts at file offset %#x, not at SizeOfHeaders %#x",
+					name, WRAP_SECTION, s->raw_offset, pe->size_of_headers);
 	body = pe_section_data(s, buf, len, layout, &body_size);
 	if (!body)
 		return log_error_status(EFI_LOAD_ERROR, "%s: %s lies outside the image", name, WRAP_SECTION);
-	*ret = (struct wrap_view){ .head = buf, .head_size = pe->size_of_headers, .body = body, .body_size = body_size };
+	*ret = (struct wrap_view){.head = buf, .head_size = pe->size_of_headers, .body = body, .body_size = body_size};
 	return EFI_SUCCESS;
 }

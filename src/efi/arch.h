@@ -34,6 +34,6 @@ __attribute__((noreturn)) void arch_kernel_enter(uint64_t kernel_addr, struct bo
  * load itself (another machine type): a 64-bit kernel's IA-32 ".compat"
  * entry on 32-bit firmware. Returns only on failure, everything undone.
  */
-EFI_STATUS boot_stub_foreign(const struct boot_plan *plan);
+EFI_STATUS boot_stub_foreign(const struct boot_job *job);
 
 #endif

@@ -45,7 +45,7 @@ void arch_kernel_enter(uint64_t kernel_addr, struct boot_params *bp)
 
 /* x86-64 firmware loads x86-64 images itself; plan_scheme_on() offers the
  * stub scheme for nothing else. */
-EFI_STATUS boot_stub_foreign(const struct boot_plan *plan)
+EFI_STATUS boot_stub_foreign(const struct boot_job *job)
 {
-	return log_error_status(EFI_UNSUPPORTED, "%s: not an x86-64 EFI application", plan->kernel_path);
+	return log_error_status(EFI_UNSUPPORTED, "%s: not an x86-64 EFI application", job->kernel_path);
 }

@@ -1,19 +1,21 @@
-/* What a boot scheme is handed: the parsed image, the command line and the
- * initrds, all validated before any scheme runs (docs/style.md rule 5: parse -> plan ->
- * apply). Each scheme file exports one boot_<scheme>() and returns only on
- * failure, with the reason already logged and everything it allocated freed. */
+/* The apply step (docs/design.md "The boot flow"): a boot job is the plan
+ * (src/core/boot_plan.h, decided before anything is allocated) and the inputs
+ * it is carried out on: the image bytes, the command line, the initrds. Each
+ * scheme file exports one boot_<scheme>() that decides nothing and returns
+ * only on failure, with the reason logged and what it allocated freed. */
 #ifndef EFI_BOOT_H
 #define EFI_BOOT_H
 
 #include "firmware.h"
 #include "core/bootparams.h"
-#include "core/plan.h"
-#include "core/trust.h"
+#include "core/boot_plan.h"
+#include <efi/proto/load_file.h>
 
 struct initrd_file {
 	char *path;                 /* for messages */
 	EFI_FILE_PROTOCOL *file;    /* read from here ... */
-	const uint8_t *data;        /* ... or copied from memory (embedded, or from a loader) */
+	const uint8_t *data;        /* ... or copied from memory (an embedded .initrd) ... */
+	EFI_LOAD_FILE2_PROTOCOL *lf2; /* ... or read from another loader's LoadFile2 */
 	uint64_t size;
 	uint64_t offset;            /* in the concatenation (initrd_layout_append) */
 };
@@ -26,30 +28,38 @@ struct initrd_set {
 	uint64_t total_size;   /* each file but the last padded to 4 bytes; <= INITRD_MAX_TOTAL */
 };
 
-struct boot_plan {
+/* Where the kernel image lies when it was read straight into its final
+ * pages: the protected-mode kernel at @kernel_addr, the file's setup area
+ * just below it, [@addr, @addr + @size) allocated. */
+struct kernel_region {
+	uint64_t addr, size;
+	uint64_t kernel_addr;
+};
+
+struct boot_job {
 	const char *title;          /* entry title, for messages */
 	const char *kernel_path;    /* on the entry's volume */
 	EFI_HANDLE device;          /* the volume's handle (for the file device path) */
 	const EFI_DEVICE_PATH_PROTOCOL *devpath; /* stub scheme: used as is when set */
-	const uint8_t *image;       /* the kernel file, read whole */
+	const uint8_t *image;       /* the kernel file, whole */
 	size_t image_size;
+	struct kernel_region region; /* .kernel_addr != 0: @image was read into the kernel's pages */
 	struct image_info info;     /* image_identify() result */
-	enum boot_scheme scheme;    /* resolved, never SCHEME_AUTO */
 	const char *cmdline;        /* UTF-8, may be "" */
 	struct initrd_set *initrds; /* may have n == 0 */
-	struct trust_plan trust;    /* plan_trust(): what is verified and measured */
+	struct boot_plan plan;      /* plan_boot() */
 };
 
 /* verify.c */
 /** shim_present() - handoff was started by shim (SHIM_LOCK is installed). */
 bool shim_present(void);
 /**
- * image_verify() - verify and/or LoadImage plan->image as plan->trust says,
+ * image_verify() - verify and/or LoadImage job->image as job->plan.trust says,
  * before any byte of it runs. For the stub scheme *@ret_child is the loaded
  * image to start; for the others it has been unloaded again (NULL).
  * Return: EFI_SUCCESS, or the refusal, logged with the file and the reason.
  */
-EFI_STATUS image_verify(const struct boot_plan *plan, EFI_HANDLE *ret_child);
+EFI_STATUS image_verify(const struct boot_job *job, EFI_HANDLE *ret_child);
 
 /* initrd.c */
 /**
@@ -76,10 +86,12 @@ struct lf2_foreign {
 	void *devpath, *lf2;
 };
 /**
- * initrd_lf2_take_foreign() - read the initrd another loader registered into
- * new pages (*ret_data, *ret_size) and unregister it. EFI_NOT_FOUND when none.
+ * initrd_set_add_foreign() - add the initrd another loader registered
+ * (LoadFile2 on the initrd media path), by size only: it is read straight into
+ * the kernel's buffer (initrd_set_read()). Unregisters it so that ours can
+ * take the path. EFI_NOT_FOUND when there is none.
  */
-EFI_STATUS initrd_lf2_take_foreign(uint8_t **ret_data, uint64_t *ret_size, struct lf2_foreign *saved);
+EFI_STATUS initrd_set_add_foreign(struct initrd_set *set, struct lf2_foreign *saved);
 /**
  * initrd_lf2_hide_foreign() - unregister another loader's initrd without
  * reading it, so the kernel started next cannot take it either.
@@ -89,15 +101,27 @@ bool initrd_lf2_hide_foreign(struct lf2_foreign *saved);
 void initrd_lf2_restore_foreign(struct lf2_foreign *saved);
 
 /* linux_load.c: shared by handover and legacy */
+/**
+ * kernel_region_alloc() - pages for the protected-mode kernel of @lay at a
+ * kernel_alignment-aligned address (pref_address first), @lay->alloc_size
+ * bytes from it, and @below bytes under it (a whole file's setup area, so the
+ * file can be read in one piece with its kernel landing in place).
+ * Return: EFI_SUCCESS or the reason, logged naming @name.
+ */
+EFI_STATUS kernel_region_alloc(const struct kernel_layout *lay, uint64_t below, const char *name,
+			       struct kernel_region *ret);
 struct linux_loaded {
-	uint64_t kernel_addr, kernel_alloc;
+	uint64_t kernel_addr;
+	struct kernel_region region;   /* allocated here (the image was elsewhere), else empty */
 	struct boot_params *bp;
 	uint64_t cmdline_addr, cmdline_alloc;
 	uint64_t initrd_addr, initrd_alloc;
 };
 /** linux_load() - kernel at an aligned address with init_size room, zero page, command line, initrd. */
-EFI_STATUS linux_load(const struct boot_plan *plan, struct linux_loaded *ret);
+EFI_STATUS linux_load(const struct boot_job *job, struct linux_loaded *ret);
 void linux_unload(struct linux_loaded *l);
+/** boot_job_release() - free the kernel region the job's image was read into (for _cleanup_). */
+void boot_job_release(struct boot_job *job);
 
 /* gop.c, pci.c: best effort, so void/bool */
 bool gop_framebuffer(struct fb_info *ret);
@@ -107,12 +131,12 @@ void pci_add_option_roms(struct boot_params *bp);
  * boot_run() - verify @plan's image (image_verify), measure the command line
  * into PCR 12 when planned, and start it by its scheme. Returns only on failure.
  */
-EFI_STATUS boot_run(const struct boot_plan *plan);
+EFI_STATUS boot_run(const struct boot_job *job);
 
 /* the schemes */
 /* boot_stub() starts @child, the image image_verify() loaded; unloads it on failure. */
-EFI_STATUS boot_stub(const struct boot_plan *plan, EFI_HANDLE child);
-EFI_STATUS boot_handover(const struct boot_plan *plan);
-EFI_STATUS boot_legacy(const struct boot_plan *plan);
+EFI_STATUS boot_stub(const struct boot_job *job, EFI_HANDLE child);
+EFI_STATUS boot_handover(const struct boot_job *job);
+EFI_STATUS boot_legacy(const struct boot_job *job);
 
 #endif

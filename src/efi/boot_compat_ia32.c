@@ -21,7 +21,7 @@ struct compat_image {
 	EFI_HANDLE handle;
 };
 
-static EFI_STATUS compat_alloc(const struct boot_plan *plan, const struct kernel_layout *lay, uint64_t *ret)
+static EFI_STATUS compat_alloc(const struct boot_job *job, const struct kernel_layout *lay, uint64_t *ret)
 {
 	EFI_STATUS err = EFI_NOT_FOUND;
 
@@ -33,75 +33,73 @@ static EFI_STATUS compat_alloc(const struct boot_plan *plan, const struct kernel
 	}
 	err = pages_alloc(lay->alloc_size, lay->alignment, lay->max_address, ret);
 	if (EFI_ERROR(err))
-		return log_error_status(err, "%s: no room for the kernel image (%llu MiB below 4 GiB): %s", plan->kernel_path,
-					(unsigned long long)(lay->alloc_size >> 20), efi_status_str(err));
+		return log_error_status(err, "%s: no room for the kernel image (%llu MiB below 4 GiB): %m",
+					job->kernel_path, (unsigned long long)(lay->alloc_size >> 20));
 	/* plan_compat_layout(): below pref_address, startup_32 would write outside. */
-	if (*ret < plan->info.bz.pref_address) {
+	if (*ret < job->info.bz.pref_address) {
 		pages_free(*ret, lay->alloc_size);
-		return log_error_status(EFI_OUT_OF_RESOURCES, "%s: no room for the kernel image above pref_address %#llx",
-					plan->kernel_path, (unsigned long long)plan->info.bz.pref_address);
+		return log_error_status(EFI_OUT_OF_RESOURCES,
+					"%s: no room for the kernel image above pref_address %#llx", job->kernel_path,
+					(unsigned long long)job->info.bz.pref_address);
 	}
 	return EFI_SUCCESS;
 }
 
 /* What LoadImage does: headers, then each section's initialized bytes at its
  * RVA, the rest zero, base relocations applied for where it landed. */
-static EFI_STATUS compat_load(const struct boot_plan *plan, struct compat_image *c)
+static EFI_STATUS compat_load(const struct boot_job *job, struct compat_image *c)
 {
-	const struct pe_info *pe = &plan->info.pe;
-	struct kernel_layout lay;
+	const struct pe_info *pe = &job->info.pe;
+	const struct kernel_layout *lay = &job->plan.kernel; /* plan_boot(): plan_compat_layout() */
 	uint8_t *base;
 	EFI_STATUS err;
 
-	err = plan_compat_layout(&plan->info, plan->image_size, plan->kernel_path, &lay);
+	err = compat_alloc(job, lay, &c->addr);
 	if (EFI_ERROR(err))
 		return err;
-	err = compat_alloc(plan, &lay, &c->addr);
-	if (EFI_ERROR(err))
-		return err;
-	c->size = lay.alloc_size;
+	c->size = lay->alloc_size;
 	base = (uint8_t *)(uintptr_t)c->addr;
 	memset(base, 0, c->size);
-	memcpy(base, plan->image, lay.copy_size);
+	memcpy(base, job->image, lay->copy_size);
 	for (uint32_t i = 0; i < pe->n_sections; i++) {
 		size_t n;
-		const uint8_t *data = pe_section_data(&pe->sections[i], plan->image, plan->image_size, PE_LAYOUT_FILE, &n);
+		const uint8_t *data =
+			pe_section_data(&pe->sections[i], job->image, job->image_size, PE_LAYOUT_FILE, &n);
 
 		/* pe_parse() checked each section against SizeOfImage <= c->size */
 		if (data)
 			memcpy(base + pe->sections[i].virtual_address, data, n);
 	}
 	/* the x86-64 code of a mixed-mode image may have fixups; its IA-32 entry runs anywhere */
-	return pe_relocate(base, pe->size_of_image, pe, c->addr - pe->image_base, plan->kernel_path);
+	return pe_relocate(base, pe->size_of_image, pe, c->addr - pe->image_base, job->kernel_path);
 }
 
-static EFI_STATUS compat_install(const struct boot_plan *plan, struct compat_image *c)
+static EFI_STATUS compat_install(const struct boot_job *job, struct compat_image *c)
 {
 	EFI_STATUS err;
 
-	c->dp = devpath_for_file(plan->device, plan->kernel_path);
-	c->options = str8_to_16(plan->cmdline, /* path= */ false);
+	c->dp = devpath_for_file(job->device, job->kernel_path);
+	c->options = str8_to_16(job->cmdline, /* path= */ false);
 	if (!c->dp || !c->options)
-		return log_error_status(EFI_OUT_OF_RESOURCES, "%s: no memory for the loaded image", plan->kernel_path);
+		return log_error_status(EFI_OUT_OF_RESOURCES, "%s: no memory for the loaded image", job->kernel_path);
 	c->li = (EFI_LOADED_IMAGE_PROTOCOL){
 		.Revision = EFI_LOADED_IMAGE_PROTOCOL_REVISION,
 		.ParentHandle = IH,
 		.SystemTable = ST,
-		.DeviceHandle = plan->device,
+		.DeviceHandle = job->device,
 		/* §9.1: the file path relative to DeviceHandle: the path's file node */
 		.FilePath = (EFI_DEVICE_PATH_PROTOCOL *)devpath_find(c->dp, MEDIA_DEVICE_PATH, MEDIA_FILEPATH_DP, 4),
 		.LoadOptionsSize = (UINT32)((strlen16(c->options) + 1) * sizeof(CHAR16)),
 		.LoadOptions = c->options,
 		.ImageBase = (void *)(uintptr_t)c->addr,
-		.ImageSize = plan->info.pe.size_of_image,
+		.ImageSize = job->info.pe.size_of_image,
 		.ImageCodeType = EfiLoaderCode,
 		.ImageDataType = EfiLoaderData,
 	};
 	err = BS->InstallMultipleProtocolInterfaces(&c->handle, &li_guid, &c->li, &li_dp_guid, c->dp, NULL);
 	if (EFI_ERROR(err)) {
 		c->handle = NULL;
-		return log_error_status(err, "%s: cannot install the loaded image protocol: %s", plan->kernel_path,
-					efi_status_str(err));
+		return log_error_status(err, "%s: cannot install the loaded image protocol: %m", job->kernel_path);
 	}
 	return EFI_SUCCESS;
 }
@@ -115,28 +113,29 @@ static void compat_release(struct compat_image *c)
 	mem_free(c->options);
 }
 
-EFI_STATUS boot_stub_foreign(const struct boot_plan *plan)
+EFI_STATUS boot_stub_foreign(const struct boot_job *job)
 {
 	struct compat_image c = { 0 };
 	EFI_HANDLE initrd_handle = NULL;
 	EFI_IMAGE_ENTRY_POINT entry;
 	EFI_STATUS err;
 
-	if (!plan->info.is_pe || !plan->info.pe.compat_entry_ia32)
-		return log_error_status(EFI_UNSUPPORTED, "%s: no IA-32 entry in a \".compat\" section", plan->kernel_path);
-	err = compat_load(plan, &c);
+	if (!job->info.is_pe || !job->info.pe.compat_entry_ia32)
+		return log_error_status(EFI_UNSUPPORTED, "%s: no IA-32 entry in a \".compat\" section",
+					job->kernel_path);
+	err = compat_load(job, &c);
 	if (!EFI_ERROR(err))
-		err = compat_install(plan, &c);
+		err = compat_install(job, &c);
 	/* LoadFile2 reports the size in a 32-bit UINTN here */
-	if (!EFI_ERROR(err) && plan->initrds && plan->initrds->total_size >= SIZE_MAX)
+	if (!EFI_ERROR(err) && job->initrds && job->initrds->total_size >= SIZE_MAX)
 		err = log_error_status(EFI_OUT_OF_RESOURCES, "initrd: %llu bytes do not fit a 32-bit address space",
-				       (unsigned long long)plan->initrds->total_size);
-	if (!EFI_ERROR(err) && plan->initrds && plan->initrds->n)
-		err = initrd_lf2_install(plan->initrds, &initrd_handle);
+				       (unsigned long long)job->initrds->total_size);
+	if (!EFI_ERROR(err) && job->initrds && job->initrds->n)
+		err = initrd_lf2_install(job->initrds, &initrd_handle);
 	if (!EFI_ERROR(err)) {
-		entry = (EFI_IMAGE_ENTRY_POINT)(uintptr_t)(c.addr + plan->info.pe.compat_entry_ia32);
+		entry = (EFI_IMAGE_ENTRY_POINT)(uintptr_t)(c.addr + job->info.pe.compat_entry_ia32);
 		err = entry(c.handle, ST);
-		log_error("%s: the kernel's IA-32 entry returned: %s", plan->kernel_path, efi_status_str(err));
+		log_error_status(err, "%s: the kernel's IA-32 entry returned: %m", job->kernel_path);
 		if (!EFI_ERROR(err))
 			err = EFI_LOAD_ERROR;
 	}

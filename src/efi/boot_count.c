@@ -6,7 +6,7 @@
  * systemd-bless-boot can drop the counter after a good boot. handoff's ext4
  * driver is read-only: such entries boot uncounted, with a warning. */
 #include "loader.h"
-#include "vars.h"
+#include "loader_vars.h"
 #include "core/bls_count.h"
 #include "core/fmt.h"
 
@@ -89,8 +89,8 @@ void boot_count_bump(struct bls_entry *e)
 		file_close(f);
 	}
 	if (EFI_ERROR(err)) {
-		log_warning("entry '%s': cannot rename %s to %s: %s; booting without boot counting", e->id, e->path,
-			    next, efi_status_str(err));
+		log_status(LOG_WARNING, err, "entry '%s': cannot rename %s to %s: %m; booting without boot counting",
+			   e->id, e->path, next);
 		return;
 	}
 	set_count_path(new_path);

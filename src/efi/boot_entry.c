@@ -1,38 +1,102 @@
-/* From a menu entry to a running kernel: read the image, choose the scheme
- * (plan_scheme) and what must be verified and measured (plan_trust), open the
- * initrds, say what will happen, and hand over to the scheme. Every failure
- * names the entry and the file and returns to the menu. */
+/* From a menu entry to a running kernel, in the order docs/design.md "The
+ * boot flow" gives: open the kernel and read its head, open the initrds,
+ * plan everything (plan_boot, before any allocation), read the kernel once
+ * (into its final pages when handoff places it), say what will happen, and
+ * hand over to the scheme. Every failure names the entry and the file and
+ * returns to the menu. */
 #include "loader.h"
-#include "vars.h"
+#include "loader_vars.h"
 #include "boot.h"
 #include "measure.h"
 #include "core/fmt.h"
 
-/* A "linux" entry by its protocol; an "efi" entry (or a UKI) is started as
- * an EFI application, for the firmware this loader was built for. Then what
- * must be verified and measured. */
-static EFI_STATUS plan_image(struct boot_plan *plan, const struct bls_entry *e, bool secure_boot)
-{
-	struct trust_request r = { .img = &plan->info, .secure_boot = secure_boot, .loader_entry = true,
-				   .cmdline_empty = plan->cmdline[0] == '\0' };
-	EFI_STATUS err = image_identify(plan->image, plan->image_size, plan->kernel_path, &plan->info);
+#define KERNEL_FILE_MAX (2ull << 30) /* no kernel or UKI is near this */
 
-	if (EFI_ERROR(err))
-		return err;
-	err = plan_scheme_on(&plan->info, e->kernel ? e->protocol : SCHEME_STUB, FW_ARCH_NATIVE, plan->kernel_path,
-			     &plan->scheme);
-	if (EFI_ERROR(err))
-		return err;
-	r.scheme = plan->scheme;
-	r.fw = FW_ARCH_NATIVE;
-	r.shim = secure_boot && shim_present();
-	r.tpm = tpm_present();
-	return plan_trust(&r, plan->kernel_path, &plan->trust);
+/* The kernel file, open, with its size and head (setup area, PE headers). */
+struct kernel_file {
+	EFI_FILE_PROTOCOL *f;
+	uint64_t size;
+	uint8_t *head;
+	size_t head_len;
+};
+
+static void kernel_file_close(struct kernel_file *k)
+{
+	file_close(k->f);
+	mem_free(k->head);
+	*k = (struct kernel_file){ 0 };
 }
 
-char *volume_path(const struct volume *vol, const char *path)
+static EFI_STATUS kernel_file_open(EFI_FILE_PROTOCOL *root, const char *path, struct kernel_file *ret)
+{
+	struct kernel_file k = { 0 };
+	EFI_STATUS err;
+
+	err = file_open(root, path, &k.f);
+	if (EFI_ERROR(err))
+		return log_error_status(err, "%s: cannot open: %m", path);
+	err = file_size(k.f, &k.size);
+	if (EFI_ERROR(err))
+		log_error_status(err, "%s: cannot get size: %m", path);
+	else if (k.size >= KERNEL_FILE_MAX)
+		err = log_error_status(EFI_BAD_BUFFER_SIZE, "%s: %llu bytes, too large to load", path,
+				       (unsigned long long)k.size);
+	else {
+		k.head_len = (size_t)MIN(k.size, (uint64_t)BZ_HEAD_MAX);
+		k.head = mem_alloc(k.head_len);
+		err = k.head ? file_read_exact(k.f, k.head, k.head_len, path) : EFI_OUT_OF_RESOURCES;
+	}
+	if (EFI_ERROR(err)) {
+		kernel_file_close(&k);
+		return err;
+	}
+	*ret = k;
+	return EFI_SUCCESS;
+}
+
+/* The whole file, read once: into the kernel's region when the plan places
+ * the kernel for handover or legacy (its protected-mode part lands at its
+ * final address), else into pool memory. The plan was made from the head, so
+ * the head read again must be the same bytes. */
+static EFI_STATUS kernel_file_read(struct boot_job *job, struct kernel_file *k, uint8_t **ret_pool)
+{
+	uint8_t *buf;
+	EFI_STATUS err;
+
+	if (job->plan.place_kernel && job->plan.scheme != SCHEME_STUB) {
+		err = kernel_region_alloc(&job->plan.kernel, job->info.bz.setup_size, job->kernel_path, &job->region);
+		if (EFI_ERROR(err))
+			return err;
+		buf = (uint8_t *)(uintptr_t)(job->region.kernel_addr - job->info.bz.setup_size);
+	} else if (!(buf = *ret_pool = mem_alloc(k->size + 1)))
+		return log_error_status(EFI_OUT_OF_RESOURCES, "%s: no memory for %llu bytes", job->kernel_path,
+					(unsigned long long)k->size);
+	err = k->f->SetPosition(k->f, 0);
+	if (!EFI_ERROR(err))
+		err = file_read_exact(k->f, buf, k->size, job->kernel_path);
+	if (!EFI_ERROR(err) && memcmp(buf, k->head, k->head_len) != 0)
+		err = log_error_status(EFI_VOLUME_CORRUPTED, "%s: changed while it was being read", job->kernel_path);
+	if (!EFI_ERROR(err))
+		err = image_identify(buf, (size_t)k->size, job->kernel_path, &job->info);
+	job->image = buf;
+	job->image_size = (size_t)k->size;
+	return err;
+}
+
+static char *volume_path(const struct volume *vol, const char *path)
 {
 	return fmt_asprintf("%s%s%s", vol->prefix, path[0] == '/' || path[0] == '\\' ? "" : "/", path);
+}
+
+/* The entry's initrd paths on its volume, freed by initrd_paths_free(). */
+struct initrd_paths {
+	char **v;
+	size_t n;
+};
+
+static void initrd_paths_free(struct initrd_paths *p)
+{
+	strv_free(p->v, p->n);
 }
 
 /* The entry's initrd paths on its volume. */
@@ -57,61 +121,114 @@ static EFI_STATUS run_auto_entry(const struct bls_entry *e)
 	return log_error_status(EFI_DEVICE_ERROR, "entry '%s': ResetSystem returned", e->id);
 }
 
+static EFI_STATUS open_initrds(const struct volume *vol, const struct bls_entry *e, const struct boot_job *job,
+				char ***ret_paths, struct initrd_set *set)
+{
+	const char *why;
+
+	if (e->n_initrd && !plan_initrds_allowed(&job->info, &why)) {
+		log_warning("initrd lines ignored: %s", why);
+		return EFI_SUCCESS;
+	}
+	if (!e->kernel)
+		return EFI_SUCCESS;
+	*ret_paths = initrd_paths(vol, e);
+	if (!*ret_paths)
+		return log_error_status(EFI_OUT_OF_RESOURCES, "no memory for the initrd paths");
+	return initrd_set_add_files(set, vol->root, *ret_paths, e->n_initrd);
+}
+
+/* A "linux" entry by its protocol; an "efi" entry (or a UKI) as an EFI
+ * application for the firmware this loader was built for. */
+static EFI_STATUS plan_entry(struct boot_job *job, const struct bls_entry *e, const struct kernel_file *k,
+			     bool secure_boot)
+{
+	struct boot_request r = {
+		.img = &job->info,
+		.image_size = (size_t)k->size,
+		.requested = e->kernel ? e->protocol : SCHEME_STUB,
+		.fw = FW_ARCH_NATIVE,
+		.cmdline_len = strlen(job->cmdline),
+		.initrd_size = job->initrds->total_size,
+		.secure_boot = secure_boot,
+		.shim = secure_boot && shim_present(),
+		.tpm = tpm_present(),
+		.loader_entry = true,
+	};
+
+	return plan_boot(&r, job->kernel_path, &job->plan);
+}
+
+static void say_what_boots(const struct boot_job *job, const struct bls_entry *e)
+{
+	const struct trust_plan *t = &job->plan.trust;
+
+	log_info("booting '%s' by %s%s (%llu KiB kernel, %zu initrd, %llu KiB)%s%s", job->title,
+		 scheme_name(job->plan.scheme), e->protocol == SCHEME_AUTO ? " (protocol auto)" : "",
+		 (unsigned long long)(job->image_size >> 10), job->initrds->n,
+		 (unsigned long long)(job->initrds->total_size >> 10),
+		 t->verify != VERIFY_NONE ? ", to be verified by " : "",
+		 t->verify != VERIFY_NONE ? verifier_name(t->verify) : "");
+}
+
+/* One boot attempt of @e: every failure is said once, with the entry as its
+ * context, and everything taken is released on the way out. */
+static EFI_STATUS boot_entry_job(struct loader *l, struct bls_entry *e, struct boot_job *job, const char *cmdline)
+{
+	const struct volume *vol = e->volume;
+	_cleanup_free_ uint8_t *pool_image = NULL;
+	_cleanup_(kernel_file_close) struct kernel_file k = { 0 };
+	_cleanup_(initrd_set_close) struct initrd_set initrds = { 0 };
+	_cleanup_(initrd_paths_free) struct initrd_paths paths = { .n = e->n_initrd };
+	EFI_STATUS err;
+
+	job->initrds = &initrds;
+	err = kernel_file_open(vol->root, job->kernel_path, &k);
+	if (EFI_ERROR(err))
+		return err;
+	err = image_identify_head(k.head, k.head_len, k.size, job->kernel_path, &job->info);
+	if (EFI_ERROR(err))
+		return err;
+	if (plan_cmdline_locked(&job->info, l->secure_boot) && cmdline)
+		log_warning("the edited command line is not used: Secure Boot locks the .cmdline of %s",
+			    job->kernel_path);
+	err = open_initrds(vol, e, job, &paths.v, &initrds);
+	if (!EFI_ERROR(err))
+		err = plan_entry(job, e, &k, l->secure_boot);
+	if (!EFI_ERROR(err))
+		err = kernel_file_read(job, &k, &pool_image);
+	if (EFI_ERROR(err))
+		return err;
+	say_what_boots(job, e);
+	loader_var_set_str(u"HandoffBootScheme", scheme_name(job->plan.scheme));
+	loader_save_selected(l, e);
+	loader_var_set_time(u"LoaderTimeExecUSec");
+	return boot_run(job);
+}
+
 EFI_STATUS boot_entry(struct loader *l, struct bls_entry *e, const char *cmdline)
 {
 	const struct volume *vol = e->volume;
-	_cleanup_free_ uint8_t *image = NULL;
 	_cleanup_free_ char *title = bls_display_title(e);
-	_cleanup_free_ char *kernel_path = NULL;
-	char **initrds_on_vol = NULL;
-	struct initrd_set initrds = { 0 };
-	const char *why;
-	struct boot_plan plan = {
+	_cleanup_free_ char *kernel_path = NULL, *context = NULL;
+	_cleanup_(boot_job_release) struct boot_job job = {
 		.title = title ? title : e->id,
 		.device = vol->handle,
 		.cmdline = cmdline ? cmdline : (e->options ? e->options : ""),
-		.initrds = &initrds,
 	};
 	EFI_STATUS err;
 
 	if (e->type == BLS_AUTO)
 		return run_auto_entry(e);
 	boot_count_bump(e); /* before anything can fail: a try is a try (UAPI.1 "Boot counting") */
-	kernel_path = volume_path(vol, e->kernel ? e->kernel : e->efi);
-	plan.kernel_path = kernel_path;
-	if (!kernel_path)
-		return EFI_OUT_OF_RESOURCES;
-	log_info("entry '%s': loading %s%s%s", plan.title, plan.kernel_path, vol == l->volumes ? "" : " from ", vol == l->volumes ? "" : vol->name);
-	err = file_read_all(vol->root, plan.kernel_path, &image, &plan.image_size);
-	if (EFI_ERROR(err))
-		return log_error_status(err, "entry '%s': cannot load %s", plan.title, plan.kernel_path);
-	plan.image = image;
-	err = plan_image(&plan, e, l->secure_boot);
-	if (EFI_ERROR(err))
-		return log_error_status(err, "entry '%s': cannot boot %s", plan.title, plan.kernel_path);
-	if (plan_cmdline_locked(&plan.info, l->secure_boot) && cmdline)
-		log_warning("entry '%s': the edited command line is not used: Secure Boot locks the .cmdline of %s",
-			    plan.title, plan.kernel_path);
-	if (e->n_initrd && !plan_initrds_allowed(&plan.info, &why))
-		log_warning("entry '%s': initrd lines ignored: %s", plan.title, why);
-	else if (e->kernel) {
-		initrds_on_vol = initrd_paths(vol, e);
-		err = initrds_on_vol ? initrd_set_add_files(&initrds, vol->root, initrds_on_vol, e->n_initrd) : EFI_OUT_OF_RESOURCES;
-		if (EFI_ERROR(err)) {
-			initrd_set_close(&initrds);
-			strv_free(initrds_on_vol, e->n_initrd);
-			return log_error_status(err, "entry '%s': initrd missing, not booting", plan.title);
-		}
-	}
-	log_info("booting '%s' by %s%s (%llu KiB kernel, %zu initrd, %llu KiB)%s%s", plan.title, scheme_name(plan.scheme),
-		 e->protocol == SCHEME_AUTO ? " (protocol auto)" : "", (unsigned long long)(plan.image_size >> 10),
-		 initrds.n, (unsigned long long)(initrds.total_size >> 10),
-		 plan.trust.verify != VERIFY_NONE ? ", to be verified by " : "", plan.trust.verify != VERIFY_NONE ? verifier_name(plan.trust.verify) : "");
-	loader_var_set_str(u"HandoffBootScheme", scheme_name(plan.scheme));
-	loader_save_selected(l, e);
-	loader_var_set_time(u"LoaderTimeExecUSec");
-	err = boot_run(&plan);
-	initrd_set_close(&initrds);
-	strv_free(initrds_on_vol, e->n_initrd);
-	return log_error_status(err, "entry '%s': boot by %s failed", plan.title, scheme_name(plan.scheme));
+	job.kernel_path = kernel_path = volume_path(vol, e->kernel ? e->kernel : e->efi);
+	context = fmt_asprintf("entry '%s': ", job.title);
+	if (!kernel_path || !context)
+		return log_error_status(EFI_OUT_OF_RESOURCES, "entry '%s': out of memory", job.title);
+	log_info("entry '%s': loading %s%s%s", job.title, job.kernel_path, vol == l->volumes ? "" : " from ",
+		 vol == l->volumes ? "" : vol->name);
+	con_log_context(context);
+	err = boot_entry_job(l, e, &job, cmdline);
+	con_log_context(NULL);
+	return err;
 }

@@ -5,16 +5,15 @@
  * ExitBootServices. Boot services stay up, so no cli here. */
 #include "arch.h"
 
-EFI_STATUS boot_handover(const struct boot_plan *plan)
+EFI_STATUS boot_handover(const struct boot_job *job)
 {
-	struct linux_loaded l;
+	_cleanup_(linux_unload) struct linux_loaded l = { 0 };
 	EFI_STATUS err;
 
-	err = linux_load(plan, &l);
+	err = linux_load(job, &l);
 	if (EFI_ERROR(err))
 		return err;
-	arch_handover_enter(IH, l.kernel_addr, plan->info.bz.handover_offset, l.bp);
+	arch_handover_enter(IH, l.kernel_addr, job->info.bz.handover_offset, l.bp);
 	/* The kernel only comes back if its stub failed before exiting boot services. */
-	linux_unload(&l);
-	return log_error_status(EFI_LOAD_ERROR, "%s: the kernel returned from its handover entry", plan->kernel_path);
+	return log_error_status(EFI_LOAD_ERROR, "%s: the kernel returned from its handover entry", job->kernel_path);
 }

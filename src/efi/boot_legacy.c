@@ -11,7 +11,15 @@
 struct legacy_ctx {
 	struct boot_params *bp;
 	struct bp_memmap m;             /* buffers sized before the exit */
+	struct memmap_buf map;
 };
+
+static void legacy_ctx_free(struct legacy_ctx *c)
+{
+	mem_free(c->m.scratch);
+	mem_free(c->m.ext);
+	mem_free(c->map.buf);
+}
 
 /* Runs between the last GetMemoryMap and ExitBootServices: no allocation, no output. */
 static EFI_STATUS fill_from_final_map(void *p, const struct memmap_buf *map)
@@ -25,13 +33,13 @@ static EFI_STATUS fill_from_final_map(void *p, const struct memmap_buf *map)
 	return bp_setup_memmap(c->bp, (uintptr_t)ST, &c->m);
 }
 
-static EFI_STATUS alloc_map_buffers(struct legacy_ctx *c, struct memmap_buf *map)
+static EFI_STATUS alloc_map_buffers(struct legacy_ctx *c)
 {
-	EFI_STATUS err = memmap_buf_alloc(BS, map);
+	EFI_STATUS err = memmap_buf_alloc(BS, &c->map);
 
 	if (EFI_ERROR(err))
-		return log_error_status(err, "cannot size the memory map: %s", efi_status_str(err));
-	c->m.cap = map->capacity / map->desc_size;
+		return log_error_status(err, "cannot size the memory map: %m");
+	c->m.cap = c->map.capacity / c->map.desc_size;
 	c->m.scratch = mem_alloc(c->m.cap * sizeof(*c->m.scratch));
 	c->m.ext = mem_alloc(bp_e820_ext_size(c->m.cap));
 	if (!c->m.scratch || !c->m.ext)
@@ -50,16 +58,15 @@ static __attribute__((noreturn)) void exit_boot_dead_end(EFI_STATUS err)
 		__asm__ volatile("cli; hlt");
 }
 
-EFI_STATUS boot_legacy(const struct boot_plan *plan)
+EFI_STATUS boot_legacy(const struct boot_job *job)
 {
-	struct legacy_ctx c = { 0 };
-	struct memmap_buf map = { 0 };
-	struct linux_loaded l;
+	_cleanup_(linux_unload) struct linux_loaded l = { 0 };
+	_cleanup_(legacy_ctx_free) struct legacy_ctx c = { 0 };
 	struct fb_info fb;
 	bool called;
 	EFI_STATUS err;
 
-	err = linux_load(plan, &l);
+	err = linux_load(job, &l);
 	if (EFI_ERROR(err))
 		return err;
 	c.bp = l.bp;
@@ -69,21 +76,14 @@ EFI_STATUS boot_legacy(const struct boot_plan *plan)
 	pci_add_option_roms(c.bp);
 	/* Linux's stub would have done it; without it Linux sees no event log. */
 	tpm_publish_event_log();
-	err = alloc_map_buffers(&c, &map);
-	c.m.chain_tail = bp_setup_data_tail(c.bp);
-	if (!EFI_ERROR(err)) {
-		err = exit_boot_services(BS, IH, &map, fill_from_final_map, &c, &called);
-		if (EFI_ERROR(err) && called)
-			exit_boot_dead_end(err);
-		if (EFI_ERROR(err))
-			log_error("%s: cannot prepare the final memory map: %s", plan->kernel_path, efi_status_str(err));
-	}
-	if (EFI_ERROR(err)) {
-		mem_free(c.m.scratch);
-		mem_free(c.m.ext);
-		mem_free(map.buf);
-		linux_unload(&l);
+	err = alloc_map_buffers(&c);
+	if (EFI_ERROR(err))
 		return err;
-	}
-	arch_kernel_enter(l.kernel_addr, c.bp);
+	c.m.chain_tail = bp_setup_data_tail(c.bp);
+	err = exit_boot_services(BS, IH, &c.map, fill_from_final_map, &c, &called);
+	if (EFI_ERROR(err) && called)
+		exit_boot_dead_end(err);
+	if (EFI_ERROR(err))
+		return log_error_status(err, "%s: cannot prepare the final memory map: %m", job->kernel_path);
+	arch_kernel_enter(l.kernel_addr, c.bp); /* no return: nothing above is undone */
 }

@@ -17,7 +17,7 @@ static EFI_STATUS set_load_options(EFI_HANDLE child, const char *cmdline, CHAR16
 
 	err = BS->HandleProtocol(child, &loaded_image_guid, (void **)&li);
 	if (EFI_ERROR(err))
-		return log_error_status(err, "started image has no loaded image protocol: %s", efi_status_str(err));
+		return log_error_status(err, "started image has no loaded image protocol: %m");
 	opts = str8_to_16(cmdline, /* path= */ false);
 	if (!opts)
 		return EFI_OUT_OF_RESOURCES;
@@ -27,23 +27,23 @@ static EFI_STATUS set_load_options(EFI_HANDLE child, const char *cmdline, CHAR16
 	return EFI_SUCCESS;
 }
 
-EFI_STATUS boot_stub(const struct boot_plan *plan, EFI_HANDLE child)
+EFI_STATUS boot_stub(const struct boot_job *job, EFI_HANDLE child)
 {
 	_cleanup_free_ CHAR16 *opts = NULL;
 	EFI_HANDLE initrd_handle = NULL;
 	EFI_STATUS err;
 
-	if (plan->info.is_pe && plan->info.pe.machine != PE_MACHINE_NATIVE) {
+	if (job->info.is_pe && job->info.pe.machine != PE_MACHINE_NATIVE) {
 		if (child) /* a firmware that could load it: the bytes are the same */
 			BS->UnloadImage(child);
-		return boot_stub_foreign(plan);
+		return boot_stub_foreign(job);
 	}
-	err = set_load_options(child, plan->cmdline, &opts);
-	if (!EFI_ERROR(err) && plan->initrds && plan->initrds->n)
-		err = initrd_lf2_install(plan->initrds, &initrd_handle);
+	err = set_load_options(child, job->cmdline, &opts);
+	if (!EFI_ERROR(err) && job->initrds && job->initrds->n)
+		err = initrd_lf2_install(job->initrds, &initrd_handle);
 	if (!EFI_ERROR(err)) {
 		err = BS->StartImage(child, NULL, NULL);
-		log_error("%s: the image returned (%s) instead of starting a kernel", plan->kernel_path, efi_status_str(err));
+		log_error_status(err, "%s: the image returned (%m) instead of starting a kernel", job->kernel_path);
 		if (!EFI_ERROR(err))
 			err = EFI_LOAD_ERROR;
 	}

@@ -84,17 +84,32 @@ void con_forget_problems(void)
 	n_problems = 0;
 }
 
+/* What the problems of the current job are about ("entry 'Debian': "): set
+ * once by the caller, so a failure is one line, its cause with its context,
+ * not the cause and then a second line per caller (docs/style.md rule 6). */
+static char log_context[96];
+
+void con_log_context(const char *context)
+{
+	fmt_snprintf(log_context, sizeof(log_context), "%s", context ? context : "");
+}
+
 void log_write(enum log_level level, const char *line)
 {
-	static const char *const prefix[] = { "handoff: error: ", "handoff: warning: ", "handoff: ", "handoff: debug: " };
+	static const char *const prefix[] = {"handoff: error: ", "handoff: warning: ", "handoff: ", "handoff: debug: "};
+	char full[CON_LINE_MAX];
 
 	if (level == LOG_DEBUG)
 		return;
-	if (level <= LOG_WARNING)
+	if (level <= LOG_WARNING && log_context[0]) {
+		fmt_snprintf(full, sizeof(full), "%s%s", log_context, line);
+		line = full;
+	}
+	if (level <= LOG_WARNING) {
 		remember_problem(line);
-	if (level <= LOG_WARNING)
 		con_set_color(level == LOG_ERROR ? EFI_TEXT_ATTR(EFI_LIGHTRED, EFI_BLACK)
 						 : EFI_TEXT_ATTR(EFI_YELLOW, EFI_BLACK));
+	}
 	con_write(prefix[level]);
 	con_write(line);
 	con_write("\n");

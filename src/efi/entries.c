@@ -2,10 +2,11 @@
  * Boot Loader Specification entries in \loader\entries\*.conf. A file that
  * cannot be read or parsed is reported and skipped; the rest still counts. */
 #include "loader.h"
-#include "vars.h"
+#include "loader_vars.h"
 #include "core/fmt.h"
-#include "core/osrel.h"
 #include "core/pe.h"
+
+static EFI_GUID li_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
 
 #define LOADER_CONF "\\loader\\loader.conf"
 #define ENTRIES_DIR "/loader/entries"
@@ -88,7 +89,8 @@ static char *read_osrel(EFI_FILE_PROTOCOL *f, const char *path, uint64_t file_si
 	text = mem_zalloc(n + 1);
 	if (!text)
 		return NULL;
-	if (n && (f->SetPosition(f, sec->raw_offset) != EFI_SUCCESS || file_read_exact(f, text, n, path) != EFI_SUCCESS)) {
+	if (n &&
+	    (f->SetPosition(f, sec->raw_offset) != EFI_SUCCESS || file_read_exact(f, text, n, path) != EFI_SUCCESS)) {
 		mem_free(text);
 		return NULL;
 	}
@@ -96,18 +98,11 @@ static char *read_osrel(EFI_FILE_PROTOCOL *f, const char *path, uint64_t file_si
 	return text;
 }
 
-static char *first_of(char *a, char *b, char *c)
-{
-	const char *s = a ? a : b ? b : c;
-	return s ? fmt_asprintf("%s", s) : NULL;
-}
-
 static void load_type2_entry(struct loader *l, struct volume *vol, const char *name)
 {
 	_cleanup_free_ char *path = fmt_asprintf("%s%s/%s", vol->prefix, UKI_DIR, name);
 	_cleanup_free_ char *text = NULL;
 	EFI_FILE_PROTOCOL *f = NULL;
-	struct osrel o = { 0 };
 	struct bls_entry *e;
 	uint64_t size;
 	size_t len = 0;
@@ -120,15 +115,9 @@ static void load_type2_entry(struct loader *l, struct volume *vol, const char *n
 	file_close(f);
 	if (!text || !(e = mem_zalloc(sizeof(*e))))
 		return;
-	osrel_parse(text, len, path, &o);
-	*e = (struct bls_entry){
-		.type = BLS_TYPE2, .path = fmt_asprintf("%s", path),
-		.efi = fmt_asprintf("%s/%s", UKI_DIR, name), .title = first_of(o.pretty_name, o.name, NULL),
-		.version = first_of(o.version_id, o.image_version, o.version), .sort_key = first_of(o.image_id, o.id, NULL),
-		.uki_cmdline = has_cmdline, .volume = vol,
-	};
-	osrel_free(&o);
-	if (bls_entry_set_name(e, name, ".efi", /* keep_suffix= */ true) != EFI_SUCCESS || !e->efi ||
+	e->efi = fmt_asprintf("%s/%s", UKI_DIR, name);
+	e->volume = vol;
+	if (bls_entry_from_uki(e, name, path, text, len, has_cmdline) != EFI_SUCCESS || !e->efi ||
 	    add_entry(l, e) != EFI_SUCCESS) {
 		bls_entry_free(e);
 		mem_free(e);
@@ -150,13 +139,12 @@ static void load_type2_entries(struct loader *l, struct volume *vol)
 
 EFI_STATUS loader_load(struct loader *l, EFI_HANDLE image)
 {
-	static EFI_GUID li_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
 	EFI_LOADED_IMAGE_PROTOCOL *li;
 	EFI_STATUS err;
 
 	err = BS->HandleProtocol(image, &li_guid, (void **)&li);
 	if (EFI_ERROR(err))
-		return log_error_status(err, "no loaded image protocol on handoff itself: %s", efi_status_str(err));
+		return log_error_status(err, "no loaded image protocol on handoff itself: %m");
 	err = volumes_find(li->DeviceHandle, &l->volumes, &l->n_volumes);
 	if (EFI_ERROR(err))
 		return err;

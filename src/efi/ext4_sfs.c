@@ -9,6 +9,10 @@
 #include <efi/proto/block_io.h>
 #include <efi/proto/disk_io.h>
 
+static EFI_GUID disk_io_guid = EFI_DISK_IO_PROTOCOL_GUID;
+static EFI_GUID block_io_guid = EFI_BLOCK_IO_PROTOCOL_GUID;
+static EFI_GUID sfs_guid = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID;
+
 struct ext4_sfs {
 	EFI_SIMPLE_FILE_SYSTEM_PROTOCOL proto; /* first: This points here */
 	struct ext4_fs *fs;
@@ -272,9 +276,6 @@ static EFI_STATUS EFIAPI ext4_open_volume(EFI_SIMPLE_FILE_SYSTEM_PROTOCOL *this,
 
 EFI_STATUS ext4_sfs_install(EFI_HANDLE partition, const char *name)
 {
-	static EFI_GUID disk_io_guid = EFI_DISK_IO_PROTOCOL_GUID;
-	static EFI_GUID block_io_guid = EFI_BLOCK_IO_PROTOCOL_GUID;
-	static EFI_GUID sfs_guid = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID;
 	EFI_BLOCK_IO_PROTOCOL *bio;
 	struct ext4_sfs *s;
 	EFI_STATUS err;

@@ -17,10 +17,10 @@ EFI_STATUS file_open_root(EFI_HANDLE device, EFI_FILE_PROTOCOL **ret)
 
 	err = BS->HandleProtocol(device, &sfs_guid, (void **)&fs);
 	if (EFI_ERROR(err))
-		return log_error_status(err, "boot volume has no file system: %s", efi_status_str(err));
+		return log_error_status(err, "boot volume has no file system: %m");
 	err = fs->OpenVolume(fs, ret);
 	if (EFI_ERROR(err))
-		return log_error_status(err, "cannot open boot volume: %s", efi_status_str(err));
+		return log_error_status(err, "cannot open boot volume: %m");
 	return EFI_SUCCESS;
 }
 
@@ -93,12 +93,13 @@ EFI_STATUS file_read_exact(EFI_FILE_PROTOCOL *f, void *buf, uint64_t size, const
 		EFI_STATUS err = f->Read(f, &n, p);
 
 		if (EFI_ERROR(err))
-			return log_error_status(err, "%s: read error: %s", path, efi_status_str(err));
+			return log_error_status(err, "%s: read error: %m", path);
 		if (n == 0)
 			return log_error_status(EFI_END_OF_FILE, "%s: file ended early (%llu bytes missing)",
 						path, (unsigned long long)size);
 		if (n > MIN(size, (uint64_t)READ_CHUNK))
-			return log_error_status(EFI_DEVICE_ERROR, "%s: the file system returned more bytes than asked", path);
+			return log_error_status(EFI_DEVICE_ERROR, "%s: the file system returned more bytes than asked",
+						path);
 		p += n;
 		size -= n;
 	}
@@ -114,21 +115,23 @@ EFI_STATUS file_read_all(EFI_FILE_PROTOCOL *root, const char *path, uint8_t **re
 
 	err = file_open(root, path, &f);
 	if (EFI_ERROR(err))
-		return log_error_status(err, "%s: cannot open: %s", path, efi_status_str(err));
+		return log_error_status(err, "%s: cannot open: %m", path);
 	err = file_size(f, &size);
 	if (EFI_ERROR(err)) {
 		file_close(f);
-		return log_error_status(err, "%s: cannot get size: %s", path, efi_status_str(err));
+		return log_error_status(err, "%s: cannot get size: %m", path);
 	}
 	/* A kernel or config is never near this; the check keeps size + 1 from wrapping. */
 	if (size >= FILE_READ_ALL_MAX) {
 		file_close(f);
-		return log_error_status(EFI_BAD_BUFFER_SIZE, "%s: %llu bytes, too large to load", path, (unsigned long long)size);
+		return log_error_status(EFI_BAD_BUFFER_SIZE, "%s: %llu bytes, too large to load", path,
+					(unsigned long long)size);
 	}
 	buf = mem_alloc(size + 1);
 	if (!buf) {
 		file_close(f);
-		return log_error_status(EFI_OUT_OF_RESOURCES, "%s: no memory for %llu bytes", path, (unsigned long long)size);
+		return log_error_status(EFI_OUT_OF_RESOURCES, "%s: no memory for %llu bytes", path,
+					(unsigned long long)size);
 	}
 	err = file_read_exact(f, buf, size, path);
 	file_close(f);

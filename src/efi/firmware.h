@@ -42,15 +42,17 @@ EFI_STATUS con_read_key(uint64_t timeout_us, EFI_INPUT_KEY *ret);
  */
 size_t con_problems(const char **ret, size_t max, size_t *ret_more);
 void con_forget_problems(void);
+/** con_log_context() - prefix every error and warning line with @context ("entry 'X': "); NULL clears it. */
+void con_log_context(const char *context);
 /** con_pause_before_exit() - say that handoff returns to the firmware; wait 10 s or for a key. */
 void con_pause_before_exit(void);
 
 /* devpath.c: device paths (UEFI 2.10 §10) */
 /** devpath_node_len() - a node's Length field. */
 uint16_t devpath_node_len(const EFI_DEVICE_PATH_PROTOCOL *n);
-/** devpath_find() - @dp's first node of @type/@subtype at least @min_len long, before its end; NULL if none or @dp is NULL. */
+/** devpath_find() - @dp's first node of @type/@subtype at least @min_len long, before its end; NULL if none or @dp is
+ * NULL. */
 const void *devpath_find(const EFI_DEVICE_PATH_PROTOCOL *dp, uint8_t type, uint8_t subtype, size_t min_len);
-size_t devpath_size(const EFI_DEVICE_PATH_PROTOCOL *dp);
 /** devpath_for_file() - the device's path plus a file path node for @path. */
 EFI_DEVICE_PATH_PROTOCOL *devpath_for_file(EFI_HANDLE device, const char *path);
 

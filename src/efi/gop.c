@@ -3,9 +3,10 @@
 #include "boot.h"
 #include <efi/proto/graphics_output.h>
 
+static EFI_GUID gop_guid = EFI_GRAPHICS_OUTPUT_PROTOCOL_GUID;
+
 bool gop_framebuffer(struct fb_info *ret)
 {
-	static EFI_GUID gop_guid = EFI_GRAPHICS_OUTPUT_PROTOCOL_GUID;
 	EFI_GRAPHICS_OUTPUT_PROTOCOL *gop;
 	const EFI_GRAPHICS_OUTPUT_MODE_INFORMATION *info;
 

@@ -7,6 +7,9 @@
 #include "core/initrd_layout.h"
 #include <efi/linux.h>
 
+static EFI_GUID lf2_guid = EFI_LOAD_FILE2_PROTOCOL_GUID;
+static EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
+
 /* Lays the file out after the others (checked: initrd_layout.c) and keeps it. */
 static EFI_STATUS initrd_set_append(struct initrd_set *set, struct initrd_file *f)
 {
@@ -31,10 +34,10 @@ EFI_STATUS initrd_set_add_files(struct initrd_set *set, EFI_FILE_PROTOCOL *root,
 
 		err = file_open(root, paths[i], &f.file);
 		if (EFI_ERROR(err))
-			return log_error_status(err, "initrd %s: cannot open: %s", paths[i], efi_status_str(err));
+			return log_error_status(err, "initrd %s: cannot open: %m", paths[i]);
 		err = file_size(f.file, &f.size);
 		if (EFI_ERROR(err))
-			log_error("initrd %s: cannot get size: %s", paths[i], efi_status_str(err));
+			log_error_status(err, "initrd %s: cannot get size: %m", paths[i]);
 		else
 			err = initrd_set_append(set, &f);
 		if (EFI_ERROR(err)) {
@@ -50,6 +53,8 @@ EFI_STATUS initrd_set_add_data(struct initrd_set *set, const char *what, const u
 	return initrd_set_append(set, &(struct initrd_file){ .path = (char *)what, .data = data, .size = size });
 }
 
+static EFI_STATUS foreign_read(struct initrd_file *f, uint8_t *buf);
+
 EFI_STATUS initrd_set_read(struct initrd_set *set, uint8_t *buf, uint64_t buf_size)
 {
 	uint64_t end = 0;
@@ -63,10 +68,15 @@ EFI_STATUS initrd_set_read(struct initrd_set *set, uint8_t *buf, uint64_t buf_si
 
 		/* Offsets come from initrd_layout_append(); checked again, as the copy is what matters. */
 		if (f->offset < end || !range_ok(f->offset, f->size, buf_size))
-			return log_error_status(EFI_BAD_BUFFER_SIZE, "initrd %s: does not fit its place in the buffer", f->path);
+			return log_error_status(EFI_BAD_BUFFER_SIZE, "initrd %s: does not fit its place in the buffer",
+						f->path);
 		memset(buf + end, 0, f->offset - end);
 		if (f->data) {
 			memcpy(buf + f->offset, f->data, f->size);
+		} else if (f->lf2) {
+			err = foreign_read(f, buf + f->offset);
+			if (EFI_ERROR(err))
+				return err;
 		} else {
 			f->file->SetPosition(f->file, 0);
 			err = file_read_exact(f->file, buf + f->offset, f->size, f->path);
@@ -123,8 +133,6 @@ static EFI_STATUS EFIAPI initrd_lf2_load(EFI_LOAD_FILE2_PROTOCOL *this, EFI_DEVI
 
 EFI_STATUS initrd_lf2_install(struct initrd_set *set, EFI_HANDLE *ret_handle)
 {
-	static EFI_GUID lf2_guid = EFI_LOAD_FILE2_PROTOCOL_GUID;
-	static EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 	struct initrd_lf2 *lf = mem_zalloc(sizeof(*lf));
 	EFI_HANDLE handle = NULL;
 	EFI_STATUS err;
@@ -137,7 +145,7 @@ EFI_STATUS initrd_lf2_install(struct initrd_set *set, EFI_HANDLE *ret_handle)
 	if (EFI_ERROR(err)) {
 		mem_free(lf);
 		/* EFI_ALREADY_STARTED: another loader's initrd is still registered. */
-		return log_error_status(err, "cannot register the initrd (LoadFile2): %s", efi_status_str(err));
+		return log_error_status(err, "cannot register the initrd (LoadFile2): %m");
 	}
 	*ret_handle = handle;
 	return EFI_SUCCESS;
@@ -145,22 +153,20 @@ EFI_STATUS initrd_lf2_install(struct initrd_set *set, EFI_HANDLE *ret_handle)
 
 void initrd_lf2_uninstall(EFI_HANDLE handle)
 {
-	static EFI_GUID lf2_guid = EFI_LOAD_FILE2_PROTOCOL_GUID;
-	static EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 	void *lf = NULL;
 
 	if (!handle)
 		return;
 	if (BS->HandleProtocol(handle, &lf2_guid, &lf) != EFI_SUCCESS)
 		lf = NULL;
-	if (BS->UninstallMultipleProtocolInterfaces(handle, &dp_guid, (void *)&initrd_devpath, &lf2_guid, lf, NULL) == EFI_SUCCESS)
+	if (BS->UninstallMultipleProtocolInterfaces(handle, &dp_guid, (void *)&initrd_devpath, &lf2_guid, lf, NULL) ==
+	    EFI_SUCCESS)
 		mem_free(lf);
 }
 
 /* The LoadFile2 another loader registered on the initrd media path, if any. */
 static bool foreign_find(struct lf2_foreign *ret)
 {
-	static EFI_GUID lf2_guid = EFI_LOAD_FILE2_PROTOCOL_GUID;
 	EFI_DEVICE_PATH_PROTOCOL *dp = (EFI_DEVICE_PATH_PROTOCOL *)&initrd_devpath;
 
 	*ret = (struct lf2_foreign){ 0 };
@@ -172,58 +178,61 @@ static bool foreign_find(struct lf2_foreign *ret)
  * initrd_lf2_restore_foreign() puts it back. */
 static void foreign_unregister(struct lf2_foreign *saved)
 {
-	static EFI_GUID lf2_guid = EFI_LOAD_FILE2_PROTOCOL_GUID;
-	static EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
-
 	if (BS->HandleProtocol(saved->handle, &dp_guid, &saved->devpath) != EFI_SUCCESS ||
 	    BS->UninstallMultipleProtocolInterfaces(saved->handle, &dp_guid, saved->devpath, &lf2_guid, saved->lf2,
 						   NULL) != EFI_SUCCESS)
 		saved->handle = NULL; /* still registered: ours cannot be installed, said later */
 }
 
-/* The size comes from another program: capped before it sizes an allocation,
- * and the second call may not claim more than the buffer it was given. */
-static EFI_STATUS foreign_read(EFI_LOAD_FILE2_PROTOCOL *lf2, uint8_t **ret_data, uint64_t *ret_size)
+/* The size comes from another program: capped before it is laid out. */
+static EFI_STATUS foreign_size(EFI_LOAD_FILE2_PROTOCOL *lf2, uint64_t *ret)
 {
 	EFI_DEVICE_PATH_PROTOCOL *dp = (EFI_DEVICE_PATH_PROTOCOL *)&initrd_devpath;
-	UINTN size = 0, alloc;
-	uint64_t addr;
+	UINTN size = 0;
 	EFI_STATUS err;
 
 	err = lf2->LoadFile(lf2, dp, FALSE, &size, NULL);
 	if (err != EFI_BUFFER_TOO_SMALL || size == 0)
-		return err == EFI_SUCCESS || err == EFI_NOT_FOUND ? EFI_NOT_FOUND : log_error_status(err, "loader's initrd (LoadFile2): %s", efi_status_str(err));
+		return err == EFI_SUCCESS || err == EFI_NOT_FOUND ? EFI_NOT_FOUND
+			: log_error_status(err, "loader's initrd (LoadFile2): %m");
 	if ((uint64_t)size > INITRD_MAX_TOTAL) /* never on IA-32, where UINTN is 32 bits */
-		return log_error_status(EFI_BAD_BUFFER_SIZE, "loader's initrd (LoadFile2): %llu bytes, more than the %llu MiB limit",
+		return log_error_status(EFI_BAD_BUFFER_SIZE,
+					"loader's initrd (LoadFile2): %llu bytes, more than the %llu MiB limit",
 					(unsigned long long)size, (unsigned long long)(INITRD_MAX_TOTAL >> 20));
-	alloc = size;
-	err = pages_alloc(alloc, EFI_PAGE_SIZE, UINT64_MAX, &addr);
-	if (EFI_ERROR(err))
-		return log_error_status(err, "no memory for the loader's %llu byte initrd", (unsigned long long)size);
-	err = lf2->LoadFile(lf2, dp, FALSE, &size, (void *)(uintptr_t)addr);
-	if (!EFI_ERROR(err) && size > alloc)
-		err = log_error_status(EFI_BAD_BUFFER_SIZE, "loader's initrd (LoadFile2): claims %llu bytes in a %llu byte buffer",
-				       (unsigned long long)size, (unsigned long long)alloc);
-	else if (EFI_ERROR(err))
-		log_error("reading the loader's initrd (LoadFile2): %s", efi_status_str(err));
-	if (EFI_ERROR(err)) {
-		pages_free(addr, alloc);
-		return err;
-	}
-	*ret_data = (uint8_t *)(uintptr_t)addr;
-	*ret_size = size;
+	*ret = size;
 	return EFI_SUCCESS;
 }
 
-EFI_STATUS initrd_lf2_take_foreign(uint8_t **ret_data, uint64_t *ret_size, struct lf2_foreign *saved)
+/* Read when the buffer it belongs in exists: straight into the kernel's
+ * initrd, no copy of it in between. It must be the size it said. */
+static EFI_STATUS foreign_read(struct initrd_file *f, uint8_t *buf)
+{
+	EFI_DEVICE_PATH_PROTOCOL *dp = (EFI_DEVICE_PATH_PROTOCOL *)&initrd_devpath;
+	UINTN size = (UINTN)f->size;
+	EFI_STATUS err;
+
+	err = f->lf2->LoadFile(f->lf2, dp, FALSE, &size, buf);
+	if (EFI_ERROR(err))
+		return log_error_status(err, "reading the loader's initrd (LoadFile2): %m");
+	if (size != f->size)
+		return log_error_status(EFI_BAD_BUFFER_SIZE, "loader's initrd (LoadFile2): %llu bytes, it said %llu",
+					(unsigned long long)size, (unsigned long long)f->size);
+	return EFI_SUCCESS;
+}
+
+EFI_STATUS initrd_set_add_foreign(struct initrd_set *set, struct lf2_foreign *saved)
 {
 	struct lf2_foreign found;
+	struct initrd_file f = { .path = (char *)"loader's initrd" };
 	EFI_STATUS err;
 
 	*saved = (struct lf2_foreign){ 0 };
 	if (!foreign_find(&found))
 		return EFI_NOT_FOUND;
-	err = foreign_read(found.lf2, ret_data, ret_size);
+	f.lf2 = found.lf2;
+	err = foreign_size(f.lf2, &f.size);
+	if (!EFI_ERROR(err))
+		err = initrd_set_append(set, &f);
 	if (EFI_ERROR(err))
 		return err;
 	*saved = found;
@@ -241,10 +250,8 @@ bool initrd_lf2_hide_foreign(struct lf2_foreign *saved)
 
 void initrd_lf2_restore_foreign(struct lf2_foreign *saved)
 {
-	static EFI_GUID lf2_guid = EFI_LOAD_FILE2_PROTOCOL_GUID;
-	static EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
-
 	if (saved->handle)
-		BS->InstallMultipleProtocolInterfaces(&saved->handle, &dp_guid, saved->devpath, &lf2_guid, saved->lf2, NULL);
+		BS->InstallMultipleProtocolInterfaces(&saved->handle, &dp_guid, saved->devpath, &lf2_guid, saved->lf2,
+						      NULL);
 	*saved = (struct lf2_foreign){ 0 };
 }

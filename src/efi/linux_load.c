@@ -8,62 +8,77 @@
 
 #define FOUR_GIB 0x100000000ull
 
-static EFI_STATUS load_kernel(const struct boot_plan *plan, struct linux_loaded *l)
+EFI_STATUS kernel_region_alloc(const struct kernel_layout *lay, uint64_t below, const char *name,
+			       struct kernel_region *ret)
 {
-	struct kernel_layout lay;
-	uint64_t addr = 0;
+	uint64_t pad = ALIGN_UP(below, (uint64_t)EFI_PAGE_SIZE), off, a;
 	EFI_STATUS err;
 
-	err = plan_kernel_layout(&plan->info, plan->kernel_path, &lay);
-	if (EFI_ERROR(err))
-		return err;
-	if (pages_alloc_at(lay.pref_address, lay.alloc_size) == EFI_SUCCESS)
-		addr = lay.pref_address;
-	else if (!lay.relocatable)
-		return log_error_status(EFI_OUT_OF_RESOURCES, "%s: not relocatable and pref_address %#llx is in use",
-					plan->kernel_path, (unsigned long long)lay.pref_address);
-	else {
-		err = pages_alloc(lay.alloc_size, lay.alignment, lay.max_address, &addr);
-		if (EFI_ERROR(err))
-			return log_error_status(err, "%s: no room for the kernel (%llu MiB below 4 GiB): %s", plan->kernel_path,
-						(unsigned long long)(lay.alloc_size >> 20), efi_status_str(err));
+	/* pad <= BZ_HEAD_MAX rounded: no wrap; pref_address - pad only when it fits */
+	if (pad <= lay->pref_address && pages_alloc_at(lay->pref_address - pad, pad + lay->alloc_size) == EFI_SUCCESS) {
+		*ret = (struct kernel_region){ lay->pref_address - pad, pad + lay->alloc_size, lay->pref_address };
+		return EFI_SUCCESS;
 	}
-	l->kernel_addr = addr;
-	l->kernel_alloc = lay.alloc_size;
-	memcpy((void *)(uintptr_t)addr, plan->info.bz.kernel, lay.copy_size);
-	/* boot.rst: memory the PE headers declare beyond the file must be zero. */
-	memset((uint8_t *)(uintptr_t)addr + lay.copy_size, 0, lay.zero_size);
+	if (!lay->relocatable)
+		return log_error_status(EFI_OUT_OF_RESOURCES, "%s: not relocatable and pref_address %#llx is in use",
+					name, (unsigned long long)lay->pref_address);
+	/* an aligned block with room for the setup area below the kernel's aligned start */
+	off = ALIGN_UP(pad, lay->alignment);
+	err = pages_alloc(off + lay->alloc_size, lay->alignment, lay->max_address, &a);
+	if (EFI_ERROR(err))
+		return log_error_status(err, "%s: no room for the kernel (%llu MiB below 4 GiB): %m", name,
+					(unsigned long long)(lay->alloc_size >> 20));
+	pages_free(a, off - pad); /* the alignment slack below the setup area */
+	*ret = (struct kernel_region){ a + off - pad, pad + lay->alloc_size, a + off };
 	return EFI_SUCCESS;
 }
 
-static EFI_STATUS load_cmdline(const struct boot_plan *plan, struct linux_loaded *l)
+/* The kernel at its final address: already there when the loader read the
+ * file into its region (one copy: the read), else copied from the image. */
+static EFI_STATUS load_kernel(const struct boot_job *job, struct linux_loaded *l)
 {
-	size_t len = strlen(plan->cmdline);
+	const struct kernel_layout *lay = &job->plan.kernel;
+	struct kernel_region r = job->region;
 	EFI_STATUS err;
 
-	err = plan_check_cmdline(&plan->info.bz, len, plan->kernel_path);
-	if (EFI_ERROR(err))
-		return err;
+	if (!r.kernel_addr) {
+		err = kernel_region_alloc(lay, 0, job->kernel_path, &r);
+		if (EFI_ERROR(err))
+			return err;
+		l->region = r;
+		memcpy((void *)(uintptr_t)r.kernel_addr, job->info.bz.kernel, lay->copy_size);
+	}
+	l->kernel_addr = r.kernel_addr;
+	/* boot.rst: memory the PE headers declare beyond the file must be zero. */
+	memset((uint8_t *)(uintptr_t)r.kernel_addr + lay->copy_size, 0, lay->zero_size);
+	return EFI_SUCCESS;
+}
+
+static EFI_STATUS load_cmdline(const struct boot_job *job, struct linux_loaded *l)
+{
+	size_t len = strlen(job->cmdline); /* checked against cmdline_size by plan_boot() */
+	EFI_STATUS err;
+
 	l->cmdline_alloc = len + 1;
 	err = pages_alloc(l->cmdline_alloc, EFI_PAGE_SIZE, FOUR_GIB, &l->cmdline_addr);
 	if (EFI_ERROR(err))
 		return log_error_status(err, "no memory below 4 GiB for the command line");
-	memcpy((void *)(uintptr_t)l->cmdline_addr, plan->cmdline, len + 1);
+	memcpy((void *)(uintptr_t)l->cmdline_addr, job->cmdline, len + 1);
 	return EFI_SUCCESS;
 }
 
-static EFI_STATUS load_initrd(const struct boot_plan *plan, struct linux_loaded *l)
+static EFI_STATUS load_initrd(const struct boot_job *job, struct linux_loaded *l)
 {
-	struct initrd_set *set = plan->initrds;
+	struct initrd_set *set = job->initrds;
 	EFI_STATUS err;
 
 	if (!set || set->n == 0)
 		return EFI_SUCCESS;
-	err = pages_alloc(set->total_size, EFI_PAGE_SIZE, plan_initrd_max(&plan->info.bz), &l->initrd_addr);
+	err = pages_alloc(set->total_size, EFI_PAGE_SIZE, job->plan.initrd_max, &l->initrd_addr);
 	if (EFI_ERROR(err))
-		return log_error_status(err, "initrd: no room for %llu MiB below %#llx: %s",
+		return log_error_status(err, "initrd: no room for %llu MiB below %#llx: %m",
 					(unsigned long long)(set->total_size >> 20),
-					(unsigned long long)plan_initrd_max(&plan->info.bz), efi_status_str(err));
+					(unsigned long long)job->plan.initrd_max);
 	l->initrd_alloc = set->total_size;
 	return initrd_set_read(set, (uint8_t *)(uintptr_t)l->initrd_addr, l->initrd_alloc);
 }
@@ -71,9 +86,9 @@ static EFI_STATUS load_initrd(const struct boot_plan *plan, struct linux_loaded 
 /* PCR 9 as the kernel's own EFI stub would have measured it had it been
  * started by the stub scheme with these LoadOptions and this LoadFile2 initrd
  * (the handover entry and the 64-bit entry measure nothing). */
-static EFI_STATUS measure_for_linux(const struct boot_plan *plan, const struct linux_loaded *l)
+static EFI_STATUS measure_for_linux(const struct boot_job *job, const struct linux_loaded *l)
 {
-	_cleanup_free_ CHAR16 *opts = str8_to_16(plan->cmdline, /* path= */ false);
+	_cleanup_free_ CHAR16 *opts = str8_to_16(job->cmdline, /* path= */ false);
 
 	if (!opts)
 		return log_error_status(EFI_OUT_OF_RESOURCES, "no memory to measure the command line");
@@ -82,7 +97,7 @@ static EFI_STATUS measure_for_linux(const struct boot_plan *plan, const struct l
 	return EFI_SUCCESS;
 }
 
-EFI_STATUS linux_load(const struct boot_plan *plan, struct linux_loaded *ret)
+EFI_STATUS linux_load(const struct boot_job *job, struct linux_loaded *ret)
 {
 	struct linux_loaded l = { 0 };
 	uint64_t bp_addr;
@@ -92,18 +107,18 @@ EFI_STATUS linux_load(const struct boot_plan *plan, struct linux_loaded *ret)
 	if (EFI_ERROR(err))
 		return log_error_status(err, "no memory below 4 GiB for boot_params");
 	l.bp = (struct boot_params *)(uintptr_t)bp_addr;
-	err = load_kernel(plan, &l);
+	err = load_kernel(job, &l);
 	if (!EFI_ERROR(err))
-		err = load_cmdline(plan, &l);
+		err = load_cmdline(job, &l);
 	if (!EFI_ERROR(err))
-		err = load_initrd(plan, &l);
-	if (!EFI_ERROR(err) && plan->trust.measure_pcr9)
-		err = measure_for_linux(plan, &l);
+		err = load_initrd(job, &l);
+	if (!EFI_ERROR(err) && job->plan.trust.measure_pcr9)
+		err = measure_for_linux(job, &l);
 	if (EFI_ERROR(err)) {
 		linux_unload(&l);
 		return err;
 	}
-	bp_setup_handover(l.bp, &plan->info.bz, &(struct bp_load){
+	bp_setup_header(l.bp, &job->info.bz, &(struct bp_load){
 		.kernel_addr = l.kernel_addr, .cmdline_addr = l.cmdline_addr,
 		.initrd_addr = l.initrd_addr, .initrd_size = l.initrd_alloc,
 	});
@@ -111,9 +126,15 @@ EFI_STATUS linux_load(const struct boot_plan *plan, struct linux_loaded *ret)
 	return EFI_SUCCESS;
 }
 
+void boot_job_release(struct boot_job *job)
+{
+	pages_free(job->region.addr, job->region.size);
+	job->region = (struct kernel_region){ 0 };
+}
+
 void linux_unload(struct linux_loaded *l)
 {
-	pages_free(l->kernel_addr, l->kernel_alloc);
+	pages_free(l->region.addr, l->region.size);
 	pages_free(l->cmdline_addr, l->cmdline_alloc);
 	pages_free(l->initrd_addr, l->initrd_alloc);
 	pages_free((uintptr_t)l->bp, sizeof(struct boot_params));

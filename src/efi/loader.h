@@ -52,8 +52,6 @@ void loader_save_selected(const struct loader *l, const struct bls_entry *e);
 void boot_count_bump(struct bls_entry *e);
 
 /* boot_entry.c */
-/** volume_path() - @path on @vol as the firmware sees it ("/boot" + "/vmlinuz"). Allocated. */
-char *volume_path(const struct volume *vol, const char *path);
 /**
  * boot_entry() - boot @e with @cmdline (NULL: the entry's options), after
  * counting the boot; an automatic entry reboots or powers off instead.

@@ -5,7 +5,7 @@
  * (LoaderEntryDefault, LoaderEntryOneShot, LoaderConfigTimeout[OneShot]);
  * and the entry booted (LoaderEntrySelected, LoaderEntryLastBooted). */
 #include "loader.h"
-#include "vars.h"
+#include "loader_vars.h"
 #include "core/fmt.h"
 #include "core/guid.h"
 

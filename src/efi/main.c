@@ -2,7 +2,7 @@
  * on any failure show the menu again at once, the reason under it and no
  * countdown: an unattended machine never waits for a key to get there. */
 #include "loader.h"
-#include "vars.h"
+#include "loader_vars.h"
 
 EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {

@@ -8,10 +8,6 @@
 /** tpm_present() - EFI_TCG2_PROTOCOL is installed and reports a TPM. */
 bool tpm_present(void);
 
-/** tpm_measure_tagged() - @data into @pcr as an EV_EVENT_TAG event {@tag_id, @desc}. */
-void tpm_measure_tagged(uint32_t pcr, uint32_t tag_id, const char *desc, const void *data, size_t size);
-/** tpm_measure_ipl16() - @data into @pcr as an EV_IPL event described by @desc (UTF-16, @desc_bytes with NUL). */
-void tpm_measure_ipl16(uint32_t pcr, const CHAR16 *desc, size_t desc_bytes, const void *data, size_t size);
 /** tpm_measure_ipl_ascii() - tpm_measure_ipl16() with an ASCII description. */
 void tpm_measure_ipl_ascii(uint32_t pcr, const char *desc, const void *data, size_t size);
 

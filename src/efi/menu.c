@@ -123,7 +123,8 @@ size_t menu_choose(struct loader *l, bool force_menu, char **ret_cmdline)
 			sel = 0;
 		else if (key.ScanCode == SCAN_END)
 			sel = l->n_entries - 1;
-		else if (key.UnicodeChar >= '1' && key.UnicodeChar <= '9' && (size_t)(key.UnicodeChar - '1') < l->n_entries)
+		else if (key.UnicodeChar >= '1' && key.UnicodeChar <= '9' &&
+			 (size_t)(key.UnicodeChar - '1') < l->n_entries)
 			return key.UnicodeChar - '1';
 		else if (key.UnicodeChar == CHAR_CARRIAGE_RETURN || key.UnicodeChar == CHAR_LINEFEED)
 			return sel;
@@ -133,7 +134,8 @@ size_t menu_choose(struct loader *l, bool force_menu, char **ret_cmdline)
 			const struct bls_entry *e = l->entries[sel];
 
 			if (l->secure_boot && e->uki_cmdline) {
-				log_warning("'%s': Secure Boot locks the command line of this unified kernel image", e->id);
+				log_warning("'%s': Secure Boot locks the command line of this unified kernel image",
+					    e->id);
 				continue;
 			}
 			*ret_cmdline = edit_cmdline(e->options ? e->options : "");

@@ -5,6 +5,8 @@
 #include "boot.h"
 #include <efi/proto/pci_io.h>
 
+static EFI_GUID pci_guid = EFI_PCI_IO_PROTOCOL_GUID;
+
 #define PCI_VENDOR_DEVICE_OFFSET 0
 
 static void add_rom(struct boot_params *bp, EFI_PCI_IO_PROTOCOL *pci)
@@ -38,7 +40,6 @@ static void add_rom(struct boot_params *bp, EFI_PCI_IO_PROTOCOL *pci)
 
 void pci_add_option_roms(struct boot_params *bp)
 {
-	static EFI_GUID pci_guid = EFI_PCI_IO_PROTOCOL_GUID;
 	EFI_HANDLE *handles = NULL;
 	UINTN n = 0;
 

@@ -7,13 +7,16 @@
 #include <efi/linux.h>
 #include <efi/proto/tcg2.h>
 
+static EFI_GUID tcg2_guid = EFI_TCG2_PROTOCOL_GUID;
+static EFI_GUID tcg2_final_events_table_guid = EFI_TCG2_FINAL_EVENTS_TABLE_GUID;
+static EFI_GUID linux_tpm_event_log_guid = LINUX_EFI_TPM_EVENT_LOG_GUID;
+
 /* Bounds for walking firmware-owned logs whose end is not given. */
 #define EVENT_MAX (1u << 20)
 #define FINAL_LOG_MAX (16u << 20)
 
 static EFI_TCG2_PROTOCOL *tcg2(void)
 {
-	static EFI_GUID guid = EFI_TCG2_PROTOCOL_GUID;
 	static EFI_TCG2_PROTOCOL *proto;
 	static bool looked;
 	EFI_TCG2_BOOT_SERVICE_CAPABILITY cap = { .Size = sizeof(cap) };
@@ -21,7 +24,7 @@ static EFI_TCG2_PROTOCOL *tcg2(void)
 	if (looked)
 		return proto;
 	looked = true;
-	if (BS->LocateProtocol(&guid, NULL, (void **)&proto) != EFI_SUCCESS)
+	if (BS->LocateProtocol(&tcg2_guid, NULL, (void **)&proto) != EFI_SUCCESS)
 		return proto = NULL;
 	/* §6.4.4: a firmware may install the protocol with the TPM absent or disabled. */
 	if (proto->GetCapability(proto, &cap) != EFI_SUCCESS || !cap.TPMPresentFlag)
@@ -51,11 +54,11 @@ static void extend(uint8_t *event, size_t event_size, const void *data, size_t s
 	}
 	err = t->HashLogExtendEvent(t, 0, (EFI_PHYSICAL_ADDRESS)(uintptr_t)data, size, (EFI_TCG2_EVENT *)event);
 	if (EFI_ERROR(err))
-		log_warning("TPM: measuring %s (%zu bytes) failed: %s", what, event_size, efi_status_str(err));
+		log_status(LOG_WARNING, err, "TPM: measuring %s (%zu bytes) failed: %m", what, event_size);
 	mem_free(event);
 }
 
-void tpm_measure_tagged(uint32_t pcr, uint32_t tag_id, const char *desc, const void *data, size_t size)
+static void tpm_measure_tagged(uint32_t pcr, uint32_t tag_id, const char *desc, const void *data, size_t size)
 {
 	size_t n = 0;
 
@@ -63,7 +66,7 @@ void tpm_measure_tagged(uint32_t pcr, uint32_t tag_id, const char *desc, const v
 		extend(tcg_event_new_tagged(pcr, tag_id, desc, &n), n, data, size, desc);
 }
 
-void tpm_measure_ipl16(uint32_t pcr, const CHAR16 *desc, size_t desc_bytes, const void *data, size_t size)
+static void tpm_measure_ipl16(uint32_t pcr, const CHAR16 *desc, size_t desc_bytes, const void *data, size_t size)
 {
 	size_t n = 0;
 
@@ -81,9 +84,11 @@ void tpm_measure_ipl_ascii(uint32_t pcr, const char *desc, const void *data, siz
 
 void measure_linux_stub_params(const CHAR16 *opts, size_t opts_bytes, const void *initrd, size_t initrd_size)
 {
-	tpm_measure_tagged(TPM_PCR_LINUX_STUB, LINUX_EVENT_TAG_LOAD_OPTIONS, LINUX_EVENT_DESC_LOAD_OPTIONS, opts, opts_bytes);
+	tpm_measure_tagged(TPM_PCR_LINUX_STUB, LINUX_EVENT_TAG_LOAD_OPTIONS, LINUX_EVENT_DESC_LOAD_OPTIONS, opts,
+			   opts_bytes);
 	if (initrd_size)
-		tpm_measure_tagged(TPM_PCR_LINUX_STUB, LINUX_EVENT_TAG_INITRD, LINUX_EVENT_DESC_INITRD, initrd, initrd_size);
+		tpm_measure_tagged(TPM_PCR_LINUX_STUB, LINUX_EVENT_TAG_INITRD, LINUX_EVENT_DESC_INITRD, initrd,
+				   initrd_size);
 }
 
 void measure_cmdline_pcr12(const CHAR16 *opts, size_t opts_bytes)
@@ -94,8 +99,7 @@ void measure_cmdline_pcr12(const CHAR16 *opts, size_t opts_bytes)
 /* Bytes already in the final events table (logged after an earlier GetEventLog). */
 static bool final_events_size(size_t *ret)
 {
-	static const EFI_GUID guid = EFI_TCG2_FINAL_EVENTS_TABLE_GUID;
-	const EFI_TCG2_FINAL_EVENTS_TABLE *f = efi_config_table(&guid);
+	const EFI_TCG2_FINAL_EVENTS_TABLE *f = efi_config_table(&tcg2_final_events_table_guid);
 
 	*ret = 0;
 	if (!f || f->NumberOfEvents == 0)
@@ -106,7 +110,6 @@ static bool final_events_size(size_t *ret)
 
 void tpm_publish_event_log(void)
 {
-	static const EFI_GUID guid = LINUX_EFI_TPM_EVENT_LOG_GUID;
 	EFI_TCG2_PROTOCOL *t = tcg2();
 	EFI_PHYSICAL_ADDRESS first = 0, last = 0;
 	BOOLEAN truncated = FALSE;
@@ -124,13 +127,14 @@ void tpm_publish_event_log(void)
 	size = last - first + last_size;
 	if (!last_size || size > UINT32_MAX || !final_events_size(&final_size) || final_size > UINT32_MAX)
 		return (void)log_warning("TPM: the firmware's event log is malformed, not handed to Linux");
-	if (BS->AllocatePool(EfiACPIReclaimMemory, offsetof(LINUX_EFI_TPM_EVENTLOG, log) + size, (void **)&tbl) != EFI_SUCCESS)
+	if (BS->AllocatePool(EfiACPIReclaimMemory, offsetof(LINUX_EFI_TPM_EVENTLOG, log) + size, (void **)&tbl) !=
+	    EFI_SUCCESS)
 		return (void)log_warning("TPM: no memory for the event log");
 	tbl->size = (uint32_t)size;
 	tbl->final_events_preboot_size = (uint32_t)final_size;
 	tbl->version = EFI_TCG2_EVENT_LOG_FORMAT_TCG_2;
 	memcpy(tbl->log, (const void *)(uintptr_t)first, size);
-	if (BS->InstallConfigurationTable(&guid, tbl) != EFI_SUCCESS) {
+	if (BS->InstallConfigurationTable(&linux_tpm_event_log_guid, tbl) != EFI_SUCCESS) {
 		BS->FreePool(tbl);
 		log_warning("TPM: cannot install the event log table");
 	}

@@ -2,7 +2,7 @@
  * setup), and systemd's Boot Loader Interface
  * (vendor GUID 4a67b082-0a4c-41cf-b6c7-440b29bb8c4f) so that `bootctl status`
  * and `systemd-analyze` work on a system booted by handoff. */
-#include "vars.h"
+#include "loader_vars.h"
 #include "core/fmt.h"
 #include <efi/vars.h>
 
@@ -64,7 +64,7 @@ EFI_STATUS reboot_into_firmware(void)
 	v |= EFI_OS_INDICATIONS_BOOT_TO_FW_UI;
 	err = RT->SetVariable(u"OsIndications", &global_guid, VAR_NON_VOLATILE, sizeof(v), &v);
 	if (EFI_ERROR(err))
-		return log_error_status(err, "OsIndications: cannot set: %s", efi_status_str(err));
+		return log_error_status(err, "OsIndications: cannot set: %m");
 	RT->ResetSystem(EfiResetCold, EFI_SUCCESS, 0, NULL);
 	return log_error_status(EFI_DEVICE_ERROR, "ResetSystem returned");
 }

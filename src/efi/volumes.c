@@ -85,7 +85,8 @@ EFI_STATUS volumes_find(EFI_HANDLE boot_device, struct volume **ret, size_t *ret
 	if (prefix && BS->LocateHandleBuffer(ByProtocol, &bio_guid, NULL, &n_handles, &handles) == EFI_SUCCESS) {
 		for (UINTN i = 0; i < n_handles; i++) {
 			const EFI_DEVICE_PATH_PROTOCOL *dp = devpath_of(handles[i]);
-			if (handles[i] == boot_device || !dp || disk_prefix_len(dp) != prefix || memcmp(dp, boot_dp, prefix) != 0)
+			if (handles[i] == boot_device || !dp || disk_prefix_len(dp) != prefix ||
+			    memcmp(dp, boot_dp, prefix) != 0)
 				continue;
 			consider_partition(handles[i], hd_node(dp), &v, &n);
 		}

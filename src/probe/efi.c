@@ -34,7 +34,8 @@ static void gather_gop(struct probe_input *in, EFI_BOOT_SERVICES *bs)
 	EFI_GRAPHICS_OUTPUT_PROTOCOL *gop = NULL;
 	const EFI_GRAPHICS_OUTPUT_PROTOCOL_MODE *mode;
 
-	if (bs->LocateProtocol(&(EFI_GUID)EFI_GRAPHICS_OUTPUT_PROTOCOL_GUID, NULL, (void **)&gop) != EFI_SUCCESS || !gop)
+	if (bs->LocateProtocol(&(EFI_GUID)EFI_GRAPHICS_OUTPUT_PROTOCOL_GUID, NULL, (void **)&gop) != EFI_SUCCESS ||
+	    !gop)
 		return;
 	mode = gop->Mode;
 	if (!mode || !mode->Info)
@@ -50,7 +51,8 @@ static bool started_by_our_stub(EFI_BOOT_SERVICES *bs, EFI_HANDLE image)
 {
 	EFI_LOADED_IMAGE_PROTOCOL *li = NULL;
 
-	if (!image || bs->HandleProtocol(image, &(EFI_GUID)EFI_LOADED_IMAGE_PROTOCOL_GUID, (void **)&li) != EFI_SUCCESS || !li)
+	if (!image ||
+	    bs->HandleProtocol(image, &(EFI_GUID)EFI_LOADED_IMAGE_PROTOCOL_GUID, (void **)&li) != EFI_SUCCESS || !li)
 		return false;
 	return probe_image_carries_kernel(mem_read, NULL, (uintptr_t)li->ImageBase);
 }

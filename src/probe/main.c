@@ -30,7 +30,8 @@ void probe_main(unsigned entry, EFI_HANDLE image, EFI_SYSTEM_TABLE *st, struct b
 			bp = probe_efi32_stub_bp();
 		st = NULL; /* 32-bit firmware: not callable from here */
 	} else if (bp)
-		st = (EFI_SYSTEM_TABLE *)(uintptr_t)(bp->efi_info.efi_systab | (uint64_t)bp->efi_info.efi_systab_hi << 32);
+		st = (EFI_SYSTEM_TABLE *)(uintptr_t)(bp->efi_info.efi_systab | (uint64_t)bp->efi_info.efi_systab_hi
+										       << 32);
 	in.bp_addr = (uintptr_t)bp;
 	probe_run(&in, &report);
 	probe_report_json(&report, line, sizeof(line));

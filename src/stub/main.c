@@ -13,6 +13,24 @@
 #include "efi/measure.h"
 #include <efi/proto/loaded_image.h>
 
+static EFI_GUID li_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
+static EFI_GUID li_dp_guid = EFI_LOADED_IMAGE_DEVICE_PATH_PROTOCOL_GUID;
+
+/* What the stub takes from outside its image, released after the boot. */
+struct stub_outside {
+	struct lf2_foreign foreign;  /* the loader's initrd, unregistered while we boot */
+	EFI_FILE_PROTOCOL *root;     /* the volume of initrd= files */
+	char **paths;
+	size_t n_paths;
+};
+
+static void stub_outside_release(struct stub_outside *o)
+{
+	initrd_lf2_restore_foreign(&o->foreign);
+	strv_free(o->paths, o->n_paths);
+	file_close(o->root);
+}
+
 static EFI_STATUS add_cmdline_initrds(struct initrd_set *set, const EFI_LOADED_IMAGE_PROTOCOL *li,
 				      const char *cmdline, EFI_FILE_PROTOCOL **ret_root, char ***paths, size_t *n)
 {
@@ -26,38 +44,75 @@ static EFI_STATUS add_cmdline_initrds(struct initrd_set *set, const EFI_LOADED_I
 	return initrd_set_add_files(set, *ret_root, *paths, *n);
 }
 
-/* Auto choice for the embedded kernel, from @first on. A wrapped bzImage's PE
- * header is this stub itself, so its stub scheme would start us again: skip
- * it. The embedded kernel was verified with this whole image by whoever
- * started it, so it is "preverified" (src/core/trust.h): under Secure Boot
- * nothing is verified again, but the stub scheme's LoadImage may still be
- * refused by a firmware that does not trust the kernel on its own. */
-static EFI_STATUS choose_scheme(struct boot_plan *plan, size_t first, bool secure_boot)
+/* The embedded kernel was verified with this whole image by whoever started
+ * it ("preverified", src/core/trust.h). A wrapped bzImage's PE entry is this
+ * stub itself, so the stub scheme would start us again: @no_stub. */
+static EFI_STATUS plan_embedded(struct boot_job *job, bool no_stub, bool secure_boot)
 {
-	static const enum boot_scheme order[] = { SCHEME_STUB, SCHEME_HANDOVER, SCHEME_LEGACY };
-	struct trust_request r = { .img = &plan->info, .secure_boot = secure_boot, .tpm = tpm_present(), .preverified = true };
+	struct boot_request r = {
+		.img = &job->info, .image_size = job->image_size, .requested = SCHEME_AUTO, .fw = FW_ARCH_NATIVE,
+		.no_stub = no_stub, .cmdline_len = strlen(job->cmdline), .initrd_size = job->initrds->total_size,
+		.secure_boot = secure_boot, .tpm = tpm_present(), .preverified = true,
+	};
 
-	for (size_t i = first; i < ARRAY_SIZE(order); i++)
-		if (scheme_supported(&plan->info, order[i], NULL)) {
-			plan->scheme = r.scheme = order[i];
-			return plan_trust(&r, plan->kernel_path, &plan->trust);
-		}
-	return log_error_status(EFI_UNSUPPORTED, "stub: the embedded kernel has no usable entry (no EFI stub, handover or 64-bit entry)");
+	return plan_boot(&r, job->kernel_path, &job->plan);
+}
+
+/* A wrapped kernel is in two pieces (wrap.h): planned from its head, then
+ * put together once, in its final pages, so linux_load() copies nothing. */
+static EFI_STATUS place_wrapped(struct boot_job *job, const struct stub_sections *s, bool secure_boot)
+{
+	size_t total = s->head.size + s->body.size, head_len = MIN(total, (size_t)BZ_HEAD_MAX);
+	_cleanup_free_ uint8_t *head = mem_alloc(head_len);
+	uint8_t *dst;
+	EFI_STATUS err;
+
+	if (!head)
+		return EFI_OUT_OF_RESOURCES;
+	memcpy(head, s->head.data, MIN(head_len, s->head.size));
+	if (head_len > s->head.size)
+		memcpy(head + s->head.size, s->body.data, head_len - s->head.size);
+	job->image_size = total;
+	err = image_identify_head(head, head_len, total, job->kernel_path, &job->info);
+	if (!EFI_ERROR(err))
+		err = plan_embedded(job, /* no_stub= */ true, secure_boot);
+	if (!EFI_ERROR(err))
+		err = kernel_region_alloc(&job->plan.kernel, job->info.bz.setup_size, job->kernel_path, &job->region);
+	if (EFI_ERROR(err))
+		return err;
+	dst = (uint8_t *)(uintptr_t)(job->region.kernel_addr - job->info.bz.setup_size);
+	memcpy(dst, s->head.data, s->head.size);
+	memcpy(dst + s->head.size, s->body.data, s->body.size);
+	job->image = dst;
+	return image_identify(dst, total, job->kernel_path, &job->info);
+}
+
+static EFI_STATUS plan_kernel(struct boot_job *job, const struct stub_sections *s, bool secure_boot)
+{
+	EFI_STATUS err;
+
+	if (s->wrapped)
+		return place_wrapped(job, s, secure_boot);
+	job->image = s->linux.data;
+	job->image_size = s->linux.size;
+	err = image_identify(job->image, job->image_size, job->kernel_path, &job->info);
+	return EFI_ERROR(err) ? err : plan_embedded(job, /* no_stub= */ false, secure_boot);
 }
 
 /* The firmware refused to LoadImage the embedded kernel on its own: boot the
  * same (already verified) bytes by the next scheme. */
-static EFI_STATUS boot_embedded(struct boot_plan *plan, bool secure_boot)
+static EFI_STATUS boot_embedded(struct boot_job *job, bool secure_boot)
 {
-	EFI_STATUS err = boot_run(plan);
+	EFI_STATUS err = boot_run(job);
 
-	if ((err != EFI_SECURITY_VIOLATION && err != EFI_ACCESS_DENIED) || plan->scheme != SCHEME_STUB)
+	if ((err != EFI_SECURITY_VIOLATION && err != EFI_ACCESS_DENIED) || job->plan.scheme != SCHEME_STUB)
 		return err;
-	err = choose_scheme(plan, 1, secure_boot);
+	err = plan_embedded(job, /* no_stub= */ true, secure_boot);
 	if (EFI_ERROR(err))
 		return err;
-	log_info("stub: booting the embedded kernel by %s, covered by this image's signature", scheme_name(plan->scheme));
-	return boot_run(plan);
+	log_info("stub: booting the embedded kernel by %s, covered by this image's signature",
+		 scheme_name(job->plan.scheme));
+	return boot_run(job);
 }
 
 /* Under Secure Boot a UKI that carries its own .initrd or .cmdline is a sealed
@@ -69,24 +124,39 @@ static bool outside_initrds_refused(const struct stub_sections *s, bool secure_b
 	if (plan_stub_takes_outside_initrds(secure_boot, s->initrd.size != 0, s->has_cmdline))
 		return false;
 	if (initrd_lf2_hide_foreign(hidden))
-		log_warning("stub: Secure Boot: the initrd offered by the loader is not used: this image carries its own %s",
+		log_warning("stub: Secure Boot: the initrd offered by the loader is not used: this image carries its "
+			    "own %s",
 			    s->initrd.size ? ".initrd" : ".cmdline");
 	return true;
 }
 
+/* Initrds in order: the embedded one, then a loader's (LoadFile2) or, when
+ * no loader offers one, the initrd= files; none from outside when sealed. */
+static EFI_STATUS gather_initrds(struct initrd_set *set, const struct stub_sections *s,
+				 const EFI_LOADED_IMAGE_PROTOCOL *li, const char *cmdline, bool secure_boot,
+				 struct stub_outside *o)
+{
+	EFI_STATUS err = EFI_SUCCESS;
+
+	if (s->initrd.size)
+		err = initrd_set_add_data(set, ".initrd section", s->initrd.data, s->initrd.size);
+	if (EFI_ERROR(err) || outside_initrds_refused(s, secure_boot, &o->foreign))
+		return err;
+	err = initrd_set_add_foreign(set, &o->foreign);
+	if (err == EFI_NOT_FOUND)
+		err = add_cmdline_initrds(set, li, cmdline, &o->root, &o->paths, &o->n_paths);
+	return err;
+}
+
 static EFI_STATUS stub_boot(const EFI_LOADED_IMAGE_PROTOCOL *li, const EFI_DEVICE_PATH_PROTOCOL *self_dp)
 {
-	struct stub_sections s;
-	struct initrd_set initrds = { 0 };
-	struct lf2_foreign foreign = { 0 };
-	EFI_FILE_PROTOCOL *root = NULL;
-	char **paths = NULL;
-	size_t n_paths = 0;
-	uint8_t *loader_initrd = NULL;
-	uint64_t loader_initrd_size = 0;
+	_cleanup_(stub_outside_release) struct stub_outside o = { 0 };
+	_cleanup_(initrd_set_close) struct initrd_set initrds = { 0 };
 	_cleanup_free_ char *cmdline = NULL;
-	struct boot_plan plan = { .title = "stub", .kernel_path = "embedded kernel", .device = li->DeviceHandle,
-				  .devpath = self_dp, .initrds = &initrds };
+	_cleanup_(boot_job_release) struct boot_job job = { .title = "stub", .kernel_path = "embedded kernel",
+							    .device = li->DeviceHandle, .devpath = self_dp,
+							    .initrds = &initrds };
+	struct stub_sections s;
 	bool secure_boot = secure_boot_enabled();
 	EFI_STATUS err;
 
@@ -98,37 +168,20 @@ static EFI_STATUS stub_boot(const EFI_LOADED_IMAGE_PROTOCOL *li, const EFI_DEVIC
 				   s.cmdline.size, secure_boot);
 	if (!cmdline)
 		return EFI_OUT_OF_RESOURCES;
-	plan.cmdline = cmdline;
-	plan.image = s.linux.data;
-	plan.image_size = s.linux.size;
-	err = image_identify(s.linux.data, s.linux.size, plan.kernel_path, &plan.info);
-	if (!EFI_ERROR(err))
-		err = choose_scheme(&plan, s.wrapped ? 1 : 0, secure_boot);
-	if (!EFI_ERROR(err) && s.initrd.size)
-		err = initrd_set_add_data(&initrds, ".initrd section", s.initrd.data, s.initrd.size);
-	if (!EFI_ERROR(err) && !outside_initrds_refused(&s, secure_boot, &foreign)) {
-		if (initrd_lf2_take_foreign(&loader_initrd, &loader_initrd_size, &foreign) == EFI_SUCCESS)
-			err = initrd_set_add_data(&initrds, "loader's initrd", loader_initrd, loader_initrd_size);
-		else
-			err = add_cmdline_initrds(&initrds, li, cmdline, &root, &paths, &n_paths);
-	}
-	if (!EFI_ERROR(err)) {
-		log_info("stub: booting the embedded kernel by %s (%zu initrd, %llu KiB)", scheme_name(plan.scheme),
-			 initrds.n, (unsigned long long)(initrds.total_size >> 10));
-		err = boot_embedded(&plan, secure_boot);
-	}
-	initrd_set_close(&initrds);
-	initrd_lf2_restore_foreign(&foreign);
-	pages_free((uintptr_t)loader_initrd, loader_initrd_size);
-	strv_free(paths, n_paths);
-	file_close(root);
-	return err;
+	job.cmdline = cmdline;
+	err = gather_initrds(&initrds, &s, li, cmdline, secure_boot, &o);
+	if (EFI_ERROR(err))
+		return err;
+	err = plan_kernel(&job, &s, secure_boot);
+	if (EFI_ERROR(err))
+		return err;
+	log_info("stub: booting the embedded kernel by %s (%zu initrd, %llu KiB)", scheme_name(job.plan.scheme),
+		 initrds.n, (unsigned long long)(initrds.total_size >> 10));
+	return boot_embedded(&job, secure_boot);
 }
 
 EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
-	static EFI_GUID li_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
-	static EFI_GUID li_dp_guid = EFI_LOADED_IMAGE_DEVICE_PATH_PROTOCOL_GUID;
 	EFI_LOADED_IMAGE_PROTOCOL *li;
 	EFI_DEVICE_PATH_PROTOCOL *self_dp = NULL;
 	EFI_STATUS err;
@@ -136,9 +189,9 @@ EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	efi_init(image, systab);
 	err = BS->HandleProtocol(image, &li_guid, (void **)&li);
 	if (EFI_ERROR(err))
-		return log_error_status(err, "stub: no loaded image protocol: %s", efi_status_str(err));
+		return log_error_status(err, "stub: no loaded image protocol: %m");
 	if (BS->HandleProtocol(image, &li_dp_guid, (void **)&self_dp) != EFI_SUCCESS)
 		self_dp = NULL;
 	err = stub_boot(li, self_dp);
-	return log_error_status(err, "stub: boot failed: %s", efi_status_str(err));
+	return log_error_status(err, "stub: boot failed: %m");
 }

@@ -1,7 +1,7 @@
 /* The stub's own payload, found through its loaded image (headers at
  * ImageBase, sections at their RVAs): UKI sections (UAPI.5), or the kernel of
  * a `handoff wrap` image, whose bzImage is the mapped headers followed by the
- * .bzimage section (src/core/wrap.h) and is put back together here. */
+ * .bzimage section (src/core/wrap.h): two pieces, put together by main.c. */
 #include "stub.h"
 #include "core/uki.h"
 #include "core/wrap.h"
@@ -11,18 +11,14 @@
 static EFI_STATUS find_wrapped(const struct pe_info *pe, const EFI_LOADED_IMAGE_PROTOCOL *li, struct stub_sections *s)
 {
 	struct wrap_view v;
-	uint8_t *bz;
 	EFI_STATUS err;
 
 	err = wrap_find(pe, li->ImageBase, li->ImageSize, PE_LAYOUT_MEMORY, "stub", &v);
 	if (EFI_ERROR(err))
 		return err;
-	bz = mem_alloc(v.head_size + v.body_size);
-	if (!bz)
-		return log_error_status(EFI_OUT_OF_RESOURCES, "stub: no memory for the %zu byte kernel", v.head_size + v.body_size);
-	memcpy(bz, v.head, v.head_size);
-	memcpy(bz + v.head_size, v.body, v.body_size);
-	s->linux = (struct blob){ bz, v.head_size + v.body_size };
+	/* put together once, in the kernel's final pages (src/stub/main.c) */
+	s->head = (struct blob){ v.head, v.head_size };
+	s->body = (struct blob){ v.body, v.body_size };
 	s->wrapped = true;
 	return EFI_SUCCESS;
 }
@@ -66,7 +62,8 @@ void stub_measure_sections(const struct stub_sections *s)
 		const struct uki_blob *b = &s->uki.s[i];
 		const char *name = uki_section_name(i);
 
-		/* systemd-stub skips .pcrsig (it signs the PCR 11 values, it cannot be part of them) and empty sections. */
+		/* systemd-stub skips .pcrsig (it signs the PCR 11 values, it cannot be part of them) and empty
+		 * sections. */
 		if (i == UKI_PCRSIG || !b->data || b->size == 0)
 			continue;
 		tpm_measure_ipl_ascii(TPM_PCR_KERNEL_BOOT, name, name, strlen(name) + 1);

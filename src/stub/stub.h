@@ -12,8 +12,9 @@ struct blob {
 };
 
 struct stub_sections {
-	struct blob linux;    /* the kernel (from .linux, or reassembled from .bzimage) */
-	bool wrapped;         /* .bzimage: the kernel's PE header is this stub's own */
+	struct blob linux;    /* the kernel of a UKI (.linux) */
+	bool wrapped;         /* `handoff wrap`: the kernel is @head + @body, its PE header this stub's own */
+	struct blob head, body;
 	struct blob initrd;
 	struct blob cmdline;
 	bool has_cmdline;

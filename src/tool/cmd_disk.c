@@ -90,8 +90,8 @@ static int random_guid(EFI_GUID *g)
 
 static char *guid_string(const EFI_GUID *g)
 {
-	return xasprintf("%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x", g->Data1, g->Data2, g->Data3,
-			 g->Data4[0], g->Data4[1], g->Data4[2], g->Data4[3], g->Data4[4], g->Data4[5], g->Data4[6], g->Data4[7]);
+	return xasprintf("%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x", g->Data1, g->Data2, g->Data3, g->Data4[0],
+			 g->Data4[1], g->Data4[2], g->Data4[3], g->Data4[4], g->Data4[5], g->Data4[6], g->Data4[7]);
 }
 
 struct disk_part_spec {
@@ -149,9 +149,9 @@ static int make_vfat(const char *img, const struct gpt_part *p, const struct dis
 	/* FAT32 needs at least 65525 clusters (Microsoft FAT spec §3.5): 512-byte
 	 * clusters below 260 MiB, 4 KiB above, as that spec's size table. The
 	 * hidden-sector count is the partition's start. */
-	r = run_command(s->dir, (char *[]){ "mkfs.vfat", "-F", "32", "-S", "512", "-s", sectors < FAT32_4K_SECTORS ? "1" : "8",
-					    "-h", offset, "-n", (char *)s->label, "-i", volid, "--offset", offset,
-					    (char *)img, blocks, NULL });
+	r = run_command(s->dir, (char *[]){"mkfs.vfat", "-F", "32", "-S", "512", "-s",
+					   sectors < FAT32_4K_SECTORS ? "1" : "8", "-h", offset, "-n", (char *)s->label,
+					   "-i", volid, "--offset", offset, (char *)img, blocks, NULL});
 	free(volid);
 	free(offset);
 	free(blocks);
@@ -201,7 +201,9 @@ static int plan_disk(const struct disk_part_spec *specs, size_t n, uint64_t esp_
 	if (size_mib) {
 		if (size_mib * MIB < need * GPT_SECTOR_SIZE)
 			return tool_fail("--size %llu MiB is too small: the contents need %llu MiB",
-					 (unsigned long long)size_mib, (unsigned long long)(need * GPT_SECTOR_SIZE / MIB)), -1;
+					 (unsigned long long)size_mib,
+					 (unsigned long long)(need * GPT_SECTOR_SIZE / MIB)),
+			       -1;
 		sizes[n - 1] += size_mib * MIB - need * GPT_SECTOR_SIZE;
 		if (EFI_ERROR(gpt_plan(sizes, n, size_mib * MIB, parts, &need)))
 			return -1;
@@ -223,7 +225,8 @@ static int write_gpt(int fd, const char *img, struct gpt_disk *d)
 		return -1;
 	if (ftruncate(fd, (off_t)(d->n_sectors * GPT_SECTOR_SIZE)) < 0 ||
 	    pwrite(fd, head, sizeof(head), 0) != (ssize_t)sizeof(head) ||
-	    pwrite(fd, tail, sizeof(tail), (off_t)((d->n_sectors - GPT_TAIL_SECTORS) * GPT_SECTOR_SIZE)) != (ssize_t)sizeof(tail))
+	    pwrite(fd, tail, sizeof(tail), (off_t)((d->n_sectors - GPT_TAIL_SECTORS) * GPT_SECTOR_SIZE)) !=
+		    (ssize_t)sizeof(tail))
 		return tool_fail("%s: write: %s", img, strerror(errno)), -1;
 	return 0;
 }
@@ -246,7 +249,8 @@ static void print_layout(const char *img, const struct gpt_disk *d, const struct
 	for (size_t i = 0; i < d->n_parts; i++)
 		printf(", %s %llu MiB %s at %llu MiB", specs[i].label,
 		       (unsigned long long)((d->parts[i].last_lba - d->parts[i].first_lba + 1) * GPT_SECTOR_SIZE / MIB),
-		       specs[i].ext4 ? "ext4" : "FAT32", (unsigned long long)(d->parts[i].first_lba * GPT_SECTOR_SIZE / MIB));
+		       specs[i].ext4 ? "ext4" : "FAT32",
+		       (unsigned long long)(d->parts[i].first_lba * GPT_SECTOR_SIZE / MIB));
 	putchar('\n');
 }
 
@@ -259,10 +263,17 @@ struct disk_layout {
 static int disk_build_layout(const char *img, const struct disk_layout *l, bool report)
 {
 	const struct disk_part_spec all[3] = {
-		{ .dir = l->esp, .label = "ESP", .gpt_name = "EFI System Partition", .type = GPT_TYPE_ESP },
-		{ .dir = l->xbootldr, .ext4 = l->xbootldr_ext4, .label = "XBOOTLDR", .gpt_name = "Linux Extended Boot",
-		  .type = GPT_TYPE_XBOOTLDR },
-		{ .dir = l->root, .ext4 = true, .label = "root", .gpt_name = "Linux root (x86-64)", .type = GPT_TYPE_ROOT_X64 },
+		{.dir = l->esp, .label = "ESP", .gpt_name = "EFI System Partition", .type = GPT_TYPE_ESP},
+		{.dir = l->xbootldr,
+		 .ext4 = l->xbootldr_ext4,
+		 .label = "XBOOTLDR",
+		 .gpt_name = "Linux Extended Boot",
+		 .type = GPT_TYPE_XBOOTLDR},
+		{.dir = l->root,
+		 .ext4 = true,
+		 .label = "root",
+		 .gpt_name = "Linux root (x86-64)",
+		 .type = GPT_TYPE_ROOT_X64},
 	};
 	struct disk_part_spec specs[3];
 	struct gpt_part parts[3] = { 0 };
@@ -303,7 +314,7 @@ static int disk_build_layout(const char *img, const struct disk_layout *l, bool 
 int disk_build(const char *img, const char *esp, const char *xbootldr, bool xbootldr_ext4, uint64_t size_mib,
 	       bool report)
 {
-	struct disk_layout l = { .esp = esp, .xbootldr = xbootldr, .xbootldr_ext4 = xbootldr_ext4, .size_mib = size_mib };
+	struct disk_layout l = {.esp = esp, .xbootldr = xbootldr, .xbootldr_ext4 = xbootldr_ext4, .size_mib = size_mib};
 
 	return disk_build_layout(img, &l, report);
 }

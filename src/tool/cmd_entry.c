@@ -131,7 +131,8 @@ static char *resolve_token(const char *opt, const struct host_ids *h)
 		      : h->os.image_id ? h->os.image_id : h->os.id;
 
 	if (!t) {
-		tool_fail("no entry token: no /etc/kernel/entry-token, /etc/machine-id, nor IMAGE_ID= or ID= in os-release; "
+		tool_fail("no entry token: no /etc/kernel/entry-token, /etc/machine-id, nor IMAGE_ID= or ID= in "
+			  "os-release; "
 			  "give --entry-token");
 		return NULL;
 	}
@@ -362,8 +363,8 @@ static int entry_add_prepare(struct add_args *a, char **ret_esp)
 {
 	*ret_esp = esp_locate(a->spec.esp, /* quiet= */ a->kernel_version != NULL);
 	if (a->kernel_version && (!*ret_esp || !loader_installed(*ret_esp))) {
-		tool_note("handoff is not installed on %s: no entry for %s", *ret_esp ? *ret_esp : "an EFI system partition",
-			  a->kernel_version);
+		tool_note("handoff is not installed on %s: no entry for %s",
+			  *ret_esp ? *ret_esp : "an EFI system partition", a->kernel_version);
 		return 1;
 	}
 	if (!*ret_esp)
@@ -398,7 +399,9 @@ static int entry_add(int argc, char **argv)
 	}
 	a.spec.token = token;
 	a.spec.version = a.version_opt ? a.version_opt : kver;
-	a.spec.title = a.title_opt ? a.title_opt : ids.os.pretty_name && one_line(ids.os.pretty_name) ? ids.os.pretty_name : "Linux";
+	a.spec.title = a.title_opt					    ? a.title_opt
+		       : ids.os.pretty_name && one_line(ids.os.pretty_name) ? ids.os.pretty_name
+									    : "Linux";
 	a.spec.sort_key = ids.os.image_id ? ids.os.image_id : ids.os.id;
 	if (!entry_name_ok(a.spec.sort_key))
 		a.spec.sort_key = NULL;

@@ -42,7 +42,7 @@ struct arch_files {
 };
 
 static const struct arch_files arch_x64 = { "x64", "handoffx64.efi", "BOOTX64.EFI", PE_MACHINE_X64, loader_find };
-static const struct arch_files arch_ia32 = { "ia32", "handoffia32.efi", "BOOTIA32.EFI", PE_MACHINE_I386, loader32_find };
+static const struct arch_files arch_ia32 = {"ia32", "handoffia32.efi", "BOOTIA32.EFI", PE_MACHINE_I386, loader32_find};
 
 static const char default_loader_conf[] =
 	"# handoff loader configuration (systemd-boot compatible), see handoff(1).\n"
@@ -107,7 +107,8 @@ static int check_loader(const struct arch_files *arch, const char *path, const u
 	if (err == EFI_LOAD_ERROR)
 		return -1;
 	if (!ok)
-		return -tool_fail("%s: not an %s EFI application", path, arch->machine == PE_MACHINE_X64 ? "x86-64" : "IA-32");
+		return -tool_fail("%s: not an %s EFI application", path,
+				  arch->machine == PE_MACHINE_X64 ? "x86-64" : "IA-32");
 	return 0;
 }
 
@@ -222,7 +223,8 @@ int cmd_install(int argc, char **argv)
 	a.esp = esp;
 	if (a.variables && !is_dir(efivars_dir())) {
 		free(esp);
-		return tool_fail("--variables yes: %s is missing (not booted with UEFI, or efivarfs not mounted)", efivars_dir());
+		return tool_fail("--variables yes: %s is missing (not booted with UEFI, or efivarfs not mounted)",
+				 efivars_dir());
 	}
 	r = EXIT_FAIL;
 	if ((!a.x64 || load_loader(&a, &arch_x64, &x64) == 0) && (!a.ia32 || load_loader(&a, &arch_ia32, &ia32) == 0) &&

@@ -234,7 +234,8 @@ static char *stage_disk(const struct run_args *a, enum target_kind kind, const c
 static int find_ovmf(const char *work, char **ret_code, char **ret_vars)
 {
 	const char *dir = getenv("HANDOFF_OVMF_DIR") ? getenv("HANDOFF_OVMF_DIR") : OVMF_DIR;
-	static const char *const pairs[][2] = { { "OVMF_CODE_4M.fd", "OVMF_VARS_4M.fd" }, { "OVMF_CODE.fd", "OVMF_VARS.fd" } };
+	static const char *const pairs[][2] = {{"OVMF_CODE_4M.fd", "OVMF_VARS_4M.fd"},
+					       {"OVMF_CODE.fd", "OVMF_VARS.fd"}};
 
 	for (size_t i = 0; i < 2; i++) {
 		char *code = path_join(dir, pairs[i][0]), *vars = path_join(dir, pairs[i][1]);
@@ -251,7 +252,9 @@ static int find_ovmf(const char *work, char **ret_code, char **ret_vars)
 		free(code);
 		free(vars);
 	}
-	return -tool_fail("OVMF firmware not found in %s (OVMF_CODE_4M.fd, OVMF_VARS_4M.fd): install the Debian package ovmf", dir);
+	return -tool_fail(
+		"OVMF firmware not found in %s (OVMF_CODE_4M.fd, OVMF_VARS_4M.fd): install the Debian package ovmf",
+		dir);
 }
 
 static char **qemu_argv(const struct run_args *a, const char *code, const char *vars, const char *disk)
@@ -374,11 +377,13 @@ static bool has_error_line(const struct strbuf *err)
 static int guest_status(int status, bool timed_out, struct strbuf *err, const struct run_args *a)
 {
 	if (timed_out)
-		return tool_fail("%s: timed out after %llu s", a->target, (unsigned long long)a->timeout_sec), EXIT_TIMEOUT;
+		return tool_fail("%s: timed out after %llu s", a->target, (unsigned long long)a->timeout_sec),
+		       EXIT_TIMEOUT;
 	if (run_interrupted)
 		return tool_fail("interrupted by signal %d", (int)run_interrupted);
 	if (status < 0 || !WIFEXITED(status))
-		return tool_fail("QEMU ended by signal %d: %s", WIFSIGNALED(status) ? WTERMSIG(status) : 0, last_err_line(err));
+		return tool_fail("QEMU ended by signal %d: %s", WIFSIGNALED(status) ? WTERMSIG(status) : 0,
+				 last_err_line(err));
 	if (WEXITSTATUS(status) == 0)
 		return EXIT_OK;
 	if ((WEXITSTATUS(status) & 1) && !(WEXITSTATUS(status) == 1 && has_error_line(err)))
@@ -435,7 +440,8 @@ static int qemu_run(const struct run_args *a, char **argv)
 	spawn_err = spawn_qemu(argv, pipefd[1], &pid);
 	close(pipefd[1]);
 	if (spawn_err) {
-		r = tool_fail("cannot run %s: %s (install the Debian package qemu-system-x86)", argv[0], strerror(spawn_err));
+		r = tool_fail("cannot run %s: %s (install the Debian package qemu-system-x86)", argv[0],
+			      strerror(spawn_err));
 	} else {
 		status = qemu_wait(pid, pipefd[0], a->timeout_sec, &err, &timed_out);
 		r = guest_status(status, timed_out, &err, a);

@@ -70,9 +70,11 @@ static int set_var(const struct setvar *v, int argc, char **argv)
 	if (!*argv[1])
 		return efivar_delete(v->var, LOADER_GUID_STR) < 0 ? EXIT_FAIL : EXIT_OK;
 	/* @current: the entry booted now (LoaderEntrySelected) */
-	value = strcmp(argv[1], "@current") == 0 ? efivar_read_str("LoaderEntrySelected", LOADER_GUID_STR) : xstrdup(argv[1]);
+	value = strcmp(argv[1], "@current") == 0 ? efivar_read_str("LoaderEntrySelected", LOADER_GUID_STR)
+						 : xstrdup(argv[1]);
 	if (!value)
-		return tool_fail("@current: LoaderEntrySelected is not set (not booted by a Boot Loader Interface loader)");
+		return tool_fail(
+			"@current: LoaderEntrySelected is not set (not booted by a Boot Loader Interface loader)");
 	r = efivar_write_str(v->var, LOADER_GUID_STR, EFIVAR_NV_BS_RT, value) < 0 ? EXIT_FAIL : EXIT_OK;
 	free(value);
 	return r;

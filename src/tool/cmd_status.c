@@ -147,7 +147,8 @@ static void render_json(const struct status *s, struct strbuf *out)
 	json_arr_begin(&j, "features");
 	for (size_t b = 0; s->has_features && b < 64; b++)
 		if (s->features & (1ull << b))
-			json_str(&j, NULL, b < sizeof(feature_names) / sizeof(feature_names[0]) ? feature_names[b] : "unknown");
+			json_str(&j, NULL,
+				 b < sizeof(feature_names) / sizeof(feature_names[0]) ? feature_names[b] : "unknown");
 	json_arr_end(&j);
 	json_obj_end(&j);
 	json_obj_begin(&j, "esp");
@@ -188,8 +189,10 @@ static void render_text(const struct status *s, struct strbuf *sb)
 		return;
 	}
 	sb_printf(sb, "  %16s: %s%s\n", "Path", s->esp, s->esp_mounted ? "" : " (a directory, not a mounted ESP)");
-	sb_printf(sb, "  %16s: %s\n", "handoff", !s->installed ? "not installed" : s->current ? "installed, this version"
-											: "installed, another version (handoff update)");
+	sb_printf(sb, "  %16s: %s\n", "handoff",
+		  !s->installed ? "not installed"
+		  : s->current	? "installed, this version"
+				: "installed, another version (handoff update)");
 	if (s->boot)
 		sb_printf(sb, "  %16s: %s/loader/entries\n", "Entries in place", s->boot);
 	sb_puts(sb, "\nBoot loader entries:\n");

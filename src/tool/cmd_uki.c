@@ -114,8 +114,8 @@ static int write_output(const struct uki_args *a, const uint8_t *data, size_t le
 	signed_path = xasprintf("%s.signed-tmp", a->out);
 	r = write_file_atomic(unsigned_path, data, len, 0644);
 	if (r == 0)
-		r = run_command(a->out, (char *[]){ "sbsign", "--key", (char *)a->sign_key, "--cert", (char *)a->sign_cert,
-						    "--output", signed_path, unsigned_path, NULL });
+		r = run_command(a->out, (char *[]){"sbsign", "--key", (char *)a->sign_key, "--cert",
+						   (char *)a->sign_cert, "--output", signed_path, unsigned_path, NULL});
 	if (r == 0 && rename(signed_path, a->out) < 0) {
 		tool_fail("%s: rename: %s", a->out, strerror(errno));
 		r = -1;

@@ -100,7 +100,8 @@ static int update_one(const char *esp, const struct update_target *t, const char
 	bool ours;
 	int r = -1;
 
-	if (read_file_opt(main, TOOL_READ_MAX, &old, &old_len) < 0 || read_file_opt(fb, TOOL_READ_MAX, &cur, &cur_len) < 0)
+	if (read_file_opt(main, TOOL_READ_MAX, &old, &old_len) < 0 ||
+	    read_file_opt(fb, TOOL_READ_MAX, &cur, &cur_len) < 0)
 		goto out;
 	r = 0;
 	if (!old)
@@ -111,7 +112,8 @@ static int update_one(const char *esp, const struct update_target *t, const char
 	ours = cur && cur_len == old_len && memcmp(cur, old, old_len) == 0;
 	if (cur && !ours && !(cur_len == len && memcmp(cur, buf, len) == 0))
 		tool_note("keeping %s: another boot loader is installed there", fb);
-	if ((ours && report(fb, install_file(fb, buf, len, 0644)) < 0) || report(main, install_file(main, buf, len, 0644)) < 0)
+	if ((ours && report(fb, install_file(fb, buf, len, 0644)) < 0) ||
+	    report(main, install_file(main, buf, len, 0644)) < 0)
 		r = -1;
 	else
 		r = 1;

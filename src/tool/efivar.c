@@ -7,6 +7,7 @@
  * ("N:START:SIZE:PARTUUID") stand in for the system's in tests. */
 #define _GNU_SOURCE
 #include "efivarfs.h"
+#include "esp.h"
 #include "core/gpt.h"
 #include <dirent.h>
 #include <errno.h>
@@ -53,18 +54,6 @@ static bool parse_guid(const char *s, uint8_t out[16])
 	return true;
 }
 
-static bool sysfs_u64(const char *dir, const char *name, uint64_t *ret)
-{
-	char *p = path_join(dir, name), line[64];
-	FILE *f = fopen(p, "re");
-	bool ok = f && fgets(line, sizeof(line), f) && (line[strcspn(line, "\n")] = '\0', parse_u64(line, UINT64_MAX, ret));
-
-	if (f)
-		fclose(f);
-	free(p);
-	return ok;
-}
-
 /* The by-partuuid link that resolves to /dev/@devname. */
 static bool partuuid_of(const char *devname, uint8_t guid[16])
 {
@@ -106,9 +95,11 @@ static int esp_partition(const char *esp, struct esp_part *p)
 	if (statfs(esp, &sfs) < 0 || stat(esp, &st) < 0)
 		return tool_fail("%s: %s", esp, strerror(errno)), -1;
 	if (sfs.f_type != MSDOS_SUPER_MAGIC)
-		return tool_fail("%s: not on a FAT file system, so not a mounted ESP: no Boot#### entry written", esp), -1;
+		return tool_fail("%s: not on a FAT file system, so not a mounted ESP: no Boot#### entry written", esp),
+		       -1;
 	sys = xasprintf("/sys/dev/block/%u:%u", major(st.st_dev), minor(st.st_dev));
-	ok = sysfs_u64(sys, "partition", &num) && sysfs_u64(sys, "start", &p->start) && sysfs_u64(sys, "size", &p->size);
+	ok = sysfs_u64(sys, "partition", &num) && sysfs_u64(sys, "start", &p->start) &&
+	     sysfs_u64(sys, "size", &p->size);
 	if (ok) {
 		char *uevent = path_join(sys, "uevent"), line[128];
 		FILE *f = fopen(uevent, "re");
@@ -122,7 +113,8 @@ static int esp_partition(const char *esp, struct esp_part *p)
 	}
 	free(sys);
 	if (!ok)
-		return tool_fail("%s: cannot tell its GPT partition (number, start, size, PARTUUID) from sysfs", esp), -1;
+		return tool_fail("%s: cannot tell its GPT partition (number, start, size, PARTUUID) from sysfs", esp),
+		       -1;
 	p->number = (uint32_t)num;
 	return 0;
 }

@@ -123,7 +123,9 @@ int efivar_write_str(const char *name, const char *guid, uint32_t attrs, const c
 			p += 2;
 		} else if (c >= 0x80) {
 			sb_free(&sb);
-			return tool_fail("%s: '%s' is not UTF-8 text of the Basic Multilingual Plane (UCS-2)", name, value), -1;
+			return tool_fail("%s: '%s' is not UTF-8 text of the Basic Multilingual Plane (UCS-2)", name,
+					 value),
+			       -1;
 		}
 		put_le16(u, (uint16_t)c);
 		sb_putn(&sb, (const char *)u, 2);

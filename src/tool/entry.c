@@ -105,7 +105,8 @@ static int refs_copied(const struct entry_spec *s, struct entry_refs *r, bool *c
 	if (check_names(s) < 0)
 		goto out;
 	for (; n_read < n; n_read++)
-		if (read_file(n_read ? s->initrds[n_read - 1] : s->linux_path, TOOL_READ_MAX, &data[n_read], &len[n_read]) < 0)
+		if (read_file(n_read ? s->initrds[n_read - 1] : s->linux_path, TOOL_READ_MAX, &data[n_read],
+			      &len[n_read]) < 0)
 			goto out;
 	if (mkdir_p(dir, 0755) < 0)
 		goto out;

@@ -12,7 +12,7 @@
 
 struct entry_spec {
 	const char *esp;
-	const char *boot;         /* the distribution's /boot: entries of this id there are replaced (NULL: not looked at) */
+	const char *boot; /* the distribution's /boot: entries of this id there are replaced (NULL: not looked at) */
 	bool in_place;            /* the entry in BOOT/loader/entries with paths relative to BOOT (the
 	                           * kernel and initrds must be under it); else copies on the ESP */
 	const char *token;        /* entry token: machine-id or --entry-token */

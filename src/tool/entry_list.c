@@ -1,6 +1,6 @@
 /* handoff entry list: the entries of an ESP as the loader sees them. The
  * same core code parses them (cfg_parse_loader_conf, bls_parse_entry,
- * uki_parse, osrel_parse), sorts them (bls_sort) and picks the default
+ * uki_parse, bls_entry_from_uki), sorts them (bls_sort) and picks the default
  * (bls_find_default); on top, each entry's files are looked up the way FAT
  * would (case-insensitively) and its kernel is checked against its protocol
  * (plan_scheme), so what would fail at boot shows up here as a problem. */
@@ -10,7 +10,6 @@
 #include "json.h"
 #include "core/bls.h"
 #include "core/config.h"
-#include "core/osrel.h"
 #include "core/uki.h"
 #include <dirent.h>
 #include <limits.h>
@@ -195,19 +194,11 @@ static void load_type1(struct listing *l, const char *esp, const char *shown)
 	free(dir);
 }
 
-static char *first_of(const char *a, const char *b, const char *c)
-{
-	const char *s = a ? a : b ? b : c;
-
-	return s ? xstrdup(s) : NULL;
-}
-
 /* A UKI in EFI/Linux, named and sorted by its .osrel as the loader does. */
 static bool uki_entry(struct bls_entry *e, const char *path, const char *rel, const char *name)
 {
 	struct pe_info *pe = xmalloc(sizeof(*pe));
 	struct uki_sections u;
-	struct osrel o = { 0 };
 	struct bz_info bz;
 	size_t len = 0;
 	char *buf = slurp(path, &len);
@@ -220,19 +211,11 @@ static bool uki_entry(struct bls_entry *e, const char *path, const char *rel, co
 		log_error("%s: not an x86-64 EFI application", rel);
 	if (ok && bz_parse(u.s[UKI_LINUX].data, u.s[UKI_LINUX].size, rel, &bz) == EFI_SUCCESS)
 		uki_check_kernel(&bz, rel);
-	if (ok && u.s[UKI_OSREL].data)
-		osrel_parse((const char *)u.s[UKI_OSREL].data, u.s[UKI_OSREL].size, rel, &o);
-	if (ok && bls_entry_set_name(e, name, ".efi", /* keep_suffix= */ true) != EFI_SUCCESS)
-		ok = false;
 	if (ok) {
-		e->type = BLS_TYPE2;
-		e->path = xstrdup(rel);
 		e->efi = xasprintf("/%s", rel);
-		e->title = first_of(o.pretty_name, o.name, NULL);
-		e->version = first_of(o.version_id, o.image_version, o.version);
-		e->sort_key = first_of(o.image_id, o.id, NULL);
+		ok = bls_entry_from_uki(e, name, rel, (const char *)u.s[UKI_OSREL].data, u.s[UKI_OSREL].size,
+					u.s[UKI_CMDLINE].data != NULL) == EFI_SUCCESS;
 	}
-	osrel_free(&o);
 	free(buf);
 	free(pe);
 	return ok;

@@ -42,7 +42,8 @@ static char *read_words(const char *path, const char *drop1, const char *drop2)
 	buf = xrealloc(buf, len + 1);
 	buf[len] = '\0';
 	for (char *w = strtok_r((char *)buf, " \t\r\n", &save); w; w = strtok_r(NULL, " \t\r\n", &save)) {
-		if ((drop1 && strncmp(w, drop1, strlen(drop1)) == 0) || (drop2 && strncmp(w, drop2, strlen(drop2)) == 0))
+		if ((drop1 && strncmp(w, drop1, strlen(drop1)) == 0) ||
+		    (drop2 && strncmp(w, drop2, strlen(drop2)) == 0))
 			continue;
 		sb_printf(&sb, "%s%s", sb.len ? " " : "", w);
 	}
@@ -67,7 +68,8 @@ char *system_cmdline(void)
 	}
 	if (!s)
 		tool_fail("no kernel command line: %s is missing and %s is empty or missing (a chroot?): "
-			  "write the command line (root=...) to %s", conf, proc && *proc ? proc : "/proc/cmdline", conf);
+			  "write the command line (root=...) to %s",
+			  conf, proc && *proc ? proc : "/proc/cmdline", conf);
 	free(conf);
 	return s;
 }
@@ -176,14 +178,7 @@ static char *same_disk_check(const char *real, const char *esp, bool ext4)
 		goto out;
 	}
 	if (ext4) {
-		char *uevent = path_join(pb, "uevent"), line[256];
-		FILE *f = fopen(uevent, "re");
-		while (f && !node && fgets(line, sizeof(line), f))
-			if (strncmp(line, "DEVNAME=", 8) == 0)
-				node = xasprintf("/dev/%.*s", (int)strcspn(line + 8, "\n"), line + 8);
-		if (f)
-			fclose(f);
-		free(uevent);
+		node = sysfs_dev_node(pb);
 		why = node ? ext4_check(pb, node) : NULL;
 	}
 out:
@@ -212,7 +207,8 @@ char *boot_readable(const char *boot, const char *esp, bool *ret_fat)
 	rel = real + (strcmp(mnt, "/") == 0 ? 0 : strlen(mnt));
 	/* the loader looks for loader/entries at a partition's root and in its /boot */
 	if (*rel && strcmp(rel, "/boot") != 0)
-		why = xasprintf("%s is %s inside its file system: the loader looks only at the root and /boot", boot, rel);
+		why = xasprintf("%s is %s inside its file system: the loader looks only at the root and /boot", boot,
+				rel);
 	else if (esp_is_mounted(esp))
 		why = same_disk_check(real, esp, !*ret_fat);
 	/* else an image build or a chroot: the disk does not exist yet, the file system type has to do */

@@ -27,14 +27,14 @@
 
 static const char *const esp_candidates[] = { "/efi", "/boot/efi", "/boot" };
 
-const char *conf_dir(void)
+static const char *conf_dir(void)
 {
 	const char *env = getenv("HANDOFF_CONF_DIR");
 
 	return env && *env ? env : CONF_DIR;
 }
 
-bool fs_is_fat(const char *path)
+static bool fs_is_fat(const char *path)
 {
 	struct statfs sfs;
 
@@ -61,11 +61,12 @@ char *sysfs_block_dir(dev_t dev)
 }
 
 /* A one-line sysfs attribute as a number. */
-static bool sysfs_u64(const char *dir, const char *name, uint64_t *ret)
+bool sysfs_u64(const char *dir, const char *name, uint64_t *ret)
 {
 	char *p = path_join(dir, name), line[64];
 	FILE *f = fopen(p, "re");
-	bool ok = f && fgets(line, sizeof(line), f) && (line[strcspn(line, "\n")] = '\0', parse_u64(line, UINT64_MAX, ret));
+	bool ok = f && fgets(line, sizeof(line), f) &&
+		  (line[strcspn(line, "\n")] = '\0', parse_u64(line, UINT64_MAX, ret));
 
 	if (f)
 		fclose(f);
@@ -74,7 +75,7 @@ static bool sysfs_u64(const char *dir, const char *name, uint64_t *ret)
 }
 
 /* /dev/NAME of the sysfs block device @dir (its uevent's DEVNAME). */
-static char *dev_node(const char *dir)
+char *sysfs_dev_node(const char *dir)
 {
 	char *uevent = path_join(dir, "uevent"), line[256], *node = NULL;
 	FILE *f = fopen(uevent, "re");
@@ -106,7 +107,7 @@ static int esp_partition_type(const char *path)
 	    number == 0)
 		goto out;
 	disk = path_join(part, "..");
-	node = dev_node(disk);
+	node = sysfs_dev_node(disk);
 	if (!node || !sysfs_u64(disk, "size", &sectors) || (fd = open(node, O_RDONLY | O_CLOEXEC)) < 0)
 		goto out;
 	head = xmalloc(GPT_HEAD_BYTES);
@@ -142,7 +143,7 @@ bool esp_is_mounted(const char *path)
 	return !esp_not_mounted_why(path);
 }
 
-char *esp_recorded(void)
+static char *esp_recorded(void)
 {
 	char *path = path_join(conf_dir(), ESP_RECORD), line[PATH_MAX], *r = NULL;
 	FILE *f = fopen(path, "re");
@@ -200,8 +201,8 @@ char *esp_locate(const char *opt, bool quiet)
 	if (!quiet) {
 		char why[512] = "";
 		for (size_t i = 0; i < sizeof(esp_candidates) / sizeof(esp_candidates[0]); i++)
-			snprintf(why + strlen(why), sizeof(why) - strlen(why), "%s%s: %s", i ? ", " : "", esp_candidates[i],
-				 esp_not_mounted_why(esp_candidates[i]));
+			snprintf(why + strlen(why), sizeof(why) - strlen(why), "%s%s: %s", i ? ", " : "",
+				 esp_candidates[i], esp_not_mounted_why(esp_candidates[i]));
 		tool_fail("no EFI system partition found (%s); mount it or give --esp DIR", why);
 	}
 	return NULL;

@@ -7,11 +7,14 @@
 
 #ifndef MSDOS_SUPER_MAGIC
 #define MSDOS_SUPER_MAGIC 0x4d44
+/** sysfs_u64() - the number in the one-line sysfs attribute @dir/@name. */
+bool sysfs_u64(const char *dir, const char *name, uint64_t *ret);
+/** sysfs_dev_node() - "/dev/NAME" from @dir/uevent's DEVNAME=, or NULL. Allocated. */
+char *sysfs_dev_node(const char *dir);
+
 #endif
 #define EXT4_SUPER_MAGIC_FS 0xef53 /* statfs f_type of ext2, ext3 and ext4 */
 
-/** conf_dir() - /etc/handoff, or $HANDOFF_CONF_DIR (tests). */
-const char *conf_dir(void);
 
 /**
  * esp_locate() - the ESP to work on: @opt (--esp, any directory); else the
@@ -21,18 +24,20 @@ const char *conf_dir(void);
  * Return: a malloc'd path, or NULL.
  */
 char *esp_locate(const char *opt, bool quiet);
-/** esp_is_mounted() - @path is the root of a mounted FAT file system, on a GPT partition of type ESP when that can be read. */
+/** esp_is_mounted() - @path is the root of a mounted FAT file system, on a GPT partition of type ESP when that can be
+ * read. */
 bool esp_is_mounted(const char *path);
-/** esp_recorded() - the ESP recorded in /etc/handoff/esp, or NULL. */
-char *esp_recorded(void);
 /** esp_record() - record @esp (made absolute) in /etc/handoff/esp, when /etc/handoff exists. Return: 0 or -1. */
 int esp_record(const char *esp);
 
-/** fs_is_fat() - @path is on a FAT file system (statfs). */
-bool fs_is_fat(const char *path);
 /** is_mount_root() - @path is the root of a mounted file system (or "/"). */
 bool is_mount_root(const char *path);
 /** sysfs_block_dir() - the resolved /sys/dev/block/MAJ:MIN directory of @dev, or NULL. */
 char *sysfs_block_dir(dev_t dev);
+
+/** sysfs_u64() - the number in the one-line sysfs attribute @dir/@name. */
+bool sysfs_u64(const char *dir, const char *name, uint64_t *ret);
+/** sysfs_dev_node() - "/dev/NAME" from @dir/uevent's DEVNAME=, or NULL. Allocated. */
+char *sysfs_dev_node(const char *dir);
 
 #endif

@@ -32,8 +32,9 @@ static EFI_STATUS check_overlap(const struct pe_info *pe, const char *name)
 				continue;
 			if (a->virtual_address < b->virtual_address + section_span(b) &&
 			    b->virtual_address < a->virtual_address + section_span(a))
-				return log_error_status(EFI_LOAD_ERROR, "%s: section %u (%s) at %#x overlaps section %u (%s) at %#x",
-							name, k, b->name, b->virtual_address, i, a->name, a->virtual_address);
+				return log_error_status(
+					EFI_LOAD_ERROR, "%s: section %u (%s) at %#x overlaps section %u (%s) at %#x",
+					name, k, b->name, b->virtual_address, i, a->name, a->virtual_address);
 		}
 	}
 	return EFI_SUCCESS;
@@ -54,8 +55,10 @@ static EFI_STATUS check_certs(const uint8_t *buf, const struct pe_info *pe, cons
 						name, (unsigned long long)(end - off), (unsigned long long)off);
 		length = get_le32(buf + off);
 		if (length < WIN_CERT_HEADER_SIZE || length > end - off)
-			return log_error_status(EFI_LOAD_ERROR, "%s: certificate table: entry at %#llx has dwLength %u, outside the table (%#x+%#x)",
-						name, (unsigned long long)off, length, pe->cert_offset, pe->cert_size);
+			return log_error_status(
+				EFI_LOAD_ERROR,
+				"%s: certificate table: entry at %#llx has dwLength %u, outside the table (%#x+%#x)",
+				name, (unsigned long long)off, length, pe->cert_offset, pe->cert_size);
 		if (get_le16(buf + off + 6) == WIN_CERT_TYPE_PKCS_SIGNED_DATA)
 			*ret_signed = true;
 		off += ALIGN_UP((uint64_t)length, 8);

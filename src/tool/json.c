@@ -39,7 +39,7 @@ static size_t utf8_len(const uint8_t *s, size_t n)
 	return len;
 }
 
-void json_escape(struct strbuf *out, const char *str, size_t n)
+static void json_escape(struct strbuf *out, const char *str, size_t n)
 {
 	const uint8_t *s = (const uint8_t *)str;
 

@@ -25,7 +25,5 @@ void json_strn(struct json *j, const char *key, const char *s, size_t n);
 void json_uint(struct json *j, const char *key, uint64_t v);
 void json_bool(struct json *j, const char *key, bool v);
 void json_null(struct json *j, const char *key);
-/** json_escape() - append @s as a quoted JSON string. */
-void json_escape(struct strbuf *out, const char *s, size_t n);
 
 #endif

@@ -127,8 +127,6 @@ char *tmpdir_create(const char *tag);
 void rm_rf(const char *path);
 /** random_bytes() - @n bytes from /dev/urandom. */
 int random_bytes(void *buf, size_t n);
-/** self_dir() - directory of the running executable (malloc'd), or NULL. */
-char *self_dir(void);
 /**
  * run_command() - run @argv (argv[0] looked up in PATH) with stdout and
  * stderr captured; on failure print one line naming @what and the last line
@@ -147,8 +145,6 @@ char *loader_find(const char *opt);
 char *loader32_find(const char *opt);
 /** stub_find() - the same for handoff-stub.efi (--stub). */
 char *stub_find(const char *opt);
-/** artifact_find() - @opt, else @local beside the tool, else @installed relative to it. */
-char *artifact_find(const char *opt, const char *local, const char *installed, const char *what);
 
 /* ---- option values ---- */
 /** usage_bad_option() - getopt_long() returned '?' or ':' (optstring starts with ':'). */

@@ -38,7 +38,8 @@ static int read_fd(int fd, const char *path, uint64_t max, uint8_t **ret, size_t
 			continue;
 		if (n <= 0) {
 			free(buf);
-			return tool_fail("%s: read: %s", path, n < 0 ? strerror(errno) : "file shrank while reading"), -1;
+			return tool_fail("%s: read: %s", path, n < 0 ? strerror(errno) : "file shrank while reading"),
+			       -1;
 		}
 		len += (size_t)n;
 	}
@@ -280,7 +281,7 @@ int random_bytes(void *buf, size_t n)
 	return 0;
 }
 
-char *self_dir(void)
+static char *self_dir(void)
 {
 	char buf[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
@@ -389,7 +390,7 @@ int usage_bad_option(int c, char **argv)
 	return tool_usage("unknown option '%s'", argv[optind - 1]);
 }
 
-char *artifact_find(const char *opt, const char *local, const char *installed, const char *what)
+static char *artifact_find(const char *opt, const char *local, const char *installed, const char *what)
 {
 	char *dir = self_dir(), *cand[2] = { NULL, NULL };
 	char *found = NULL;

@@ -80,8 +80,8 @@ def test_ext4_bad_metadata_returns_to_menu():
     qemu.expect_eq(res.keys_pending, [], "all menu keys sent (the menu came back)", res)
     qemu.expect(res.time_of(r"partition 2: inode %d: checksum mismatch" % ino) is not None,
                 "the driver names the partition, inode %d and the failed check" % ino, res)
-    qemu.expect(res.time_of(r"entry 'Corrupt kernel': cannot load /debian/vmlinuz-bad") is not None,
-                "the loader names the entry and the file", res)
+    qemu.expect(res.time_of(r"entry 'Corrupt kernel': /debian/vmlinuz-bad: cannot open: EFI_VOLUME_CORRUPTED")
+                is not None, "the loader names the entry and the file", res)
     qemu.expect(res.time_of(r"booting 'Good' by") is not None, "the good entry boots after the error", res)
     qemu.expect_linux_saw(res, good)
 

@@ -24,7 +24,7 @@ EFI_CC="clang -target x86_64-unknown-windows -std=gnu11 -ffreestanding -fshort-w
 	-fno-stack-protector -fno-stack-check -mno-stack-arg-probe -Os -Wall -Wextra -Werror -Iinclude -Isrc"
 build_selfcheck() {
 	local objs=() f
-	for f in tests/helpers/efi_selfcheck.c src/efi/libc.c src/core/{pe,pe_write,uki,osrel,wrap,bzimage,fmt,log}.c; do
+	for f in tests/helpers/efi_selfcheck.c src/libc/libc.c src/core/{pe,pe_write,uki,osrel,wrap,bzimage,fmt,log}.c; do
 		$EFI_CC -c "$f" -o "$W/$(basename "${f%.c}").o" || return 1
 		objs+=("$W/$(basename "${f%.c}").o")
 	done

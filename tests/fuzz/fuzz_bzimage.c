@@ -4,7 +4,7 @@
  * provides, Secure Boot never lets an image run unverified (plan_trust), and
  * no layout range wraps or leaves the address limit. The same for 32-bit
  * firmware (mixed mode), with the .compat entry's layout. */
-#include "core/plan.h"
+#include "core/boot_plan.h"
 #include "core/trust.h"
 #include <stdlib.h>
 
@@ -17,7 +17,8 @@ static void check_trust(const struct image_info *img, enum boot_scheme s, bool s
 
 	if (secure_boot && (err == EFI_SUCCESS) != img->is_pe)
 		abort();
-	if (secure_boot && err == EFI_SUCCESS && (p.verify != VERIFY_FIRMWARE || !p.load_image || !p.load_image_must_pass))
+	if (secure_boot && err == EFI_SUCCESS &&
+	    (p.verify != VERIFY_FIRMWARE || !p.load_image || !p.load_image_must_pass))
 		abort();
 }
 
@@ -89,6 +90,29 @@ static void check_layout(const struct image_info *img, const struct kernel_layou
 		abort(); /* a fixed address must hold the whole kernel below the limit */
 }
 
+/* The loader plans from the file's head (image_identify_head, plan_boot)
+ * before it reads the rest: the plan must be the one the whole file gives. */
+static void check_head_plans_as_whole(const uint8_t *data, size_t size, const struct image_info *whole)
+{
+	struct image_info head;
+	struct boot_plan a, b;
+
+	if (image_identify_head(data, MIN(size, (size_t)BZ_HEAD_MAX), size, "fuzz", &head) != EFI_SUCCESS)
+		abort();
+	for (int scheme = SCHEME_AUTO; scheme <= SCHEME_LEGACY; scheme++) {
+		struct boot_request r = { .img = whole, .image_size = size, .requested = scheme, .cmdline_len = 100,
+					  .initrd_size = 4096, .tpm = true };
+		EFI_STATUS ea = plan_boot(&r, "fuzz", &a), eb;
+
+		r.img = &head;
+		eb = plan_boot(&r, "fuzz", &b);
+		if (ea != eb || (ea == EFI_SUCCESS && (a.scheme != b.scheme || a.place_kernel != b.place_kernel ||
+						      memcmp(&a.kernel, &b.kernel, sizeof(a.kernel)) != 0 ||
+						      a.initrd_max != b.initrd_max)))
+			abort();
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const enum boot_scheme requests[] = { SCHEME_AUTO, SCHEME_STUB, SCHEME_HANDOVER, SCHEME_LEGACY };
@@ -110,5 +134,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				check_scheme_ia32(&img, s, sb);
 	if (plan_compat_layout(&img, size, "fuzz", &l) == EFI_SUCCESS)
 		check_compat_layout(&img, size, &l);
+	check_head_plans_as_whole(data, size, &img);
 	return 0;
 }

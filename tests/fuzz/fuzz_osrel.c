@@ -17,7 +17,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	kver[size] = '\0';
 	text = osrel_default(kver);
 	if (text) {
-		if (osrel_parse(text, strlen(text), "default", &o) != EFI_SUCCESS || o.n_bad_lines != 0 || !o.pretty_name)
+		if (osrel_parse(text, strlen(text), "default", &o) != EFI_SUCCESS || o.n_bad_lines != 0 ||
+		    !o.pretty_name)
 			abort();
 		osrel_free(&o);
 		mem_free(text);

@@ -33,15 +33,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	m = (struct fuzz_mem){ data + CTRL_SIZE, size - CTRL_SIZE };
 	in = (struct probe_input){
-		.entry = (enum probe_entry)(data[0] % 4), .la57 = data[1] & 1, .check_paging = data[1] & 2,
-		.bs_tested = data[1] & 4, .bs_status = data[2] ? EFI_BUFFER_TOO_SMALL : EFI_SUCCESS,
-		.rflags = get_le64(data + 8), .cr3 = get_le64(data + 16), .kernel_addr = get_le64(data + 24),
-		.systab_addr = get_le64(data + 32), .fw_map_addr = get_le32(data + 40), .fw_map_size = get_le32(data + 44),
-		.fw_desc_size = get_le16(data + 48), .fw_desc_version = data[50],
-		.gop = { .present = data[1] & 8, .fb_base = get_le32(data + 52), .width = get_le16(data + 56),
-			 .height = get_le16(data + 58), .pixels_per_scan_line = get_le16(data + 60) },
-		.bp_addr = MEM_BASE, .expected_hdr = data + CTRL_SIZE + SETUP_HEADER_OFFSET,
-		.expected_hdr_size = 0x26c - SETUP_HEADER_OFFSET, .read = fuzz_read, .read_ctx = &m,
+		.entry = (enum probe_entry)(data[0] % 4),
+		.la57 = data[1] & 1,
+		.check_paging = data[1] & 2,
+		.bs_tested = data[1] & 4,
+		.bs_status = data[2] ? EFI_BUFFER_TOO_SMALL : EFI_SUCCESS,
+		.rflags = get_le64(data + 8),
+		.cr3 = get_le64(data + 16),
+		.kernel_addr = get_le64(data + 24),
+		.systab_addr = get_le64(data + 32),
+		.fw_map_addr = get_le32(data + 40),
+		.fw_map_size = get_le32(data + 44),
+		.fw_desc_size = get_le16(data + 48),
+		.fw_desc_version = data[50],
+		.gop = {.present = data[1] & 8,
+			.fb_base = get_le32(data + 52),
+			.width = get_le16(data + 56),
+			.height = get_le16(data + 58),
+			.pixels_per_scan_line = get_le16(data + 60)},
+		.bp_addr = MEM_BASE,
+		.expected_hdr = data + CTRL_SIZE + SETUP_HEADER_OFFSET,
+		.expected_hdr_size = 0x26c - SETUP_HEADER_OFFSET,
+		.read = fuzz_read,
+		.read_ctx = &m,
 	};
 	probe_run(&in, &r);
 	probe_report_json(&r, line, sizeof(line));

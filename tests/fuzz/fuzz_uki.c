@@ -56,7 +56,8 @@ static void write_side(const uint8_t *data, size_t size, struct pe_info *pe)
 	}
 	bz = tiny_bzimage(&bz_len);
 	if (wrap_bzimage(data, size, bz, bz_len, "bz", &out, &out_len) == EFI_SUCCESS) {
-		if (pe_parse(out, out_len, "wrapped", pe) != EFI_SUCCESS || bz_parse(out, out_len, "wrapped", &bi) != EFI_SUCCESS)
+		if (pe_parse(out, out_len, "wrapped", pe) != EFI_SUCCESS ||
+		    bz_parse(out, out_len, "wrapped", &bi) != EFI_SUCCESS)
 			abort();
 		if (memcmp(out + 0x1f1, bz + 0x1f1, bz_len - 0x1f1) != 0)
 			abort();

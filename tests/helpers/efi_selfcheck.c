@@ -67,10 +67,13 @@ static void report(const struct pe_info *pe, const uint8_t *img, size_t size, ch
 		uint32_t h = hash(hash(0, v.head + 0x1f1, v.head_size - 0x1f1), v.body, v.body_size);
 		fmt_snprintf(line, line_size, "SELFCHECK wrap bzimage=%zu/%08x", v.head_size + v.body_size, h);
 	} else if (uki_parse(pe, img, size, PE_LAYOUT_MEMORY, "self", &u) == EFI_SUCCESS) {
-		fmt_snprintf(line, line_size, "SELFCHECK uki linux=%zu/%08x|SELFCHECK initrd=%zu/%08x|SELFCHECK cmdline=[%.*s]|SELFCHECK uname=[%.*s]",
-			     u.s[UKI_LINUX].size, hash(0, u.s[UKI_LINUX].data, u.s[UKI_LINUX].size), u.s[UKI_INITRD].size,
-			     hash(0, u.s[UKI_INITRD].data, u.s[UKI_INITRD].size), (int)u.s[UKI_CMDLINE].size,
-			     (const char *)u.s[UKI_CMDLINE].data, (int)u.s[UKI_UNAME].size, (const char *)u.s[UKI_UNAME].data);
+		fmt_snprintf(line, line_size,
+			     "SELFCHECK uki linux=%zu/%08x|SELFCHECK initrd=%zu/%08x|SELFCHECK "
+			     "cmdline=[%.*s]|SELFCHECK uname=[%.*s]",
+			     u.s[UKI_LINUX].size, hash(0, u.s[UKI_LINUX].data, u.s[UKI_LINUX].size),
+			     u.s[UKI_INITRD].size, hash(0, u.s[UKI_INITRD].data, u.s[UKI_INITRD].size),
+			     (int)u.s[UKI_CMDLINE].size, (const char *)u.s[UKI_CMDLINE].data, (int)u.s[UKI_UNAME].size,
+			     (const char *)u.s[UKI_UNAME].data);
 	} else {
 		fmt_snprintf(line, line_size, "SELFCHECK FAIL: neither a UKI nor a wrapped bzImage");
 	}
@@ -78,7 +81,8 @@ static void report(const struct pe_info *pe, const uint8_t *img, size_t size, ch
 
 EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 {
-	const EFI_GUID loaded_image_guid = { 0x5B1B31A1, 0x9562, 0x11d2, { 0x8E, 0x3F, 0x00, 0xA0, 0xC9, 0x69, 0x72, 0x3B } };
+	const EFI_GUID loaded_image_guid = {
+		0x5B1B31A1, 0x9562, 0x11d2, {0x8E, 0x3F, 0x00, 0xA0, 0xC9, 0x69, 0x72, 0x3B}};
 	struct pe_info pe;
 	char line[300];
 	void *li, *rt = table_ptr(st, ST_RUNTIME), *bs = table_ptr(st, ST_BOOT);
@@ -101,7 +105,7 @@ EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 }
 
 /* What src/core needs from a platform: no allocation (the readers do not
- * allocate), logging dropped (failures show as a FAIL line), (libc comes from src/efi/libc.c). */
+ * allocate), logging dropped (failures show as a FAIL line), (libc comes from src/libc/libc.c). */
 void log_write(enum log_level level, const char *line)
 {
 	(void)level;

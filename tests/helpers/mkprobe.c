@@ -30,6 +30,8 @@ struct opts {
 	uint32_t compat_entry;
 };
 
+#define TAIL_PAD 16u
+
 static uint8_t *read_all(const char *path, size_t *ret_len)
 {
 	FILE *f = fopen(path, "rb");
@@ -136,7 +138,8 @@ static int fill_manifest(uint8_t *img, size_t len)
 	if (EFI_ERROR(bz_parse(img, len, "probe.img", &bz)))
 		return -1;
 	at = memmem(img + bz.setup_size, bz.kernel_size, PROBE_MANIFEST_MAGIC, PROBE_MANIFEST_MAGIC_SIZE);
-	if (!at || at != img + bz.setup_size + PROBE_MANIFEST_OFFSET || bz.hdr_end - SETUP_HEADER_OFFSET > sizeof(m.hdr)) {
+	if (!at || at != img + bz.setup_size + PROBE_MANIFEST_OFFSET ||
+	    bz.hdr_end - SETUP_HEADER_OFFSET > sizeof(m.hdr)) {
 		fprintf(stderr, "mkprobe: payload has no manifest at %#x\n", PROBE_MANIFEST_OFFSET);
 		return -1;
 	}
@@ -176,6 +179,13 @@ int mkimage_main(int argc, char **argv)
 
 	if (parse_args(argc, argv, &o) || !(payload = read_all(o.payload, &payload_len)))
 		return 2;
+	/* A paragraph of zeros at the end, always: a loader must accept a file a
+	 * few bytes short of syssize (the boot tests cut into this padding). */
+	payload = realloc(payload, payload_len + TAIL_PAD);
+	if (!payload)
+		return 2;
+	memset(payload + payload_len, 0, TAIL_PAD);
+	payload_len += TAIL_PAD;
 	if (EFI_ERROR(bz_write(payload, payload_len, &o.bz, &img, &img_len)) || fill_manifest(img, img_len))
 		goto out;
 	if (!o.stub) {

@@ -50,7 +50,8 @@ int main(int argc, char **argv)
 	EFI_STATUS err;
 
 	if (argc < 5 || (strcmp(argv[1], "uki") != 0 && strcmp(argv[1], "wrap") != 0)) {
-		fprintf(stderr, "usage: mkuki uki|wrap STUB KERNEL OUT [-i INITRD]... [-c CMDLINE] [-o OSREL] [-u UNAME]\n");
+		fprintf(stderr,
+			"usage: mkuki uki|wrap STUB KERNEL OUT [-i INITRD]... [-c CMDLINE] [-o OSREL] [-u UNAME]\n");
 		return 2;
 	}
 	in.stub_name = argv[2];

@@ -109,7 +109,8 @@ uint8_t *fake_pe_load(const uint8_t *file, size_t len, size_t *ret_size)
 	memcpy(m, file, hdrs < len ? hdrs : len);
 	for (unsigned i = 0; i < n; i++) {
 		const uint8_t *h = file + ref_sec(file, i);
-		uint32_t vsize = get_le32(h + 8), va = get_le32(h + 12), raw_size = get_le32(h + 16), raw = get_le32(h + 20);
+		uint32_t vsize = get_le32(h + 8), va = get_le32(h + 12), raw_size = get_le32(h + 16),
+			 raw = get_le32(h + 20);
 		memcpy(m + va, file + raw, raw_size < vsize || !vsize ? raw_size : vsize);
 	}
 	*ret_size = size;

@@ -185,6 +185,7 @@ TEST(bli_saved_action_rules)
 	CHECK_EQ(bli_saved_action(&cfg_only, true, "fedora", false), BLI_SAVED_SET);
 	CHECK_EQ(bli_saved_action(&cfg_only, false, "fedora", false), BLI_SAVED_DELETE); /* no longer used */
 	CHECK_EQ(bli_saved_action(&var_saved, false, "fedora", false), BLI_SAVED_SET);
-	CHECK_EQ(bli_saved_action(&var_glob, true, "fedora", false), BLI_SAVED_DELETE); /* the variable beats loader.conf */
+	CHECK_EQ(bli_saved_action(&var_glob, true, "fedora", false),
+		 BLI_SAVED_DELETE); /* the variable beats loader.conf */
 	CHECK_EQ(bli_saved_action(&var_saved, true, "fedora", true), BLI_SAVED_KEEP);   /* a one-shot boot */
 }

@@ -340,7 +340,8 @@ TEST(bls_entry_malformed_lines)
 {
 	struct bls_entry e;
 
-	CHECK_EQ(parse_file("title A\r\nprotocol uefi\r\nlinux\r\nlinux /k\r\nbogus key\r\ntitle B\r\n", "x.conf", &e), EFI_SUCCESS);
+	CHECK_EQ(parse_file("title A\r\nprotocol uefi\r\nlinux\r\nlinux /k\r\nbogus key\r\ntitle B\r\n", "x.conf", &e),
+		 EFI_SUCCESS);
 	CHECK_EQ(e.n_errors, 2);
 	CHECK_LOG("x.conf:2: protocol 'uefi'");
 	CHECK_LOG("x.conf:3: 'linux' has no value");
@@ -376,7 +377,8 @@ TEST(bls_version_cmp_rules)
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		int r = bls_version_cmp(t[i].a, t[i].b), back = bls_version_cmp(t[i].b, t[i].a);
 		if (r != t[i].want || back != -t[i].want)
-			test_fail(__FILE__, __LINE__, "cmp(\"%s\", \"%s\") = %d / %d, want %d", t[i].a, t[i].b, r, back, t[i].want);
+			test_fail(__FILE__, __LINE__, "cmp(\"%s\", \"%s\") = %d / %d, want %d", t[i].a, t[i].b, r, back,
+				  t[i].want);
 	}
 }
 
@@ -400,7 +402,8 @@ TEST(bls_sort_order)
 		mk("deb-new", "debian", "m1", "6.1.0-13"),
 		mk("deb-other-machine", "debian", "m0", "1"),
 	};
-	static const char *const want[] = { "arch", "deb-other-machine", "deb-new", "deb-old", "zz-nokey-5.10", "zz-nokey-5.2" };
+	static const char *const want[] = {"arch",    "deb-other-machine", "deb-new",
+					   "deb-old", "zz-nokey-5.10",	   "zz-nokey-5.2"};
 
 	bls_sort(v, 6);
 	for (size_t i = 0; i < 6; i++)
@@ -417,12 +420,23 @@ TEST(bls_sort_order)
 
 TEST(bls_glob)
 {
-	static const struct { const char *p, *s; bool want; } t[] = {
-		{ "*", "", true }, { "*", "abc", true }, { "a*c", "abbbc", true }, { "a*c", "abcd", false },
-		{ "?b", "ab", true }, { "?b", "b", false }, { "[a-c]x", "bx", true }, { "[!a-c]x", "bx", false },
-		{ "[!a-c]x", "dx", true }, { "debian-*.conf", "debian-6.1.conf", true }, { "*a*a*a*b", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", false },
-		{ "abc", "abc", true }, { "abc", "ab", false }, { "[]]", "]", true },
-		{ "a[", "a[", true }, /* unclosed: '[' is literal, as POSIX fnmatch */
+	static const struct { const char *p, *s; bool want;
+	} t[] = {
+		{"*", "", true},
+		{"*", "abc", true},
+		{"a*c", "abbbc", true},
+		{"a*c", "abcd", false},
+		{"?b", "ab", true},
+		{"?b", "b", false},
+		{"[a-c]x", "bx", true},
+		{"[!a-c]x", "bx", false},
+		{"[!a-c]x", "dx", true},
+		{"debian-*.conf", "debian-6.1.conf", true},
+		{"*a*a*a*b", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", false},
+		{"abc", "abc", true},
+		{"abc", "ab", false},
+		{"[]]", "]", true},
+		{"a[", "a[", true}, /* unclosed: '[' is literal, as POSIX fnmatch */
 	};
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
 		if (glob_match(t[i].p, t[i].s) != t[i].want)
@@ -476,4 +490,27 @@ TEST(bls_auto_entries_ids_and_order)
 		free(v[i]);
 	}
 	free(v);
+}
+
+/* One rule for a UKI's menu text and order, shared by the loader and the tool. */
+TEST(bls_entry_from_uki_osrel_fields)
+{
+	static const char osrel[] =
+		"NAME=Debian\nPRETTY_NAME=\"Debian 13\"\nID=debian\nVERSION_ID=13\nIMAGE_ID=appliance\n";
+	struct bls_entry e = { 0 };
+
+	CHECK_EQ(
+		bls_entry_from_uki(&e, "debian-6.12.efi", "/EFI/Linux/debian-6.12.efi", osrel, sizeof(osrel) - 1, true),
+		EFI_SUCCESS);
+	CHECK_EQ(e.type, BLS_TYPE2);
+	CHECK_STR(e.id, "debian-6.12.efi");
+	CHECK_STR(e.title, "Debian 13");
+	CHECK_STR(e.version, "13");
+	CHECK_STR(e.sort_key, "appliance");
+	CHECK(e.uki_cmdline);
+	bls_entry_free(&e);
+	CHECK_EQ(bls_entry_from_uki(&e, "bare+2-1.efi", "/EFI/Linux/bare+2-1.efi", NULL, 0, false), EFI_SUCCESS);
+	CHECK_STR(e.id, "bare.efi");        /* the boot counter is not part of the id */
+	CHECK(e.title == NULL && e.sort_key == NULL && !e.uki_cmdline);
+	bls_entry_free(&e);
 }

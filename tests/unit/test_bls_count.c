@@ -49,8 +49,9 @@ TEST(bls_count_parse_table)
 
 		bls_count_parse(t->name, t->suffix, &c);
 		if (c.counted != t->counted || c.base_len != t->base_len || c.left != t->left || c.done != t->done)
-			test_fail(__FILE__, __LINE__, "%s: counted %d base %zu left %u done %u, want %d %zu %u %u", t->name,
-				  c.counted, c.base_len, c.left, c.done, t->counted, t->base_len, t->left, t->done);
+			test_fail(__FILE__, __LINE__, "%s: counted %d base %zu left %u done %u, want %d %zu %u %u",
+				  t->name, c.counted, c.base_len, c.left, c.done, t->counted, t->base_len, t->left,
+				  t->done);
 		next = bls_count_next_name(t->name, &c);
 		if (t->next ? !next || strcmp(next, t->next) != 0 : next != NULL)
 			test_fail(__FILE__, __LINE__, "%s: next \"%s\", want \"%s\"", t->name, next ? next : "(null)",

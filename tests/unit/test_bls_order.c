@@ -168,7 +168,8 @@ static void check_sorted(const char *file, int line, const struct fake_entry *f,
 	bls_sort(p, n);
 	for (size_t i = 0; i < n; i++)
 		if (strcmp(p[i]->path, f[i].id) != 0)
-			test_fail(file, line, "stride %zu: position %zu is %s, want %s", stride, i, p[i]->path, f[i].id);
+			test_fail(file, line, "stride %zu: position %zu is %s, want %s", stride, i, p[i]->path,
+				  f[i].id);
 	free(p);
 	free_entries(e, n);
 }
@@ -362,8 +363,11 @@ TEST(glob_match_no_backtracking_explosion)
 TEST(bls_find_default_rules)
 {
 	static const struct fake_entry f[] = {
-		T1("debian-6.1.0-13-amd64", NULL, NULL, NULL), T1("debian-6.1.0-10-amd64", NULL, NULL, NULL),
-		T1("fedora-39", NULL, NULL, NULL), T2("arch.efi", NULL, NULL, NULL), T2("arch-lts.efi", NULL, NULL, NULL),
+		T1("debian-6.1.0-13-amd64", NULL, NULL, NULL),
+		T1("debian-6.1.0-10-amd64", NULL, NULL, NULL),
+		T1("fedora-39", NULL, NULL, NULL),
+		T2("arch.efi", NULL, NULL, NULL),
+		T2("arch-lts.efi", NULL, NULL, NULL),
 	};
 	size_t n = sizeof(f) / sizeof(f[0]);
 	struct bls_entry *e = make_entries(f, n);

@@ -1,5 +1,5 @@
 /* The zero page each scheme hands over, built by the same core calls the
- * firmware layer makes (bp_setup_handover, then for legacy boot bp_set_screen,
+ * firmware layer makes (bp_setup_header, then for legacy boot bp_set_screen,
  * a SETUP_PCI node and bp_setup_memmap), checked on its raw bytes. */
 #include "test.h"
 #include "fake_fw.h"
@@ -25,7 +25,7 @@ static struct boot_params *handover_page(uint8_t **img)
 	*img = fake_bz_build(&f, &len);
 	memset(bp, 0xa5, sizeof(*bp));
 	CHECK_EQ(bz_parse(*img, len, "k", &bz), EFI_SUCCESS);
-	bp_setup_handover(bp, &bz, &LOAD);
+	bp_setup_header(bp, &bz, &LOAD);
 	return bp;
 }
 

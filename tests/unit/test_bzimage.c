@@ -96,7 +96,8 @@ TEST(bz_rejects_damaged_images)
 		if (bz_parse(img, len, "vmlinuz", &bz) != EFI_LOAD_ERROR)
 			test_fail(__FILE__, __LINE__, "case \"%s\" was accepted", cases[i].what);
 		else if (!test_log_contains(cases[i].message) || !test_log_contains("vmlinuz"))
-			test_fail(__FILE__, __LINE__, "case \"%s\": message lacks \"%s\"", cases[i].what, cases[i].message);
+			test_fail(__FILE__, __LINE__, "case \"%s\": message lacks \"%s\"", cases[i].what,
+				  cases[i].message);
 		free(img);
 	}
 }

@@ -68,7 +68,7 @@ TEST(cmdline_for_stub_secure_boot_keeps_the_section)
 
 TEST(cmdline_for_stub_odd_unterminated_unaligned_options)
 {
-	static const uint8_t raw[] = { 0xff, 'a', 0, 0xe9, 0, 'b', 0, 'c' }; /* from byte 1: u"a\u00e9b" + half a unit */
+	static const uint8_t raw[] = {0xff, 'a', 0, 0xe9, 0, 'b', 0, 'c'}; /* from byte 1: u"a\u00e9b" + half a unit */
 	char *s = cmdline_for_stub(raw + 1, sizeof(raw) - 1, NULL, 0, false);
 
 	CHECK_STR(s, "a\xc3\xa9" "b");

@@ -353,7 +353,8 @@ TEST(config_defaults_main)
 
 TEST(config_all_keys_main)
 {
-	struct loader_config c = parse_reset("\xef\xbb\xbf# handoff\r\ntimeout 7\r\n  default   debian-*  \r\neditor no\nconsole-mode max\n\n");
+	struct loader_config c = parse_reset(
+		"\xef\xbb\xbf# handoff\r\ntimeout 7\r\n  default   debian-*  \r\neditor no\nconsole-mode max\n\n");
 
 	CHECK_EQ(c.timeout_sec, 7);
 	CHECK_STR(c.default_glob, "debian-*");
@@ -377,7 +378,8 @@ TEST(config_timeout_words)
 
 TEST(config_malformed_lines_skipped_rest_counts)
 {
-	struct loader_config c = parse_reset("timeout abc\neditor maybe\ndefault\ntimeout 99999999999\nfrobnicate 1\nbeep yes\ntimeout 3\n");
+	struct loader_config c = parse_reset(
+		"timeout abc\neditor maybe\ndefault\ntimeout 99999999999\nfrobnicate 1\nbeep yes\ntimeout 3\n");
 
 	CHECK_EQ(c.timeout_sec, 3);
 	CHECK_EQ(c.n_errors, 4);

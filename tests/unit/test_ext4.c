@@ -192,7 +192,7 @@ static void compare_file(struct walk_ctx *w, const char *host, const char *path,
 				check_range(f, fd, off, 4093, path);
 	} else {
 		/* sparse giants: data, holes, their edges, the end */
-		static const uint64_t offs[] = { 0, 4000, 1 * GIB, 1 * GIB + 120, 2 * GIB, 3 * GIB - 5, 3 * GIB + 69000 };
+		static const uint64_t offs[] = {0, 4000, 1 * GIB, 1 * GIB + 120, 2 * GIB, 3 * GIB - 5, 3 * GIB + 69000};
 		for (size_t i = 0; i < sizeof(offs) / sizeof(offs[0]); i++)
 			check_range(f, fd, offs[i], 70001, path);
 		check_range(f, fd, size - 20, 100, path);
@@ -408,9 +408,10 @@ ROUNDTRIP(ext2_rev0, "ext2-rev0", "small")
 /* Every image mkimages.sh lists has a ROUNDTRIP above. */
 TEST(ext4_roundtrip_covers_images_list)
 {
-	static const char *const covered[] = { "ext4-4k", "ext4-1k", "ext4-no64", "ext4-nocsum", "ext4-inline",
-					       "ext4-i128", "ext4-metabg", "ext4-sparse2", "ext4-seed", "ext4-64k",
-					       "ext4-noextent", "ext4-bigalloc", "ext4-bigalloc-1k", "ext3-4k", "ext2-1k", "ext2-rev0" };
+	static const char *const covered[] = {"ext4-4k",	  "ext4-1k",   "ext4-no64",	"ext4-nocsum",
+					      "ext4-inline",	  "ext4-i128", "ext4-metabg",	"ext4-sparse2",
+					      "ext4-seed",	  "ext4-64k",  "ext4-noextent", "ext4-bigalloc",
+					      "ext4-bigalloc-1k", "ext3-4k",   "ext2-1k",	"ext2-rev0"};
 	FILE *f = fopen(img_path("images", ".list"), "r");
 	char line[512], name[128];
 	int n = 0;
@@ -646,7 +647,10 @@ static void extent_self_loop(uint8_t *m, const char *base)
 }
 
 static void extent_root_too_deep(uint8_t *m, const char *base) { put_le16(m + inode_at(base, "frag") + 0x28 + 6, 6); }
-static void extent_past_end(uint8_t *m, const char *base) { put_le32(m + inode_at(base, "f") + 0x28 + 12 + 8, 0x7fffffff); }
+static void extent_past_end(uint8_t *m, const char *base)
+{
+	put_le32(m + inode_at(base, "f") + 0x28 + 12 + 8, 0x7fffffff);
+}
 static void dirent_overrun(uint8_t *m, const char *base) { put_le16(m + at(base, "d_block") * 1024 + 4, 0x2000); }
 static void dirent_bad_ino(uint8_t *m, const char *base) { put_le32(m + at(base, "d_block") * 1024 + 24, 0x0fffffff); }
 static void dir_inode_zero(uint8_t *m, const char *base) { put_le32(m + at(base, "d_block") * 1024 + 24, 0); }
@@ -685,9 +689,11 @@ TEST(ext4_damaged_metadata)
 	damaged(b, huge_log_block_size, NULL, EFI_VOLUME_CORRUPTED, "s_log_block_size 20 is out of range");
 	damaged(b, inode_size_odd, NULL, EFI_VOLUME_CORRUPTED, "s_inode_size 200 is invalid");
 	damaged(b, blocks_count_huge, NULL, EFI_VOLUME_CORRUPTED, "exceeds the partition");
-	damaged(b, size_int64_max, "/f", EFI_VOLUME_CORRUPTED, "i_size 0x7fffffffffffffff is larger than its block map can describe");
+	damaged(b, size_int64_max, "/f", EFI_VOLUME_CORRUPTED,
+		"i_size 0x7fffffffffffffff is larger than its block map can describe");
 	damaged(b, size_extent_limit, "/f", EFI_SUCCESS, "");
-	damaged(b, size_past_extent_limit, "/f", EFI_VOLUME_CORRUPTED, "i_size 0x40000000001 is larger than its block map");
+	damaged(b, size_past_extent_limit, "/f", EFI_VOLUME_CORRUPTED,
+		"i_size 0x40000000001 is larger than its block map");
 }
 
 static void sb_feature_with_csum(uint8_t *m, const char *base)

@@ -1,6 +1,7 @@
 /* fmt_vsnprintf() against libc's snprintf for the conversions handoff uses. */
 #include "test.h"
 #include "core/fmt.h"
+#include "core/log.h"
 #include <stdlib.h>
 
 #define CHECK_FMT(...)                                                     \
@@ -49,4 +50,17 @@ TEST(fmt_precision_does_not_read_past)
 	fmt_snprintf(buf, sizeof(buf), "%.*s", 3, unterminated);
 	CHECK_STR(buf, "abc");
 	free(unterminated);
+}
+
+/* %m names the status, as systemd's %m names errno (issue 15). */
+TEST(fmt_status_directive)
+{
+	char buf[64];
+
+	fmt_snprintf(buf, sizeof(buf), "%d%%", 5);
+	CHECK_STR(buf, "5%");
+	CHECK(log_error_status(EFI_NOT_FOUND, "%s: cannot open: %m", "/vmlinuz") == EFI_NOT_FOUND);
+	CHECK_LOG("/vmlinuz: cannot open: EFI_NOT_FOUND");
+	log_status(LOG_WARNING, EFI_ACCESS_DENIED, "refused (%m), %s", "so it goes");
+	CHECK_LOG("refused (EFI_ACCESS_DENIED), so it goes");
 }

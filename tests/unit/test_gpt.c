@@ -203,7 +203,8 @@ TEST(gpt_read_entry_type_from_the_head)
 	d[1024 + 3] ^= 1; /* a type byte: the array CRC must catch it */
 	CHECK_EQ(gpt_read_entry_type(d, 34 * 512, N_SECTORS, 0, "disk", &got), EFI_CRC_ERROR);
 	d[1024 + 3] ^= 1;
-	CHECK_EQ(gpt_read_entry_type(d, 34 * 512, 40, 0, "disk", &got), EFI_VOLUME_CORRUPTED); /* LastUsableLBA past the disk */
+	CHECK_EQ(gpt_read_entry_type(d, 34 * 512, 40, 0, "disk", &got),
+		 EFI_VOLUME_CORRUPTED); /* LastUsableLBA past the disk */
 	CHECK_EQ(gpt_read_entry_type(d, 512, N_SECTORS, 0, "disk", &got), EFI_UNSUPPORTED);
 	free(d);
 }
@@ -212,11 +213,13 @@ TEST(gpt_read_entry_type_from_the_head)
  * entries outside the usable area or reversed, which gpt_read now refuses. */
 TEST(gpt_read_corpus_disks)
 {
-	static const struct { const char *name; EFI_STATUS want; const char *msg; } cases[] = {
-		{ "two-partitions", EFI_SUCCESS, NULL },
-		{ "partition-past-usable", EFI_VOLUME_CORRUPTED, "GPT entry 1: LBAs 34..99 outside the usable area 34..66" },
-		{ "partition-reversed", EFI_VOLUME_CORRUPTED, "GPT entry 1: LBAs 60..40 outside" },
-		{ "no-gpt", EFI_UNSUPPORTED, NULL },
+	static const struct { const char *name; EFI_STATUS want; const char *msg;
+	} cases[] = {
+		{"two-partitions", EFI_SUCCESS, NULL},
+		{"partition-past-usable", EFI_VOLUME_CORRUPTED,
+		 "GPT entry 1: LBAs 34..99 outside the usable area 34..66"},
+		{"partition-reversed", EFI_VOLUME_CORRUPTED, "GPT entry 1: LBAs 60..40 outside"},
+		{"no-gpt", EFI_UNSUPPORTED, NULL},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char path[128];

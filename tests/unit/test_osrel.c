@@ -136,7 +136,8 @@ TEST(osrel_default_round_trips)
 	char *text = osrel_default("6.1.0-57-amd64 (debian-kernel@lists.debian.org) #1 SMP");
 	struct osrel o;
 
-	CHECK_STR(text, "NAME=\"Linux\"\nID=linux\nPRETTY_NAME=\"Linux 6.1.0-57-amd64\"\nVERSION_ID=\"6.1.0-57-amd64\"\n");
+	CHECK_STR(text,
+		  "NAME=\"Linux\"\nID=linux\nPRETTY_NAME=\"Linux 6.1.0-57-amd64\"\nVERSION_ID=\"6.1.0-57-amd64\"\n");
 	CHECK_EQ(osrel_parse(text, strlen(text), "default", &o), EFI_SUCCESS);
 	CHECK_STR(o.pretty_name, "Linux 6.1.0-57-amd64");
 	CHECK_STR(o.version_id, "6.1.0-57-amd64");

@@ -88,7 +88,18 @@ struct pe_damage {
 	const char *message;
 };
 
-enum { D_N_SECTIONS, D_OPT_SIZE, D_MAGIC, D_N_DIRS, D_RAW_OFFSET, D_RAW_SIZE, D_VSIZE, D_FILE_ALIGN, D_CERT, D_TRUNCATE };
+enum {
+	D_N_SECTIONS,
+	D_OPT_SIZE,
+	D_MAGIC,
+	D_N_DIRS,
+	D_RAW_OFFSET,
+	D_RAW_SIZE,
+	D_VSIZE,
+	D_FILE_ALIGN,
+	D_CERT,
+	D_TRUNCATE
+};
 
 static void apply_damage(uint8_t *img, size_t *len, const struct pe_damage *d)
 {
@@ -136,7 +147,8 @@ TEST(pe_rejects_damaged_headers)
 		if (pe_parse(img, len, "damaged.efi", &pe) != EFI_LOAD_ERROR)
 			test_fail(__FILE__, __LINE__, "case \"%s\" was accepted", cases[i].what);
 		else if (!test_log_contains(cases[i].message) || !test_log_contains("damaged.efi"))
-			test_fail(__FILE__, __LINE__, "case \"%s\": message lacks \"%s\"", cases[i].what, cases[i].message);
+			test_fail(__FILE__, __LINE__, "case \"%s\": message lacks \"%s\"", cases[i].what,
+				  cases[i].message);
 		free(img);
 	}
 }
@@ -212,8 +224,8 @@ static void new_section(struct pe_new_section *s, const char *name, const uint8_
 }
 
 /* Everything the writer promises, checked on @out against @in. */
-static void check_added(const uint8_t *in, size_t in_len, const uint8_t *out, size_t out_len, const struct pe_new_section *secs,
-			size_t n)
+static void check_added(const uint8_t *in, size_t in_len, const uint8_t *out, size_t out_len,
+			const struct pe_new_section *secs, size_t n)
 {
 	struct pe_info a, b;
 	uint32_t va_min, raw_min;

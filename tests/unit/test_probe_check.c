@@ -435,7 +435,8 @@ TEST(probe_every_error_has_a_case)
 		bool seen = false;
 
 		for (size_t i = 0; i < ARRAY_SIZE(cases) && !seen; i++)
-			seen = strncmp(cases[i].errors, name, strlen(name)) == 0 && cases[i].errors[strlen(name)] == ' ';
+			seen = strncmp(cases[i].errors, name, strlen(name)) == 0 &&
+			       cases[i].errors[strlen(name)] == ' ';
 		if (!seen)
 			test_fail(__FILE__, __LINE__, "no broken case for %s", name);
 	}
@@ -456,17 +457,20 @@ TEST(probe_json_line)
 	r->errors |= 1u << PROBE_ERR_E820_OVERLAP | 1u << PROBE_ERR_SENTINEL;
 	n = probe_report_json(r, line, sizeof(line));
 	CHECK_EQ(n, strlen(line));
-	CHECK(strncmp(line, "HANDOFF-PROBE {\"entry\":\"legacy64\",\"cmdline\":\"console=ttyS0 probe=\\\"x\\\\y\\\"\"", 72) == 0);
+	CHECK(strncmp(line, "HANDOFF-PROBE {\"entry\":\"legacy64\",\"cmdline\":\"console=ttyS0 probe=\\\"x\\\\y\\\"\"",
+		      72) == 0);
 	CHECK(strstr(line, "\"errors\":[\"e820_overlap\",\"sentinel\"]") != NULL);
 	CHECK(strstr(line, "\"initrd_size\":4660,") != NULL);
-	CHECK(strstr(line, "\"e820\":3,\"efi_systab\":true,\"efi_memmap\":6,\"efi_sig\":\"EL64\",\"screen\":\"efi\"") != NULL);
+	CHECK(strstr(line, "\"e820\":3,\"efi_systab\":true,\"efi_memmap\":6,\"efi_sig\":\"EL64\",\"screen\":\"efi\"") !=
+	      NULL);
 	f = fopen(path, "w");
 	CHECK(f != NULL);
 	if (f) {
 		fputs(line + strlen("HANDOFF-PROBE "), f);
 		fclose(f);
 		snprintf(cmd, sizeof(cmd),
-			 "python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d[\"cmdline\"], d[\"initrd_sha256\"][:8], len(d[\"errors\"]))' %s",
+			 "python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d[\"cmdline\"], "
+			 "d[\"initrd_sha256\"][:8], len(d[\"errors\"]))' %s",
 			 path);
 		f = popen(cmd, "r");
 		if (f) {

@@ -128,9 +128,12 @@ TEST(trust_stub_under_secure_boot_does_not_reload_embedded_kernel_for_handover)
 TEST(trust_refusal_reasons)
 {
 	CHECK(strstr(trust_refusal_reason(EFI_SECURITY_VIOLATION, true, EFI_IMAGE_EXECUTION_AUTH_SIG_FOUND), "dbx"));
-	CHECK(strstr(trust_refusal_reason(EFI_ACCESS_DENIED, false, EFI_IMAGE_EXECUTION_AUTH_SIG_FAILED), "not signed"));
-	CHECK(strstr(trust_refusal_reason(EFI_ACCESS_DENIED, true, EFI_IMAGE_EXECUTION_AUTH_SIG_FAILED), "signer is in dbx"));
-	CHECK(strstr(trust_refusal_reason(EFI_ACCESS_DENIED, true, EFI_IMAGE_EXECUTION_AUTH_UNTESTED), "changed after signing"));
+	CHECK(strstr(trust_refusal_reason(EFI_ACCESS_DENIED, false, EFI_IMAGE_EXECUTION_AUTH_SIG_FAILED),
+		     "not signed"));
+	CHECK(strstr(trust_refusal_reason(EFI_ACCESS_DENIED, true, EFI_IMAGE_EXECUTION_AUTH_SIG_FAILED),
+		     "signer is in dbx"));
+	CHECK(strstr(trust_refusal_reason(EFI_ACCESS_DENIED, true, EFI_IMAGE_EXECUTION_AUTH_UNTESTED),
+		     "changed after signing"));
 	CHECK(strstr(trust_refusal_reason(EFI_SECURITY_VIOLATION, false, -1), "not signed"));
 	CHECK(strstr(trust_status_meaning(EFI_SECURITY_VIOLATION), "forbids starting it"));
 	CHECK(strstr(trust_status_meaning(EFI_ACCESS_DENIED), "forbids loading it"));

@@ -62,7 +62,8 @@ TEST(uki_debian_kernel_on_systemd_stub)
 	CHECK(u.s[UKI_OSREL].data != NULL);
 	if (u.s[UKI_OSREL].data) {
 		char pretty[80];
-		CHECK_EQ(osrel_parse((const char *)u.s[UKI_OSREL].data, u.s[UKI_OSREL].size, ".osrel", &o), EFI_SUCCESS);
+		CHECK_EQ(osrel_parse((const char *)u.s[UKI_OSREL].data, u.s[UKI_OSREL].size, ".osrel", &o),
+			 EFI_SUCCESS);
 		snprintf(pretty, sizeof(pretty), "Linux %s", uname);
 		CHECK_STR(o.pretty_name, pretty);
 		CHECK_STR(o.version_id, uname);

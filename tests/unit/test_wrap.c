@@ -11,7 +11,8 @@
 #include <stdlib.h>
 
 /* Both views of @out, against the inputs. */
-static void check_wrapped(const uint8_t *stub, size_t stub_len, const uint8_t *k, size_t k_len, const uint8_t *out, size_t out_len)
+static void check_wrapped(const uint8_t *stub, size_t stub_len, const uint8_t *k, size_t k_len, const uint8_t *out,
+			  size_t out_len)
 {
 	struct pe_info sp, wp;
 	struct bz_info kb, wb;
@@ -60,7 +61,8 @@ static void check_wrapped(const uint8_t *stub, size_t stub_len, const uint8_t *k
 			const struct pe_section *a = &wp.sections[i], *b = &wp.sections[j];
 			if (a->raw_size && b->raw_size && a->raw_offset < b->raw_offset + b->raw_size &&
 			    b->raw_offset < a->raw_offset + a->raw_size)
-				test_fail(__FILE__, __LINE__, "sections %s and %s overlap in the file", a->name, b->name);
+				test_fail(__FILE__, __LINE__, "sections %s and %s overlap in the file", a->name,
+					  b->name);
 		}
 	CHECK_EQ(bs->virtual_address, ALIGN_UP(sp.size_of_image, sp.section_alignment));
 	CHECK_EQ(wp.size_of_image, ALIGN_UP(bs->virtual_address + bs->raw_size, sp.section_alignment));

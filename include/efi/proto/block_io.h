@@ -38,7 +38,8 @@ _Static_assert(offsetof(EFI_BLOCK_IO_MEDIA, IoAlign) == 16, "EFI_BLOCK_IO_MEDIA.
 _Static_assert(offsetof(EFI_BLOCK_IO_MEDIA, LastBlock) == 24, "EFI_BLOCK_IO_MEDIA.LastBlock");
 _Static_assert(offsetof(EFI_BLOCK_IO_MEDIA, LowestAlignedLba) == 32, "EFI_BLOCK_IO_MEDIA.LowestAlignedLba");
 _Static_assert(offsetof(EFI_BLOCK_IO_MEDIA, LogicalBlocksPerPhysicalBlock) == 40, "LogicalBlocksPerPhysicalBlock");
-_Static_assert(offsetof(EFI_BLOCK_IO_MEDIA, OptimalTransferLengthGranularity) == 44, "OptimalTransferLengthGranularity");
+_Static_assert(offsetof(EFI_BLOCK_IO_MEDIA, OptimalTransferLengthGranularity) == 44,
+	       "OptimalTransferLengthGranularity");
 _Static_assert(sizeof(EFI_BLOCK_IO_MEDIA) == 48, "EFI_BLOCK_IO_MEDIA size");
 
 typedef EFI_STATUS(EFIAPI *EFI_BLOCK_RESET)(IN EFI_BLOCK_IO_PROTOCOL *This, IN BOOLEAN ExtendedVerification);
@@ -57,8 +58,10 @@ struct EFI_BLOCK_IO_PROTOCOL {
 	EFI_BLOCK_FLUSH FlushBlocks;
 };
 _Static_assert(offsetof(EFI_BLOCK_IO_PROTOCOL, Media) == EFI_LAYOUT(0x08, 0x08), "EFI_BLOCK_IO_PROTOCOL.Media");
-_Static_assert(offsetof(EFI_BLOCK_IO_PROTOCOL, ReadBlocks) == EFI_LAYOUT(0x18, 0x10), "EFI_BLOCK_IO_PROTOCOL.ReadBlocks");
-_Static_assert(offsetof(EFI_BLOCK_IO_PROTOCOL, FlushBlocks) == EFI_LAYOUT(0x28, 0x18), "EFI_BLOCK_IO_PROTOCOL.FlushBlocks");
+_Static_assert(offsetof(EFI_BLOCK_IO_PROTOCOL, ReadBlocks) == EFI_LAYOUT(0x18, 0x10),
+	       "EFI_BLOCK_IO_PROTOCOL.ReadBlocks");
+_Static_assert(offsetof(EFI_BLOCK_IO_PROTOCOL, FlushBlocks) == EFI_LAYOUT(0x28, 0x18),
+	       "EFI_BLOCK_IO_PROTOCOL.FlushBlocks");
 _Static_assert(sizeof(EFI_BLOCK_IO_PROTOCOL) == EFI_LAYOUT(0x30, 0x20), "EFI_BLOCK_IO_PROTOCOL size");
 
 #endif /* EFI_PROTO_BLOCK_IO_H */

@@ -51,7 +51,8 @@ _Static_assert(offsetof(EFI_GRAPHICS_OUTPUT_PROTOCOL_MODE, Info) == EFI_LAYOUT(8
 _Static_assert(offsetof(EFI_GRAPHICS_OUTPUT_PROTOCOL_MODE, SizeOfInfo) == EFI_LAYOUT(16, 12), "SizeOfInfo");
 _Static_assert(offsetof(EFI_GRAPHICS_OUTPUT_PROTOCOL_MODE, FrameBufferBase) == EFI_LAYOUT(24, 16), "FrameBufferBase");
 _Static_assert(offsetof(EFI_GRAPHICS_OUTPUT_PROTOCOL_MODE, FrameBufferSize) == EFI_LAYOUT(32, 24), "FrameBufferSize");
-_Static_assert(sizeof(EFI_GRAPHICS_OUTPUT_PROTOCOL_MODE) == EFI_LAYOUT(40, 32), "EFI_GRAPHICS_OUTPUT_PROTOCOL_MODE size");
+_Static_assert(sizeof(EFI_GRAPHICS_OUTPUT_PROTOCOL_MODE) == EFI_LAYOUT(40, 32),
+	       "EFI_GRAPHICS_OUTPUT_PROTOCOL_MODE size");
 
 typedef struct EFI_GRAPHICS_OUTPUT_BLT_PIXEL {
 	UINT8 Blue;

@@ -144,7 +144,8 @@ _Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, Map) == EFI_LAYOUT(0x48, 0x24), "EF
 _Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, Flush) == EFI_LAYOUT(0x68, 0x34), "EFI_PCI_IO_PROTOCOL.Flush");
 _Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, GetLocation) == EFI_LAYOUT(0x70, 0x38), "EFI_PCI_IO_PROTOCOL.GetLocation");
 _Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, Attributes) == EFI_LAYOUT(0x78, 0x3c), "EFI_PCI_IO_PROTOCOL.Attributes");
-_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, SetBarAttributes) == EFI_LAYOUT(0x88, 0x44), "EFI_PCI_IO_PROTOCOL.SetBarAttributes");
+_Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, SetBarAttributes) == EFI_LAYOUT(0x88, 0x44),
+	       "EFI_PCI_IO_PROTOCOL.SetBarAttributes");
 _Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, RomSize) == EFI_LAYOUT(0x90, 0x48), "EFI_PCI_IO_PROTOCOL.RomSize");
 _Static_assert(offsetof(EFI_PCI_IO_PROTOCOL, RomImage) == EFI_LAYOUT(0x98, 0x50), "EFI_PCI_IO_PROTOCOL.RomImage");
 _Static_assert(sizeof(EFI_PCI_IO_PROTOCOL) == EFI_LAYOUT(0xa0, 0x58), "EFI_PCI_IO_PROTOCOL size");

@@ -71,7 +71,9 @@ struct EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL {
 	EFI_UNREGISTER_KEYSTROKE_NOTIFY UnregisterKeyNotify;
 };
 _Static_assert(offsetof(EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL, WaitForKeyEx) == EFI_LAYOUT(0x10, 0x08), "WaitForKeyEx");
-_Static_assert(offsetof(EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL, UnregisterKeyNotify) == EFI_LAYOUT(0x28, 0x14), "UnregisterKeyNotify");
-_Static_assert(sizeof(EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL) == EFI_LAYOUT(0x30, 0x18), "EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL size");
+_Static_assert(offsetof(EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL, UnregisterKeyNotify) == EFI_LAYOUT(0x28, 0x14),
+	       "UnregisterKeyNotify");
+_Static_assert(sizeof(EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL) == EFI_LAYOUT(0x30, 0x18),
+	       "EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL size");
 
 #endif /* EFI_PROTO_SIMPLE_TEXT_IN_EX_H */

@@ -79,6 +79,7 @@ _Static_assert(offsetof(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL, OutputString) == EFI_LA
 _Static_assert(offsetof(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL, SetAttribute) == EFI_LAYOUT(0x28, 0x14), "SetAttribute");
 _Static_assert(offsetof(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL, ClearScreen) == EFI_LAYOUT(0x30, 0x18), "ClearScreen");
 _Static_assert(offsetof(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL, Mode) == EFI_LAYOUT(0x48, 0x24), "Mode");
-_Static_assert(sizeof(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL) == EFI_LAYOUT(0x50, 0x28), "EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL size");
+_Static_assert(sizeof(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL) == EFI_LAYOUT(0x50, 0x28),
+	       "EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL size");
 
 #endif /* EFI_PROTO_SIMPLE_TEXT_OUT_H */

@@ -56,7 +56,8 @@ typedef struct {
 	UINT32 NumberOfPCRBanks;
 	UINT32 ActivePcrBanks;
 } EFI_TCG2_BOOT_SERVICE_CAPABILITY;
-_Static_assert(offsetof(EFI_TCG2_BOOT_SERVICE_CAPABILITY, HashAlgorithmBitmap) == 8, "TCG2 capability: HashAlgorithmBitmap");
+_Static_assert(offsetof(EFI_TCG2_BOOT_SERVICE_CAPABILITY, HashAlgorithmBitmap) == 8,
+	       "TCG2 capability: HashAlgorithmBitmap");
 _Static_assert(offsetof(EFI_TCG2_BOOT_SERVICE_CAPABILITY, TPMPresentFlag) == 16, "TCG2 capability: TPMPresentFlag");
 _Static_assert(offsetof(EFI_TCG2_BOOT_SERVICE_CAPABILITY, ActivePcrBanks) == 32, "TCG2 capability: ActivePcrBanks");
 _Static_assert(sizeof(EFI_TCG2_BOOT_SERVICE_CAPABILITY) == 36, "TCG2 capability size");
@@ -92,7 +93,8 @@ typedef EFI_STATUS(EFIAPI *EFI_TCG2_GET_CAPABILITY)(IN EFI_TCG2_PROTOCOL *This,
 						    IN OUT EFI_TCG2_BOOT_SERVICE_CAPABILITY *ProtocolCapability);
 typedef EFI_STATUS(EFIAPI *EFI_TCG2_GET_EVENT_LOG)(IN EFI_TCG2_PROTOCOL *This, IN UINT32 EventLogFormat,
 						   OUT EFI_PHYSICAL_ADDRESS *EventLogLocation,
-						   OUT EFI_PHYSICAL_ADDRESS *EventLogLastEntry, OUT BOOLEAN *EventLogTruncated);
+						   OUT EFI_PHYSICAL_ADDRESS *EventLogLastEntry,
+						   OUT BOOLEAN *EventLogTruncated);
 typedef EFI_STATUS(EFIAPI *EFI_TCG2_HASH_LOG_EXTEND_EVENT)(IN EFI_TCG2_PROTOCOL *This, IN UINT64 Flags,
 							   IN EFI_PHYSICAL_ADDRESS DataToHash, IN UINT64 DataToHashLen,
 							   IN EFI_TCG2_EVENT *EfiTcgEvent);
@@ -107,7 +109,8 @@ struct EFI_TCG2_PROTOCOL {
 	void *SetActivePcrBanks;
 	void *GetResultOfSetActivePcrBanks;
 };
-_Static_assert(offsetof(EFI_TCG2_PROTOCOL, HashLogExtendEvent) == EFI_LAYOUT(16, 8), "EFI_TCG2_PROTOCOL.HashLogExtendEvent");
+_Static_assert(offsetof(EFI_TCG2_PROTOCOL, HashLogExtendEvent) == EFI_LAYOUT(16, 8),
+	       "EFI_TCG2_PROTOCOL.HashLogExtendEvent");
 _Static_assert(sizeof(EFI_TCG2_PROTOCOL) == EFI_LAYOUT(56, 28), "EFI_TCG2_PROTOCOL size");
 
 #endif /* EFI_PROTO_TCG2_H */

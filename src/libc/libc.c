@@ -1,5 +1,6 @@
-/* The few libc functions the freestanding UEFI build needs; clang may also
- * emit calls to memcpy/memset for struct copies. Host builds use libc. */
+/* The few libc functions the freestanding builds need (the loaders, the stub
+ * and the probe: one copy for all); clang may also emit calls to memcpy and
+ * memset for struct copies. Host builds use the C library. */
 #include "core/platform.h"
 
 void *memcpy(void *restrict dst, const void *restrict src, size_t n)
