@@ -149,7 +149,8 @@ newest=$(apt-cache depends linux-image-amd64 | sed -n 's/.*Depends: linux-image-
 abi() { echo "$1" | sed 's/^\([0-9.]*\)-\([0-9]*\)-amd64$/\2/'; }
 older=$(apt-cache search --names-only '^linux-image-[0-9.]+-[0-9]+-amd64$' | cut -d' ' -f1 |
 	sed 's/^linux-image-//' | while read -r v; do
-		[ "$(abi "$v")" -lt "$(abi "$newest")" ] && echo "$(abi "$v") $v"; done | sort -n | tail -n1 | cut -d' ' -f2)
+		[ "$(abi "$v")" -lt "$(abi "$newest")" ] && echo "$(abi "$v") $v"; done |
+	sort -n | tail -n1 | cut -d' ' -f2)
 mkdir -p /etc/handoff-systest
 echo "$newest" > /etc/handoff-systest/newest
 echo "$older" > /etc/handoff-systest/older
