@@ -95,7 +95,7 @@ SBAT_LDFLAGS := /include:handoff_sbat
 $(B)/handoff.efi: $(B)/efi/efi/main.o $(EFI_LIB)
 	$(Q)$(call msg,LINK,$@) $(EFI_LD) $(EFI_LDFLAGS) $(SBAT_LDFLAGS) /out:$@ $^
 
-# The map lets tests/tools/check_rules.py see which functions the stub links.
+# The map lets tests/checks/check_rules.py see which functions the stub links.
 $(B)/handoff-stub.efi: $(patsubst src/%.c,$(B)/efi/%.o,$(STUB_SRCS)) $(EFI_LIB)
 	$(Q)$(call msg,LINK,$@) $(EFI_LD) $(EFI_LDFLAGS) $(SBAT_LDFLAGS) /map:$(B)/handoff-stub.map /out:$@ $^
 
@@ -186,7 +186,7 @@ install: all
 	install -D -m 0644 $(B)/handoff.efi $(DESTDIR)$(PREFIX)/lib/handoff/handoffx64.efi
 	install -D -m 0644 $(B)/handoffia32.efi $(DESTDIR)$(PREFIX)/lib/handoff/handoffia32.efi
 	$(if $(wildcard $(B)/handoff-stub.efi),install -D -m 0644 $(B)/handoff-stub.efi $(DESTDIR)$(PREFIX)/lib/handoff/handoff-stub.efi)
-	$(if $(wildcard doc/handoff.1),install -D -m 0644 doc/handoff.1 $(DESTDIR)$(PREFIX)/share/man/man1/handoff.1)
+	install -D -m 0644 docs/handoff.1 $(DESTDIR)$(PREFIX)/share/man/man1/handoff.1
 
 clean:
 	rm -rf $(B)/efi $(B)/efi32 $(B)/host $(B)/san $(B)/fuzz $(B)/fuzzobj $(B)/*.efi $(B)/handoff $(B)/unit-tests $(B)/probe.img

@@ -13,10 +13,12 @@ ext4 XBOOTLDR partition instead (the ESP holds only handoff and loader.conf),
 paired per round against handoff-handover from FAT. handoffia32-* and
 grub-ia32 boot the same disk layout on 32-bit OVMF (ovmf-ia32, mixed mode),
 the loader as \\EFI\\BOOT\\BOOTIA32.EFI; they are paired against GRUB's i386-efi
-build, the only other loader that boots a 64-bit kernel there.
+build, the only other loader that boots a 64-bit kernel there. The disks,
+initrds and loader images come from inputs.py, rebuilt only when what they
+are made of changes.
 Rounds are interleaved: each round boots every (loader, size) pair once, in
 an order shuffled per round; one QEMU at a time; a discarded warm-up boot
-first. Serial lines are timestamped on the host (tests/boot/qemu.py):
+first. Serial lines are timestamped on the host (tests/harness/qemu.py):
 
   t0  OVMF's "BdsDxe: loading Boot####" for the option it then starts
   t1  the kernel's first line ("Linux version", through earlyprintk)
@@ -27,48 +29,33 @@ LoaderTimeInitUSec=...) and powers off. Results: DIR/results.json (see
 report.py for docs/bench.md and the SVG plot).
 """
 import argparse
-import hashlib
 import json
 import os
 import random
 import re
 import shutil
 import statistics
-import struct
 import subprocess
 import sys
 import time
-import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(ROOT, "tests", "boot"))
-import initramfs  # noqa: E402
-import qemu  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "tests"))  # the harness package
+from harness import case, disk, qemu  # noqa: E402
+from harness.loaders import SDBOOT, SDSTUB  # noqa: E402
+import inputs  # noqa: E402
+from inputs import HANDOFF, HANDOFF32, IA32, KERNEL, LOADERS, STUB, TOOL  # noqa: E402
 
-KERNEL = os.path.join(ROOT, "build/boot-cache/vmlinuz")
-HANDOFF = os.path.join(ROOT, "build/handoff.efi")
-HANDOFF32 = os.path.join(ROOT, "build/handoffia32.efi")
-STUB = os.path.join(ROOT, "build/handoff-stub.efi")
-TOOL = os.path.join(ROOT, "build/handoff")
 READBENCH = os.path.join(ROOT, "build/bench/readbench.efi")
-SDBOOT = "/usr/lib/systemd/boot/efi/systemd-bootx64.efi"
-SDSTUB = "/usr/lib/systemd/boot/efi/linuxx64.efi.stub"
-GRUB_MODDIR = "/usr/lib/grub/x86_64-efi"
-GRUB32_MODDIR = "/usr/lib/grub/i386-efi"
 
-LOADERS = ("handoff-stub", "handoff-handover", "handoff-legacy", "handoff-uki", "handoff-ext4", "systemd-boot", "grub",
-           "handoffia32-stub", "handoffia32-handover", "handoffia32-legacy", "grub-ia32")
-# Loaders booted on 32-bit OVMF (mixed mode).
-IA32 = ("handoffia32-stub", "handoffia32-handover", "handoffia32-legacy", "grub-ia32")
 # Ratio columns: per-round pairs against these references (ratio_vs_KEY).
-REFERENCES = (("systemd_boot", "systemd-boot"), ("grub", "grub"), ("fat", "handoff-handover"), ("grub_ia32", "grub-ia32"))
+REFERENCES = (("systemd_boot", "systemd-boot"), ("grub", "grub"), ("fat", "handoff-handover"),
+              ("grub_ia32", "grub-ia32"))
 SIZES = (8, 64, 256)
 CMDLINE = "earlyprintk=serial,ttyS0,115200 quiet console=ttyS0 panic=-1"
-DISK_MIB = 1024           # ESP 1022 MiB, 4 KiB clusters; holds the 256 MiB UKI beside the 256 MiB initrd
 MEMORY_MIB = 1536         # initrd + its unpacked copy + the kernel, at 256 MiB
 BOOT_TIMEOUT = 240
-LOADER_GUID = "4a67b082-0a4c-41cf-b6c7-440b29bb8c4f"
 
 RX_T0 = re.compile(r"BdsDxe: loading Boot")
 RX_START = re.compile(r"BdsDxe: starting Boot")
@@ -86,209 +73,9 @@ MARKS = (("start", r"BdsDxe: starting Boot"),
          ("parse_elf", r"Parsing ELF"),
          ("booting_kernel", r"Booting the kernel"))
 
-INIT_SCRIPT = r'''#!/bin/sh
-echo BENCH-INIT
-export PATH=/bin
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-for m in /lib/modules/*.ko; do [ -f "$m" ] && insmod "$m" 2>/dev/null; done
-mount -t efivarfs efivarfs /sys/firmware/efi/efivars 2>/dev/null
-for v in LoaderTimeInitUSec LoaderTimeMenuUSec LoaderTimeExecUSec LoaderInfo StubInfo; do
-    f=/sys/firmware/efi/efivars/$v-%s
-    [ -f "$f" ] && echo "BENCH-VAR $v=$(tail -c +5 "$f" | tr -d '\000')"
-done
-echo BENCH-DONE
-poweroff -f
-sleep 5
-''' % LOADER_GUID
-
-GRUB_MODULES = "part_gpt fat normal linux search search_fs_file all_video efi_gop efi_uga video_bochs video_cirrus gzio"
-
 
 def log(msg):
     print(msg, flush=True)
-
-
-def run(cmd, **kw):
-    p = subprocess.run(cmd, capture_output=True, text=True, **kw)
-    if p.returncode != 0:
-        raise SystemExit("bench: %s failed (%d): %s" % (" ".join(cmd), p.returncode,
-                                                         (p.stderr or p.stdout).strip()[-2000:]))
-    return p.stdout
-
-
-# ---------------------------------------------------------------------------
-# inputs
-
-_digests = {}
-
-
-def file_digest(path):
-    """SHA-256 of a file, remembered per (path, size, mtime) for this run."""
-    st = os.stat(path)
-    key = (path, st.st_size, st.st_mtime_ns)
-    if key not in _digests:
-        h = hashlib.sha256()
-        with open(path, "rb") as f:
-            while True:
-                b = f.read(16 << 20)
-                if not b:
-                    break
-                h.update(b)
-        _digests[key] = h.hexdigest()
-    return _digests[key]
-
-
-def up_to_date(out, paths, extra=""):
-    """True when @out was built from exactly these inputs; else records them for
-    stamp() and returns False. Inputs: the files' contents and @extra."""
-    key = hashlib.sha256(("\n".join([extra] + [file_digest(p) for p in paths])).encode()).hexdigest()
-    up_to_date.pending[out] = key
-    try:
-        with open(out + ".key") as f:
-            return os.path.isfile(out) and f.read().strip() == key
-    except OSError:
-        return False
-
-
-up_to_date.pending = {}
-
-
-def stamp(out):
-    with open(out + ".key", "w") as f:
-        f.write(up_to_date.pending.pop(out) + "\n")
-    return out
-
-
-def build_initrd(work, mib):
-    """busybox initramfs with BENCH's /init, padded to `mib` MiB, uncompressed."""
-    out = os.path.join(work, "initrd-%d.cpio" % mib)
-    recipe = [os.path.join(ROOT, "tests/boot/initramfs.py")]
-    if up_to_date(out, recipe, INIT_SCRIPT):
-        return out
-    base = os.path.join(work, "initrd-base.cpio")
-    if not up_to_date(base, recipe, INIT_SCRIPT):
-        initramfs.build(base, pad_mib=0, init_script=INIT_SCRIPT, compress=False)
-        stamp(base)
-    base_mib = (os.path.getsize(base) + (1 << 20) - 1) >> 20
-    initramfs.build(out + ".part", pad_mib=max(1, mib - base_mib), init_script=INIT_SCRIPT, compress=False)
-    os.replace(out + ".part", out)
-    return stamp(out)
-
-
-def build_grub(work, target="x86_64-efi", moddir=GRUB_MODDIR, name="grubx64.efi"):
-    """A standalone GRUB image with its config embedded (memdisk)."""
-    out = os.path.join(work, name)
-    cfg = os.path.join(work, "grub.cfg")
-    with open(cfg, "w") as f:
-        f.write("set timeout=0\n"
-                "insmod part_gpt\ninsmod fat\ninsmod all_video\n"
-                "search --no-floppy --set=root --file /debian/vmlinuz\n"
-                "linux /debian/vmlinuz %s\n"
-                "initrd /debian/initrd.img\n"
-                "boot\n" % CMDLINE)
-    run(["grub-mkstandalone", "-O", target, "-d", moddir, "--locales=", "--fonts=",
-         "--themes=", "--install-modules=" + GRUB_MODULES, "--modules=part_gpt fat",
-         "-o", out, "boot/grub/grub.cfg=" + cfg])
-    return out
-
-
-def build_uki(work, initrd, mib):
-    out = os.path.join(work, "uki-%d.efi" % mib)
-    run([TOOL, "uki", "--linux", KERNEL, "--initrd", initrd, "--cmdline", CMDLINE, "--stub", STUB, "-o", out])
-    return out
-
-
-def boot_tree(tree, initrd, protocol=None):
-    """$BOOT: the Type #1 entry, the kernel and the initrd."""
-    for d in ("loader/entries", "debian"):
-        os.makedirs(os.path.join(tree, d), exist_ok=True)
-    shutil.copyfile(KERNEL, os.path.join(tree, "debian/vmlinuz"))
-    if initrd:
-        shutil.copyfile(initrd, os.path.join(tree, "debian/initrd.img"))
-    with open(os.path.join(tree, "loader/entries/debian.conf"), "w") as f:
-        f.write("title Debian\nlinux /debian/vmlinuz\ninitrd /debian/initrd.img\noptions %s\n" % CMDLINE)
-        if protocol:
-            f.write("protocol %s\n" % protocol)
-
-
-def esp_tree(tree, loader_efi, initrd, protocol=None, entries=True, fallback="BOOTX64.EFI"):
-    shutil.rmtree(tree, ignore_errors=True)
-    for d in ("EFI/BOOT", "loader"):
-        os.makedirs(os.path.join(tree, d))
-    shutil.copyfile(loader_efi, os.path.join(tree, "EFI/BOOT", fallback))
-    with open(os.path.join(tree, "loader/loader.conf"), "w") as f:
-        f.write("timeout 0\n")
-    if entries:
-        boot_tree(tree, initrd, protocol)
-
-
-def make_disk(tree, img, xbootldr=None):
-    cmd = [TOOL, "disk", "-o", img, "--esp", tree, "--size", str(DISK_MIB)]
-    if xbootldr:
-        cmd += ["--xbootldr", xbootldr, "--xbootldr-fs", "ext4"]
-    run(cmd)
-    shutil.rmtree(tree)
-    if xbootldr:
-        shutil.rmtree(xbootldr)
-    return img
-
-
-def build_disk(work, loader, mib, initrd, grub, grub32):
-    """The disk for (loader, size); the UKI carries the initrd inside itself,
-    and its ESP still holds the same files so the layout is the same."""
-    img = os.path.join(work, "disk-%s-%d.img" % (loader, mib))
-    binary = {"handoff-uki": STUB, "systemd-boot": SDBOOT, "grub": grub, "grub-ia32": grub32,
-              "handoffia32-stub": HANDOFF32, "handoffia32-handover": HANDOFF32,
-              "handoffia32-legacy": HANDOFF32}.get(loader, HANDOFF)
-    if up_to_date(img, [binary, KERNEL, TOOL, initrd], "%s %s %d" % (loader, CMDLINE, DISK_MIB)):
-        return img
-    tree = os.path.join(work, "esp-%s-%d" % (loader, mib))
-    if loader == "handoff-ext4":
-        xbootldr = os.path.join(work, "xbootldr-%d" % mib)
-        shutil.rmtree(xbootldr, ignore_errors=True)
-        esp_tree(tree, HANDOFF, None, entries=False)
-        boot_tree(xbootldr, initrd, protocol="handover")
-        return stamp(make_disk(tree, img, xbootldr))
-    if loader in IA32:
-        esp_tree(tree, binary, initrd, protocol=loader.split("-", 1)[1] if loader != "grub-ia32" else None,
-                 entries=True, fallback="BOOTIA32.EFI")
-    elif loader.startswith("handoff-") and loader != "handoff-uki":
-        esp_tree(tree, HANDOFF, initrd, protocol=loader.split("-", 1)[1])
-    elif loader == "handoff-uki":
-        esp_tree(tree, build_uki(work, initrd, mib), initrd)
-    elif loader == "systemd-boot":
-        esp_tree(tree, SDBOOT, initrd)
-    elif loader == "grub":
-        esp_tree(tree, grub, initrd)
-    else:
-        raise SystemExit("bench: unknown loader %r (known: %s)" % (loader, ", ".join(LOADERS)))
-    return stamp(make_disk(tree, img))
-
-
-def fat_geometry(img, part_offset=1 << 20):
-    with open(img, "rb") as f:
-        f.seek(part_offset)
-        b = f.read(512)
-    bps = struct.unpack_from("<H", b, 11)[0]
-    spc = b[13]
-    reserved = struct.unpack_from("<H", b, 14)[0]
-    nfats = b[16]
-    fatsz = struct.unpack_from("<H", b, 22)[0] or struct.unpack_from("<I", b, 36)[0]
-    return {"bytes_per_sector": bps, "cluster_bytes": bps * spc,
-            "data_offset": (reserved + nfats * fatsz) * bps}
-
-
-def initrd_extent(img):
-    """(offset in the partition, length) of /debian/initrd.img; it must be one run of clusters."""
-    env = dict(os.environ, MTOOLS_SKIP_CHECK="1")
-    out = run(["mshowfat", "-i", img + "@@1M", "::/debian/initrd.img"], env=env)
-    runs = re.findall(r"<(\d+)-(\d+)>", out)
-    if len(runs) != 1:
-        raise SystemExit("bench: initrd is not contiguous on %s: %s" % (img, out.strip()))
-    g = fat_geometry(img)
-    first = int(runs[0][0])
-    return g["data_offset"] + (first - 2) * g["cluster_bytes"], g
 
 
 # ---------------------------------------------------------------------------
@@ -343,37 +130,19 @@ def boot(disk, name, ia32=False):
     return rec
 
 
-def file_crc32(path):
-    crc = 0
-    with open(path, "rb") as f:
-        while True:
-            b = f.read(16 << 20)
-            if not b:
-                return crc
-            crc = zlib.crc32(b, crc)
-
-
 def readbench(work, initrd):
     """Time the initrd read from FAT and from ext4 against Block I/O (readbench.efi)."""
-    tree = os.path.join(work, "esp-readbench")
-    xbootldr = os.path.join(work, "xbootldr-readbench")
-    shutil.rmtree(xbootldr, ignore_errors=True)
-    esp_tree(tree, READBENCH, initrd)
-    boot_tree(xbootldr, initrd)
     img = os.path.join(work, "disk-readbench.img")
-    os.makedirs(os.path.join(tree, "bench"))
-    with open(os.path.join(tree, "bench/extent.txt"), "w") as f:
-        f.write("0 0\n")  # placeholder of the final length: rewritten below in place
-    make_disk(tree, img, xbootldr)
-    offset, geom = initrd_extent(img)
-    crc = file_crc32(initrd)
-    text = ("%d %d %d" % (offset, os.path.getsize(initrd), crc)).ljust(63) + "\n"
-    env = dict(os.environ, MTOOLS_SKIP_CHECK="1")
+    # extent.txt: a placeholder of the final length, rewritten below in place
+    inputs.make_disk(img, {**inputs.esp_files(READBENCH, initrd, CMDLINE), "bench/extent.txt": b"0 0\n"},
+                     inputs.boot_files(initrd, CMDLINE))
+    offset, geom = inputs.initrd_extent(img)
+    crc = inputs.file_crc32(initrd)
     tmp = os.path.join(work, "extent.txt")
     with open(tmp, "w") as f:
-        f.write(text)
-    run(["mcopy", "-o", "-i", img + "@@1M", tmp, "::/bench/extent.txt"], env=env)
-    offset2, _ = initrd_extent(img)
+        f.write(("%d %d %d" % (offset, os.path.getsize(initrd), crc)).ljust(63) + "\n")
+    disk.mtools("mcopy", img, "-o", tmp, "::/bench/extent.txt", partition=1)
+    offset2, _ = inputs.initrd_extent(img)
     if offset2 != offset:
         raise SystemExit("bench: initrd moved while writing extent.txt")
     res = qemu.run_qemu(img, BOOT_TIMEOUT, memory=MEMORY_MIB, name="readbench", stop_on=r"READBENCH (done|failed)")
@@ -417,15 +186,19 @@ def median(xs):
     return statistics.median(xs) if xs else None
 
 
+def boots_of(boots, loader, mib):
+    return [b for b in boots if b["loader"] == loader and b["initrd_mib"] == mib]
+
+
 def summarize(boots, loaders, sizes):
     """One record per (loader, size); ratios paired per round against systemd-boot."""
     records = []
     for mib in sizes:
-        refs_by_key = {key: {b["round"]: b for b in boots if b["loader"] == name and b["initrd_mib"] == mib and "t1_s" in b}
+        refs_by_key = {key: {b["round"]: b for b in boots_of(boots, name, mib) if "t1_s" in b}
                        for key, name in REFERENCES}
         for loader in loaders:
-            ok = [b for b in boots if b["loader"] == loader and b["initrd_mib"] == mib and "t1_s" in b]
-            failed = [b for b in boots if b["loader"] == loader and b["initrd_mib"] == mib and "t1_s" not in b]
+            ok = [b for b in boots_of(boots, loader, mib) if "t1_s" in b]
+            failed = [b for b in boots_of(boots, loader, mib) if "t1_s" not in b]
             t1 = [b["t1_s"] for b in ok]
             t2 = [b["t2_s"] for b in ok]
             rec = {"loader": loader, "initrd_mib": mib, "runs": len(ok), "failed_runs": len(failed),
@@ -447,7 +220,8 @@ def summarize(boots, loaders, sizes):
                     rec[v] = int(median(vals))
             if len(ok) and all(v in ok[0]["vars"] for v in ("LoaderTimeInitUSec", "LoaderTimeExecUSec")):
                 d = [int(b["vars"]["LoaderTimeExecUSec"]) - int(b["vars"]["LoaderTimeInitUSec"]) for b in ok
-                     if b["vars"].get("LoaderTimeExecUSec", "").isdigit() and b["vars"].get("LoaderTimeInitUSec", "").isdigit()]
+                     if b["vars"].get("LoaderTimeExecUSec", "").isdigit()
+                     and b["vars"].get("LoaderTimeInitUSec", "").isdigit()]
                 if d:
                     rec["loader_exec_minus_init_ms"] = round(median(d) / 1000, 1)
             records.append(rec)
@@ -469,6 +243,12 @@ def summarize_marks(boots, loaders, sizes):
                 rec["t2"] = rnd(median([b["t2_s"] for b in ok]))
             out.append(rec)
     return out
+
+
+def fat_cluster_bytes(fat_disks):
+    """The ESP's cluster size on the first of @fat_disks (the same layout on all), or None."""
+    img = next(iter(fat_disks), None)
+    return inputs.fat_geometry(img)["cluster_bytes"] if img else None
 
 
 def rnd(x, n=4):
@@ -557,22 +337,21 @@ def main(argv):
     out_dir = os.path.abspath(a.out)
     work = os.path.join(out_dir, "work")
     os.makedirs(work, exist_ok=True)
-    qemu.set_test("bench", os.path.join(out_dir, "runs"))
+    case.set_test("bench", os.path.join(out_dir, "runs"))
     shutil.rmtree(os.path.join(out_dir, "runs"), ignore_errors=True)
 
     t_start = time.time()
-    grub = build_grub(work)
-    grub32 = build_grub(work, "i386-efi", GRUB32_MODDIR, "grubia32.efi") if "grub-ia32" in loaders else None
+    grub = inputs.build_grub(work, CMDLINE)
+    grub32 = inputs.build_grub(work, CMDLINE, "i386-efi", "grubia32.efi") if "grub-ia32" in loaders else None
     initrds = {}
     disks = {}
     for mib in sizes:
-        initrds[mib] = build_initrd(work, mib)
+        initrds[mib] = inputs.build_initrd(work, mib)
         for l in loaders:
-            disks[(l, mib)] = build_disk(work, l, mib, initrds[mib], grub, grub32)
+            disks[(l, mib)] = inputs.build_disk(work, l, mib, initrds[mib], grub, grub32, CMDLINE)
     for img in disks.values():   # into the host's page cache before anything is timed
-        with open(img, "rb") as f:
-            while f.read(16 << 20):
-                pass
+        for _ in inputs.chunks(img):
+            pass
     # what is measured, recorded before the boots: the tree may change while they run
     env, sizes_now = environment(), sizes_of(grub, grub32)
     log("bench: %d loaders x %d sizes x %d rounds, disks ready in %.0f s"
@@ -582,7 +361,8 @@ def main(argv):
     if not a.no_warmup:
         l = rng.choice(loaders)
         r = boot(disks[(l, sizes[0])], "warmup", ia32=l in IA32)
-        log("bench: warm-up boot (%s, %d MiB, discarded): %s" % (l, sizes[0], r.get("error") or "t1-t0 %.3f s" % r["t1_s"]))
+        log("bench: warm-up boot (%s, %d MiB, discarded): %s"
+            % (l, sizes[0], r.get("error") or "t1-t0 %.3f s" % r["t1_s"]))
 
     boots = []
     total = a.rounds * len(loaders) * len(sizes)
@@ -596,7 +376,8 @@ def main(argv):
             rec.update(loader=l, initrd_mib=mib, round=rd)
             boots.append(rec)
             if "error" in rec:
-                log("[%3d/%d] round %d %4d MiB %-17s FAILED: %s (%s)" % (n, total, rd, mib, l, rec["error"], rec["log"]))
+                log("[%3d/%d] round %d %4d MiB %-17s FAILED: %s (%s)"
+                    % (n, total, rd, mib, l, rec["error"], rec["log"]))
             else:
                 log("[%3d/%d] round %d %4d MiB %-17s t1-t0 %7.3f s  t2-t0 %7.3f s  load %.1f%s"
                     % (n, total, rd, mib, l, rec["t1_s"], rec["t2_s"], rec["loadavg_before"] or 0,
@@ -608,20 +389,19 @@ def main(argv):
         if os.path.isfile(READBENCH):
             rb = readbench(work, initrds[big])
             rb["initrd_mib"] = big
-            log("bench: readbench %d MiB: %s" % (big, rb.get("error") or
-                                                  "FAT %.3f s, ext4 %.3f s (ext4/FAT x%.3f), Block I/O floor %.3f s (FAT x%.3f)"
-                                                  % (rb["file_min_us"] / 1e6, rb["ext4_min_us"] / 1e6, rb["ratio_ext4_vs_fat"],
-                                                     rb["floor_min_us"] / 1e6, rb["ratio_file_vs_floor"])))
+            log("bench: readbench %d MiB: %s" % (big, rb.get("error") or (
+                "FAT %.3f s, ext4 %.3f s (ext4/FAT x%.3f), Block I/O floor %.3f s (FAT x%.3f)"
+                % (rb["file_min_us"] / 1e6, rb["ext4_min_us"] / 1e6, rb["ratio_ext4_vs_fat"],
+                   rb["floor_min_us"] / 1e6, rb["ratio_file_vs_floor"]))))
         else:
             rb = {"error": "%s not built (make build/bench/readbench.efi)" % READBENCH}
 
     result = {
         "config": {"rounds": a.rounds, "sizes_mib": sizes, "loaders": loaders, "cmdline": CMDLINE,
-                   "disk_mib": DISK_MIB, "memory_mib": MEMORY_MIB, "warmup": not a.no_warmup,
+                   "disk_mib": inputs.DISK_MIB, "memory_mib": MEMORY_MIB, "warmup": not a.no_warmup,
                    "initrd_bytes": {str(m): os.path.getsize(p) for m, p in initrds.items()},
-                   "cluster_bytes": fat_geometry(next(d for (l, _), d in disks.items() if l != "handoff-ext4"))["cluster_bytes"]
-                   if any(l != "handoff-ext4" for l in loaders) else None,
-                   "grub_modules": GRUB_MODULES,
+                   "cluster_bytes": fat_cluster_bytes(d for (l, _), d in disks.items() if l != "handoff-ext4"),
+                   "grub_modules": inputs.GRUB_MODULES,
                    "started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(t_start)),
                    "duration_s": round(time.time() - t_start)},
         **env,

@@ -111,7 +111,8 @@ def targets(res):
     rb = res.get("readbench") or {}
     if "ratio_ext4_vs_fat" in rb:
         out.append("| initrd read from ext4 not slower than from FAT (%d MiB, paired per round) | %s | %s |"
-                   % (rb.get("initrd_mib", 0), fmt_r(rb["ratio_ext4_vs_fat"]), verdict(rb["ratio_ext4_vs_fat"] <= 1.0)))
+                   % (rb.get("initrd_mib", 0), fmt_r(rb["ratio_ext4_vs_fat"]),
+                      verdict(rb["ratio_ext4_vs_fat"] <= 1.0)))
     for mib in sizes:
         x = ratio("handoff-ext4", mib, "ratio_vs_fat")
         if x is not None and mib == max(sizes):
@@ -119,7 +120,8 @@ def targets(res):
                        % (mib, fmt_r(x), verdict(x <= 1.0)))
     if "ratio_file_vs_floor" in rb:
         out.append("| initrd read ≤ 1.1× the Block I/O floor (%d MiB) | %s | %s |"
-                   % (rb.get("initrd_mib", 0), fmt_r(rb["ratio_file_vs_floor"]), verdict(rb["ratio_file_vs_floor"] <= 1.1)))
+                   % (rb.get("initrd_mib", 0), fmt_r(rb["ratio_file_vs_floor"]),
+                      verdict(rb["ratio_file_vs_floor"] <= 1.1)))
     for name, limit in SIZE_TARGETS.items():
         size = res["sizes"].get(name)
         if size is not None:
@@ -187,14 +189,16 @@ def readbench_lines(res):
         out.append("")
         out.append("Before the rounds the fresh %d MiB buffer is written once (memset): %.1f ms — the cost of "
                    "first touching guest RAM under TCG, paid by whoever first writes the pages (the loader or "
-                   "firmware filling its buffer), and excluded from the figures above." % (rb["initrd_mib"], rb["touch_us"] / 1000))
+                   "firmware filling its buffer), and excluded from the figures above."
+                   % (rb["initrd_mib"], rb["touch_us"] / 1000))
     return out
 
 
 def ext4_lines(res):
     """handoff-ext4 against handoff-handover (same scheme, entry and files on FAT), paired per round."""
     recs = records_by(res)
-    rows = [(mib, recs.get(("handoff-ext4", mib)), recs.get(("handoff-handover", mib))) for mib in res["config"]["sizes_mib"]]
+    rows = [(mib, recs.get(("handoff-ext4", mib)), recs.get(("handoff-handover", mib)))
+            for mib in res["config"]["sizes_mib"]]
     rows = [r for r in rows if r[1] and r[2]]
     if not rows:
         return ["Not run (needs the loaders handoff-ext4 and handoff-handover)."]
@@ -233,9 +237,11 @@ def svg_plot(res, path):
     def Y(v):
         return T + (1 - v / ymax) * (H - T - B)
 
-    s = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">' % (W, H),
+    s = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">'
+         % (W, H),
          '<rect width="100%" height="100%" fill="white"/>',
-         '<text x="%d" y="18" font-size="14">t1−t0 (OVMF loads the boot option → kernel\'s first line), median, min–max</text>' % L]
+         '<text x="%d" y="18" font-size="14">t1−t0 (OVMF loads the boot option → kernel\'s first line), '
+         'median, min–max</text>' % L]
     step = 1 if ymax <= 10 else 2 if ymax <= 20 else 5
     for v in range(0, int(ymax) + 1, step):
         s.append('<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#ddd"/>' % (L, W - R, Y(v), Y(v)))
@@ -257,7 +263,8 @@ def svg_plot(res, path):
                      % (X(m) + dx, X(m) + dx, Y(r["t1_min_s"]), Y(r["t1_max_s"]), c))
             s.append('<circle cx="%.1f" cy="%.1f" r="3.5" fill="%s"/>' % (X(m) + dx, Y(r["t1_median_s"]), c))
         ly = T + 10 + i * 20
-        s.append('<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="%s" stroke-width="3"/>' % (W - R + 15, W - R + 40, ly, ly, c))
+        s.append('<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="%s" stroke-width="3"/>'
+                 % (W - R + 15, W - R + 40, ly, ly, c))
         s.append('<text x="%d" y="%d">%s</text>' % (W - R + 46, ly + 4, loader))
     s.append("</svg>")
     with open(path, "w") as f:
@@ -279,20 +286,23 @@ def render(res, svg_name):
            "FAT32 ESP (%d-byte clusters) holding `\\debian\\vmlinuz`, `\\debian\\initrd.img`, `\\loader\\` and "
            "the loader as `\\EFI\\BOOT\\BOOTX64.EFI` (handoff's UKI carries its own copy of the initrd). "
            "QEMU q35, TCG, %d MiB, virtio-blk, OVMF; command line `%s`."
-           % (", ".join(map(str, cfg["sizes_mib"])), ", ".join(str(cfg["initrd_bytes"][str(s)]) for s in cfg["sizes_mib"]),
+           % (", ".join(map(str, cfg["sizes_mib"])),
+              ", ".join(str(cfg["initrd_bytes"][str(s)]) for s in cfg["sizes_mib"]),
               cfg["disk_mib"], cfg["cluster_bytes"], cfg["memory_mib"], cfg["cmdline"]), "",
            "- **t0**: OVMF's `BdsDxe: loading Boot####` line for the option it then starts (the loader's, or the "
            "UKI's, own load time counts);",
            "- **t1**: the kernel's first line (`Linux version`, replayed by earlyprintk before `quiet` applies);",
            "- **t2**: the initramfs's first line (`BENCH-INIT`, the first command of /init).", "",
-           "Each serial line is timestamped on the host as it arrives (tests/boot/qemu.py). Rounds: %d; each round "
+           "Each serial line is timestamped on the host as it arrives (tests/harness/qemu.py). Rounds: %d; each round "
            "boots every (loader, size) pair once in a freshly shuffled order, one QEMU at a time%s. Ratios are "
            "paired per round: the median over rounds of (loader's time ÷ systemd-boot's, or GRUB's, time in the "
            "same round and size). \"Best vs best\" divides the loader's fastest boot by the reference's fastest: "
-           "on a shared machine it is the least disturbed estimate (see the notes on noise)." % (cfg["rounds"], ", after a discarded warm-up boot" if cfg["warmup"] else ""), "",
+           "on a shared machine it is the least disturbed estimate (see the notes on noise)."
+           % (cfg["rounds"], ", after a discarded warm-up boot" if cfg["warmup"] else ""), "",
            "Loaders: handoff `protocol stub|handover|legacy` (handoff.efi reading a BLS Type #1 entry), "
            "handoff-uki (`handoff uki` image started directly by OVMF), handoff-ext4 (`protocol handover`, "
-           "with the entry, kernel and initrd on an ext4 XBOOTLDR partition instead of the ESP), systemd-boot (Debian systemd-boot-efi, "
+           "with the entry, kernel and initrd on an ext4 XBOOTLDR partition instead of the ESP), "
+           "systemd-boot (Debian systemd-boot-efi, "
            "same Type #1 entry), GRUB (standalone `grub-mkstandalone` image, config in its memdisk, modules: "
            "`%s`); on 32-bit OVMF, handoffia32 `protocol stub|handover|legacy` and GRUB i386-efi "
            "(the same standalone image for i386-efi)." % cfg.get("grub_modules", ""), "",
@@ -313,7 +323,8 @@ def render(res, svg_name):
     for k, size in res["sizes"].items():
         out.append("| %s | %d | %.1f |" % (k, size, size / 1024))
     out += ["", "## Machine and versions", "",
-            "- CPU: %s, %s cores, %s RAM, host kernel %s, %s" % (m["cpu"], m["cores"], m["memory"], m["host_kernel"], m["accel"]),
+            "- CPU: %s, %s cores, %s RAM, host kernel %s, %s"
+            % (m["cpu"], m["cores"], m["memory"], m["host_kernel"], m["accel"]),
             "- kernel: %s" % v["kernel"],
             "- OVMF: Debian ovmf %s, ovmf-ia32 %s" % (v["ovmf"], v.get("ovmf-ia32")),
             "- QEMU: %s" % v["qemu"],

@@ -4,7 +4,7 @@
 #            linked at 0 by probe.lds, flattened with llvm-objcopy; entry.S
 #            carries src/probe/ia32/gather.c as a flat IA-32 blob (the 32-bit
 #            EFI entries ask the firmware before they leave for long mode)
-#   image:   build/mkprobe (tests/tools/mkprobe.c + src/core/bzwrite.c) writes
+#   image:   build/mkprobe (tests/helpers/mkprobe.c + src/core/bzwrite.c) writes
 #            the bzImage; with build/handoff-stub.efi present it is wrapped
 #            into a PE/COFF image (src/core/wrap.c) that firmware can start,
 #            whose .compat section names the payload's IA-32 PE entry.
@@ -64,7 +64,7 @@ $(B)/probe/probe.elf: $(PROBE_OBJS) src/probe/probe.lds
 $(B)/probe/probe.bin: $(B)/probe/probe.elf
 	$(Q)$(call msg,OBJCOPY,$@) llvm-objcopy -O binary $< $@
 
-$(B)/mkprobe: tests/tools/mkprobe.c $(HOST_CORE_OBJS) $(B)/host/tool/platform_host.o
+$(B)/mkprobe: tests/helpers/mkprobe.c $(HOST_CORE_OBJS) $(B)/host/tool/platform_host.o
 	$(Q)$(call msg,LINK,$@) $(HOST_CC) $(HOST_CFLAGS) $^ -o $@
 
 $(B)/probe.img: $(B)/probe/probe.bin $(B)/probe/probe.elf $(B)/mkprobe $(PROBE_STUB)

@@ -22,7 +22,7 @@ install -m 0644 build/handoff-stub.efi "$tree/usr/lib/handoff/handoff-stub.efi"
 if [[ -f build/handoffia32.efi ]]; then
 	install -m 0644 build/handoffia32.efi "$tree/usr/lib/handoff/handoffia32.efi"
 fi
-gzip -9n < doc/handoff.1 > "$tree/usr/share/man/man1/handoff.1.gz"
+gzip -9n < docs/handoff.1 > "$tree/usr/share/man/man1/handoff.1.gz"
 install -m 0644 "$src/copyright" "$tree/usr/share/doc/handoff/copyright"
 sed "s/@VERSION@/$version/" "$src/changelog" | gzip -9n > "$tree/usr/share/doc/handoff/changelog.gz"
 install -m 0755 "$src/kernel-postinst" "$tree/etc/kernel/postinst.d/zz-handoff"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # tests/boot/mkinitramfs.sh OUT.cpio.gz [--pad-mib N]
 #
-# Builds the busybox initramfs for the boot tests (see initramfs.py for the
+# Builds the busybox initramfs for the boot tests (see tests/harness/initramfs.py for the
 # layout and the /init script). Writes OUT and OUT.sha256 (the hex SHA-256 of
 # /payload.bin inside it, one line), which the guest reports back as
 # "payload_sha256" in its HANDOFF-INIT line.
@@ -17,4 +17,4 @@ if [ $# -lt 1 ]; then
     echo "usage: $0 OUT.cpio.gz [--pad-mib N]" >&2
     exit 2
 fi
-exec /usr/bin/python3 "$here/initramfs.py" "$@"
+exec /usr/bin/python3 "$here/../harness/initramfs.py" "$@"

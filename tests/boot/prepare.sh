@@ -21,7 +21,7 @@ initramfs() {
     if [ ! -s "$out" ] || [ ! -s "$out.sha256" ]; then
         stale=1
     else
-        for dep in "$here/initramfs.py" "$here/mkinitramfs.sh" "$mods"/*.ko; do
+        for dep in "$here/../harness/initramfs.py" "$here/mkinitramfs.sh" "$mods"/*.ko; do
             if [ "$dep" -nt "$out" ]; then stale=1; fi
         done
     fi

@@ -4,10 +4,11 @@
     tests/boot/run.py [-j N] [-k PATTERN]... [-v] [--no-prepare] [--list] [--write-matrix PATH]
 
 Discovers tests/boot/test_*.py and runs every function named test_* in them
-(a test fails by raising; qemu.expect* helpers attach the serial log tail).
+(a test fails by raising; harness.qemu's expect* helpers attach the serial
+log tail).
 Tests run in parallel on a pool of N threads (default 2: each TCG guest wants
 a core). -k keeps tests whose name ("module::function") matches the regex
-PATTERN (repeatable, OR). A test decorated with @qemu.needs("build/x.efi")
+PATTERN (repeatable, OR). A test decorated with @case.needs("build/x.efi")
 FAILS if that file is missing: nothing is ever skipped.
 
 Before running, tests/boot/prepare.sh is called (idempotent: kernel +
@@ -34,10 +35,11 @@ import time
 import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import qemu  # noqa: E402
+# tests/: the harness package; tests/boot: what the tests here share (measured.py, test_matrix.py)
+sys.path[:0] = [os.path.dirname(HERE), HERE]
+from harness import case, host, paths, qemu  # noqa: E402
 
-ROOT = qemu.ROOT
+ROOT = paths.ROOT
 _print_lock = threading.Lock()
 
 
@@ -74,10 +76,10 @@ def safe_dirname(name):
 
 
 def run_one(name, fn):
-    wd = os.path.join(qemu.TESTS_OUT, safe_dirname(name))
+    wd = os.path.join(paths.TESTS_OUT, safe_dirname(name))
     shutil.rmtree(wd, ignore_errors=True)
     os.makedirs(wd)
-    qemu.set_test(name, wd)
+    case.set_test(name, wd)
     t0 = time.monotonic()
     missing = [p for p in getattr(fn, "needs", [])
                if not os.path.exists(os.path.join(ROOT, p))]
@@ -94,15 +96,15 @@ def run_one(name, fn):
         if not str(e):
             rest = traceback.format_exc()
         ok, reason, detail = False, first, rest
-    except qemu.HarnessError as e:
+    except host.HarnessError as e:
         ok, reason, detail = False, "harness: %s" % e, ""
     except Exception as e:
         ok, reason, detail = False, "%s: %s" % (type(e).__name__, e), traceback.format_exc()
     return dict(name=name, ok=ok, duration=time.monotonic() - t0, reason=reason,
-                detail=detail, notes=qemu.notes(), workdir=wd,
+                detail=detail, notes=case.notes(), workdir=wd,
                 runs=[dict(log=r.log_path, duration=round(r.duration, 3),
                            exit_code=r.exit_code, timed_out=r.timed_out,
-                           init_time=r.init_time) for r in qemu.results()])
+                           init_time=r.init_time) for r in case.results()])
 
 
 def report(res, verbose):
@@ -159,7 +161,7 @@ def main():
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
 
-    os.makedirs(qemu.TESTS_OUT, exist_ok=True)
+    os.makedirs(paths.TESTS_OUT, exist_ok=True)
     t0 = time.monotonic()
     results = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
@@ -170,7 +172,7 @@ def main():
             report(r, a.verbose)
     passed = sum(1 for r in results if r["ok"])
     failed = len(results) - passed
-    with open(os.path.join(qemu.TESTS_OUT, "results.json"), "w") as f:
+    with open(os.path.join(paths.TESTS_OUT, "results.json"), "w") as f:
         json.dump(dict(passed=passed, failed=failed, wall=round(time.monotonic() - t0, 1),
                        tests=sorted(results, key=lambda r: r["name"])), f, indent=1)
     if a.write_matrix:

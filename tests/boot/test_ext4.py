@@ -8,56 +8,22 @@ names the partition and the structure, then the menu again.
 """
 import os
 import re
-import shutil
 import struct
 import subprocess
 
-import qemu
-from test_loader import check_linux_saw, entry, INITRD, KERNEL, LOADER
-from test_uki import make_uki, STUB
+from harness import case, disk, esp, gpt, qemu, tool
+from harness.esp import entry
+from harness.paths import INITRD, KERNEL, LOADER, STUB, TOOL
 
-TOOL = "build/handoff"
 TIMEOUT = 240
 
 
 def ext4_disk(entries, loader_conf="timeout 0\n", files=None):
     """ESP: handoff and loader.conf. XBOOTLDR (ext4): @entries (name -> text) in
-    /loader/entries, and @files (path -> source file; default: the kernel as
+    /loader/entries, and @files (a file map; default: the kernel as
     /debian/vmlinuz and the initramfs as /debian/initrd.img)."""
-    wd = qemu.workdir()
-    esp, xb = os.path.join(wd, "esp"), os.path.join(wd, "xbootldr")
-    for d in (esp, xb):
-        shutil.rmtree(d, ignore_errors=True)
-    os.makedirs(os.path.join(esp, "EFI/BOOT"))
-    os.makedirs(os.path.join(esp, "loader"))
-    os.makedirs(xb)
-    shutil.copyfile(qemu.root_path(LOADER), os.path.join(esp, "EFI/BOOT/BOOTX64.EFI"))
-    with open(os.path.join(esp, "loader/loader.conf"), "w") as f:
-        f.write(loader_conf)
-    if files is None:
-        files = {"debian/vmlinuz": qemu.root_path(KERNEL), "debian/initrd.img": qemu.root_path(INITRD)}
-    for dest, src in files.items():
-        os.makedirs(os.path.dirname(os.path.join(xb, dest)), exist_ok=True)
-        shutil.copyfile(src, os.path.join(xb, dest))
-    for name, text in entries.items():
-        os.makedirs(os.path.join(xb, "loader/entries"), exist_ok=True)
-        with open(os.path.join(xb, "loader/entries", name), "w") as f:
-            f.write(text)
-    img = os.path.join(wd, "disk.img")
-    r = subprocess.run([qemu.root_path(TOOL), "disk", "-o", img, "--esp", esp, "--xbootldr", xb,
-                        "--xbootldr-fs", "ext4"], capture_output=True, text=True)
-    qemu.expect(r.returncode == 0, "handoff disk failed: %s" % r.stderr)
-    return img
-
-
-def partition_offset(img, number):
-    """Byte offset of GPT partition @number (from the primary entry array)."""
-    with open(img, "rb") as f:
-        f.seek(512)
-        hdr = f.read(92)
-        entries_lba, entry_size = struct.unpack_from("<Q", hdr, 72)[0], struct.unpack_from("<I", hdr, 84)[0]
-        f.seek(entries_lba * 512 + (number - 1) * entry_size + 32)
-        return struct.unpack("<Q", f.read(8))[0] * 512
+    boot = esp.boot_files(entries) if files is None else {**esp.boot_files(entries, None, None), **files}
+    return disk.build(os.path.join(case.workdir(), "disk.img"), esp.loader_files(loader_conf=loader_conf), boot)
 
 
 def corrupt_inode(img, part_offset, path):
@@ -79,6 +45,7 @@ def corrupt_inode(img, part_offset, path):
 
 
 def ext4_test(protocol):
+    """The kernel, initrd and entry on an ext4 XBOOTLDR, booted by @protocol."""
     options = "console=ttyS0 handoff.marker=ext4-%s panic=-1" % protocol
     res = qemu.run_qemu(ext4_disk({"debian-ext4.conf": entry("Debian on ext4", options, protocol)}), TIMEOUT)
     qemu.expect(res.time_of(r"entry 'Debian on ext4': loading /debian/vmlinuz from partition 2\b") is not None,
@@ -88,28 +55,17 @@ def ext4_test(protocol):
     qemu.expect(not errors, "no error or warning on a healthy ext4 XBOOTLDR, got %r" % errors[:3], res)
     qemu.expect(res.time_of(r"booting 'Debian on ext4' by %s" % protocol) is not None,
                 "booted by %s" % protocol, res)
-    init = check_linux_saw(res, options)
+    init = qemu.expect_linux_saw(res, options)
     uuid = init.get("loader", {}).get("LoaderDevicePartUUID", "")
     qemu.expect(re.fullmatch(r"[0-9a-f]{8}-([0-9a-f]{4}-){3}[0-9a-f]{12}", uuid) is not None,
                 "LoaderDevicePartUUID is the ESP's GPT partition GUID, got %r" % uuid, res)
 
 
-@qemu.needs(TOOL, LOADER, KERNEL, INITRD)
-def test_ext4_xbootldr_stub():
-    ext4_test("stub")
+case.each(globals(), ext4_test, {"test_ext4_xbootldr_" + s: (s,) for s in ("stub", "handover", "legacy")},
+          needs=(TOOL, LOADER, KERNEL, INITRD))
 
 
-@qemu.needs(TOOL, LOADER, KERNEL, INITRD)
-def test_ext4_xbootldr_handover():
-    ext4_test("handover")
-
-
-@qemu.needs(TOOL, LOADER, KERNEL, INITRD)
-def test_ext4_xbootldr_legacy():
-    ext4_test("legacy")
-
-
-@qemu.needs(TOOL, LOADER, KERNEL, INITRD)
+@case.needs(TOOL, LOADER, KERNEL, INITRD)
 def test_ext4_bad_metadata_returns_to_menu():
     """A kernel whose inode fails its checksum: the loader names the partition,
     the inode and the check, and the menu comes back; a good entry then boots."""
@@ -117,28 +73,27 @@ def test_ext4_bad_metadata_returns_to_menu():
     img = ext4_disk({"a1.conf": entry("Corrupt kernel", "x", linux="/debian/vmlinuz-bad", sort_key="a1"),
                      "a2.conf": entry("Good", good, sort_key="a2")},
                     loader_conf="timeout menu-force\n",
-                    files={"debian/vmlinuz": qemu.root_path(KERNEL), "debian/vmlinuz-bad": qemu.root_path(KERNEL),
-                           "debian/initrd.img": qemu.root_path(INITRD)})
-    ino = corrupt_inode(img, partition_offset(img, 2), "/debian/vmlinuz-bad")
+                    files={"debian/vmlinuz": KERNEL, "debian/vmlinuz-bad": KERNEL, "debian/initrd.img": INITRD})
+    ino = corrupt_inode(img, gpt.partition_offset(img, 2), "/debian/vmlinuz-bad")
     menu = r"handoff [0-9.]+ boot menu"
     res = qemu.run_qemu(img, TIMEOUT, keys=[(menu, b"1"), (menu, b"2")])
     qemu.expect_eq(res.keys_pending, [], "all menu keys sent (the menu came back)", res)
     qemu.expect(res.time_of(r"partition 2: inode %d: checksum mismatch" % ino) is not None,
                 "the driver names the partition, inode %d and the failed check" % ino, res)
-    qemu.expect(res.time_of(r"entry 'Corrupt kernel': /debian/vmlinuz-bad: cannot open: EFI_VOLUME_CORRUPTED") is not None,
-                "the loader names the entry and the file", res)
+    qemu.expect(res.time_of(r"entry 'Corrupt kernel': /debian/vmlinuz-bad: cannot open: EFI_VOLUME_CORRUPTED")
+                is not None, "the loader names the entry and the file", res)
     qemu.expect(res.time_of(r"booting 'Good' by") is not None, "the good entry boots after the error", res)
-    check_linux_saw(res, good)
+    qemu.expect_linux_saw(res, good)
 
 
-@qemu.needs(TOOL, STUB, LOADER, KERNEL, INITRD)
+@case.needs(TOOL, STUB, LOADER, KERNEL, INITRD)
 def test_ext4_uki_type2():
     """A UKI in /EFI/Linux of an ext4 XBOOTLDR that has no loader/entries at all:
     handoff finds it, titles it from its .osrel and starts it."""
     cmdline = "console=ttyS0 handoff.marker=ext4-uki panic=-1"
-    uki = make_uki(os.path.join(qemu.workdir(), "uki.efi"), cmdline,
+    uki = tool.uki(os.path.join(case.workdir(), "uki.efi"), initrd=INITRD, cmdline=cmdline,
                    os_release='NAME="Handoff Test"\nPRETTY_NAME="Handoff ext4 UKI"\nID=htest\nVERSION_ID=8\n')
     res = qemu.run_qemu(ext4_disk({}, files={"EFI/Linux/htest-8.efi": uki}), TIMEOUT)
     qemu.expect(res.time_of(r"booting 'Handoff ext4 UKI \(8\)' by stub") is not None,
                 "handoff lists the Type #2 entry of the ext4 partition and starts it", res)
-    check_linux_saw(res, cmdline)
+    qemu.expect_linux_saw(res, cmdline)

@@ -1,36 +1,30 @@
-"""Self-tests of the boot harness that do not need handoff.
+"""Self-tests of the boot harness (tests/harness).
 
-They boot Debian's kernel + the test initramfs through known-good loaders
-(systemd-boot, OVMF's own -kernel path) and check the HANDOFF-INIT report,
-so a failure here means the harness/environment is broken, not handoff.
+The boots go through known-good loaders (systemd-boot, OVMF's own -kernel
+path) and check the HANDOFF-INIT report, so a failure here means the harness
+or the environment is broken, not handoff.efi; the GPT disk is the one thing
+made by handoff's own tool (`handoff disk`), as every partitioned disk of the
+tests is. The tests without QEMU check the harness's pieces against what
+other programs (mtools, sfdisk) read.
 """
+import hashlib
+import json
 import os
 import shutil
+import subprocess
 
-import qemu
+from harness import case, disk, esp, gpt, initramfs, loaders, qemu
+from harness.paths import INITRD, KERNEL, TOOL, root_path
 
-SDBOOT = "/usr/lib/systemd/boot/efi/systemd-bootx64.efi"
-KERNEL = "build/boot-cache/vmlinuz"
-INITRD = "build/boot-cache/initramfs.cpio.gz"
 TIMEOUT = 240  # TCG boots take ~15-25 s on an idle core; leave room for a loaded CI
 
 
-def expected_sha():
-    with open(qemu.root_path(INITRD + ".sha256")) as f:
-        return f.read().split()[0]
-
-
 def check_init(res, options, marker):
-    """The common assertions on a HANDOFF-INIT report."""
-    init = qemu.expect_init(res)
-    cmdline = init.get("cmdline", "")
-    qemu.expect_in("handoff.marker=" + marker, cmdline.split(), "marker in cmdline", res)
-    qemu.expect_in(options, cmdline, "options in cmdline", res)
-    qemu.expect_eq(init.get("efi"), True, "efi", res)
-    qemu.expect(isinstance(init.get("efivars"), int) and init["efivars"] > 0,
-                "efivars: expected > 0, got %r" % init.get("efivars"), res)
-    qemu.expect_eq(init.get("payload_sha256"), expected_sha(), "payload_sha256", res)
-    qemu.note("HANDOFF-INIT at %.1fs, qemu done at %.1fs" % (res.init_time, res.duration))
+    """The common assertions on a HANDOFF-INIT report: systemd-boot and
+    QEMU put more in front of the options (initrd=...)."""
+    init = qemu.expect_linux_saw(res, options, exact=False, fb=None)
+    qemu.expect_in("handoff.marker=" + marker, init["cmdline"].split(), "marker in cmdline", res)
+    case.note("HANDOFF-INIT at %.1fs, qemu done at %.1fs" % (res.init_time, res.duration))
     return init
 
 
@@ -39,56 +33,36 @@ def sdboot_esp(entries, loader_conf):
 
     entries: {"name.conf": text}. Returns the tree's directory.
     """
-    if not os.path.isfile(SDBOOT):
-        raise qemu.HarnessError("%s missing: install the Debian package 'systemd-boot-efi'"
-                                % SDBOOT)
-    tree = os.path.join(qemu.workdir(), "esp")
-    shutil.rmtree(tree, ignore_errors=True)
-    os.makedirs(os.path.join(tree, "EFI", "BOOT"))
-    os.makedirs(os.path.join(tree, "loader", "entries"))
-    shutil.copyfile(SDBOOT, os.path.join(tree, "EFI", "BOOT", "BOOTX64.EFI"))
-    shutil.copyfile(qemu.root_path(KERNEL), os.path.join(tree, "vmlinuz"))
-    shutil.copyfile(qemu.root_path(INITRD), os.path.join(tree, "initramfs.cpio.gz"))
-    with open(os.path.join(tree, "loader", "loader.conf"), "w") as f:
-        f.write(loader_conf)
-    for name, text in entries.items():
-        with open(os.path.join(tree, "loader", "entries", name), "w") as f:
-            f.write(text)
-    return tree
+    return esp.loader_tree(entries, loader_conf, loader=loaders.need(loaders.SDBOOT))
 
 
-def entry(title, options):
-    return ("title %s\nlinux /vmlinuz\ninitrd /initramfs.cpio.gz\noptions %s\n"
-            % (title, options))
-
-
-@qemu.needs(KERNEL, INITRD)
+@case.needs(KERNEL, INITRD)
 def test_sdboot_entry():
     """systemd-boot as \\EFI\\BOOT\\BOOTX64.EFI on a bare FAT image, timeout 0."""
     options = "console=ttyS0 handoff.marker=sdboot-1 panic=-1"
-    tree = sdboot_esp({"sdboot-1.conf": entry("Harness sdboot-1", options)},
+    tree = sdboot_esp({"sdboot-1.conf": esp.entry("Harness sdboot-1", options)},
                       "timeout 0\ndefault sdboot-1.conf\n")
-    img = qemu.make_esp(tree, os.path.join(qemu.workdir(), "esp.img"))
-    res = qemu.run_qemu(img, TIMEOUT)
+    res = qemu.run_qemu(esp.image(tree), TIMEOUT)
     init = check_init(res, options, "sdboot-1")
     qemu.expect(init.get("fb", "") != "", "fb: expected a framebuffer (GOP via EFI stub), got ''",
                 res)
     qemu.expect_eq(res.exit_code, 0, "qemu exit code (poweroff)", res)
 
 
-@qemu.needs(KERNEL, INITRD)
+@case.needs(KERNEL, INITRD)
 def test_qemu_direct_kernel():
     """QEMU -kernel/-initrd/-append through OVMF, no disk; exits via isa-debug-exit."""
     options = "console=ttyS0 handoff.marker=direct-1 panic=-1 handoff.debug_exit=3"
-    res = qemu.run_qemu(None, TIMEOUT, kernel=qemu.root_path(KERNEL),
-                        initrd=qemu.root_path(INITRD), append=options)
+    res = qemu.run_qemu(None, TIMEOUT, kernel=root_path(KERNEL),
+                        initrd=root_path(INITRD), append=options)
     check_init(res, options, "direct-1")
     qemu.expect_eq(res.debug_exit, 3, "isa-debug-exit value (qemu exit %s)" % res.exit_code, res)
 
 
-@qemu.needs(KERNEL, INITRD)
+@case.needs(TOOL, KERNEL, INITRD)
 def test_sdboot_menu_keys_gpt():
-    """Drive systemd-boot's menu over serial (ESC [ B, then CR) on a GPT disk.
+    """Drive systemd-boot's menu over serial (ESC [ B, then CR) on a GPT disk
+    made by `handoff disk`.
 
     systemd-boot lists these two entries as "top" then "lower" (it sorts file
     names in reverse); "top" is the default, so booting "lower" proves the
@@ -96,14 +70,131 @@ def test_sdboot_menu_keys_gpt():
     """
     opt_top = "console=ttyS0 handoff.marker=menu-top panic=-1"
     opt_low = "console=ttyS0 handoff.marker=menu-lower panic=-1"
-    tree = sdboot_esp({"b-top.conf": entry("Harness top entry", opt_top),
-                       "a-lower.conf": entry("Harness lower entry", opt_low)},
+    tree = sdboot_esp({"b-top.conf": esp.entry("Harness top entry", opt_top),
+                       "a-lower.conf": esp.entry("Harness lower entry", opt_low)},
                       "timeout 30\ndefault b-top.conf\n")
-    esp = qemu.make_esp(tree, os.path.join(qemu.workdir(), "esp.img"))
-    disk = qemu.wrap_gpt(esp, os.path.join(qemu.workdir(), "disk.img"))
-    res = qemu.run_qemu(disk, 120, keys=[
+    img = disk.gpt_disk(os.path.join(case.workdir(), "disk.img"), tree)
+    res = qemu.run_qemu(img, 120, keys=[
         (r"Harness lower entry", b"\x1b[B"),     # menu drawn: move down
         (r"Harness lower entry", b"\r", 0.5),    # redrawn highlighted: boot it
     ])
     qemu.expect_eq(res.keys_pending, [], "menu keys not all sent", res)
     check_init(res, opt_low, "menu-lower")
+
+
+# --- the harness's pieces, without QEMU -----------------------------------
+
+def mtype(img, path, offset=0):
+    """A file from a FAT file system by mtools itself (not through the harness)."""
+    r = subprocess.run(["mtype", "-i", "%s@@%d" % (img, offset), "::" + path], capture_output=True,
+                       env=dict(os.environ, MTOOLS_SKIP_CHECK="1"))
+    qemu.expect(r.returncode == 0, "mtype %s: %s" % (path, r.stderr.decode(errors="replace")))
+    return r.stdout
+
+
+def test_harness_esp_tree_on_a_fat_image():
+    """esp.loader_tree + esp.image: every file of the map on the FAT image,
+    byte for byte (bytes as given, paths copied), entries as esp.entry wrote them."""
+    payload = os.urandom(70001)
+    text = esp.entry("T", "opts x=1", "legacy", sort_key="k", initrds=("/a", "/b"))
+    qemu.expect_eq(text, "title T\nlinux /debian/vmlinuz\nsort-key k\ninitrd /a\ninitrd /b\noptions opts x=1\n"
+                   "protocol legacy\n", "entry text")
+    tree = esp.loader_tree({"t.conf": text}, "timeout 3\n", {"deep/er/p.bin": payload, "EFI/Linux/": None},
+                           loader="VERSION", kernel="VERSION", initrd="README.md")
+    img = esp.image(tree)
+    version = open(root_path("VERSION"), "rb").read()
+    for path, want in (("/EFI/BOOT/BOOTX64.EFI", version), ("/debian/vmlinuz", version),
+                       ("/debian/initrd.img", open(root_path("README.md"), "rb").read()),
+                       ("/loader/loader.conf", b"timeout 3\n"), ("/loader/entries/t.conf", text.encode()),
+                       ("/deep/er/p.bin", payload)):
+        qemu.expect_eq(mtype(img, path), want, "%s on the FAT image" % path)
+    qemu.expect_eq(disk.fat_names(img, "/EFI/Linux"), [], "an empty directory is there, empty")
+
+
+@case.needs(TOOL)
+def test_harness_gpt_disk_read_back():
+    """disk.build (by `handoff disk`): the harness's GPT reader agrees with
+    sfdisk on every partition, and each partition holds its files (mtools
+    for the FAT ESP, debugfs for the ext4 XBOOTLDR)."""
+    data = os.urandom(300001)
+    wd = case.workdir()
+    img = disk.build(os.path.join(wd, "disk.img"), {**esp.loader_files("VERSION"), "x/y.bin": data},
+                     {"k/linux": data})
+    sectors, first, last, parts = gpt.read(img)
+    qemu.expect_eq(sectors * 512, os.path.getsize(img), "sectors")
+    sf = json.loads(subprocess.run(["sfdisk", "--json", img], capture_output=True, text=True, check=True).stdout)
+    theirs = [(p["type"].upper(), p["uuid"].upper(), p["start"], p["size"])
+              for p in sf["partitiontable"]["partitions"]]
+    ours = [(p["type"], p["guid"], p["first"], p["last"] - p["first"] + 1) for p in parts]
+    qemu.expect_eq(ours, theirs, "partitions (type, GUID, start, sectors): gpt.read against sfdisk")
+    qemu.expect_eq([p["type"] for p in parts], [gpt.ESP_TYPE, gpt.XBOOTLDR_TYPE], "partition types")
+    qemu.expect_eq(mtype(img, "/x/y.bin", gpt.partition_offset(img, 1)), data, "a file on the ESP")
+    qemu.expect_eq(disk.fat_names(img, "/loader", partition=1), ["loader.conf"], "disk.fat_names on partition 1")
+    got = subprocess.run(["debugfs", "-R", "cat /k/linux", "%s?offset=%d" % (img, gpt.partition_offset(img, 2))],
+                         capture_output=True, check=True).stdout
+    qemu.expect_eq(got, data, "a file on the ext4 XBOOTLDR")
+
+
+@case.needs(TOOL)
+def test_harness_gpt_reader_refuses_damage():
+    """The GPT reader fails on a damaged entry array, header or protective MBR."""
+    wd = case.workdir()
+    good = disk.gpt_disk(os.path.join(wd, "good.img"), esp.tree(esp.loader_files("VERSION")))
+    gpt.read(good)
+    for what, offset in (("primary entry array", 2 * 512 + 40), ("backup header", -512 + 30), ("MBR", 450)):
+        bad = os.path.join(wd, "bad.img")
+        shutil.copyfile(good, bad)
+        with open(bad, "r+b") as f:
+            f.seek(offset, os.SEEK_SET if offset >= 0 else os.SEEK_END)
+            b = f.read(1)
+            f.seek(-1, os.SEEK_CUR)
+            f.write(bytes([b[0] ^ 0x5a]))
+        try:
+            gpt.read(bad)
+        except AssertionError:
+            continue
+        qemu.fail("gpt.read accepted a damaged %s" % what)
+
+
+def test_harness_serial_parsing():
+    """What run_qemu makes of serial output: escape sequences stripped (a
+    cursor jump starts a line), tagged JSON found or its error named, the
+    isa-debug-exit value from QEMU's status."""
+    qemu.expect_eq(qemu.strip_ansi("\x1b[2J\x1b[1;1Hmenu\x1b[0m\r\n\x1b[7m> A\x1b[0m"), "\nmenu\n> A", "strip_ansi")
+    obj, err = qemu.parse_tagged('x HANDOFF-INIT {"a": [1, "}"]} tail', "HANDOFF-INIT")
+    qemu.expect_eq((obj, err), ({"a": [1, "}"]}, None), "a tagged report")
+    obj, err = qemu.parse_tagged('HANDOFF-PROBE {"a": ', "HANDOFF-PROBE")
+    qemu.expect(obj is None and "HANDOFF-PROBE JSON" in err, "a cut report is an error: %r" % err)
+    qemu.expect_eq(qemu.parse_tagged("HANDOFF-INIT set LoaderEntryOneShot", "HANDOFF-INIT"),
+                   (None, "no JSON after HANDOFF-INIT"), "a tagged line without JSON")
+    res = qemu.Result(serial_text="", exit_code=7, timed_out=False, duration=1.0, lines=[(0.5, "a"), (0.7, "b 1")])
+    qemu.expect_eq((res.debug_exit, res.time_of(r"b \d"), res.time_of("c")), (3, 0.7, None), "Result")
+    qemu.expect_eq(qemu.Result(serial_text="", exit_code=0, timed_out=False, duration=1.0).debug_exit, None,
+                   "a poweroff is no isa-debug-exit value")
+
+
+@case.needs(INITRD)
+def test_harness_expected_payload_checksum():
+    """The checksum the boot tests expect is that of /payload.bin in the
+    archive (taken out with cpio), and of the payload the harness generates."""
+    out = subprocess.run("gzip -dc %s | cpio -i --quiet --to-stdout payload.bin" % root_path(INITRD), shell=True,
+                         capture_output=True, check=True).stdout
+    want = initramfs.expected_payload_sha256(INITRD)
+    qemu.expect_eq(hashlib.sha256(out).hexdigest(), want, "SHA-256 of payload.bin in %s" % INITRD)
+    qemu.expect_eq(initramfs.payload_sha256(), want, "initramfs.payload_sha256()")
+
+
+def test_harness_cases_become_tests():
+    """case.each: one test per row, named by the row, with the needs and the
+    docstring given, calling the function with the row's arguments."""
+    ns, calls = {"__name__": "m"}, []
+
+    def fn(a, b):
+        """doc"""
+        calls.append((a, b))
+    case.each(ns, fn, {"test_one": (1, 2), "test_two": (3, 4)}, needs=("x",))
+    qemu.expect_eq(sorted(ns), ["__name__", "test_one", "test_two"], "names")
+    t = ns["test_two"]
+    t()
+    qemu.expect_eq((t.__name__, t.__module__, t.__doc__, t.needs, calls), ("test_two", "m", "doc", ["x"], [(3, 4)]),
+                   "the test made for a row")

@@ -10,73 +10,18 @@ import io
 import os
 import random
 import re
-import shutil
 import struct
 import subprocess
-import uuid
 
-import initramfs
-import qemu
+from harness import case, disk, esp, gpt, initramfs, qemu
+from harness.esp import entry
+from harness.paths import INITRD, KERNEL, LOADER, TOOL, root_path
 
-LOADER = "build/handoff.efi"
-KERNEL = "build/boot-cache/vmlinuz"
-INITRD = "build/boot-cache/initramfs.cpio.gz"
 TIMEOUT = 240
 
 
-def expected_sha():
-    with open(qemu.root_path(INITRD + ".sha256")) as f:
-        return f.read().split()[0]
-
-
-def esp_tree(entries, loader_conf, extra_files=None):
-    """An ESP with handoff as the fallback loader and Debian's kernel in /debian."""
-    tree = os.path.join(qemu.workdir(), "esp")
-    shutil.rmtree(tree, ignore_errors=True)
-    for d in ("EFI/BOOT", "loader/entries", "debian"):
-        os.makedirs(os.path.join(tree, d))
-    shutil.copyfile(qemu.root_path(LOADER), os.path.join(tree, "EFI/BOOT/BOOTX64.EFI"))
-    shutil.copyfile(qemu.root_path(KERNEL), os.path.join(tree, "debian/vmlinuz"))
-    shutil.copyfile(qemu.root_path(INITRD), os.path.join(tree, "debian/initrd.img"))
-    with open(os.path.join(tree, "loader/loader.conf"), "w") as f:
-        f.write(loader_conf)
-    for name, text in entries.items():
-        with open(os.path.join(tree, "loader/entries", name), "w") as f:
-            f.write(text)
-    for path, data in (extra_files or {}).items():
-        os.makedirs(os.path.dirname(os.path.join(tree, path)), exist_ok=True)
-        with open(os.path.join(tree, path), "wb") as f:
-            f.write(data)
-    return tree
-
-
-def entry(title, options, protocol=None, linux="/debian/vmlinuz", initrds=("/debian/initrd.img",), extra="",
-          sort_key=None):
-    text = "title %s\nlinux %s\n" % (title, linux)
-    if sort_key:
-        text += "sort-key %s\n" % sort_key
-    text += "".join("initrd %s\n" % i for i in initrds)
-    text += "options %s\n" % options
-    if protocol:
-        text += "protocol %s\n" % protocol
-    return text + extra
-
-
 def boot(tree, keys=(), timeout=TIMEOUT):
-    img = qemu.make_esp(tree, os.path.join(qemu.workdir(), "esp.img"))
-    return qemu.run_qemu(img, timeout, keys=keys)
-
-
-def check_linux_saw(res, options):
-    """What the kernel and its initramfs report, compared with what was configured."""
-    init = qemu.expect_init(res)
-    qemu.expect_eq(init.get("cmdline"), options, "kernel command line (exactly the configured options)", res)
-    qemu.expect_eq(init.get("efi"), True, "/sys/firmware/efi exists", res)
-    qemu.expect(isinstance(init.get("efivars"), int) and init["efivars"] > 0,
-                "efivarfs lists variables (runtime services work), got %r" % init.get("efivars"), res)
-    qemu.expect_in("EFI", init.get("fb", ""), "/proc/fb names the EFI framebuffer", res)
-    qemu.expect_eq(init.get("payload_sha256"), expected_sha(), "SHA-256 of /payload.bin from the initrd", res)
-    return init
+    return qemu.run_qemu(esp.image(tree), timeout, keys=keys)
 
 
 def check_loader_vars(res, init, scheme, entry_id):
@@ -85,7 +30,8 @@ def check_loader_vars(res, init, scheme, entry_id):
     qemu.expect(v.get("LoaderInfo", "").startswith("handoff "), "LoaderInfo: %r" % v.get("LoaderInfo"), res)
     qemu.expect_eq(v.get("HandoffBootScheme"), scheme, "HandoffBootScheme", res)
     qemu.expect_eq(v.get("LoaderEntrySelected"), entry_id, "LoaderEntrySelected", res)
-    qemu.expect_eq(v.get("LoaderImageIdentifier", "").upper(), "\\EFI\\BOOT\\BOOTX64.EFI", "LoaderImageIdentifier", res)
+    qemu.expect_eq(v.get("LoaderImageIdentifier", "").upper(), "\\EFI\\BOOT\\BOOTX64.EFI", "LoaderImageIdentifier",
+                   res)
 
 
 # What the kernel's own EFI stub leaves behind (drivers/firmware/efi/libstub):
@@ -105,41 +51,31 @@ def check_kernel_saw_scheme(res, init, scheme):
         qemu.expect(res.time_of(STUB_INITRD_LINE) is not None,
                     "the kernel's EFI stub reports reading handoff's LoadFile2 initrd", res)
     else:
-        qemu.expect(not stub_lines, "no 'EFI stub:' line from the kernel by %s, got %r" % (scheme, stub_lines[:2]), res)
+        qemu.expect(not stub_lines, "no 'EFI stub:' line from the kernel by %s, got %r" % (scheme, stub_lines[:2]),
+                    res)
     qemu.expect_eq(init.get("bp_type_of_loader"), TYPE_OF_LOADER[scheme],
                    "type_of_loader in the kernel's zero page (/sys/kernel/boot_params/data)", res)
     qemu.expect_eq(init.get("bp_efi_sig"), "EL64", "efi_info loader signature in the kernel's zero page", res)
 
 
 def scheme_test(protocol, want_scheme):
+    """handoff boots Debian's kernel by the scheme the entry asks for (auto: the best one)."""
     options = "console=ttyS0 handoff.marker=%s-1 panic=-1" % protocol
-    tree = esp_tree({"debian.conf": entry("Debian", options, protocol)}, "timeout 0\n")
+    tree = esp.loader_tree({"debian.conf": entry("Debian", options, protocol)}, "timeout 0\n")
     res = boot(tree)
-    init = check_linux_saw(res, options)
+    init = qemu.expect_linux_saw(res, options)
     qemu.expect(res.time_of(r"handoff: booting 'Debian' by %s\b" % want_scheme) is not None,
                 "handoff says it boots by %s" % want_scheme, res)
     check_loader_vars(res, init, want_scheme, "debian")
     check_kernel_saw_scheme(res, init, want_scheme)
 
 
-@qemu.needs(LOADER, KERNEL, INITRD)
-def test_loader_stub():
-    scheme_test("stub", "stub")
-
-
-@qemu.needs(LOADER, KERNEL, INITRD)
-def test_loader_handover():
-    scheme_test("handover", "handover")
-
-
-@qemu.needs(LOADER, KERNEL, INITRD)
-def test_loader_legacy():
-    scheme_test("legacy", "legacy")
-
-
-@qemu.needs(LOADER, KERNEL, INITRD)
-def test_loader_auto_picks_stub():
-    scheme_test("auto", "stub")
+case.each(globals(), scheme_test, {
+    "test_loader_stub": ("stub", "stub"),
+    "test_loader_handover": ("handover", "handover"),
+    "test_loader_legacy": ("legacy", "legacy"),
+    "test_loader_auto_picks_stub": ("auto", "stub"),
+}, needs=(LOADER, KERNEL, INITRD))
 
 
 RETURNS_C = b"unsigned long long __attribute__((ms_abi)) efi_main(void *image, void *systab) { return 0; }\n"
@@ -147,7 +83,7 @@ RETURNS_C = b"unsigned long long __attribute__((ms_abi)) efi_main(void *image, v
 
 def tiny_efi_app():
     """An EFI application that returns at once (EFI_SUCCESS), built here with the project's toolchain."""
-    wd = qemu.workdir()
+    wd = case.workdir()
     src, obj, out = (os.path.join(wd, "returns." + x) for x in ("c", "o", "efi"))
     with open(src, "wb") as f:
         f.write(RETURNS_C)
@@ -163,7 +99,7 @@ def tiny_efi_app():
 
 def patched_kernel(**fields):
     """Debian's kernel with setup header fields changed (offsets: boot.rst)."""
-    k = bytearray(open(qemu.root_path(KERNEL), "rb").read())
+    k = bytearray(open(root_path(KERNEL), "rb").read())
     offsets = {"version": ("<H", 0x206), "init_size": ("<I", 0x260)}
     for name, value in fields.items():
         fmt, off = offsets[name]
@@ -171,7 +107,7 @@ def patched_kernel(**fields):
     return bytes(k)
 
 
-@qemu.needs(LOADER, KERNEL, INITRD)
+@case.needs(LOADER, KERNEL, INITRD)
 def test_loader_errors_return_to_menu():
     """Each broken entry gets its message and the menu again, by itself (no
     key press); then a good one boots. The README's list: missing or truncated
@@ -182,7 +118,7 @@ def test_loader_errors_return_to_menu():
     skipped, and the rest of the entry still counts.
     """
     good = "console=ttyS0 handoff.marker=after-errors panic=-1"
-    kernel = open(qemu.root_path(KERNEL), "rb").read()
+    kernel = open(root_path(KERNEL), "rb").read()
     rnd = random.Random(7)
     garbage = bytes(rnd.getrandbits(8) for _ in range(65536))
     entries = {
@@ -195,10 +131,10 @@ def test_loader_errors_return_to_menu():
         "a7.conf": "title Returns\nsort-key a7\nefi /returns.efi\n",
         "a8.conf": entry("Good", good, extra="protocol sideways\n", sort_key="a8"),
     }
-    tree = esp_tree(entries, "timeout menu-force\n",
-                    {"garbage.bin": garbage, "truncated": kernel[:len(kernel) // 3],
-                     "old": patched_kernel(version=0x020a), "huge": patched_kernel(init_size=0xf0000000),
-                     "returns.efi": tiny_efi_app()})
+    tree = esp.loader_tree(entries, "timeout menu-force\n",
+                           {"garbage.bin": garbage, "truncated": kernel[:len(kernel) // 3],
+                            "old": patched_kernel(version=0x020a), "huge": patched_kernel(init_size=0xf0000000),
+                            "returns.efi": tiny_efi_app()})
     menu = r"handoff [0-9.]+ boot menu"
     res = boot(tree, keys=[(menu, str(i).encode()) for i in range(1, 9)])
     qemu.expect_eq(res.keys_pending, [], "all menu keys sent (the menu came back each time, no key needed)", res)
@@ -219,17 +155,17 @@ def test_loader_errors_return_to_menu():
         qemu.expect_eq(len(lines), 1, "error lines for entry '%s' (%r)" % (title, lines), res)
     qemu.expect(res.time_of(r"booting 'Good' by stub \(protocol auto\)") is not None,
                 "the good entry boots (its bad protocol line skipped, auto chosen)", res)
-    check_linux_saw(res, good)
+    qemu.expect_linux_saw(res, good)
 
 
-@qemu.needs(LOADER, KERNEL, INITRD)
+@case.needs(LOADER, KERNEL, INITRD)
 def test_loader_failed_default_menu_comes_back_by_itself():
     """An unattended machine: the default entry fails after the countdown; the
     menu comes back on its own with the cause under it and no countdown (so it
     does not loop on the broken entry). A key press then boots another entry."""
     good = "console=ttyS0 handoff.marker=after-default-failed panic=-1"
-    tree = esp_tree({"a1.conf": entry("Broken", "x", linux="/nope/vmlinuz", sort_key="a1"),
-                     "a2.conf": entry("Good", good, sort_key="a2")}, "timeout 1\ndefault a1\n")
+    tree = esp.loader_tree({"a1.conf": entry("Broken", "x", linux="/nope/vmlinuz", sort_key="a1"),
+                            "a2.conf": entry("Good", good, sort_key="a2")}, "timeout 1\ndefault a1\n")
     res = boot(tree, keys=[(r"Problems: entry 'Broken': /nope/vmlinuz: cannot open", b"2", 2.0)])
     qemu.expect_eq(res.keys_pending, [], "the menu came back with the reason under it", res)
     failed = res.time_of(r"/nope/vmlinuz: cannot open")
@@ -239,27 +175,27 @@ def test_loader_failed_default_menu_comes_back_by_itself():
     qemu.expect(not countdown, "no countdown after the failure, got %r" % countdown[:1], res)
     qemu.expect_eq(sum(1 for _, l in res.lines if "handoff: entry 'Broken': loading" in l), 1,
                    "the broken default was tried once, not again by a countdown", res)
-    check_linux_saw(res, good)
+    qemu.expect_linux_saw(res, good)
 
 
-@qemu.needs(LOADER, KERNEL, INITRD)
+@case.needs(LOADER, KERNEL, INITRD)
 def test_loader_menu_keys_and_editor():
     """Arrow down stops the countdown, 'e' edits the command line, Enter boots."""
     first = "console=ttyS0 handoff.marker=menu-first panic=-1"
     second = "console=ttyS0 handoff.marker=menu-second panic=-1"
-    tree = esp_tree({"m1.conf": entry("First", first, sort_key="m1"),
-                     "m2.conf": entry("Second", second, sort_key="m2")},
-                    "timeout 20\ndefault m1\neditor yes\n")
+    tree = esp.loader_tree({"m1.conf": entry("First", first, sort_key="m1"),
+                            "m2.conf": entry("Second", second, sort_key="m2")},
+                           "timeout 20\ndefault m1\neditor yes\n")
     res = boot(tree, keys=[
         (r"Boot in \d+ s", b"\x1b[B"),
         (r"> Second", b"e"),
         (r"options: .*menu-second", b" handoff.edited=yes\r", 0.3),
     ])
     qemu.expect_eq(res.keys_pending, [], "menu keys sent", res)
-    check_linux_saw(res, second + " handoff.edited=yes")
+    qemu.expect_linux_saw(res, second + " handoff.edited=yes")
 
 
-@qemu.needs(LOADER, KERNEL, INITRD)
+@case.needs(LOADER, KERNEL, INITRD)
 def test_loader_honours_boot_loader_interface_requests():
     """What `bootctl set-default`, `set-oneshot` and `systemctl reboot
     --boot-loader-menu=` write: the first boot's Linux sets LoaderEntryOneShot,
@@ -271,11 +207,11 @@ def test_loader_honours_boot_loader_interface_requests():
               "handoff.setvar=LoaderConfigTimeoutOneShot=1 handoff.setvar=LoaderEntryDefault=persistent")
     oneshot = "console=ttyS0 handoff.marker=bli-oneshot panic=-1"
     persistent = "console=ttyS0 handoff.marker=bli-default panic=-1"
-    tree = esp_tree({"setter.conf": entry("Setter", setter, sort_key="a"),
-                     "oneshot.conf": entry("One shot", oneshot, sort_key="b"),
-                     "persistent.conf": entry("Persistent", persistent, sort_key="c")},
-                    "timeout 0\ndefault setter\n")
-    img = qemu.make_esp(tree, os.path.join(qemu.workdir(), "esp.img"))
+    tree = esp.loader_tree({"setter.conf": entry("Setter", setter, sort_key="a"),
+                            "oneshot.conf": entry("One shot", oneshot, sort_key="b"),
+                            "persistent.conf": entry("Persistent", persistent, sort_key="c")},
+                           "timeout 0\ndefault setter\n")
+    img = esp.image(tree)
     menu = r"handoff [0-9.]+ boot menu"
 
     first = qemu.run_qemu(img, TIMEOUT, name="1-setter")
@@ -286,7 +222,7 @@ def test_loader_honours_boot_loader_interface_requests():
     vars_after_first = os.path.join(first.run_dir, "OVMF_VARS.fd")
 
     second = qemu.run_qemu(img, TIMEOUT, name="2-oneshot", vars_file=vars_after_first)
-    init = check_linux_saw(second, oneshot)
+    init = qemu.expect_linux_saw(second, oneshot)
     qemu.expect(second.time_of(menu) is not None, "LoaderConfigTimeoutOneShot shows the menu", second)
     loader = init.get("loader", {})
     qemu.expect_eq(loader.get("LoaderEntrySelected"), "oneshot", "second boot: LoaderEntryOneShot's entry", second)
@@ -294,7 +230,7 @@ def test_loader_honours_boot_loader_interface_requests():
     qemu.expect_eq(loader.get("LoaderConfigTimeoutOneShot"), "", "LoaderConfigTimeoutOneShot deleted", second)
 
     third = qemu.run_qemu(img, TIMEOUT, name="3-default", vars_file=os.path.join(second.run_dir, "OVMF_VARS.fd"))
-    init = check_linux_saw(third, persistent)
+    init = qemu.expect_linux_saw(third, persistent)
     qemu.expect(third.time_of(menu) is None, "no menu: the one-shot timeout was used up", third)
     qemu.expect_eq(init.get("loader", {}).get("LoaderEntrySelected"), "persistent",
                    "third boot: LoaderEntryDefault over loader.conf's default", third)
@@ -318,58 +254,46 @@ def extra_archive(content):
 
 
 def two_initrds_test(protocol):
+    """Two initrds of odd lengths: the second starts 4-byte aligned after the first."""
     options = "console=ttyS0 handoff.marker=two-initrds-%s panic=-1" % protocol
     extra = hashlib.shake_256(b"handoff second initrd").digest(100003)  # odd size
-    first = odd_length(open(qemu.root_path(INITRD), "rb").read())
+    first = odd_length(open(root_path(INITRD), "rb").read())
     second = extra_archive(extra)
     qemu.expect(len(first) % 4 and len(second) % 4, "both initrds have lengths that are not multiples of 4")
-    tree = esp_tree({"two.conf": entry("Two initrds", options, protocol, initrds=("/one.img", "/two.img"))},
-                    "timeout 0\n", {"one.img": first, "two.img": second})
+    tree = esp.loader_tree({"two.conf": entry("Two initrds", options, protocol, initrds=("/one.img", "/two.img"))},
+                           "timeout 0\n", {"one.img": first, "two.img": second})
     res = boot(tree)
-    init = check_linux_saw(res, options)   # the first archive: /payload.bin intact
+    init = qemu.expect_linux_saw(res, options)   # the first archive: /payload.bin intact
     qemu.expect_eq(init.get("extra_sha256"), hashlib.sha256(extra).hexdigest(),
                    "SHA-256 of /extra.bin from the second initrd (4-byte aligned after the first)", res)
     qemu.expect(res.time_of(r"booting 'Two initrds' by %s .*2 initrd" % protocol) is not None,
                 "booted by %s with 2 initrds" % protocol, res)
 
 
-@qemu.needs(LOADER, KERNEL, INITRD)
-def test_loader_two_odd_initrds_stub():
-    two_initrds_test("stub")
-
-
-@qemu.needs(LOADER, KERNEL, INITRD)
-def test_loader_two_odd_initrds_legacy():
-    two_initrds_test("legacy")
+case.each(globals(), two_initrds_test, {"test_loader_two_odd_initrds_stub": ("stub",),
+                                        "test_loader_two_odd_initrds_legacy": ("legacy",)},
+          needs=(LOADER, KERNEL, INITRD))
 
 
 def ucs2(hexstr):
     return bytes.fromhex(hexstr).decode("utf-16-le")
 
 
-def gpt_partition_guid(disk, index=0):
-    """Partition @index's unique GUID as the disk's primary GPT stores it."""
-    with open(disk, "rb") as f:
-        f.seek(1024 + index * 128 + 16)
-        return str(uuid.UUID(bytes_le=f.read(16)))
-
-
-@qemu.needs(LOADER, KERNEL, INITRD)
+@case.needs(TOOL, LOADER, KERNEL, INITRD)
 def test_loader_boot_loader_interface_variables():
     """Every Boot Loader Interface variable the README lists, read back from
     Linux's efivarfs and checked against what it must say: the GPT the disk
     really has, the firmware the kernel reports, the README's feature bits,
     the entries in menu order."""
     options = "console=ttyS0 handoff.marker=bli-vars panic=-1"
-    tree = esp_tree({"b-second.conf": entry("Second", "x", sort_key="b"),
-                     "a-first.conf": entry("First", options, sort_key="a")}, "timeout 0\n")
-    esp = qemu.make_esp(tree, os.path.join(qemu.workdir(), "esp.img"))
-    disk = qemu.wrap_gpt(esp, os.path.join(qemu.workdir(), "disk.img"))
-    res = qemu.run_qemu(disk, TIMEOUT)
-    init = check_linux_saw(res, options)
+    tree = esp.loader_tree({"b-second.conf": entry("Second", "x", sort_key="b"),
+                            "a-first.conf": entry("First", options, sort_key="a")}, "timeout 0\n")
+    img = disk.gpt_disk(os.path.join(case.workdir(), "disk.img"), tree)
+    res = qemu.run_qemu(img, TIMEOUT)
+    init = qemu.expect_linux_saw(res, options)
     v = {k: bytes.fromhex(h) for k, h in init.get("bli_hex", {}).items()}
     s = {k: b.decode("utf-16-le").rstrip("\0") for k, b in v.items() if k != "LoaderFeatures"}
-    version = open(qemu.root_path("VERSION")).read().strip()
+    version = open(root_path("VERSION")).read().strip()
     qemu.expect_eq(s.get("LoaderInfo"), "handoff " + version, "LoaderInfo", res)
     m = [l for _, l in res.lines if re.search(r"efi: EFI v(\d+)\.(\d+) by (.+)$", l)]
     qemu.expect(m, "the kernel reports the firmware", res)
@@ -381,8 +305,9 @@ def test_loader_boot_loader_interface_variables():
     features = int.from_bytes(v.get("LoaderFeatures", b""), "little")
     want = sum(1 << b for b in (0, 1, 2, 3, 4, 5, 8, 9))  # README: bits 0-5, 8, 9 of systemd's numbering
     qemu.expect_eq((len(v.get("LoaderFeatures", b"")), features), (8, want), "LoaderFeatures (u64)", res)
-    qemu.expect_eq(s.get("LoaderImageIdentifier", "").upper(), "\\EFI\\BOOT\\BOOTX64.EFI", "LoaderImageIdentifier", res)
-    qemu.expect_eq(s.get("LoaderDevicePartUUID", "").lower(), gpt_partition_guid(disk),
+    qemu.expect_eq(s.get("LoaderImageIdentifier", "").upper(), "\\EFI\\BOOT\\BOOTX64.EFI", "LoaderImageIdentifier",
+                   res)
+    qemu.expect_eq(s.get("LoaderDevicePartUUID", "").lower(), gpt.partition(img, 1)["guid"].lower(),
                    "LoaderDevicePartUUID is the ESP's GPT partition GUID", res)
     entries = v.get("LoaderEntries", b"").decode("utf-16-le").split("\0")
     qemu.expect_eq(entries, ["a-first", "b-second", "auto-reboot-to-firmware-setup", ""],

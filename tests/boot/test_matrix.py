@@ -17,19 +17,10 @@ import hashlib
 import json
 import os
 import random
-import shutil
-import subprocess
 
-import qemu
+from harness import case, esp, loaders, paths, qemu, tool
+from harness.paths import LOADER, LOADER32, PROBE, PROBE_BARE, STUB, TOOL, root_path
 
-PROBE = "build/probe.img"
-PROBE_BARE = "build/probe/probe-bare.img"
-LOADER = "build/handoff.efi"
-LOADER32 = "build/handoffia32.efi"
-TOOL = "build/handoff"
-STUB = "build/handoff-stub.efi"
-SDBOOT = "/usr/lib/systemd/boot/efi/systemd-bootx64.efi"
-GRUB_MKSTANDALONE = "grub-mkstandalone"
 TIMEOUT = 150
 INITRD_SIZE = 256 * 1024 + 3   # not a multiple of 4: the probe must hash exactly this many bytes
 
@@ -44,7 +35,7 @@ def make_initrd(cell):
     the size and SHA-256 the probe must report."""
     rnd = random.Random("handoff-matrix-" + cell)
     data = bytes(rnd.getrandbits(8) for _ in range(INITRD_SIZE))
-    path = os.path.join(qemu.workdir(), "initrd.bin")
+    path = os.path.join(case.workdir(), "initrd.bin")
     with open(path, "wb") as f:
         f.write(data)
     if cell in INITRD_PADDED_TO_4:
@@ -56,65 +47,34 @@ def marker_cmdline(cell):
     return "console=ttyS0 handoff.probe=%s quiet" % cell
 
 
-def esp_tree(files):
-    """files: {path in ESP: source path or bytes}. Returns the tree directory."""
-    tree = os.path.join(qemu.workdir(), "esp")
-    shutil.rmtree(tree, ignore_errors=True)
-    for path, src in files.items():
-        dst = os.path.join(tree, path)
-        os.makedirs(os.path.dirname(dst), exist_ok=True)
-        if isinstance(src, bytes):
-            with open(dst, "wb") as f:
-                f.write(src)
-        else:
-            shutil.copyfile(src, dst)
-    return tree
-
-
 def boot_esp(files, ia32=False):
-    img = qemu.make_esp(esp_tree(files), os.path.join(qemu.workdir(), "esp.img"))
-    return qemu.run_qemu(img, TIMEOUT, ia32=ia32)
+    return qemu.run_qemu(esp.image(esp.tree(files)), TIMEOUT, ia32=ia32)
 
 
 # --- how each loader is set up --------------------------------------------
 
 def run_handoff(cell, image, cmdline, initrd, protocol, ia32=False):
     conf = "title probe\nlinux /probe.img\ninitrd /initrd.bin\noptions %s\nprotocol %s\n" % (cmdline, protocol)
-    fallback = ("EFI/BOOT/BOOTIA32.EFI", LOADER32) if ia32 else ("EFI/BOOT/BOOTX64.EFI", LOADER)
-    return boot_esp({fallback[0]: qemu.root_path(fallback[1]), "probe.img": image, "initrd.bin": initrd,
-                     "loader/loader.conf": b"timeout 0\ndefault probe.conf\n",
-                     "loader/entries/probe.conf": conf.encode()}, ia32=ia32)
+    return boot_esp({**esp.loader_files(LOADER32 if ia32 else LOADER, "timeout 0\ndefault probe.conf\n",
+                                        "ia32" if ia32 else "x64"),
+                     "probe.img": image, "initrd.bin": initrd, "loader/entries/probe.conf": conf.encode()},
+                    ia32=ia32)
 
 
 def run_sdboot(cell, image, cmdline, initrd):
-    if not os.path.isfile(SDBOOT):
-        raise qemu.HarnessError("%s missing: install the Debian package 'systemd-boot-efi'" % SDBOOT)
     conf = "title probe\nlinux /probe.img\ninitrd /initrd.bin\noptions %s\n" % cmdline
-    return boot_esp({"EFI/BOOT/BOOTX64.EFI": SDBOOT, "probe.img": image, "initrd.bin": initrd,
-                     "loader/loader.conf": b"timeout 0\ndefault probe.conf\n",
-                     "loader/entries/probe.conf": conf.encode()})
+    return boot_esp({**esp.loader_files(loaders.need(loaders.SDBOOT), "timeout 0\ndefault probe.conf\n"),
+                     "probe.img": image, "initrd.bin": initrd, "loader/entries/probe.conf": conf.encode()})
 
 
 def grub_efi(cmdline, target="x86_64-efi"):
-    """A standalone GRUB (grub-mkstandalone, package grub-common) whose
-    embedded grub.cfg finds the ESP and boots the probe at once; target
-    i386-efi (grub-efi-ia32-bin) for 32-bit firmware."""
-    if shutil.which(GRUB_MKSTANDALONE) is None or not os.path.isdir("/usr/lib/grub/" + target):
-        raise qemu.HarnessError("grub-mkstandalone for %s not found: install the Debian packages "
-                                "'grub-common' and 'grub-efi-%s-bin'" % (target, "ia32" if "i386" in target else "amd64"))
-    cfg = os.path.join(qemu.workdir(), "grub.cfg")
-    with open(cfg, "w") as f:
-        f.write("set timeout=0\ninsmod all_video\ninsmod fat\ninsmod linux\n"
-                "search --no-floppy --file --set=root /probe.img\n"
-                "linux /probe.img %s\ninitrd /initrd.bin\nboot\n" % cmdline)
-    out = os.path.join(qemu.workdir(), "grub-%s.efi" % target)
-    p = subprocess.run([GRUB_MKSTANDALONE, "-O", target, "-o", out,
-                        "--modules=part_gpt part_msdos fat search search_fs_file linux all_video normal",
-                        "--locales=", "--fonts=", "--themes=", "boot/grub/grub.cfg=" + cfg],
-                       capture_output=True, text=True)
-    if p.returncode != 0:
-        raise qemu.HarnessError("grub-mkstandalone failed: %s" % (p.stderr or p.stdout).strip())
-    return out
+    """A standalone GRUB whose embedded grub.cfg finds the ESP and boots the
+    probe at once; target i386-efi for 32-bit firmware."""
+    cfg = ("set timeout=0\ninsmod all_video\ninsmod fat\ninsmod linux\n"
+           "search --no-floppy --file --set=root /probe.img\n"
+           "linux /probe.img %s\ninitrd /initrd.bin\nboot\n" % cmdline)
+    return loaders.grub_standalone(os.path.join(case.workdir(), "grub-%s.efi" % target), cfg, target,
+                                   "part_gpt part_msdos fat search search_fs_file linux all_video normal")
 
 
 def run_grub(cell, image, cmdline, initrd):
@@ -134,11 +94,7 @@ def run_ovmf(cell, image, cmdline, initrd):
 def run_ovmf_uki(cell, image, cmdline, initrd):
     """Firmware starts a UKI built by `handoff uki` around the bare probe:
     command line and initrd come from its .cmdline and .initrd sections."""
-    uki = os.path.join(qemu.workdir(), "probe-uki.efi")
-    p = subprocess.run([qemu.root_path(TOOL), "uki", "--linux", image, "--initrd", initrd, "--cmdline", cmdline,
-                        "--stub", qemu.root_path(STUB), "-o", uki], capture_output=True, text=True)
-    if p.returncode != 0:
-        raise qemu.HarnessError("handoff uki failed: %s" % (p.stderr or p.stdout).strip())
+    uki = tool.uki(os.path.join(case.workdir(), "probe-uki.efi"), image, initrd, cmdline)
     return boot_esp({"EFI/BOOT/BOOTX64.EFI": uki})
 
 
@@ -193,13 +149,13 @@ IA32_CELLS = {c[0] for c in CELLS if c[0].startswith("handoffia32_") or c[0] == 
 
 
 def cell_file(name):
-    return os.path.join(qemu.TESTS_OUT, "test_matrix.test_matrix_%s" % name, "cell.json")
+    return os.path.join(paths.TESTS_OUT, "test_matrix.test_matrix_%s" % name, "cell.json")
 
 
 def record(name, loader, scheme, res, verdict):
     """What the probe saw, for docs/compatibility.md (run.py --write-matrix)."""
     probe = res.probe if res is not None else None
-    with open(os.path.join(qemu.workdir(), "cell.json"), "w") as f:
+    with open(os.path.join(case.workdir(), "cell.json"), "w") as f:
         json.dump(dict(cell=name, loader=loader, scheme=scheme, probe=probe, verdict=verdict,
                        log=res.log_path if res is not None else None), f, indent=1)
 
@@ -208,7 +164,7 @@ def check_cell(name, loader, scheme, image, runner, want_entry, want_cmdline):
     cmdline = marker_cmdline(name)
     initrd, size, sha = make_initrd(name)
     record(name, loader, scheme, None, "did not boot")
-    res = runner(name, qemu.root_path(image), cmdline, initrd)
+    res = runner(name, root_path(image), cmdline, initrd)
     record(name, loader, scheme, res, "no HANDOFF-PROBE line")
     p = res.probe
     if p is None:
@@ -236,7 +192,8 @@ PENDING = {}
 def _make(cell):
     name, loader, scheme, image, runner, want_entry, want_cmdline = cell
 
-    @qemu.needs(image, *([LOADER] if loader == "handoff" else []), *([LOADER32] if name.startswith("handoffia32") else []),
+    @case.needs(image, *([LOADER] if loader == "handoff" else []),
+                *([LOADER32] if name.startswith("handoffia32") else []),
                 *([TOOL, STUB] if runner is run_ovmf_uki else []))
     def test():
         check_cell(name, loader, scheme, image, runner, want_entry, want_cmdline)
@@ -293,7 +250,8 @@ def write_doc(path, results):
             "known SHA-256. The probe reports what it was handed (docs/probe.md); a cell",
             "passes when the entry, command line and initrd checksum are right and the probe found",
             "no errors.", "",
-            "| loader | scheme | probe entered by | command line | initrd | errors | what else the probe saw | result |",
+            "| loader | scheme | probe entered by | command line | initrd | errors | what else the probe saw "
+            "| result |",
             "|---|---|---|---|---|---|---|---|"] + rows + [""]
     with open(path, "w") as f:
         f.write("\n".join(text))

@@ -7,15 +7,14 @@ is refused (boot.rst: syssize counts 16-byte paragraphs).
 import os
 import struct
 
-import qemu
 import test_matrix
+from harness import case, esp, qemu
+from harness.paths import LOADER, PROBE_BARE, root_path
 
-PROBE_BARE = "build/probe/probe-bare.img"
 
-
-@qemu.needs(PROBE_BARE)
+@case.needs(PROBE_BARE)
 def test_probe_real_mode_entry_reports_itself():
-    res = qemu.run_qemu(None, 60, kernel=qemu.root_path(PROBE_BARE), append="console=ttyS0", firmware=False)
+    res = qemu.run_qemu(None, 60, kernel=root_path(PROBE_BARE), append="console=ttyS0", firmware=False)
     p = res.probe
     if p is None:
         qemu.fail("no HANDOFF-PROBE line from the real-mode setup code", res)
@@ -30,18 +29,20 @@ def short_probe(shortfall):
     padding, so the cut loses nothing but zeros, and its header stays as built
     (the probe checks the header it is handed against its own). A build that
     does not pad its file to a paragraph looks like this."""
-    img = open(qemu.root_path(PROBE_BARE), "rb").read()
+    img = open(root_path(PROBE_BARE), "rb").read()
     setup = ((img[0x1f1] or 4) + 1) * 512
     qemu.expect_eq(len(img) - setup, struct.unpack_from("<I", img, 0x1f4)[0] * 16,
                    "the bare probe's kernel part is exactly syssize paragraphs")
     qemu.expect(not any(img[-shortfall:]), "the bytes cut are zero padding")
-    path = os.path.join(qemu.workdir(), "probe-short%d.img" % shortfall)
+    path = os.path.join(case.workdir(), "probe-short%d.img" % shortfall)
     with open(path, "wb") as f:
         f.write(img[:len(img) - shortfall])
     return path
 
 
 def short_probe_boots(protocol):
+    """Up to 15 bytes short of syssize: accepted, the missing bytes zero (as
+    GRUB, systemd-boot and the kernel's own loaders do)."""
     cell = "short-" + protocol
     cmdline = test_matrix.marker_cmdline(cell)
     initrd, size, sha = test_matrix.make_initrd(cell)
@@ -53,31 +54,22 @@ def short_probe_boots(protocol):
                    "what the probe saw (command line, initrd, errors)", res)
 
 
-@qemu.needs(PROBE_BARE, test_matrix.LOADER)
-def test_probe_short_of_syssize_boots_by_handover():
-    """Up to 15 bytes short of syssize: accepted, the missing bytes zero (as
-    GRUB, systemd-boot and the kernel's own loaders do)."""
-    short_probe_boots("handover")
+case.each(globals(), short_probe_boots,
+          {"test_probe_short_of_syssize_boots_by_" + s: (s,) for s in ("handover", "legacy")},
+          needs=(PROBE_BARE, LOADER))
 
 
-@qemu.needs(PROBE_BARE, test_matrix.LOADER)
-def test_probe_short_of_syssize_boots_by_legacy():
-    short_probe_boots("legacy")
-
-
-@qemu.needs(PROBE_BARE, test_matrix.LOADER)
+@case.needs(PROBE_BARE, LOADER)
 def test_probe_truncated_by_a_paragraph_is_refused():
     """16 bytes or more short of syssize is truncation: refused, named, and
     the probe never runs."""
     cell = "truncated"
     initrd, _, _ = test_matrix.make_initrd(cell)
     conf = "title probe\nlinux /probe.img\ninitrd /initrd.bin\noptions x\nprotocol handover\n"
-    tree = test_matrix.esp_tree({"EFI/BOOT/BOOTX64.EFI": qemu.root_path(test_matrix.LOADER),
-                                 "probe.img": short_probe(16), "initrd.bin": initrd,
-                                 "loader/loader.conf": b"timeout 0\n", "loader/entries/probe.conf": conf.encode()})
-    img = qemu.make_esp(tree, os.path.join(qemu.workdir(), "esp.img"))
-    res = qemu.run_qemu(img, test_matrix.TIMEOUT, stop_on=r"handoff [0-9.]+ boot menu")
-    bare = open(qemu.root_path(PROBE_BARE), "rb").read()
+    tree = esp.tree({**esp.loader_files(), "probe.img": short_probe(16), "initrd.bin": initrd,
+                     "loader/entries/probe.conf": conf.encode()})
+    res = qemu.run_qemu(esp.image(tree), test_matrix.TIMEOUT, stop_on=r"handoff [0-9.]+ boot menu")
+    bare = open(root_path(PROBE_BARE), "rb").read()
     kernel = struct.unpack_from("<I", bare, 0x1f4)[0] * 16   # syssize paragraphs, as the bare probe was built
     qemu.expect(res.time_of(r"/probe.img: truncated: syssize says %d bytes of kernel, file has %d"
                             % (kernel, kernel - 16)) is not None,

@@ -10,20 +10,16 @@ values computed here from the entry's command line and initrd
 (tests/boot/measured.py), and the firmware's event log replayed.
 """
 import base64
-import hashlib
+import io
 import os
 import shutil
 import subprocess
 
 import measured
-import qemu
-from test_loader import check_linux_saw, entry, esp_tree
+from harness import case, esp, firmware, initramfs, loaders, qemu, tool
+from harness.esp import entry
+from harness.paths import INITRD, KERNEL, LOADER, STUB, TOOL, root_path
 
-LOADER = "build/handoff.efi"
-TOOL = "build/handoff"
-STUB = "build/handoff-stub.efi"
-KERNEL = "build/boot-cache/vmlinuz"
-INITRD = "build/boot-cache/initramfs.cpio.gz"
 TIMEOUT = 300
 SCHEMES = ("stub", "handover", "legacy")
 MENU = r"handoff [0-9.]+ boot menu"
@@ -31,15 +27,15 @@ MENU = r"handoff [0-9.]+ boot menu"
 
 def kernels():
     """Signed (snakeoil), Debian's own (another key), unsigned, one byte changed, no PE header."""
-    wd = qemu.workdir()
-    key, cert = qemu.snakeoil_key(wd)
-    orig = qemu.root_path(KERNEL)
+    wd = case.workdir()
+    key, cert = firmware.snakeoil_key(wd)
+    orig = root_path(KERNEL)
     k = {"debian": open(orig, "rb").read()}
     unsigned = os.path.join(wd, "vmlinuz.unsigned")
     shutil.copyfile(orig, unsigned)
     subprocess.run(["sbattach", "--remove", unsigned], check=True, capture_output=True)
     k["unsigned"] = open(unsigned, "rb").read()
-    signed = qemu.sbsign(orig, os.path.join(wd, "vmlinuz.signed"), key, cert)
+    signed = firmware.sbsign(orig, os.path.join(wd, "vmlinuz.signed"), key, cert)
     k["signed"] = open(signed, "rb").read()
     t = bytearray(k["signed"])
     t[len(t) // 2] ^= 0x01
@@ -51,15 +47,13 @@ def kernels():
 
 
 def signed_loader():
-    wd = qemu.workdir()
-    key, cert = qemu.snakeoil_key(wd)
-    return qemu.sbsign(qemu.root_path(LOADER), os.path.join(wd, "handoff.signed.efi"), key, cert)
+    wd = case.workdir()
+    key, cert = firmware.snakeoil_key(wd)
+    return firmware.sbsign(root_path(LOADER), os.path.join(wd, "handoff.signed.efi"), key, cert)
 
 
 def sb_esp(entries, files, loader_conf="timeout 0\n"):
-    tree = esp_tree(entries, loader_conf, files)
-    shutil.copyfile(signed_loader(), os.path.join(tree, "EFI/BOOT/BOOTX64.EFI"))
-    return qemu.make_esp(tree, os.path.join(qemu.workdir(), "esp.img"))
+    return esp.image(esp.loader_tree(entries, loader_conf, files, loader=signed_loader()))
 
 
 def eventlog(res):
@@ -73,7 +67,7 @@ def check_measurements(res, init, options, kernel, pcr4s):
     """PCR 9 and 12 as predicted, the kernel's Authenticode digest in PCR 4, the log replays."""
     pcrs = init.get("pcr_sha256")
     qemu.expect(isinstance(pcrs, dict), "Linux sees a TPM (pcr_sha256 in HANDOFF-INIT)", res)
-    initrd = open(qemu.root_path(INITRD), "rb").read()
+    initrd = open(root_path(INITRD), "rb").read()
     qemu.expect_eq(pcrs.get("9"), measured.linux_stub_pcr9(options, initrd).hex().upper(),
                    "PCR 9 = Linux stub's LoadOptions + initrd measurements", res)
     qemu.expect_eq(pcrs.get("12"), measured.options_pcr12(options).hex().upper(),
@@ -95,6 +89,8 @@ def check_measurements(res, init, options, kernel, pcr4s):
 
 
 def measured_boots(secure_boot):
+    """Every scheme with a TPM, with Secure Boot (the kernel signed with the
+    snakeoil key) or without: PCRs 4, 9 and 12 as predicted, the log replays."""
     k = kernels()
     kernel = k["signed"] if secure_boot else k["debian"]
     pcr4s = []
@@ -104,12 +100,12 @@ def measured_boots(secure_boot):
         if secure_boot:
             img = sb_esp({"debian.conf": entry("Debian", options, scheme)}, files)
         else:
-            tree = esp_tree({"debian.conf": entry("Debian", options, scheme)}, "timeout 0\n", files)
-            img = qemu.make_esp(tree, os.path.join(qemu.workdir(), "esp.img"))
+            img = esp.image(esp.loader_tree({"debian.conf": entry("Debian", options, scheme)}, "timeout 0\n", files))
         res = qemu.run_qemu(img, TIMEOUT, name=scheme, secure_boot=secure_boot, tpm=True)
-        init = check_linux_saw(res, options)
+        init = qemu.expect_linux_saw(res, options)
         qemu.expect_eq(init.get("secureboot"), "1" if secure_boot else "0", "Linux's SecureBoot variable", res)
-        qemu.expect(res.time_of(r"handoff: booting 'Debian' by %s\b" % scheme) is not None, "booted by %s" % scheme, res)
+        qemu.expect(res.time_of(r"handoff: booting 'Debian' by %s\b" % scheme) is not None, "booted by %s" % scheme,
+                    res)
         if secure_boot:
             qemu.expect(res.time_of(r"to be verified by the firmware \(db/dbx\)") is not None,
                         "handoff says the firmware verifies the kernel", res)
@@ -117,14 +113,9 @@ def measured_boots(secure_boot):
     qemu.expect(len(set(pcr4s)) == 1, "PCR 4 identical on all three schemes: %r" % pcr4s)
 
 
-@qemu.needs(LOADER, KERNEL, INITRD)
-def test_secureboot_signed_kernel_every_scheme_measured():
-    measured_boots(secure_boot=True)
-
-
-@qemu.needs(LOADER, KERNEL, INITRD)
-def test_tpm_every_scheme_without_secure_boot():
-    measured_boots(secure_boot=False)
+case.each(globals(), measured_boots, {"test_secureboot_signed_kernel_every_scheme_measured": (True,),
+                                      "test_tpm_every_scheme_without_secure_boot": (False,)},
+          needs=(LOADER, KERNEL, INITRD))
 
 
 def refusals(scheme):
@@ -152,9 +143,10 @@ def refusals(scheme):
     for name, why in bad:
         rx = r"/k/%s: refused.*%s" % (name, why.replace("(", r"\(").replace(")", r"\)"))
         qemu.expect(res.time_of(rx) is not None, "refusal of %s names the file and the reason (%r)" % (name, why), res)
-    qemu.expect(res.time_of(r"/k/(unsigned|debian|tampered): refused by Secure Boot: .*\(EFI_(SECURITY_VIOLATION|ACCESS_DENIED): the platform policy forbids")
-                is not None, "the firmware's status and its meaning are named", res)
-    init = check_linux_saw(res, good)
+    qemu.expect(res.time_of(r"/k/(unsigned|debian|tampered): refused by Secure Boot: "
+                            r".*\(EFI_(SECURITY_VIOLATION|ACCESS_DENIED): the platform policy forbids") is not None,
+                "the firmware's status and its meaning are named", res)
+    init = qemu.expect_linux_saw(res, good)
     qemu.expect_eq(init.get("secureboot"), "1", "Linux's SecureBoot variable", res)
     starts = [t for t, line in res.lines if "Linux version" in line]
     last_refusal = max(res.time_of(r"/k/%s: refused" % n) for n, _ in bad)
@@ -162,44 +154,28 @@ def refusals(scheme):
                 "Linux started once, after the last refusal (never for a refused kernel): %r" % starts, res)
 
 
-@qemu.needs(LOADER, KERNEL, INITRD)
-def test_secureboot_refusals_stub():
-    refusals("stub")
+case.each(globals(), refusals, {"test_secureboot_refusals_" + s: (s,) for s in SCHEMES},
+          needs=(LOADER, KERNEL, INITRD))
 
 
-@qemu.needs(LOADER, KERNEL, INITRD)
-def test_secureboot_refusals_handover():
-    refusals("handover")
-
-
-@qemu.needs(LOADER, KERNEL, INITRD)
-def test_secureboot_refusals_legacy():
-    refusals("legacy")
-
-
-@qemu.needs(TOOL, STUB, LOADER, KERNEL, INITRD)
+@case.needs(TOOL, STUB, LOADER, KERNEL, INITRD)
 def test_secureboot_signed_uki_measures_pcr11():
     """`handoff uki --sign-key --sign-cert`: sbverify accepts it; handoff
     boots it as a Type #2 entry under Secure Boot. Its Debian-signed kernel
     is not trusted by db on its own, so the stub boots the same (covered)
     bytes by handover. PCR 11 has the sections as systemd-stub measures them,
     PCR 9 the .cmdline and .initrd."""
-    wd = qemu.workdir()
-    key, cert = qemu.snakeoil_key(wd)
-    uki = os.path.join(wd, "debian.efi")
+    wd = case.workdir()
+    key, cert = firmware.snakeoil_key(wd)
     options = "console=ttyS0 handoff.marker=signed-uki panic=-1"
-    p = subprocess.run([qemu.root_path(TOOL), "uki", "--linux", qemu.root_path(KERNEL), "--initrd",
-                        qemu.root_path(INITRD), "--cmdline", options, "--os-release", '@PRETTY_NAME="Signed UKI"',
-                        "--sign-key", key, "--sign-cert", cert, "-o", uki], capture_output=True, text=True)
-    qemu.expect(p.returncode == 0, "handoff uki --sign-key: %s" % (p.stderr or p.stdout))
+    uki = tool.uki(os.path.join(wd, "debian.efi"), KERNEL, INITRD, options, 'PRETTY_NAME="Signed UKI"', stub=None,
+                   sign=(key, cert))
     v = subprocess.run(["sbverify", "--cert", cert, uki], capture_output=True, text=True)
     qemu.expect(v.returncode == 0, "sbverify accepts the signed UKI: %s" % (v.stderr or v.stdout))
     data = open(uki, "rb").read()
-    tree = esp_tree({}, "timeout 0\n", {"EFI/Linux/debian.efi": data})
-    shutil.copyfile(signed_loader(), os.path.join(tree, "EFI/BOOT/BOOTX64.EFI"))
-    img = qemu.make_esp(tree, os.path.join(wd, "esp.img"))
+    img = esp.image(esp.loader_tree({}, "timeout 0\n", {"EFI/Linux/debian.efi": data}, loader=signed_loader()))
     res = qemu.run_qemu(img, TIMEOUT, secure_boot=True, tpm=True)
-    init = check_linux_saw(res, options)
+    init = qemu.expect_linux_saw(res, options)
     qemu.expect_eq(init.get("secureboot"), "1", "Linux's SecureBoot variable", res)
     qemu.expect(res.time_of(r"booting the embedded kernel by handover, covered by this image's signature") is not None,
                 "the stub boots the kernel by handover when the firmware does not trust it on its own", res)
@@ -213,10 +189,7 @@ def test_secureboot_signed_uki_measures_pcr11():
                    "event log replays to PCR 11", res)
 
 
-SHIM = "/usr/lib/shim/shimx64.efi"
-
-
-@qemu.needs(LOADER, KERNEL, INITRD)
+@case.needs(LOADER, KERNEL, INITRD)
 def test_secureboot_under_shim_verifies_by_shim_lock():
     """Debian's shim (shim-unsigned, signed here with the snakeoil key) starts
     handoff as its second stage (grubx64.efi: shim checks handoff's .sbat).
@@ -224,38 +197,33 @@ def test_secureboot_under_shim_verifies_by_shim_lock():
     refused by shim; Debian's own kernel, which db does not trust but shim's
     built-in Debian certificate does (as a MOK-signed kernel would be), boots
     by handover. PCR 9 and 12 as predicted."""
-    qemu.expect(os.path.isfile(SHIM), "%s exists (Debian package shim-unsigned)" % SHIM)
+    shim = loaders.need(loaders.SHIM)
     k = kernels()
-    key, cert = qemu.snakeoil_key(qemu.workdir())
+    key, cert = firmware.snakeoil_key(case.workdir())
     good = "console=ttyS0 handoff.marker=under-shim panic=-1"
     entries = {"a.conf": entry("Unsigned", "console=ttyS0", "handover", linux="/k/unsigned", sort_key="a"),
                "b.conf": entry("Debian", good, "handover", sort_key="b")}
-    tree = esp_tree(entries, "timeout menu-force\n", {"k/unsigned": k["unsigned"]})
-    qemu.sbsign(SHIM, os.path.join(tree, "EFI/BOOT/BOOTX64.EFI"), key, cert)
-    shutil.copyfile(signed_loader(), os.path.join(tree, "EFI/BOOT/grubx64.efi"))
-    img = qemu.make_esp(tree, os.path.join(qemu.workdir(), "esp.img"))
+    signed_shim = firmware.sbsign(shim, os.path.join(case.workdir(), "shimx64.signed.efi"), key, cert)
+    img = esp.image(esp.loader_tree(entries, "timeout menu-force\n",
+                                    {"k/unsigned": k["unsigned"], "EFI/BOOT/grubx64.efi": signed_loader()},
+                                    loader=signed_shim))
     res = qemu.run_qemu(img, TIMEOUT, secure_boot=True, tpm=True,
                         keys=[(MENU, b"1"), (r"Problems: [\s\S]*/k/unsigned: refused by shim", b"2", 0.5)])
     qemu.expect_eq(res.keys_pending, [], "the menu came back after shim's refusal", res)
     qemu.expect(res.time_of(r"/k/unsigned: refused by shim: EFI_") is not None, "shim's refusal is named", res)
     qemu.expect(res.time_of(r"booting 'Debian' by handover .*to be verified by shim \(SHIM_LOCK\)") is not None,
                 "handoff uses shim's verification", res)
-    init = check_linux_saw(res, good)
+    init = qemu.expect_linux_saw(res, good)
     qemu.expect_eq(init.get("secureboot"), "1", "Linux's SecureBoot variable", res)
     pcrs = init.get("pcr_sha256") or {}
-    initrd = open(qemu.root_path(INITRD), "rb").read()
+    initrd = open(root_path(INITRD), "rb").read()
     qemu.expect_eq(pcrs.get("9"), measured.linux_stub_pcr9(good, initrd).hex().upper(), "PCR 9 under shim", res)
     qemu.expect_eq(pcrs.get("12"), measured.options_pcr12(good).hex().upper(), "PCR 12 under shim", res)
-
-
-SDBOOT = "/usr/lib/systemd/boot/efi/systemd-bootx64.efi"
 
 
 def evil_initrd():
     """An unsigned cpio a hostile disk might add: if any loader's initrd got
     into the sealed UKI, the kernel would report this /extra.bin."""
-    import io
-    import initramfs
     buf = io.BytesIO()
     c = initramfs.Cpio(buf)
     c.file("extra.bin", b"not signed by anyone\n")
@@ -263,7 +231,7 @@ def evil_initrd():
     return buf.getvalue()
 
 
-@qemu.needs(TOOL, STUB, LOADER, KERNEL, INITRD)
+@case.needs(TOOL, STUB, LOADER, KERNEL, INITRD)
 def test_secureboot_sealed_uki_takes_no_outside_initrd():
     """issue 12: a signed UKI with .initrd and .cmdline, named by a Type #1
     entry that adds an unsigned initrd. systemd-boot (signed here) offers that
@@ -271,26 +239,21 @@ def test_secureboot_sealed_uki_takes_no_outside_initrd():
     once; handoff.efi does not offer it at all. Either way Linux sees only
     the UKI's own initrd. Also: under Secure Boot handoff's editor is off
     unless loader.conf says `editor yes`."""
-    wd = qemu.workdir()
-    key, cert = qemu.snakeoil_key(wd)
+    wd = case.workdir()
+    key, cert = firmware.snakeoil_key(wd)
     options = "console=ttyS0 handoff.marker=sealed-uki panic=-1"
-    uki = os.path.join(wd, "sealed.efi")
-    p = subprocess.run([qemu.root_path(TOOL), "uki", "--linux", qemu.root_path(KERNEL), "--initrd",
-                        qemu.root_path(INITRD), "--cmdline", options, "--sign-key", key, "--sign-cert", cert,
-                        "-o", uki], capture_output=True, text=True)
-    qemu.expect(p.returncode == 0, "handoff uki --sign-key: %s" % (p.stderr or p.stdout))
+    uki = tool.uki(os.path.join(wd, "sealed.efi"), KERNEL, INITRD, options, stub=None, sign=(key, cert))
     conf = "title Sealed\nlinux /sealed.efi\ninitrd /evil.img\noptions console=ttyS0 rdinit=/bin/sh\n"
     files = {"sealed.efi": open(uki, "rb").read(), "evil.img": evil_initrd()}
     for loader in ("systemd-boot", "handoff"):
-        tree = esp_tree({"sealed.conf": conf}, "timeout 1\n", files)
-        target = os.path.join(tree, "EFI/BOOT/BOOTX64.EFI")
         if loader == "handoff":
-            shutil.copyfile(signed_loader(), target)
+            binary = signed_loader()
         else:
-            qemu.sbsign(SDBOOT, target, key, cert)
-        img = qemu.make_esp(tree, os.path.join(wd, "esp-%s.img" % loader))
+            binary = firmware.sbsign(loaders.need(loaders.SDBOOT), os.path.join(wd, "sdboot.signed.efi"), key, cert)
+        tree = esp.loader_tree({"sealed.conf": conf}, "timeout 1\n", files, loader=binary)
+        img = esp.image(tree, os.path.join(wd, "esp-%s.img" % loader))
         res = qemu.run_qemu(img, TIMEOUT, secure_boot=True, name=loader)
-        init = check_linux_saw(res, options)   # the UKI's .cmdline and its own initrd, intact
+        init = qemu.expect_linux_saw(res, options)   # the UKI's .cmdline and its own initrd, intact
         qemu.expect_eq(init.get("secureboot"), "1", "%s: Linux's SecureBoot variable" % loader, res)
         qemu.expect_eq(init.get("extra_sha256"), "", "%s: the unsigned initrd never reached Linux" % loader, res)
         if loader == "handoff":

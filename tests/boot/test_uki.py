@@ -5,100 +5,75 @@ Each boot checks what the kernel and its initramfs saw.
 """
 import os
 import re
-import shutil
 import struct
-import subprocess
 
-import qemu
-from test_loader import check_linux_saw, INITRD, KERNEL, LOADER
+from harness import case, esp, loaders, qemu, tool
+from harness.paths import INITRD, KERNEL, LOADER, STUB, TOOL, root_path
 
-TOOL = "build/handoff"
-STUB = "build/handoff-stub.efi"
-SDBOOT = "/usr/lib/systemd/boot/efi/systemd-bootx64.efi"
 TIMEOUT = 240
 
 
-def make_uki(out, cmdline, kernel=None, os_release=None):
-    cmd = [qemu.root_path(TOOL), "uki", "--linux", kernel or qemu.root_path(KERNEL),
-           "--initrd", qemu.root_path(INITRD), "--cmdline", cmdline,
-           "--stub", qemu.root_path(STUB), "-o", out]
-    if os_release:
-        cmd += ["--os-release", "@" + os_release]
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    qemu.expect(r.returncode == 0, "handoff uki failed: %s" % r.stderr)
-    return out
+def make_uki(cmdline, kernel=KERNEL, os_release=None):
+    return tool.uki(os.path.join(case.workdir(), "uki.efi"), kernel, INITRD, cmdline, os_release)
 
 
 def kernel_without_efi_stub():
     """Debian's kernel with its PE header removed: bytes 0x00-0x3f and the PE
     header zeroed, so only the bzImage remains."""
-    k = bytearray(open(qemu.root_path(KERNEL), "rb").read())
+    k = bytearray(open(root_path(KERNEL), "rb").read())
     pe = struct.unpack_from("<I", k, 0x3C)[0]
     k[0:0x40] = bytes(0x40)
     k[pe:0x1F1] = bytes(0x1F1 - pe)
-    path = os.path.join(qemu.workdir(), "vmlinuz-nostub")
+    path = os.path.join(case.workdir(), "vmlinuz-nostub")
     with open(path, "wb") as f:
         f.write(k)
     return path
 
 
 def esp_with(files):
-    tree = os.path.join(qemu.workdir(), "esp")
-    shutil.rmtree(tree, ignore_errors=True)
-    for dest, src in files.items():
-        os.makedirs(os.path.dirname(os.path.join(tree, dest)), exist_ok=True)
-        if isinstance(src, str):
-            shutil.copyfile(src, os.path.join(tree, dest))
-        else:
-            with open(os.path.join(tree, dest), "wb") as f:
-                f.write(src)
-    return qemu.make_esp(tree, os.path.join(qemu.workdir(), "esp.img"))
+    return esp.image(esp.tree(files))
 
 
-@qemu.needs(TOOL, STUB, KERNEL, INITRD)
-def test_uki_from_ovmf():
-    cmdline = "console=ttyS0 handoff.marker=uki-ovmf panic=-1"
-    uki = make_uki(os.path.join(qemu.workdir(), "uki.efi"), cmdline)
+def uki_from_ovmf(marker, kernel, scheme, why):
+    """OVMF starts the UKI as \\EFI\\BOOT\\BOOTX64.EFI; its stub boots the
+    embedded kernel by @scheme, handover when the kernel has no EFI stub."""
+    cmdline = "console=ttyS0 handoff.marker=%s panic=-1" % marker
+    uki = make_uki(cmdline, kernel=kernel())
     res = qemu.run_qemu(esp_with({"EFI/BOOT/BOOTX64.EFI": uki}), TIMEOUT)
-    check_linux_saw(res, cmdline)
-    qemu.expect(res.time_of(r"stub: booting the embedded kernel by stub") is not None,
-                "the stub starts Debian's kernel by its own EFI stub", res)
+    qemu.expect_linux_saw(res, cmdline)
+    qemu.expect(res.time_of(r"stub: booting the embedded kernel by %s" % scheme) is not None, why, res)
 
 
-@qemu.needs(TOOL, STUB, KERNEL, INITRD)
-def test_uki_without_efi_stub_boots_by_handover():
-    cmdline = "console=ttyS0 handoff.marker=uki-nostub panic=-1"
-    uki = make_uki(os.path.join(qemu.workdir(), "uki.efi"), cmdline, kernel=kernel_without_efi_stub())
-    res = qemu.run_qemu(esp_with({"EFI/BOOT/BOOTX64.EFI": uki}), TIMEOUT)
-    check_linux_saw(res, cmdline)
-    qemu.expect(res.time_of(r"stub: booting the embedded kernel by handover") is not None,
-                "no EFI stub in the kernel: the stub uses the handover protocol", res)
+case.each(globals(), uki_from_ovmf, {
+    "test_uki_from_ovmf": ("uki-ovmf", lambda: KERNEL, "stub", "the stub starts Debian's kernel by its own EFI stub"),
+    "test_uki_without_efi_stub_boots_by_handover": ("uki-nostub", kernel_without_efi_stub, "handover",
+                                                    "no EFI stub in the kernel: the stub uses the handover protocol"),
+}, needs=(TOOL, STUB, KERNEL, INITRD))
 
 
-@qemu.needs(TOOL, STUB, KERNEL, INITRD)
+@case.needs(TOOL, STUB, KERNEL, INITRD)
 def test_uki_from_systemd_boot():
-    if not os.path.isfile(SDBOOT):
-        qemu.fail("%s missing: install the Debian package systemd-boot-efi" % SDBOOT)
     cmdline = "console=ttyS0 handoff.marker=uki-sdboot panic=-1"
-    uki = make_uki(os.path.join(qemu.workdir(), "uki.efi"), cmdline)
-    res = qemu.run_qemu(esp_with({"EFI/BOOT/BOOTX64.EFI": SDBOOT, "EFI/Linux/debian-uki.efi": uki,
+    uki = make_uki(cmdline)
+    res = qemu.run_qemu(esp_with({"EFI/BOOT/BOOTX64.EFI": loaders.need(loaders.SDBOOT),
+                                  "EFI/Linux/debian-uki.efi": uki,
                                   "loader/loader.conf": b"timeout 0\n"}), TIMEOUT)
-    check_linux_saw(res, cmdline)
+    qemu.expect_linux_saw(res, cmdline)
 
 
-@qemu.needs(TOOL, STUB, LOADER, KERNEL, INITRD)
+@case.needs(TOOL, STUB, LOADER, KERNEL, INITRD)
 def test_uki_from_handoff_type2():
     """handoff lists the UKI by its .osrel PRETTY_NAME and starts it."""
     cmdline = "console=ttyS0 handoff.marker=uki-handoff panic=-1"
-    uki = make_uki(os.path.join(qemu.workdir(), "uki.efi"), cmdline,
+    uki = make_uki(cmdline,
                    os_release='NAME="Handoff Test"\nPRETTY_NAME="Handoff Test UKI"\nID=htest\nVERSION_ID=7\n')
-    res = qemu.run_qemu(esp_with({"EFI/BOOT/BOOTX64.EFI": qemu.root_path(LOADER),
+    res = qemu.run_qemu(esp_with({"EFI/BOOT/BOOTX64.EFI": root_path(LOADER),
                                   "EFI/Linux/htest-7.efi": uki,
-                                  "EFI/Linux/not-a-uki.efi": qemu.root_path(LOADER),
+                                  "EFI/Linux/not-a-uki.efi": root_path(LOADER),
                                   "loader/loader.conf": b"timeout 0\n"}), TIMEOUT)
     qemu.expect(res.time_of(r"booting 'Handoff Test UKI \(7\)' by stub") is not None,
                 "handoff titles the Type #2 entry from .osrel (PRETTY_NAME, VERSION_ID)", res)
-    check_linux_saw(res, cmdline)
+    qemu.expect_linux_saw(res, cmdline)
 
 
 def ramdisk_size(res):
@@ -112,45 +87,39 @@ def ramdisk_size(res):
 
 def bare_uki():
     """A UKI with neither .initrd nor .cmdline: both come from outside."""
-    out = os.path.join(qemu.workdir(), "bare.efi")
-    r = subprocess.run([qemu.root_path(TOOL), "uki", "--linux", qemu.root_path(KERNEL),
-                        "--stub", qemu.root_path(STUB), "-o", out], capture_output=True, text=True)
-    qemu.expect(r.returncode == 0, "handoff uki failed: %s" % r.stderr)
-    return out
+    return tool.uki(os.path.join(case.workdir(), "bare.efi"))
 
 
 def expect_one_initrd(res):
-    size = os.path.getsize(qemu.root_path(INITRD))
+    size = os.path.getsize(root_path(INITRD))
     qemu.expect_eq(ramdisk_size(res), (size + 4095) // 4096 * 4096,
                    "initrd bytes Linux reserved (one copy of the initramfs, page-rounded)", res)
 
 
-@qemu.needs(TOOL, STUB, KERNEL, INITRD)
+@case.needs(TOOL, STUB, KERNEL, INITRD)
 def test_uki_initrd_from_systemd_boot_loaded_once():
     """systemd-boot names the initrd in initrd= and serves it by LoadFile2: the
     stub must pass it on once."""
-    if not os.path.isfile(SDBOOT):
-        qemu.fail("%s missing: install the Debian package systemd-boot-efi" % SDBOOT)
     options = "console=ttyS0 handoff.marker=uki-sd-lf2 panic=-1"
     entry = "title bare\nlinux /bare.efi\ninitrd /initrd.img\noptions %s\n" % options
-    res = qemu.run_qemu(esp_with({"EFI/BOOT/BOOTX64.EFI": SDBOOT, "bare.efi": bare_uki(),
-                                  "initrd.img": qemu.root_path(INITRD),
+    res = qemu.run_qemu(esp_with({"EFI/BOOT/BOOTX64.EFI": loaders.need(loaders.SDBOOT), "bare.efi": bare_uki(),
+                                  "initrd.img": root_path(INITRD),
                                   "loader/loader.conf": b"timeout 0\n",
                                   "loader/entries/bare.conf": entry.encode()}), TIMEOUT)
     init = qemu.expect_init(res)
     qemu.expect_in("handoff.marker=uki-sd-lf2", init.get("cmdline", ""), "marker in the command line", res)
     expect_one_initrd(res)
-    check_linux_saw(res, init.get("cmdline"))
+    qemu.expect_linux_saw(res, init.get("cmdline"))
 
 
-@qemu.needs(TOOL, STUB, LOADER, KERNEL, INITRD)
+@case.needs(TOOL, STUB, LOADER, KERNEL, INITRD)
 def test_uki_initrd_from_its_command_line():
     """No loader initrd: the stub loads initrd= from its own volume."""
     options = "console=ttyS0 initrd=\\debian\\initrd.img handoff.marker=uki-initrd-opt panic=-1"
     entry = "title bare\nefi /EFI/bare.efi\noptions %s\n" % options
-    res = qemu.run_qemu(esp_with({"EFI/BOOT/BOOTX64.EFI": qemu.root_path(LOADER), "EFI/bare.efi": bare_uki(),
-                                  "debian/initrd.img": qemu.root_path(INITRD),
+    res = qemu.run_qemu(esp_with({"EFI/BOOT/BOOTX64.EFI": root_path(LOADER), "EFI/bare.efi": bare_uki(),
+                                  "debian/initrd.img": root_path(INITRD),
                                   "loader/loader.conf": b"timeout 0\n",
                                   "loader/entries/bare.conf": entry.encode()}), TIMEOUT)
     expect_one_initrd(res)
-    check_linux_saw(res, options)
+    qemu.expect_linux_saw(res, options)

@@ -1,3 +1,3 @@
 #!/usr/bin/env bash
 # The EFI binaries: format, W^X, relocations, size budgets.
-exec tests/tools/check_binaries.py
+exec tests/checks/check_binaries.py

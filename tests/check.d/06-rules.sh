@@ -1,3 +1,3 @@
 #!/usr/bin/env bash
 # Code-base rules a grep can keep (docs/style.md, docs/design.md "Layers").
-exec tests/tools/check_rules.py
+exec tests/checks/check_rules.py

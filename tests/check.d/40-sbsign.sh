@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The images written by src/core (uki_build, wrap_bzimage) are accepted by the
-# signing tools and by LLVM's PE reader: build them with tests/tools/mkuki.c,
+# signing tools and by LLVM's PE reader: build them with tests/helpers/mkuki.c,
 # sign with a throwaway key (sbsign), verify (sbverify), and check that a
 # tampered or unsigned image is refused. Inputs: Debian's kernel from
 # build/boot-cache, systemd's linuxx64.efi.stub (package systemd-boot-efi);
@@ -32,7 +32,7 @@ for f in "$KERNEL" "$INITRD" "$SDSTUB"; do
 done
 
 check "build mkuki" clang -std=gnu11 -O1 -g -Wall -Wextra -Werror -Iinclude -Isrc -DHANDOFF_VERSION='"test"' \
-	-fsanitize=address,undefined tests/tools/mkuki.c src/core/*.c src/tool/platform_host.c -o "$W/mkuki"
+	-fsanitize=address,undefined tests/helpers/mkuki.c src/core/*.c src/tool/platform_host.c -o "$W/mkuki"
 MKUKI=$W/mkuki
 
 # A small stub for the wrap layout (at most 5 sections): handoff's own when

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Firmware check of the image writers: OVMF loads a UKI and a wrapped bzImage
-# built by src/core around tests/tools/efi_selfcheck.c (a stand-in stub that
+# built by src/core around tests/helpers/efi_selfcheck.c (a stand-in stub that
 # finds its payload through LoadedImage with the stub's own readers), and the
 # payload it reports matches the input files. The stand-in links to 2 sections,
 # so building the UKI must move its section data (no header room): that path
@@ -24,7 +24,7 @@ EFI_CC="clang -target x86_64-unknown-windows -std=gnu11 -ffreestanding -fshort-w
 	-fno-stack-protector -fno-stack-check -mno-stack-arg-probe -Os -Wall -Wextra -Werror -Iinclude -Isrc"
 build_selfcheck() {
 	local objs=() f
-	for f in tests/tools/efi_selfcheck.c src/libc/libc.c src/core/{pe,pe_write,uki,osrel,wrap,bzimage,fmt,log}.c; do
+	for f in tests/helpers/efi_selfcheck.c src/libc/libc.c src/core/{pe,pe_write,uki,osrel,wrap,bzimage,fmt,log}.c; do
 		$EFI_CC -c "$f" -o "$W/$(basename "${f%.c}").o" || return 1
 		objs+=("$W/$(basename "${f%.c}").o")
 	done
@@ -33,7 +33,7 @@ build_selfcheck() {
 }
 check "build the stand-in stub" build_selfcheck
 check "build mkuki" clang -std=gnu11 -O1 -g -Wall -Wextra -Werror -Iinclude -Isrc -DHANDOFF_VERSION='"test"' \
-	tests/tools/mkuki.c src/core/*.c src/tool/platform_host.c -o "$W/mkuki"
+	tests/helpers/mkuki.c src/core/*.c src/tool/platform_host.c -o "$W/mkuki"
 python3 -c 'import random; r = random.Random(4); open("'"$W"'/initrd", "wb").write(bytes(r.randrange(256) for _ in range(100001)))'
 
 # boot FILE: run it as \EFI\BOOT\BOOTX64.EFI, print the SELFCHECK line

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Smoke run of the boot-time benchmark (bench/), so `make bench` cannot rot:
 # 1 round, the 8 MiB initrd, handoff (handover from FAT and from ext4) and
-# systemd-boot, handoffia32 (stub) and GRUB i386-efi on 32-bit OVMF, no warm-up, then readbench on the 8 MiB initrd (FAT, ext4 and
-# Block I/O reads, each checked against the host's CRC-32 in the guest);
-# results.json must hold every record with sane numbers, report.py must
-# render it, and the paired-ratio arithmetic is checked on made-up boots. Needs qemu-system-x86_64, ovmf, ovmf-ia32,
-# mtools, systemd-boot-efi, grub-common, grub-efi-ia32-bin (the x86-64 GRUB image is built even when it is not booted).
+# systemd-boot, handoffia32 (stub) and GRUB i386-efi on 32-bit OVMF, no
+# warm-up, then readbench on the 8 MiB initrd (FAT, ext4 and Block I/O reads,
+# each checked against the host's CRC-32 in the guest); results.json must hold
+# every record with sane numbers, report.py must render it, and the
+# paired-ratio arithmetic is checked on made-up boots. Needs
+# qemu-system-x86_64, ovmf, ovmf-ia32, mtools, systemd-boot-efi, grub-common,
+# grub-efi-ia32-bin (the x86-64 GRUB image is built even when it is not booted).
 set -u
 cd "$(dirname "$0")/../.."
 W=build/bench-smoke
@@ -96,13 +98,13 @@ check("paired ratio is the median of per-round ratios (0.9)", r["ratio_vs_system
 check("failed boots are counted, not used", r["runs"] == 3 and r["failed_runs"] == 1, r)
 check("median/min/max", (r["t1_median_s"], r["t1_min_s"], r["t1_max_s"]) == (3.0, 2.0, 9.0), r)
 
-class R:  # a boot as qemu.run_qemu returns it
-    def __init__(self, lines):
-        self.lines = lines
-t0, t1, t2, v, marks = bench.parse_boot(R([(1.0, 'BdsDxe: loading Boot0001 "x"'), (1.1, "BdsDxe: failed to load Boot0001"),
-                                    (2.0, 'BdsDxe: loading Boot0002 "y"'), (2.1, 'BdsDxe: starting Boot0002 "y"'),
-                                    (5.0, "[    0.000000] Linux version 6.1.0"), (6.0, "Linux version 6 again"),
-                                    (9.0, "BENCH-INIT"), (9.5, "BENCH-VAR LoaderTimeInitUSec=123")]))
+from harness import qemu  # bench put it on the path
+lines = [(1.0, 'BdsDxe: loading Boot0001 "x"'), (1.1, "BdsDxe: failed to load Boot0001"),
+         (2.0, 'BdsDxe: loading Boot0002 "y"'), (2.1, 'BdsDxe: starting Boot0002 "y"'),
+         (5.0, "[    0.000000] Linux version 6.1.0"), (6.0, "Linux version 6 again"),
+         (9.0, "BENCH-INIT"), (9.5, "BENCH-VAR LoaderTimeInitUSec=123")]
+t0, t1, t2, v, marks = bench.parse_boot(qemu.Result(serial_text="", exit_code=0, timed_out=False, duration=10.0,
+                                                    lines=lines))
 check("parse_boot: t0 is the option that was started", (t0, t1, t2) == (2.0, 5.0, 9.0), (t0, t1, t2))
 check("parse_boot: BENCH-VAR", v == {"LoaderTimeInitUSec": "123"}, v)
 check("parse_boot: marks after t0", marks == {"start": 0.1}, marks)
@@ -114,8 +116,8 @@ if res:
     check("report has the ext4 against FAT table", "## ext4 against FAT" in md and "| 8 MiB | " in
           md.split("## ext4 against FAT", 1)[-1], md[-600:])
     ia32 = md.split("## 32-bit UEFI", 1)[-1].split("\n## ", 1)[0]
-    check("report has the 32-bit UEFI table", "| 8 MiB | handoffia32-stub | 1 |" in ia32 and "| 8 MiB | grub-ia32 | 1 |" in ia32,
-          ia32[:600])
+    check("report has the 32-bit UEFI table",
+          "| 8 MiB | handoffia32-stub | 1 |" in ia32 and "| 8 MiB | grub-ia32 | 1 |" in ia32, ia32[:600])
     check("report draws the SVG", report.svg_plot(res, os.path.join(W, "bench-t1.svg"))
           and open(os.path.join(W, "bench-t1.svg")).read().count("<circle") == 5)
 print("%d passed, %d failed" % (passed, failed))

@@ -13,7 +13,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 VERSION = open(os.path.join(ROOT, "VERSION")).read().strip()
 DEB = os.path.join(ROOT, "build", "handoff_%s_amd64.deb" % VERSION)
-HOOKS = ("etc/initramfs/post-update.d/zz-handoff", "etc/kernel/postinst.d/zz-handoff", "etc/kernel/postrm.d/zz-handoff")
+HOOKS = ("etc/initramfs/post-update.d/zz-handoff", "etc/kernel/postinst.d/zz-handoff",
+         "etc/kernel/postrm.d/zz-handoff")
 FILES = {  # path -> mode
     "usr/bin/handoff": "-rwxr-xr-x", "usr/lib/handoff/handoffx64.efi": "-rw-r--r--",
     "usr/lib/handoff/handoff-stub.efi": "-rw-r--r--", "usr/share/man/man1/handoff.1.gz": "-rw-r--r--",
@@ -29,7 +30,8 @@ passed = failed = 0
 
 def check(name, ok, detail=""):
     global passed, failed
-    print(("PASS " if ok else "FAIL ") + name + ("" if ok or not detail else "\n    " + str(detail)[:1500]), flush=True)
+    print(("PASS " if ok else "FAIL ") + name + ("" if ok or not detail else "\n    " + str(detail)[:1500]),
+          flush=True)
     passed, failed = passed + bool(ok), failed + (not ok)
 
 
@@ -43,12 +45,13 @@ def main():
     if not os.path.exists(DEB):
         print("%d passed, %d failed" % (passed, failed))
         return 1
-    fields = {f: out("dpkg-deb", "-f", DEB, f).stdout.strip() for f in ("Package", "Version", "Architecture", "Depends")}
+    fields = {f: out("dpkg-deb", "-f", DEB, f).stdout.strip()
+              for f in ("Package", "Version", "Architecture", "Depends")}
     check("control: handoff %s amd64" % VERSION, (fields["Package"], fields["Version"], fields["Architecture"]) ==
           ("handoff", VERSION, "amd64"), fields)
     deps = [d.strip() for d in fields["Depends"].split(",")]
-    check("Depends: the C library only (the tool links libc alone)", len(deps) == 1 and deps[0].startswith("libc6 (>= "),
-          fields["Depends"])
+    check("Depends: the C library only (the tool links libc alone)",
+          len(deps) == 1 and deps[0].startswith("libc6 (>= "), fields["Depends"])
     listing = {}
     for line in out("dpkg-deb", "-c", DEB).stdout.splitlines():
         mode, owner, _size, _date, _time, path = line.split(None, 5)

@@ -30,19 +30,17 @@ import json
 import os
 import re
 import shutil
-import struct
 import subprocess
 import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tests", "boot"))
-import qemu  # noqa: E402
+sys.path.insert(0, os.path.dirname(HERE))  # tests/: the harness package
+from harness import case, disk, qemu  # noqa: E402
+from harness.paths import ROOT  # noqa: E402
 
 WORK = os.path.join(ROOT, "build", "system-test")
 CACHE = os.path.join(WORK, "cache")
-TOOL = os.path.join(ROOT, "build", "handoff")
 SUITE, MIRROR = "bookworm", "http://deb.debian.org/debian"
 SOURCES = ("deb http://deb.debian.org/debian bookworm main\n"
            "deb http://deb.debian.org/debian bookworm-updates main\n"
@@ -151,7 +149,8 @@ newest=$(apt-cache depends linux-image-amd64 | sed -n 's/.*Depends: linux-image-
 abi() { echo "$1" | sed 's/^\([0-9.]*\)-\([0-9]*\)-amd64$/\2/'; }
 older=$(apt-cache search --names-only '^linux-image-[0-9.]+-[0-9]+-amd64$' | cut -d' ' -f1 |
 	sed 's/^linux-image-//' | while read -r v; do
-		[ "$(abi "$v")" -lt "$(abi "$newest")" ] && echo "$(abi "$v") $v"; done | sort -n | tail -n1 | cut -d' ' -f2)
+		[ "$(abi "$v")" -lt "$(abi "$newest")" ] && echo "$(abi "$v") $v"; done |
+	sort -n | tail -n1 | cut -d' ' -f2)
 mkdir -p /etc/handoff-systest
 echo "$newest" > /etc/handoff-systest/newest
 echo "$older" > /etc/handoff-systest/older
@@ -189,12 +188,13 @@ def prepare(root, deb, token):
     r = chroot(root, KERNELS_SCRIPT, "chroot.log")
     newest = open(os.path.join(root, "etc/handoff-systest/newest")).read().strip()
     older = open(os.path.join(root, "etc/handoff-systest/older")).read().strip()
-    if not check("two kernel versions offered by apt (%s, %s)" % (newest, older), r.returncode == 0 and newest and older,
-                 r.stderr[-1500:]):
+    if not check("two kernel versions offered by apt (%s, %s)" % (newest, older),
+                 r.returncode == 0 and newest and older, r.stderr[-1500:]):
         raise RuntimeError("no kernels to test with")
     r = chroot(root, "apt-get install -y -q --no-install-recommends linux-image-amd64 linux-image-%s\n" % older,
                "kernels.log")
-    check("apt-get install linux-image-amd64 linux-image-%s" % older, r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:])
+    check("apt-get install linux-image-amd64 linux-image-%s" % older, r.returncode == 0,
+          r.stdout[-3000:] + r.stderr[-2000:])
     entries = os.path.join(root, "boot/loader/entries")
     want = sorted("%s-%s.conf" % (token, v) for v in (newest, older))
     got = sorted(os.listdir(entries)) if os.path.isdir(entries) else []
@@ -204,13 +204,14 @@ def prepare(root, deb, token):
         e = dict(l.split(None, 1) for l in open(p).read().splitlines() if l and not l.startswith("#")) \
             if os.path.exists(p) else {}
         check("entry for %s: in place (linux /vmlinuz-%s, initrd /initrd.img-%s, /etc/kernel/cmdline)" % (v, v, v),
-              e.get("linux") == "/vmlinuz-" + v and e.get("initrd") == "/initrd.img-" + v and e.get("options") == CMDLINE,
-              e)
+              e.get("linux") == "/vmlinuz-" + v and e.get("initrd") == "/initrd.img-" + v
+              and e.get("options") == CMDLINE, e)
     check("nothing copied to the ESP", sorted(os.listdir(os.path.join(root, "boot/efi"))) == ["EFI", "loader"] and
           os.listdir(os.path.join(root, "boot/efi/loader/entries")) == [])
     before = tree(os.path.join(root, "boot"))
     r = chroot(root, "/etc/kernel/postinst.d/zz-handoff %s /boot/vmlinuz-%s\n"
-                     "/etc/initramfs/post-update.d/zz-handoff %s /boot/initrd.img-%s\n" % ((newest,) * 4), "chroot.log")
+                     "/etc/initramfs/post-update.d/zz-handoff %s /boot/initrd.img-%s\n" % ((newest,) * 4),
+               "chroot.log")
     check("running the hooks again changes nothing", r.returncode == 0 and tree(os.path.join(root, "boot")) == before,
           r.stderr)
     older_conf = os.path.join(entries, "%s-%s.conf" % (token, older))
@@ -242,28 +243,16 @@ def make_disk(root):
     shutil.move(os.path.join(root, "boot/efi"), esp)
     os.makedirs(os.path.join(root, "boot/efi"))
     img = os.path.join(WORK, "disk.img")
-    r = run([TOOL, "disk", "-o", img, "--esp", esp, "--esp-size", "256", "--root", root], check_rc=False)
-    check("handoff disk -o disk.img --esp ESP --root ROOT", r.returncode == 0, r.stderr)
+    try:
+        disk.gpt_disk(img, esp, root=root, esp_size_mib=256)
+        check("handoff disk -o disk.img --esp ESP --root ROOT", True)
+    except AssertionError as e:
+        check("handoff disk -o disk.img --esp ESP --root ROOT", False, e)
     return img
 
 
-def esp_offset(img):
-    with open(img, "rb") as f:
-        f.seek(512 + 72)
-        entries_lba = struct.unpack("<Q", f.read(8))[0]
-        f.seek(entries_lba * 512 + 32)
-        return struct.unpack("<Q", f.read(8))[0] * 512
-
-
-def mtools(img, *args):
-    env = dict(os.environ, MTOOLS_SKIP_CHECK="1")
-    return subprocess.run([args[0], "-i", "%s@@%d" % (img, esp_offset(img))] + list(args[1:]), capture_output=True,
-                          env=env)
-
-
 def esp_entries(img):
-    r = mtools(img, "mdir", "-b", "::/loader/entries")
-    return sorted(os.path.basename(l.strip()) for l in r.stdout.decode().splitlines() if l.strip())
+    return disk.fat_names(img, "/loader/entries", partition=1, check=False)
 
 
 def guest_facts(img, phase):
@@ -271,7 +260,7 @@ def guest_facts(img, phase):
     dest = os.path.join(WORK, "facts-" + phase)
     shutil.rmtree(dest, ignore_errors=True)
     os.makedirs(dest)
-    mtools(img, "mcopy", "-s", "-n", "::/systest/" + phase, dest)
+    disk.mtools("mcopy", img, "-s", "-n", "::/systest/" + phase, dest, partition=1, check=False)
     src = os.path.join(dest, phase)
     facts = {}
     for n in os.listdir(src) if os.path.isdir(src) else []:
@@ -320,7 +309,8 @@ def check_first(img, res, facts, token, newest, older):
     ids = [e.get("id") for e in st.get("entries", {}).get("entries", [])]
     check("handoff status lists both kernels' entries, newest first, no problems",
           ids == ["%s-%s" % (token, v) for v in (newest, older)] and
-          all(not e.get("problems") for e in st.get("entries", {}).get("entries", [])), json.dumps(st.get("entries"))[:1500])
+          all(not e.get("problems") for e in st.get("entries", {}).get("entries", [])),
+          json.dumps(st.get("entries"))[:1500])
     found = loads(facts.get("status-found.json", ""))
     check("without the record, handoff finds the ESP as bootctl does (mounted FAT, GPT type ESP)",
           found.get("esp", {}).get("path") == "/boot/efi" and found.get("esp", {}).get("mounted") is True,
@@ -389,7 +379,7 @@ def main():
         print("%d passed, %d failed" % (passed, failed))
         return 1
     os.makedirs(WORK, exist_ok=True)
-    qemu.set_test("system-test", os.path.join(WORK, "boots"))
+    case.set_test("system-test", os.path.join(WORK, "boots"))
     shutil.rmtree(os.path.join(WORK, "boots"), ignore_errors=True)
     for log in ("chroot.log", "kernels.log", "debootstrap.log"):
         if os.path.exists(os.path.join(WORK, log)):

@@ -1,9 +1,9 @@
 #!/usr/bin/python3
 """Build the busybox initramfs used by the boot tests (stdlib only).
 
-Used by mkinitramfs.sh; importable so tests can build variants:
+Used by tests/boot/mkinitramfs.sh; importable so tests can build variants:
 
-    import initramfs
+    from harness import initramfs
     sha = initramfs.build("out.cpio.gz", pad_mib=0, extra_files={"/etc/x": b"..."})
 
 The archive is written in the kernel's "newc" cpio format by Python itself, so
@@ -42,7 +42,7 @@ PAYLOAD_SIZE = 4 << 20
 PAD_SEED = b"handoff boot-test pad v1"
 
 INIT_SCRIPT = r'''#!/bin/sh
-# handoff boot-test init (tests/boot/initramfs.py). Prints one report line and
+# handoff boot-test init (tests/harness/initramfs.py). Prints one report line and
 # powers off. Cmdline knobs: handoff.debug_exit=N -> write N to QEMU's
 # isa-debug-exit port 0xf4 (QEMU exits with status 2N+1) instead of poweroff;
 # handoff.shell=1 -> drop to a shell on the console after the report;
@@ -75,9 +75,14 @@ loadervar() {
     f=/sys/firmware/efi/efivars/$1-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f
     [ -f "$f" ] && tail -c +5 "$f" | tr -d '\000' | jesc
 }
-loader="\"LoaderEntryOneShot\":\"$(loadervar LoaderEntryOneShot)\",\"LoaderConfigTimeoutOneShot\":\"$(loadervar LoaderConfigTimeoutOneShot)\",\"LoaderInfo\":\"$(loadervar LoaderInfo)\",\"LoaderEntrySelected\":\"$(loadervar LoaderEntrySelected)\",\"LoaderDevicePartUUID\":\"$(loadervar LoaderDevicePartUUID)\",\"LoaderImageIdentifier\":\"$(loadervar LoaderImageIdentifier)\",\"HandoffBootScheme\":\"$(loadervar HandoffBootScheme)\""
+loader=
+for v in LoaderEntryOneShot LoaderConfigTimeoutOneShot LoaderInfo LoaderEntrySelected LoaderDevicePartUUID \
+         LoaderImageIdentifier HandoffBootScheme; do
+    loader="$loader${loader:+,}\"$v\":\"$(loadervar $v)\""
+done
 # Secure Boot as the firmware told Linux (efivar: 4 bytes of attributes, then 0 or 1).
-sb=$(tail -c 1 /sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c 2>/dev/null | od -An -tu1 | tr -d ' \n')
+sbvar=/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c
+sb=$(tail -c 1 $sbvar 2>/dev/null | od -An -tu1 | tr -d ' \n')
 # With a TPM: the sha256 PCRs a boot loader and a stub measure into, and the
 # firmware's event log (on a line of its own, base64) so the host can replay it.
 tpm=
@@ -105,7 +110,10 @@ fb=$(head -n 1 /proc/fb 2>/dev/null | jesc)
 fwsize=$(cat /sys/firmware/efi/fw_platform_size 2>/dev/null | tr -dc '0-9')
 sha=$(sha256sum /payload.bin 2>/dev/null | cut -d' ' -f1)
 
-report="HANDOFF-INIT {\"cmdline\":\"$cmdline\",\"secureboot\":\"$sb\"$tpm,\"efi\":$efi,\"efivars\":$nvars,\"fb\":\"$fb\",\"payload_sha256\":\"$sha\",\"extra_sha256\":\"$extra_sha\",\"bp_type_of_loader\":${bp_loader:-null},\"bp_efi_sig\":\"$bp_efisig\",\"fw_platform_size\":\"$fwsize\",\"loader\":{$loader},\"bli_hex\":{$blihex}}"
+report="{\"cmdline\":\"$cmdline\",\"secureboot\":\"$sb\"$tpm,\"efi\":$efi,\"efivars\":$nvars,\"fb\":\"$fb\""
+report="$report,\"payload_sha256\":\"$sha\",\"extra_sha256\":\"$extra_sha\""
+report="$report,\"bp_type_of_loader\":${bp_loader:-null},\"bp_efi_sig\":\"$bp_efisig\""
+report="HANDOFF-INIT $report,\"fw_platform_size\":\"$fwsize\",\"loader\":{$loader},\"bli_hex\":{$blihex}}"
 banner="handoff demo: Linux $(uname -r) booted, initramfs running"
 
 # /dev/console is the last console in /sys/class/tty/console/active. If that
@@ -137,7 +145,8 @@ for w in $(cat /proc/cmdline); do
         v=${kv#*=}
         { printf '\007\000\000\000'; i=0; while [ $i -lt ${#v} ]; do printf '%s\000' "${v:$i:1}"; i=$((i + 1)); done
           printf '\000\000'; } > /tmp/var
-        dd if=/tmp/var of=/sys/firmware/efi/efivars/${kv%%=*}-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f bs=4096 2>/dev/null &&
+        efivar=/sys/firmware/efi/efivars/${kv%%=*}-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f
+        dd if=/tmp/var of=$efivar bs=4096 2>/dev/null &&
             setvars=$((setvars + 1)) && say "HANDOFF-INIT set ${kv%%=*}" ;;
     esac
 done
@@ -163,6 +172,14 @@ def payload_bytes():
 
 def payload_sha256():
     return hashlib.sha256(payload_bytes()).hexdigest()
+
+
+def expected_payload_sha256(archive):
+    """The payload_sha256 the guest must report for @archive (a path relative
+    to the repository root, or absolute): from ARCHIVE.sha256, written beside
+    it when it was built (main())."""
+    with open(os.path.join(ROOT, archive + ".sha256")) as f:
+        return f.read().split()[0]
 
 
 def _pad_chunks(mib):

@@ -4,7 +4,7 @@ output and the files written. Values are checked against what this script
 reads itself (struct over the image bytes, zlib.crc32 over the GPT, sfdisk,
 sgdisk, mtools, debugfs), never against the tool's own earlier output.
 
-    tests/tool/run.py [-k SUBSTRING] [--no-boot]
+    tests/cli/run.py [-k SUBSTRING] [--no-boot]
 
 Prints PASS/FAIL per test and "N passed, N failed" last.
 """
@@ -18,10 +18,14 @@ import sys
 import tempfile
 import time
 import traceback
-import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path[:0] = [os.path.dirname(HERE), HERE]  # tests/: the harness package; tests/cli: tool_system.py
+from harness import gpt, initramfs, qemu  # noqa: E402
+from harness.esp import write as write_files  # noqa: E402
+from harness.gpt import ESP_TYPE, XBOOTLDR_TYPE  # noqa: E402
+from harness.paths import ROOT  # noqa: E402
+
 TOOL = os.path.join(ROOT, "build", "handoff")
 CACHE = os.path.join(ROOT, "build", "boot-cache")
 KERNEL = os.environ.get("HANDOFF_TEST_KERNEL") or os.path.join(CACHE, "vmlinuz")
@@ -149,51 +153,6 @@ def read_pe(data):
         signed |= ctype == 2
         off += (length + 7) & ~7
     return {"machine": machine, "subsystem": subsystem, "sections": sections, "signed": signed}
-
-
-def read_gpt(img):
-    """UEFI 2.10 §5.3: both headers and entry arrays, CRCs with zlib."""
-    with open(img, "rb") as f:
-        d = f.read()
-    n = len(d) // 512
-    mbr = d[446:462]
-    assert d[510:512] == b"\x55\xaa" and mbr[4] == 0xEE, "protective MBR"
-    assert struct.unpack_from("<I", mbr, 8)[0] == 1
-    assert struct.unpack_from("<I", mbr, 12)[0] == min(n - 1, 0xffffffff)
-    hdrs = []
-    for lba in (1, n - 1):
-        h = bytearray(d[lba * 512:lba * 512 + 92])
-        assert h[:8] == b"EFI PART", f"GPT signature at LBA {lba}"
-        crc = struct.unpack_from("<I", h, 16)[0]
-        struct.pack_into("<I", h, 16, 0)
-        assert zlib.crc32(bytes(h)) == crc, f"header CRC at LBA {lba}"
-        my, alt, first, last = struct.unpack_from("<QQQQ", h, 24)
-        elba, nent, esize, ecrc = struct.unpack_from("<QIII", h, 72)
-        arr = d[elba * 512:elba * 512 + nent * esize]
-        assert zlib.crc32(arr) == ecrc, f"entry array CRC at LBA {elba}"
-        assert my == lba and alt == (n - 1 if lba == 1 else 1)
-        hdrs.append((first, last, elba, arr))
-    assert hdrs[0][3] == hdrs[1][3], "backup entries differ"
-    assert hdrs[0][2] == 2 and hdrs[1][2] == n - 33
-    parts = []
-    arr = hdrs[0][3]
-    for i in range(128):
-        e = arr[i * 128:(i + 1) * 128]
-        if e[:16] == bytes(16):
-            continue
-        import uuid
-        parts.append({
-            "type": str(uuid.UUID(bytes_le=e[:16])).upper(),
-            "guid": str(uuid.UUID(bytes_le=e[16:32])).upper(),
-            "first": struct.unpack_from("<Q", e, 32)[0],
-            "last": struct.unpack_from("<Q", e, 40)[0],
-            "name": e[56:128].decode("utf-16-le").rstrip("\0"),
-        })
-    return n, hdrs[0][0], hdrs[0][1], parts
-
-
-ESP_TYPE = "C12A7328-F81F-11D2-BA4B-00A0C93EC93B"
-XBOOTLDR_TYPE = "BC13C2FF-59E6-4262-A352-B275FD6F7172"
 
 
 # ---- general -----------------------------------------------------------------
@@ -486,7 +445,8 @@ def install_errors():
         fails(h("install", "--esp", os.path.join(tmp, "nope"), "--loader", SDBOOT), 1, "not a directory")
         fails(h("install", "--esp", tmp, "--loader", os.path.join(tmp, "x.efi")), 1, "loader not found")
         fails(h("install", "--esp", tmp, "--loader", "/etc/hostname"), 1, "not an x86-64 EFI application")
-        fails(h("install", "--esp", tmp, "--loader", os.path.join(CORPUS, "bad-section-raw-outside")), 1, "outside the file")
+        fails(h("install", "--esp", tmp, "--loader", os.path.join(CORPUS, "bad-section-raw-outside")), 1,
+              "outside the file")
         # not the host's efivarfs: a stand-in that does not exist
         fails(h("install", "--esp", tmp, "--loader", SDBOOT, "--variables", "yes",
                 env={"HANDOFF_EFIVARS_DIR": os.path.join(tmp + ".none", "efivars")}), 1, "efivars")
@@ -521,6 +481,10 @@ def install_for_32bit_firmware():
         assert tree_state(esp) == before, "a refused install wrote something"
 
 
+# The ESP as the test hook HANDOFF_ESP_PARTITION gives it: number, first sector, sectors, partition GUID.
+ESP_PARTITION = "1:2048:131072:c0ffee00-1234-4321-8765-0123456789ab"
+
+
 @test
 def install_boot_variable_32bit_firmware():
     """--variables yes on 32-bit firmware (fw_platform_size 32) names handoffia32.efi."""
@@ -531,7 +495,7 @@ def install_boot_variable_32bit_firmware():
         os.makedirs(esp)
         with open(os.path.join(tmp, "efi", "fw_platform_size"), "w") as f:
             f.write("32\n")
-        env = {"HANDOFF_EFIVARS_DIR": ev, "HANDOFF_ESP_PARTITION": "1:2048:131072:c0ffee00-1234-4321-8765-0123456789ab"}
+        env = {"HANDOFF_EFIVARS_DIR": ev, "HANDOFF_ESP_PARTITION": ESP_PARTITION}
         ok(h("install", "--esp", esp, "--arch", "both", "--variables", "yes", env=env))
         data = open(os.path.join(ev, f"Boot0000-{g}"), "rb").read()
         assert "\\EFI\\handoff\\handoffia32.efi\0".encode("utf-16-le") in data, data
@@ -549,7 +513,7 @@ def install_boot_variable():
             f.write(struct.pack("<I", 7) + b"firmware entry")
         with open(os.path.join(ev, f"BootOrder-{g}"), "wb") as f:
             f.write(struct.pack("<IHH", 7, 0, 3))
-        env = {"HANDOFF_EFIVARS_DIR": ev, "HANDOFF_ESP_PARTITION": "1:2048:131072:c0ffee00-1234-4321-8765-0123456789ab"}
+        env = {"HANDOFF_EFIVARS_DIR": ev, "HANDOFF_ESP_PARTITION": ESP_PARTITION}
         ok(h("install", "--esp", esp, "--loader", SDBOOT, "--variables", "yes", env=env))
         data = open(os.path.join(ev, f"Boot0001-{g}"), "rb").read()
         attrs, active, fpl = struct.unpack_from("<IIH", data, 0)
@@ -655,15 +619,19 @@ def entry_add_token_fallbacks():
 @test
 def entry_add_defaults_and_protocol():
     with Tmp() as esp:
-        root = fake_root(esp + ".root", {"etc/machine-id": MID + "\n", "etc/os-release": 'PRETTY_NAME="Fake OS 1"\nID=fake\n'})
-        ok(h("entry", "add", "--esp", esp, "--root", root, "--linux", KERNEL, "--protocol", "legacy", "--version", "1.0"))
+        root = fake_root(esp + ".root", {"etc/machine-id": MID + "\n",
+                                         "etc/os-release": 'PRETTY_NAME="Fake OS 1"\nID=fake\n'})
+        ok(h("entry", "add", "--esp", esp, "--root", root, "--linux", KERNEL, "--protocol", "legacy",
+             "--version", "1.0"))
         conf = open(os.path.join(esp, "loader", "entries", f"{MID}-1.0.conf")).read()
         assert "protocol   legacy" in conf and f"machine-id {MID}" in conf, conf
-        assert f"linux      /{MID}/1.0/linux" in conf and "title      Fake OS 1" in conf and "sort-key   fake" in conf, conf
+        assert f"linux      /{MID}/1.0/linux" in conf and "title      Fake OS 1" in conf, conf
+        assert "sort-key   fake" in conf, conf
         shutil.rmtree(esp + ".root")
         fails(h("entry", "add", "--esp", esp, "--linux", SDBOOT, "--protocol", "handover", "--entry-token", "t",
                 "--version", "2"), 1, "cannot boot by handover: not a bzImage")
-        fails(h("entry", "add", "--esp", esp, "--linux", "/etc/hostname", "--entry-token", "t"), 1, "neither a bzImage")
+        fails(h("entry", "add", "--esp", esp, "--linux", "/etc/hostname", "--entry-token", "t"), 1,
+              "neither a bzImage")
         fails(h("entry", "add", "--esp", os.path.join(esp, "no"), "--linux", KERNEL, "--entry-token", "t"), 1,
               "not a directory")
         fails(h("entry", "add", "--esp", esp, "--linux", KERNEL, "--entry-token", "a/b"), 1, "entry token")
@@ -718,7 +686,7 @@ def entry_list_as_the_loader_sees_it():
             if "sort-key" not in text:
                 text += f"sort-key {tok}\n"
             open(conf, "w").write(text)
-        populate(esp, {
+        write_files(esp, {
             "loader/loader.conf": b"timeout 5\ndefault b-*\nfrobnicate yes\n",
             # Upper case on disk, lower case in the entry: FAT would find it.
             "EFI/TOOLS/SHELL.EFI": open(SDBOOT, "rb").read(),
@@ -760,26 +728,18 @@ def entry_list_as_the_loader_sees_it():
 
 # ---- disk --------------------------------------------------------------------
 
-def populate(d, files):
-    for rel, data in files.items():
-        p = os.path.join(d, rel)
-        os.makedirs(os.path.dirname(p), exist_ok=True)
-        with open(p, "wb") as f:
-            f.write(data)
-
-
 @test
 def disk_esp_only():
     with Tmp() as tmp:
         esp = os.path.join(tmp, "esp")
         payload = os.urandom(300000)
-        populate(esp, {"EFI/BOOT/BOOTX64.EFI": open(SDBOOT, "rb").read(), "loader/entries/a.conf": b"title a\n",
-                       "deep/er/Mixed Case.bin": payload})
+        write_files(esp, {"EFI/BOOT/BOOTX64.EFI": open(SDBOOT, "rb").read(), "loader/entries/a.conf": b"title a\n",
+                          "deep/er/Mixed Case.bin": payload})
         os.makedirs(os.path.join(esp, "empty"))
         img = os.path.join(tmp, "disk.img")
         r = ok(h("disk", "-o", img, "--esp", esp))
         assert b"ESP" in r.stdout
-        n, first, last, parts = read_gpt(img)
+        n, first, last, parts = gpt.read(img)
         assert first == 34 and last == n - 34
         assert len(parts) == 1 and parts[0]["type"] == ESP_TYPE
         assert parts[0]["first"] == 2048 and (parts[0]["last"] + 1) % 2048 == 0
@@ -792,7 +752,8 @@ def disk_esp_only():
         assert sf["partitiontable"]["partitions"][0]["uuid"] == parts[0]["guid"]
         env = dict(os.environ, MTOOLS_SKIP_CHECK="1")
         at = f"{img}@@{parts[0]['first'] * 512}"
-        got = subprocess.run(["mtype", "-i", at, "::/deep/er/Mixed Case.bin"], capture_output=True, env=env, check=True).stdout
+        got = subprocess.run(["mtype", "-i", at, "::/deep/er/Mixed Case.bin"], capture_output=True, env=env,
+                             check=True).stdout
         assert got == payload
         listing = subprocess.run(["mdir", "-i", at, "::/"], capture_output=True, env=env, text=True, check=True).stdout
         assert "empty" in listing
@@ -807,7 +768,7 @@ def disk_esp_only():
         # Unique GUIDs: a second image gets different ones.
         img2 = os.path.join(tmp, "disk2.img")
         ok(h("disk", "-o", img2, "--esp", esp))
-        assert read_gpt(img2)[3][0]["guid"] != parts[0]["guid"]
+        assert gpt.read(img2)[3][0]["guid"] != parts[0]["guid"]
 
 
 @test
@@ -815,13 +776,13 @@ def disk_with_xbootldr():
     for fs in ("vfat", "ext4"):
         with Tmp() as tmp:
             esp, xbl = os.path.join(tmp, "esp"), os.path.join(tmp, "xbl")
-            populate(esp, {"EFI/BOOT/BOOTX64.EFI": b"x" * 1000})
+            write_files(esp, {"EFI/BOOT/BOOTX64.EFI": b"x" * 1000})
             data = os.urandom(5 << 20)
-            populate(xbl, {"k/linux": data})
+            write_files(xbl, {"k/linux": data})
             img = os.path.join(tmp, "d.img")
             ok(h("disk", "-o", img, "--esp", esp, "--xbootldr", xbl, "--xbootldr-fs", fs, "--size", "300"))
             assert os.path.getsize(img) == 300 << 20
-            n, first, last, parts = read_gpt(img)
+            n, first, last, parts = gpt.read(img)
             assert [p["type"] for p in parts] == [ESP_TYPE, XBOOTLDR_TYPE]
             assert parts[1]["first"] == parts[0]["last"] + 1 and parts[1]["first"] % 2048 == 0
             assert parts[1]["last"] <= last
@@ -835,7 +796,8 @@ def disk_with_xbootldr():
                 got = subprocess.run(["debugfs", "-R", "cat /k/linux", part], capture_output=True, check=True).stdout
             else:
                 env = dict(os.environ, MTOOLS_SKIP_CHECK="1")
-                got = subprocess.run(["mtype", "-i", part, "::/k/linux"], capture_output=True, env=env, check=True).stdout
+                got = subprocess.run(["mtype", "-i", part, "::/k/linux"], capture_output=True, env=env,
+                                     check=True).stdout
             assert got == data, f"{fs}: XBOOTLDR contents differ"
 
 
@@ -843,7 +805,7 @@ def disk_with_xbootldr():
 def disk_errors_leave_nothing():
     with Tmp() as tmp:
         esp = os.path.join(tmp, "esp")
-        populate(esp, {"big": os.urandom(1 << 20)})
+        write_files(esp, {"big": os.urandom(1 << 20)})
         before = sorted(os.listdir(tmp))
         img = os.path.join(tmp, "d.img")
         fails(h("disk", "-o", img, "--esp", esp, "--size", "10"), 1, "too small")
@@ -864,20 +826,21 @@ def disk_errors_leave_nothing():
 # ---- run ---------------------------------------------------------------------
 
 def init_report(out):
+    """The test initramfs's HANDOFF-INIT report in `handoff run`'s output, or None."""
     for line in out.decode(errors="replace").splitlines():
-        if line.startswith("HANDOFF-INIT "):
-            return json.loads(line[len("HANDOFF-INIT "):])
+        report, _ = qemu.parse_tagged(line, "HANDOFF-INIT")
+        if report is not None:
+            return report
     return None
 
 
 def payload_sha():
-    with open(INITRD + ".sha256") as f:
-        return f.read().split()[0]
+    return initramfs.expected_payload_sha256(INITRD)
 
 
 def sdboot_esp(tmp, options):
     esp = os.path.join(tmp, "esp")
-    populate(esp, {"EFI/BOOT/BOOTX64.EFI": open(SDBOOT, "rb").read(), "loader/loader.conf": b"timeout 0\n"})
+    write_files(esp, {"EFI/BOOT/BOOTX64.EFI": open(SDBOOT, "rb").read(), "loader/loader.conf": b"timeout 0\n"})
     ok(h("entry", "add", "--esp", esp, "--linux", KERNEL, "--initrd", INITRD, "--options", options,
          "--entry-token", "t", "--version", "1"))
     return esp
@@ -1102,7 +1065,6 @@ def run_kernel_by_each_protocol():
         assert rep["payload_sha256"] == payload_sha()
 
 
-sys.path.insert(0, HERE)
 import tool_system  # noqa: E402,F401  (more tests: the Debian system side, registered with @test)
 
 

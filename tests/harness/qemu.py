@@ -1,24 +1,21 @@
-#!/usr/bin/python3
-"""QEMU + OVMF harness for handoff's boot tests (stdlib only).
+"""QEMU + OVMF runs for the tests and the benchmark (stdlib only).
 
-    import qemu
-    code, vars_ = qemu.ovmf_paths()
-    qemu.make_esp(tree_dir, img)                      # FAT image, no root needed
-    qemu.wrap_gpt(img, disk)                          # optional: GPT disk holding it
-    r = qemu.run_qemu(disk, 120, keys=[(r"Boot in", b"\\x1b[B"), (r"...", b"\\r")])
-    init = qemu.expect_init(r)                        # parsed HANDOFF-INIT JSON
+    from harness import esp, qemu
+    tree = esp.loader_tree({"debian.conf": esp.entry("Debian", options)})
+    r = qemu.run_qemu(esp.image(tree), 120, keys=[(r"Boot in", b"\\x1b[B"), (r"...", b"\\r")])
+    init = qemu.expect_linux_saw(r, options)          # the HANDOFF-INIT report, checked
     qemu.expect_eq(init["efi"], True, "efi", r)
 
 Machine: q35, -cpu max, 512 MiB, TCG, no display/network, serial on QEMU's
 stdio, OVMF_CODE_4M read-only pflash + a per-run copy of OVMF_VARS_4M
 (ia32=True: Debian's 32-bit OVMF, ovmf-ia32, on the same 64-bit CPU: mixed mode),
 isa-debug-exit at 0xf4 (guest writes N -> QEMU exits 2N+1), -no-reboot (a
-guest reset or poweroff ends QEMU).
+guest reset or poweroff ends QEMU). Firmware files: firmware.py.
 
-Disk: a bare FAT image (no partition table) boots: OVMF finds
-\\EFI\\BOOT\\BOOTX64.EFI on it through its removable-media fallback. virtio-blk
-is the default interface (see INTERFACES). wrap_gpt() makes a GPT disk when a
-test needs a real partition (e.g. a loader looking for its ESP by partition).
+Disk: a bare FAT image (esp.image) boots: OVMF finds \\EFI\\BOOT\\BOOTX64.EFI
+on it through its removable-media fallback. virtio-blk is the default
+interface (see INTERFACES). disk.gpt_disk() makes a GPT disk (by `handoff
+disk`) when a test needs a real partition.
 
 Keys: OVMF's serial terminal (TerminalDxe) accepts ANSI/VT100 input: send
 arrows as b"\\x1b[A"/b"\\x1b[B" (ESC and the rest in ONE write, or the
@@ -29,12 +26,12 @@ key was sent, partial lines included.
 
 Each run gets a directory under build/boot-tests/<test>/run-N/ with
 serial.log (timestamped, ANSI-stripped), serial.raw, qemu.stderr, cmd.txt and
-the VARS copy. The runner (run.py) sets the current test so run_qemu() knows
-where to put things; outside it, build/boot-tests/adhoc-<pid>/ is used.
+the VARS copy. The runner (tests/boot/run.py) sets the current test (case.py) so
+run_qemu() knows where to put things; outside it, build/boot-tests/adhoc-<pid>/
+is used.
 """
 import atexit
 import dataclasses
-import hashlib
 import json
 import os
 import re
@@ -44,249 +41,14 @@ import signal
 import subprocess
 import threading
 import time
-import uuid
-import zlib
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-CACHE = os.path.join(ROOT, "build", "boot-cache")
-TESTS_OUT = os.path.join(ROOT, "build", "boot-tests")
+from . import case, initramfs, paths
+from .firmware import ovmf, start_swtpm, stop_swtpm
+from .host import HarnessError
 
 QEMU = "qemu-system-x86_64"
-OVMF_DIRS = ("/usr/share/OVMF", "/usr/share/ovmf")
 INTERFACES = ("virtio", "ide", "none")
 
-
-class HarnessError(Exception):
-    """Environment problem (missing package, bad image...)."""
-
-
-# --------------------------------------------------------------------------
-# per-test context (set by run.py)
-
-_ctx = threading.local()
-
-
-def set_test(name, workdir):
-    _ctx.name = name
-    _ctx.workdir = workdir
-    _ctx.runs = 0
-    _ctx.results = []
-    _ctx.notes = []
-
-
-def current_test():
-    return getattr(_ctx, "name", None)
-
-
-def workdir():
-    """This test's output directory (build/boot-tests/<test>/), created."""
-    d = getattr(_ctx, "workdir", None)
-    if d is None:
-        set_test("adhoc-%d" % os.getpid(), os.path.join(TESTS_OUT, "adhoc-%d" % os.getpid()))
-        d = _ctx.workdir
-    os.makedirs(d, exist_ok=True)
-    return d
-
-
-def results():
-    return list(getattr(_ctx, "results", []))
-
-
-def note(text):
-    """Attach a short note (e.g. a timing) to the current test's PASS line (run.py -v)."""
-    if not hasattr(_ctx, "notes"):
-        _ctx.notes = []
-    _ctx.notes.append(text)
-
-
-def notes():
-    return list(getattr(_ctx, "notes", []))
-
-
-def cache_path(*parts):
-    return os.path.join(CACHE, *parts)
-
-
-def root_path(*parts):
-    return os.path.join(ROOT, *parts)
-
-
-# --------------------------------------------------------------------------
-# firmware, images
-
-def ovmf_paths():
-    """(OVMF_CODE_4M.fd, OVMF_VARS_4M.fd) from Debian's ovmf package."""
-    for d in OVMF_DIRS:
-        code = os.path.join(d, "OVMF_CODE_4M.fd")
-        vars_ = os.path.join(d, "OVMF_VARS_4M.fd")
-        if os.path.isfile(code) and os.path.isfile(vars_):
-            return code, vars_
-    raise HarnessError("OVMF firmware (OVMF_CODE_4M.fd, OVMF_VARS_4M.fd) not found in %s: "
-                       "install the Debian package 'ovmf' (scripts/deps.sh)" % " or ".join(OVMF_DIRS))
-
-
-# Debian's ovmf: Secure Boot firmware with the snakeoil key enrolled as PK, KEK
-# and db (the key signs what should boot; pass phrase "snakeoil").
-SB_CODE = "OVMF_CODE_4M.snakeoil.fd"
-SB_VARS = "OVMF_VARS_4M.snakeoil.fd"
-SNAKEOIL_KEY = "/usr/share/ovmf/PkKek-1-snakeoil.key"
-SNAKEOIL_CERT = "/usr/share/ovmf/PkKek-1-snakeoil.pem"
-
-
-def ovmf_sb_paths():
-    """(code, vars) of the Secure Boot firmware with the snakeoil keys."""
-    for d in OVMF_DIRS:
-        code, vars_ = os.path.join(d, SB_CODE), os.path.join(d, SB_VARS)
-        if os.path.isfile(code) and os.path.isfile(vars_):
-            return code, vars_
-    raise HarnessError("%s/%s not found: install the Debian package 'ovmf'" % (SB_CODE, SB_VARS))
-
-
-def snakeoil_key(out_dir):
-    """The snakeoil private key without its pass phrase (sbsign cannot take one), and its certificate."""
-    key = os.path.join(out_dir, "snakeoil.key")
-    if not os.path.exists(key):
-        _run(["openssl", "pkey", "-in", SNAKEOIL_KEY, "-passin", "pass:snakeoil", "-out", key])
-    return key, SNAKEOIL_CERT
-
-
-def sbsign(src, dst, key, cert):
-    """Sign src into dst (sbsigntool), replacing any signature src has."""
-    _need_tool("sbsign", "sbsigntool")
-    tmp = dst + ".unsigned"
-    shutil.copyfile(src, tmp)
-    subprocess.run(["sbattach", "--remove", tmp], capture_output=True)  # fails harmlessly when unsigned
-    _run(["sbsign", "--key", key, "--cert", cert, "--output", dst, tmp])
-    os.unlink(tmp)
-    return dst
-
-
-def ovmf32_paths():
-    """(OVMF32_CODE_4M.secboot.fd, OVMF32_VARS_4M.fd) from Debian's ovmf-ia32.
-
-    The only 32-bit build Debian ships is the Secure Boot one: it needs SMM
-    and a secure pflash (run_qemu adds both). Its VARS have no keys enrolled,
-    so Secure Boot is off."""
-    for d in OVMF_DIRS:
-        code = os.path.join(d, "OVMF32_CODE_4M.secboot.fd")
-        vars_ = os.path.join(d, "OVMF32_VARS_4M.fd")
-        if os.path.isfile(code) and os.path.isfile(vars_):
-            return code, vars_
-    raise HarnessError("32-bit OVMF (OVMF32_CODE_4M.secboot.fd, OVMF32_VARS_4M.fd) not found in %s: "
-                       "install the Debian package 'ovmf-ia32' (scripts/deps.sh)" % " or ".join(OVMF_DIRS))
-
-
-def _need_tool(tool, package):
-    if shutil.which(tool) is None:
-        raise HarnessError("'%s' not found: install the Debian package '%s' (scripts/deps.sh)"
-                           % (tool, package))
-
-
-def _tree_size(d):
-    total = 0
-    for dp, dns, fns in os.walk(d):
-        total += 4096 * (len(dns) + 1)
-        for f in fns:
-            total += os.path.getsize(os.path.join(dp, f)) + 4096
-    return total
-
-
-def make_esp(src_dir, out_img, size_mib=64, label="HANDOFF"):
-    """Build a FAT image from the tree src_dir with mtools (no root, no loop).
-
-    FAT32 (mformat -F) for images >= 64 MiB, else mformat's own choice (FAT16
-    or FAT12). The size grows past size_mib if the tree does not fit.
-    Returns out_img.
-    """
-    _need_tool("mformat", "mtools")
-    need = (_tree_size(src_dir) * 11 // 10 >> 20) + 8
-    size_mib = max(size_mib, need)
-    tmp = out_img + ".tmp"
-    if os.path.exists(tmp):
-        os.unlink(tmp)
-    with open(tmp, "wb") as f:
-        f.truncate(size_mib << 20)
-    env = dict(os.environ, MTOOLS_SKIP_CHECK="1")
-    cmd = ["mformat", "-i", tmp, "-v", label[:11]]
-    if size_mib >= 64:
-        cmd.append("-F")
-    cmd.append("::")
-    _run(cmd, env)
-    for entry in sorted(os.listdir(src_dir)):
-        _run(["mcopy", "-i", tmp, "-s", "-p", "-Q", "-D", "o",
-              os.path.join(src_dir, entry), "::/"], env)
-    os.replace(tmp, out_img)
-    return out_img
-
-
-def _run(cmd, env=None):
-    p = subprocess.run(cmd, env=env, capture_output=True, text=True)
-    if p.returncode != 0:
-        raise HarnessError("%s failed (%d): %s" % (" ".join(cmd), p.returncode,
-                                                    (p.stderr or p.stdout).strip()))
-    return p
-
-
-ESP_TYPE = uuid.UUID("C12A7328-F81F-11D2-BA4B-00A0C93EC93B")
-
-
-def wrap_gpt(esp_img, out_img, name="EFI System"):
-    """Write a GPT disk image with one ESP partition holding esp_img.
-
-    Partition starts at 1 MiB; GUIDs are derived from the image name so the
-    output is reproducible. Returns out_img.
-    """
-    sector = 512
-    esp_size = os.path.getsize(esp_img)
-    esp_sectors = (esp_size + sector - 1) // sector
-    first = 2048
-    last = first + esp_sectors - 1
-    total = first + esp_sectors + 2048  # room for the backup GPT, 1 MiB aligned
-    seed = hashlib.sha256(os.path.basename(out_img).encode()).digest()
-    disk_guid = uuid.UUID(bytes=seed[:16])
-    part_guid = uuid.UUID(bytes=seed[16:])
-
-    entry = (ESP_TYPE.bytes_le + part_guid.bytes_le + first.to_bytes(8, "little")
-             + last.to_bytes(8, "little") + (0).to_bytes(8, "little")
-             + name.encode("utf-16-le").ljust(72, b"\0"))
-    entries = entry.ljust(128 * 128, b"\0")
-    entries_crc = zlib.crc32(entries)
-
-    def header(my_lba, alt_lba, entries_lba):
-        h = bytearray(b"EFI PART" + (0x10000).to_bytes(4, "little") + (92).to_bytes(4, "little")
-                      + b"\0" * 4 + b"\0" * 4
-                      + my_lba.to_bytes(8, "little") + alt_lba.to_bytes(8, "little")
-                      + (34).to_bytes(8, "little") + (total - 34).to_bytes(8, "little")
-                      + disk_guid.bytes_le + entries_lba.to_bytes(8, "little")
-                      + (128).to_bytes(4, "little") + (128).to_bytes(4, "little")
-                      + entries_crc.to_bytes(4, "little"))
-        h[16:20] = zlib.crc32(bytes(h)).to_bytes(4, "little")
-        return bytes(h).ljust(sector, b"\0")
-
-    mbr = bytearray(sector)
-    mbr[446:462] = (b"\x00\x00\x02\x00\xee\xff\xff\xff" + (1).to_bytes(4, "little")
-                    + min(total - 1, 0xFFFFFFFF).to_bytes(4, "little"))
-    mbr[510:512] = b"\x55\xaa"
-
-    tmp = out_img + ".tmp"
-    with open(tmp, "wb") as f:
-        f.truncate(total * sector)
-        f.write(mbr)
-        f.write(header(1, total - 1, 2))
-        f.write(entries)
-        f.seek(first * sector)
-        with open(esp_img, "rb") as src:
-            shutil.copyfileobj(src, f, 1 << 20)
-        f.seek((total - 33) * sector)
-        f.write(entries)
-        f.write(header(total - 1, 1, total - 33))
-    os.replace(tmp, out_img)
-    return out_img
-
-
-# --------------------------------------------------------------------------
-# running QEMU
 
 @dataclasses.dataclass
 class Result:
@@ -361,7 +123,9 @@ def strip_ansi(s):
     return s.replace("\x00", "")
 
 
-def _parse_tagged(line, tag):
+def parse_tagged(line, tag):
+    """The JSON object after @tag ("HANDOFF-INIT", "HANDOFF-PROBE") in @line,
+    and None; or None and why there is none."""
     i = line.find(tag + " ")
     if i < 0:
         return None, None
@@ -391,7 +155,7 @@ def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_a
     secure_boot: Debian's Secure Boot OVMF with the snakeoil keys enrolled
     (SMM, secure pflash); Secure Boot is on.
     tpm: a TPM 2.0 (swtpm, fresh state per run) on tpm-crb.
-    ia32: 32-bit UEFI firmware (ovmf32_paths, SMM, secure pflash; no keys
+    ia32: 32-bit UEFI firmware (firmware.BUILDS, SMM, secure pflash; no keys
     enrolled, so not with secure_boot) on the same 64-bit CPU.
     """
     if shutil.which(QEMU) is None:
@@ -401,9 +165,7 @@ def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_a
         raise ValueError("interface must be one of %s" % (INTERFACES,))
     if ia32 and secure_boot:
         raise ValueError("no 32-bit OVMF with Secure Boot keys enrolled: ia32 and secure_boot exclude each other")
-    wd = workdir()
-    _ctx.runs += 1
-    run_dir = os.path.join(wd, name or "run-%d" % _ctx.runs)
+    run_dir = os.path.join(case.workdir(), name or "run-%d" % (len(case.results()) + 1))
     if os.path.exists(run_dir):
         shutil.rmtree(run_dir)
     os.makedirs(run_dir)
@@ -414,9 +176,12 @@ def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_a
            "-monitor", "none", "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
     if smm:
         cmd += ["-global", "driver=cfi.pflash01,property=secure,value=on"]
-    tpm_proc = _start_swtpm(run_dir, cmd) if tpm else None
+    tpm_proc = None
+    if tpm:
+        tpm_proc, tpm_args = start_swtpm(run_dir)
+        cmd += tpm_args
     if firmware:
-        code, vars_tmpl = ovmf_sb_paths() if secure_boot else ovmf32_paths() if ia32 else ovmf_paths()
+        code, vars_tmpl = ovmf("sb" if secure_boot else "ia32" if ia32 else "x64")
         vars_copy = os.path.join(run_dir, "OVMF_VARS.fd")
         shutil.copyfile(vars_file or vars_tmpl, vars_copy)
         cmd += ["-drive", "if=pflash,format=raw,unit=0,readonly=on,file=" + code,
@@ -472,13 +237,13 @@ def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_a
         log_f.write("[%8.3f] %s\n" % (t, line))
         log_f.flush()
         if res.init is None and "HANDOFF-INIT" in line:
-            obj, err = _parse_tagged(line, "HANDOFF-INIT")
+            obj, err = parse_tagged(line, "HANDOFF-INIT")
             if obj is not None:
                 res.init, res.init_time = obj, t
             elif err:
                 res.json_errors.append(err)
         if "HANDOFF-PROBE" in line:
-            obj, err = _parse_tagged(line, "HANDOFF-PROBE")
+            obj, err = parse_tagged(line, "HANDOFF-PROBE")
             if obj is not None:
                 res.probes.append(obj)
             elif err:
@@ -556,7 +321,7 @@ def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_a
         with _live_lock:
             _live.discard(proc)
         if tpm_proc is not None:
-            _stop_swtpm(tpm_proc)
+            stop_swtpm(tpm_proc)
         res.duration = time.monotonic() - t0
         for stream in (proc.stdin, proc.stdout):
             try:
@@ -576,43 +341,8 @@ def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_a
     res.serial_text = "".join(text_parts)
     with open(os.path.join(run_dir, "qemu.stderr"), "rb") as f:
         res.stderr = f.read().decode("utf-8", "replace")
-    _ctx.results.append(res)
+    case.record(res)
     return res
-
-
-def _start_swtpm(run_dir, cmd):
-    """swtpm (TPM 2.0) on a Unix socket; QEMU's -tpmdev emulator talks to it."""
-    _need_tool("swtpm", "swtpm")
-    import tempfile
-    d = tempfile.mkdtemp(prefix="handoff-tpm-")  # short path: Unix sockets take ~100 bytes
-    sock = os.path.join(d, "swtpm.sock")
-    log = open(os.path.join(run_dir, "swtpm.log"), "wb")
-    p = subprocess.Popen(["swtpm", "socket", "--tpm2", "--tpmstate", "dir=" + d,
-                          "--ctrl", "type=unixio,path=" + sock, "--terminate"],
-                         stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    p.tpm_dir, p.log = d, log
-    for _ in range(100):
-        if os.path.exists(sock) or p.poll() is not None:
-            break
-        time.sleep(0.05)
-    if not os.path.exists(sock):
-        _stop_swtpm(p)
-        raise HarnessError("swtpm did not start (see %s)" % os.path.join(run_dir, "swtpm.log"))
-    cmd += ["-chardev", "socket,id=chrtpm,path=" + sock, "-tpmdev", "emulator,id=tpm0,chardev=chrtpm",
-            "-device", "tpm-crb,tpmdev=tpm0"]
-    return p
-
-
-def _stop_swtpm(p):
-    if p.poll() is None:
-        p.terminate()
-        try:
-            p.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait()
-    p.log.close()
-    shutil.rmtree(p.tpm_dir, ignore_errors=True)
 
 
 def _shquote(s):
@@ -623,7 +353,7 @@ def _shquote(s):
 # assertions: raise AssertionError with the serial log tail attached
 
 def _last_result():
-    rs = getattr(_ctx, "results", None)
+    rs = case.results()
     return rs[-1] if rs else None
 
 
@@ -672,12 +402,22 @@ def expect_init(res):
     return res.init
 
 
-def needs(*paths):
-    """Decorator: the test requires these files (relative to the repo root).
-
-    run.py reports the test as FAILED (never skipped) when one is missing.
-    """
-    def deco(fn):
-        fn.needs = list(getattr(fn, "needs", [])) + list(paths)
-        return fn
-    return deco
+def expect_linux_saw(res, cmdline, initrd=paths.INITRD, exact=True, fb="EFI"):
+    """What the kernel and the test initramfs report (HANDOFF-INIT), against
+    what was configured: the command line (@exact: exactly @cmdline, else it
+    contains it), /sys/firmware/efi, efivarfs entries, the framebuffer named
+    by /proc/fb (containing @fb; None: not checked) and the SHA-256 of
+    /payload.bin from @initrd. Returns the report."""
+    init = expect_init(res)
+    if exact:
+        expect_eq(init.get("cmdline"), cmdline, "kernel command line (exactly the configured options)", res)
+    else:
+        expect_in(cmdline, init.get("cmdline"), "the configured options in the kernel command line", res)
+    expect_eq(init.get("efi"), True, "/sys/firmware/efi exists", res)
+    expect(isinstance(init.get("efivars"), int) and init["efivars"] > 0,
+           "efivarfs lists variables (runtime services work), got %r" % init.get("efivars"), res)
+    if fb is not None:
+        expect_in(fb, init.get("fb", ""), "/proc/fb names the EFI framebuffer", res)
+    expect_eq(init.get("payload_sha256"), initramfs.expected_payload_sha256(initrd),
+              "SHA-256 of /payload.bin from the initrd", res)
+    return init

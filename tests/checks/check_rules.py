@@ -9,7 +9,8 @@
 - the host objects of src/core reference no firmware table (BS, RT, ST, IH);
 - the stub's link map holds no function of the loader's menu, entries, config
   or BLS code;
-- no source file in src/ passes 500 lines, no C line 120 columns.
+- no source file in src/ passes 500 lines, no C line 120 columns, no Python
+  line in tests/ or bench/ either.
 Runs from any directory; a rule that finds nothing to check fails."""
 import glob
 import os
@@ -120,6 +121,11 @@ c_files = srcs + sorted(glob.glob("include/**/*.h", recursive=True) + glob.glob(
 bad = [f"{p}:{i}: {len(l.expandtabs(8))} columns" for p in c_files for i, l in enumerate(lines(p), 1)
        if len(l.expandtabs(8)) > 120]
 check("no C line is wider than 120 columns (tabs at 8)", bad, len(c_files))
+
+pys = sorted(glob.glob("tests/**/*.py", recursive=True) + glob.glob("bench/**/*.py", recursive=True))
+bad = [f"{p}:{i}: {len(l.expandtabs(8))} columns" for p in pys for i, l in enumerate(lines(p), 1)
+       if len(l.expandtabs(8)) > 120]
+check("no Python line in tests/ or bench/ is wider than 120 columns", bad, len(pys))
 
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

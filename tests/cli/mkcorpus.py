@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes tests/tool/corpus/: small malformed images for `handoff inspect`.
+"""Writes tests/cli/corpus/: small malformed images for `handoff inspect`.
 
 Every file starts from one synthetic 4 KiB image that is both a bzImage
 (boot protocol 2.15 setup header, boot.rst) and a PE32+ EFI application
@@ -121,9 +121,11 @@ def files():
     b["bad-setup-sects-past-end"] = base(); b["bad-setup-sects-past-end"][0x1f1] = 200
     b["bad-section-table-outside"] = base()[:0x400]; put(b["bad-section-table-outside"], PE_OFF + 6, "H", 40)
     b["bad-sections-65535"] = base(); put(b["bad-sections-65535"], PE_OFF + 6, "H", 65535)
-    b["bad-overlapping-sections"] = base([(b".setup", 0x200, 0x600, 0x200, 0x600), (b".text", 0x600, 0x800, 0x800, 0x800)])
-    b["bad-section-raw-outside"] = base([(b".setup", 0x200, 0x600, 0x200, 0x600), (b".text", 0x800, 0x800, 0xfffff000, 0x800)])
-    b["bad-section-vsize-absurd"] = base([(b".setup", 0x200, 0xffffffff, 0x200, 0x600), (b".text", 0x800, 0x800, 0x800, 0x800)])
+    setup = (b".setup", 0x200, 0x600, 0x200, 0x600)
+    b["bad-overlapping-sections"] = base([setup, (b".text", 0x600, 0x800, 0x800, 0x800)])
+    b["bad-section-raw-outside"] = base([setup, (b".text", 0x800, 0x800, 0xfffff000, 0x800)])
+    b["bad-section-vsize-absurd"] = base([(b".setup", 0x200, 0xffffffff, 0x200, 0x600),
+                                          (b".text", 0x800, 0x800, 0x800, 0x800)])
     b["bad-syssize-absurd"] = base(); put(b["bad-syssize-absurd"], 0x1f4, "I", 0xffffffff)
     b["bad-alignment-not-pow2"] = base(); put(b["bad-alignment-not-pow2"], 0x230, "I", 0x300000)
     b["bad-opt-header-outside"] = base(); put(b["bad-opt-header-outside"], PE_OFF + 20, "H", 0xfff0)

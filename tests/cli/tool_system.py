@@ -1,5 +1,5 @@
 """CLI tests of the Debian system side of build/handoff, registered into
-tests/tool/run.py: install recording the ESP, update, entry add/remove for an
+tests/cli/run.py: install recording the ESP, update, entry add/remove for an
 installed kernel (--kernel-version: command line, tries, in place or copied),
 status, set-default/set-oneshot/set-timeout through a stand-in efivarfs.
 
@@ -15,6 +15,8 @@ import shutil
 import struct
 
 import __main__ as t
+from harness import gpt
+from harness.esp import write as write_files
 
 LOADER_GUID = "4a67b082-0a4c-41cf-b6c7-440b29bb8c4f"
 GLOBAL_GUID = "8be4df61-93ca-11d2-aa0d-00e098032b8c"
@@ -235,7 +237,8 @@ def update_replaces_only_handoff():
         r = t.ok(t.h("update", "--esp", esp, "--loader", t.SDBOOT, env=env))
         assert t.tree_state(esp) == before and r.stdout == b""
         shutil.copyfile(t.SDSTUB, os.path.join(esp, "EFI/BOOT/BOOTX64.EFI"))  # another loader took it
-        t.fails(t.h("update", "--esp", esp, "--loader", "/etc/hostname", env=env), 1, "not an x86-64 or IA-32 EFI application")
+        t.fails(t.h("update", "--esp", esp, "--loader", "/etc/hostname", env=env), 1,
+                "not an x86-64 or IA-32 EFI application")
         os.unlink(os.path.join(esp, "EFI/handoff/handoffx64.efi"))
         shutil.copyfile(t.SDSTUB, os.path.join(esp, "EFI/handoff/handoffx64.efi"))
         shutil.copyfile(t.INITRD, os.path.join(esp, "EFI/BOOT/BOOTX64.EFI"))
@@ -346,16 +349,16 @@ def disk_with_root_partition():
     import subprocess
     with t.Tmp() as tmp:
         esp, root = os.path.join(tmp, "esp"), os.path.join(tmp, "root")
-        t.populate(esp, {"EFI/BOOT/BOOTX64.EFI": b"x" * 1000})
-        t.populate(root, {"etc/hostname": b"guest\n", "boot/vmlinuz-1": b"k" * 4096})
+        write_files(esp, {"EFI/BOOT/BOOTX64.EFI": b"x" * 1000})
+        write_files(root, {"etc/hostname": b"guest\n", "boot/vmlinuz-1": b"k" * 4096})
         os.chmod(os.path.join(root, "etc/hostname"), 0o640)
         os.chown(os.path.join(root, "etc/hostname"), 42, 43)
         os.symlink("boot/vmlinuz-1", os.path.join(root, "vmlinuz"))
         img = os.path.join(tmp, "d.img")
         r = t.ok(t.h("disk", "-o", img, "--esp", esp, "--esp-size", "200", "--root", root))
         assert b"root" in r.stdout
-        n, first, last, parts = t.read_gpt(img)
-        assert [p["type"] for p in parts] == [t.ESP_TYPE, ROOT_X64_TYPE], parts
+        n, first, last, parts = gpt.read(img)
+        assert [p["type"] for p in parts] == [gpt.ESP_TYPE, ROOT_X64_TYPE], parts
         assert parts[0]["last"] - parts[0]["first"] + 1 == 200 * 2048, "ESP of --esp-size MiB"
         dev = "%s?offset=%d" % (img, parts[1]["first"] * 512)
         fsck = subprocess.run(["e2fsck", "-fn", dev], capture_output=True, text=True)

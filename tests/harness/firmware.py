@@ -1,0 +1,87 @@
+"""The machine's firmware side: Debian's OVMF builds (ovmf, ovmf-ia32), the
+snakeoil key their Secure Boot build trusts and signing with it (sbsigntool),
+and a software TPM 2.0 (swtpm) for measured boot."""
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+
+from . import host
+
+OVMF_DIRS = ("/usr/share/OVMF", "/usr/share/ovmf")
+# build -> (code, vars, Debian package). "sb": Secure Boot with the snakeoil
+# key enrolled as PK, KEK and db (pass phrase "snakeoil"). "ia32": the only
+# 32-bit build Debian ships is the Secure Boot one; it needs SMM and a secure
+# pflash (qemu.run_qemu adds both) and has no keys enrolled, so Secure Boot is off.
+BUILDS = {
+    "x64": ("OVMF_CODE_4M.fd", "OVMF_VARS_4M.fd", "ovmf"),
+    "sb": ("OVMF_CODE_4M.snakeoil.fd", "OVMF_VARS_4M.snakeoil.fd", "ovmf"),
+    "ia32": ("OVMF32_CODE_4M.secboot.fd", "OVMF32_VARS_4M.fd", "ovmf-ia32"),
+}
+SNAKEOIL_KEY = "/usr/share/ovmf/PkKek-1-snakeoil.key"
+SNAKEOIL_CERT = "/usr/share/ovmf/PkKek-1-snakeoil.pem"
+
+
+def ovmf(build="x64"):
+    """(code, vars template) of one of BUILDS."""
+    code_name, vars_name, package = BUILDS[build]
+    for d in OVMF_DIRS:
+        code, vars_ = os.path.join(d, code_name), os.path.join(d, vars_name)
+        if os.path.isfile(code) and os.path.isfile(vars_):
+            return code, vars_
+    raise host.HarnessError("OVMF firmware (%s, %s) not found in %s: install the Debian package '%s' "
+                            "(scripts/deps.sh)" % (code_name, vars_name, " or ".join(OVMF_DIRS), package))
+
+
+def snakeoil_key(out_dir):
+    """The snakeoil private key without its pass phrase (sbsign cannot take one), and its certificate."""
+    key = os.path.join(out_dir, "snakeoil.key")
+    if not os.path.exists(key):
+        host.run(["openssl", "pkey", "-in", SNAKEOIL_KEY, "-passin", "pass:snakeoil", "-out", key])
+    return key, SNAKEOIL_CERT
+
+
+def sbsign(src, dst, key, cert):
+    """Sign src into dst (sbsigntool), replacing any signature src has."""
+    host.need_tool("sbsign", "sbsigntool")
+    tmp = dst + ".unsigned"
+    shutil.copyfile(src, tmp)
+    subprocess.run(["sbattach", "--remove", tmp], capture_output=True)  # fails harmlessly when unsigned
+    host.run(["sbsign", "--key", key, "--cert", cert, "--output", dst, tmp])
+    os.unlink(tmp)
+    return dst
+
+
+def start_swtpm(run_dir):
+    """swtpm (TPM 2.0, fresh state) on a Unix socket. Returns the process
+    and the QEMU arguments that attach it (tpm-crb)."""
+    host.need_tool("swtpm", "swtpm")
+    d = tempfile.mkdtemp(prefix="handoff-tpm-")  # short path: Unix sockets take ~100 bytes
+    sock = os.path.join(d, "swtpm.sock")
+    log = open(os.path.join(run_dir, "swtpm.log"), "wb")
+    p = subprocess.Popen(["swtpm", "socket", "--tpm2", "--tpmstate", "dir=" + d,
+                          "--ctrl", "type=unixio,path=" + sock, "--terminate"],
+                         stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    p.tpm_dir, p.log = d, log
+    for _ in range(100):
+        if os.path.exists(sock) or p.poll() is not None:
+            break
+        time.sleep(0.05)
+    if not os.path.exists(sock):
+        stop_swtpm(p)
+        raise host.HarnessError("swtpm did not start (see %s)" % os.path.join(run_dir, "swtpm.log"))
+    return p, ["-chardev", "socket,id=chrtpm,path=" + sock, "-tpmdev", "emulator,id=tpm0,chardev=chrtpm",
+               "-device", "tpm-crb,tpmdev=tpm0"]
+
+
+def stop_swtpm(p):
+    if p.poll() is None:
+        p.terminate()
+        try:
+            p.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+    p.log.close()
+    shutil.rmtree(p.tpm_dir, ignore_errors=True)

@@ -1,0 +1,25 @@
+"""Where things are. Paths of the project's own files are relative to the
+repository root, as @case.needs() takes and reports them; root_path() makes
+them absolute (and leaves an absolute path as it is)."""
+import os
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CACHE = "build/boot-cache"               # tests/boot/prepare.sh fills it
+TESTS_OUT = os.path.join(ROOT, "build", "boot-tests")
+
+LOADER = "build/handoff.efi"
+LOADER32 = "build/handoffia32.efi"
+STUB = "build/handoff-stub.efi"
+TOOL = "build/handoff"
+PROBE = "build/probe.img"
+PROBE_BARE = "build/probe/probe-bare.img"
+
+# Debian's kernel and the test initramfs built for it (tests/boot/prepare.sh);
+# K612: Debian's 6.12 kernel and its initramfs, for the mixed-mode tests.
+KERNEL = CACHE + "/vmlinuz"
+INITRD = CACHE + "/initramfs.cpio.gz"
+K612 = (CACHE + "/k6.12/vmlinuz", CACHE + "/k6.12/initramfs.cpio.gz")
+
+
+def root_path(*parts):
+    return os.path.join(ROOT, *parts)

@@ -1,0 +1,34 @@
+"""Running the project's host tool, build/handoff, to make what a test
+boots. A failure is the tool's (it is under test too): AssertionError with
+what it said."""
+import subprocess
+
+from . import paths
+
+
+def handoff(*args, check=True):
+    """build/handoff ARGS; the completed process (text)."""
+    r = subprocess.run([paths.root_path(paths.TOOL), *args], capture_output=True, text=True)
+    if check and r.returncode != 0:
+        raise AssertionError("handoff %s failed (exit %d): %s"
+                             % (args[0], r.returncode, (r.stderr or r.stdout).strip()[-2000:]))
+    return r
+
+
+def uki(out, linux=paths.KERNEL, initrd=None, cmdline=None, os_release=None, stub=paths.STUB, sign=None):
+    """`handoff uki`: @linux with the optional .initrd, .cmdline and .osrel
+    (@os_release: its text); @stub None takes the tool's default stub; @sign:
+    (key, certificate) to sign it with. Returns @out."""
+    args = ["uki", "--linux", paths.root_path(linux), "-o", out]
+    if initrd:
+        args += ["--initrd", paths.root_path(initrd)]
+    if cmdline is not None:
+        args += ["--cmdline", cmdline]
+    if os_release:
+        args += ["--os-release", "@" + os_release]
+    if stub:
+        args += ["--stub", paths.root_path(stub)]
+    if sign:
+        args += ["--sign-key", sign[0], "--sign-cert", sign[1]]
+    handoff(*args)
+    return out
