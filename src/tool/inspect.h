@@ -42,7 +42,7 @@ EFI_STATUS inspect_image(const uint8_t *buf, size_t len, const char *name, struc
 /** inspect_result_free() - free what inspect_image() allocated (safe after a failure). */
 void inspect_result_free(struct inspect_result *r);
 
-/** inspect_render_json() - the JSON object of @r (keys as in doc/handoff.1). */
+/** inspect_render_json() - the JSON object of @r (keys as in docs/handoff.1). */
 void inspect_render_json(const struct inspect_result *r, struct strbuf *out);
 /** inspect_render_text() - the human-readable report of @r. */
 void inspect_render_text(const struct inspect_result *r, struct strbuf *out);
