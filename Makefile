@@ -21,7 +21,8 @@ HOST_CC  := clang
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
 EFI_CFLAGS := -std=gnu11 -ffreestanding -fshort-wchar -mno-red-zone -mgeneral-regs-only \
 	-fno-stack-protector -fno-strict-aliasing -fno-stack-check -mno-stack-arg-probe \
-	-fno-builtin-printf -fno-asynchronous-unwind-tables -fno-unwind-tables -Oz -flto $(WARN) -Iinclude -Isrc -DHANDOFF_VERSION='"$(VERSION)"'
+	-fno-builtin-printf -fno-asynchronous-unwind-tables -fno-unwind-tables -Oz -flto $(WARN) \
+	-Iinclude -Isrc -DHANDOFF_VERSION='"$(VERSION)"'
 EFI_LDFLAGS := /nologo /machine:x64 /subsystem:efi_application /entry:efi_main \
 	/nodefaultlib /opt:ref /opt:icf /debug:none
 # The loader for 32-bit (IA-32) firmware: the same sources built a second time
@@ -185,11 +186,13 @@ install: all
 	install -D -m 0755 $(B)/handoff $(DESTDIR)$(PREFIX)/bin/handoff
 	install -D -m 0644 $(B)/handoff.efi $(DESTDIR)$(PREFIX)/lib/handoff/handoffx64.efi
 	install -D -m 0644 $(B)/handoffia32.efi $(DESTDIR)$(PREFIX)/lib/handoff/handoffia32.efi
-	$(if $(wildcard $(B)/handoff-stub.efi),install -D -m 0644 $(B)/handoff-stub.efi $(DESTDIR)$(PREFIX)/lib/handoff/handoff-stub.efi)
+	$(if $(wildcard $(B)/handoff-stub.efi),\
+		install -D -m 0644 $(B)/handoff-stub.efi $(DESTDIR)$(PREFIX)/lib/handoff/handoff-stub.efi)
 	install -D -m 0644 docs/handoff.1 $(DESTDIR)$(PREFIX)/share/man/man1/handoff.1
 
 clean:
-	rm -rf $(B)/efi $(B)/efi32 $(B)/host $(B)/san $(B)/fuzz $(B)/fuzzobj $(B)/*.efi $(B)/handoff $(B)/unit-tests $(B)/probe.img
+	rm -rf $(B)/efi $(B)/efi32 $(B)/host $(B)/san $(B)/fuzz $(B)/fuzzobj $(B)/*.efi $(B)/handoff $(B)/unit-tests \
+		$(B)/probe.img
 
 # build/system-test holds a Debian root file system (full of *.d directories).
 -include $(shell find $(B) -path $(B)/system-test -prune -o -name '*.d' -type f -print 2>/dev/null)

@@ -48,7 +48,8 @@ fi
 if [ "$(id -u)" -ne 0 ]; then
     echo "deps.sh: missing Debian packages: ${missing[*]}" >&2
     echo "Install them with:" >&2
-    echo "  sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${missing[*]}"
+    echo "  sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive \\"
+    echo "    apt-get install -y --no-install-recommends ${missing[*]}"
     exit 1
 fi
 

@@ -41,7 +41,8 @@ depends=$(cd "$work" && dpkg-shlibdeps -O "../../../$tree/usr/bin/handoff" 2>/de
 [[ -n $depends ]] || { echo "mkdeb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 
 size=$(du -sk --exclude=DEBIAN "$tree" | cut -f1)
-sed -e "s/@VERSION@/$version/" -e "s/@SIZE@/$size/" -e "s/@DEPENDS@/$depends/" "$src/control.in" > "$tree/DEBIAN/control"
+sed -e "s/@VERSION@/$version/" -e "s/@SIZE@/$size/" -e "s/@DEPENDS@/$depends/" "$src/control.in" \
+	> "$tree/DEBIAN/control"
 (cd "$tree" && find usr etc -type f -print0 | sort -z | xargs -0 md5sum) > "$tree/DEBIAN/md5sums"
 chmod 0644 "$tree/DEBIAN/control" "$tree/DEBIAN/md5sums" "$tree/DEBIAN/conffiles"
 find "$tree" -type d -exec chmod 0755 {} +

@@ -10,7 +10,11 @@ cd "$(dirname "$0")/../.."
 pass=0 fail=0
 ok() { echo "PASS $1"; pass=$((pass + 1)); }
 ko() { echo "FAIL $1"; fail=$((fail + 1)); }
-check() { local name=$1; shift; if "$@" >"$W/last.log" 2>&1; then ok "$name"; else ko "$name"; sed 's/^/    /' "$W/last.log" | tail -n 15; fi; }
+check() {
+	local name=$1; shift
+	if "$@" >"$W/last.log" 2>&1; then ok "$name"
+	else ko "$name"; sed 's/^/    /' "$W/last.log" | tail -n 15; fi
+}
 
 W=build/check-efi-images
 rm -rf "$W" && mkdir -p "$W"
@@ -34,7 +38,8 @@ build_selfcheck() {
 check "build the stand-in stub" build_selfcheck
 check "build mkuki" clang -std=gnu11 -O1 -g -Wall -Wextra -Werror -Iinclude -Isrc -DHANDOFF_VERSION='"test"' \
 	tests/helpers/mkuki.c src/core/*.c src/tool/platform_host.c -o "$W/mkuki"
-python3 -c 'import random; r = random.Random(4); open("'"$W"'/initrd", "wb").write(bytes(r.randrange(256) for _ in range(100001)))'
+python3 -c 'import random, sys; r = random.Random(4)
+open(sys.argv[1], "wb").write(bytes(r.randrange(256) for _ in range(100001)))' "$W/initrd"
 
 # boot FILE: run it as \EFI\BOOT\BOOTX64.EFI, print the SELFCHECK line
 boot() {
@@ -71,7 +76,8 @@ EOF
 same() { [[ "$1" == "$2" ]] || { echo "got:      $1"; echo "expected: $2"; return 1; }; }
 
 check "uki: build" "$W/mkuki" uki "$W/selfcheck.efi" "$KERNEL" "$W/uki.efi" -i "$W/initrd" -c "handoff selfcheck"
-check "uki: section data had to move" bash -c "llvm-readobj --sections $W/selfcheck.efi | grep -m1 PointerToRawData | grep -q 0x200 &&
+check "uki: section data had to move" bash -c "
+	llvm-readobj --sections $W/selfcheck.efi | grep -m1 PointerToRawData | grep -q 0x200 &&
 	llvm-readobj --sections $W/uki.efi | grep -m1 PointerToRawData | grep -q 0x400"
 got=$(boot "$W/uki.efi")
 check "uki: OVMF runs it and the stub finds .linux, .initrd, .cmdline, .uname intact" same "$got" "$(expect uki)"
