@@ -1,7 +1,7 @@
-"""CLI tests of the Debian system side of build/handoff, registered into
-tests/cli/run.py: install recording the ESP, update, entry add/remove for an
-installed kernel (--kernel-version: command line, tries, in place or copied),
-status, set-default/set-oneshot/set-timeout through a stand-in efivarfs.
+"""CLI tests of the Debian system side of build/handoff: install recording the
+ESP, update, entry add/remove for an installed kernel (--kernel-version:
+command line, tries, in place or copied), status, set-default/set-oneshot/
+set-timeout through a stand-in efivarfs.
 
 The system is simulated with the tool's test hooks: HANDOFF_CONF_DIR
 (/etc/handoff), KERNEL_INSTALL_CONF_ROOT (/etc/kernel), HANDOFF_PROC_CMDLINE
@@ -14,7 +14,7 @@ import os
 import shutil
 import struct
 
-import __main__ as t
+import common as t
 from harness import gpt
 from harness.esp import write as write_files
 
@@ -252,7 +252,7 @@ def update_replaces_the_ia32_loader_too():
     """An ESP with only the 32-bit loader (install --arch ia32): update
     replaces handoffia32.efi and BOOTIA32.EFI from --loader and creates no
     x64 file."""
-    ia32 = os.path.join(t.ROOT, "build", "handoffia32.efi")
+    ia32 = t.LOADER32
     t.need(ia32)
     with t.Tmp() as tmp:
         esp = os.path.join(tmp, "esp")

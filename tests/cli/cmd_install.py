@@ -1,0 +1,166 @@
+"""handoff install: a fresh ESP, idempotence, a foreign loader kept, 32-bit
+firmware, the Boot#### variable."""
+import os
+import shutil
+import struct
+
+from common import (
+    CORPUS,
+    GRUB32,
+    LOADER,
+    LOADER32,
+    SDBOOT,
+    SDSTUB,
+    Tmp,
+    fails,
+    h,
+    ok,
+    sha256,
+    test,
+    tree_state,
+)
+
+
+@test
+def install_fresh_and_idempotent():
+    with Tmp() as tmp:
+        esp = os.path.join(tmp, "esp")
+        os.mkdir(esp)
+        r = ok(h("install", "--esp", esp, "--loader", SDBOOT))
+        for p in ("EFI/handoff/handoffx64.efi", "EFI/BOOT/BOOTX64.EFI"):
+            assert sha256(os.path.join(esp, p)) == sha256(SDBOOT), p
+        conf = open(os.path.join(esp, "loader/loader.conf")).read()
+        assert "timeout" in conf
+        assert os.path.isdir(os.path.join(esp, "loader/entries"))
+        assert b"installed" in r.stdout
+        before = tree_state(esp)
+        r = ok(h("install", "--esp", esp, "--loader", SDBOOT))
+        assert tree_state(esp) == before, "second install changed the tree"
+        assert r.stdout == b"" and r.stderr == b""
+        assert os.listdir(tmp) == ["esp"]
+
+
+@test
+def install_keeps_other_loader():
+    with Tmp() as tmp:
+        boot = os.path.join(tmp, "EFI", "BOOT")
+        os.makedirs(boot)
+        other = os.path.join(boot, "BOOTX64.EFI")
+        shutil.copy(SDSTUB, other)
+        with open(os.path.join(tmp, "keep"), "w") as f:
+            f.write("x")
+        os.makedirs(os.path.join(tmp, "loader"))
+        with open(os.path.join(tmp, "loader", "loader.conf"), "w") as f:
+            f.write("timeout 7\n")
+        r = ok(h("install", "--esp", tmp, "--loader", SDBOOT))
+        assert sha256(other) == sha256(SDSTUB), "another loader was replaced"
+        assert b"keeping" in r.stderr and b"--force" in r.stderr
+        assert open(os.path.join(tmp, "loader", "loader.conf")).read() == "timeout 7\n"
+        ok(h("install", "--esp", tmp, "--loader", SDBOOT, "--force"))
+        assert sha256(other) == sha256(SDBOOT)
+        # An update of handoff itself replaces the copy it put there.
+        ok(h("install", "--esp", tmp, "--loader", SDSTUB))
+        assert sha256(other) == sha256(SDSTUB)
+        assert sha256(os.path.join(tmp, "EFI/handoff/handoffx64.efi")) == sha256(SDSTUB)
+
+
+@test
+def install_errors():
+    with Tmp() as tmp:
+        fails(h("install", "--esp", os.path.join(tmp, "nope"), "--loader", SDBOOT), 1, "not a directory")
+        fails(h("install", "--esp", tmp, "--loader", os.path.join(tmp, "x.efi")), 1, "loader not found")
+        fails(h("install", "--esp", tmp, "--loader", "/etc/hostname"), 1, "not an x86-64 EFI application")
+        fails(h("install", "--esp", tmp, "--loader", os.path.join(CORPUS, "bad-section-raw-outside")), 1,
+              "outside the file")
+        # not the host's efivarfs: a stand-in that does not exist
+        fails(h("install", "--esp", tmp, "--loader", SDBOOT, "--variables", "yes",
+                env={"HANDOFF_EFIVARS_DIR": os.path.join(tmp + ".none", "efivars")}), 1, "efivars")
+        assert os.listdir(tmp) == [], os.listdir(tmp)
+
+
+@test
+def install_for_32bit_firmware():
+    """--arch ia32|both: handoffia32.efi and the IA-32 fallback BOOTIA32.EFI."""
+    with Tmp() as tmp:
+        esp = os.path.join(tmp, "esp")
+        os.mkdir(esp)
+        ok(h("install", "--esp", esp, "--arch", "ia32"))
+        assert sorted(os.listdir(os.path.join(esp, "EFI/BOOT"))) == ["BOOTIA32.EFI"]
+        for p in ("EFI/handoff/handoffia32.efi", "EFI/BOOT/BOOTIA32.EFI"):
+            assert sha256(os.path.join(esp, p)) == sha256(LOADER32), p
+        ok(h("install", "--esp", esp, "--arch", "both"))
+        for p in ("EFI/handoff/handoffx64.efi", "EFI/BOOT/BOOTX64.EFI"):
+            assert sha256(os.path.join(esp, p)) == sha256(LOADER), p
+        before = tree_state(esp)
+        r = ok(h("install", "--esp", esp, "--arch", "both"))
+        assert tree_state(esp) == before and r.stdout == b"", "second install changed the tree"
+        # another IA-32 loader at the fallback path is kept, as for x64
+        shutil.copy(GRUB32, os.path.join(esp, "EFI/BOOT/BOOTIA32.EFI"))
+        ok(h("install", "--esp", esp, "--arch", "ia32", "--loader", LOADER32))
+        assert sha256(os.path.join(esp, "EFI/BOOT/BOOTIA32.EFI")) == sha256(GRUB32)
+        before = tree_state(esp)
+        fails(h("install", "--esp", esp, "--arch", "ia32", "--loader", LOADER), 1, "not an IA-32 EFI application")
+        fails(h("install", "--esp", esp, "--arch", "x64", "--loader", LOADER32), 1, "not an x86-64 EFI application")
+        fails(h("install", "--esp", esp, "--arch", "both", "--loader", LOADER), 2, "--arch x64 or --arch ia32")
+        fails(h("install", "--esp", esp, "--arch", "arm64"), 2, "expected x64, ia32 or both")
+        assert tree_state(esp) == before, "a refused install wrote something"
+
+
+# The ESP as the test hook HANDOFF_ESP_PARTITION gives it: number, first sector, sectors, partition GUID.
+ESP_PARTITION = "1:2048:131072:c0ffee00-1234-4321-8765-0123456789ab"
+
+
+@test
+def install_boot_variable_32bit_firmware():
+    """--variables yes on 32-bit firmware (fw_platform_size 32) names handoffia32.efi."""
+    g = "8be4df61-93ca-11d2-aa0d-00e098032b8c"
+    with Tmp() as tmp:
+        ev, esp = os.path.join(tmp, "efi", "efivars"), os.path.join(tmp, "esp")
+        os.makedirs(ev)
+        os.makedirs(esp)
+        with open(os.path.join(tmp, "efi", "fw_platform_size"), "w") as f:
+            f.write("32\n")
+        env = {"HANDOFF_EFIVARS_DIR": ev, "HANDOFF_ESP_PARTITION": ESP_PARTITION}
+        ok(h("install", "--esp", esp, "--arch", "both", "--variables", "yes", env=env))
+        data = open(os.path.join(ev, f"Boot0000-{g}"), "rb").read()
+        assert "\\EFI\\handoff\\handoffia32.efi\0".encode("utf-16-le") in data, data
+
+
+@test
+def install_boot_variable():
+    """Boot#### and BootOrder through a stand-in efivarfs directory."""
+    g = "8be4df61-93ca-11d2-aa0d-00e098032b8c"
+    with Tmp() as tmp:
+        ev, esp = os.path.join(tmp, "efivars"), os.path.join(tmp, "esp")
+        os.makedirs(ev)
+        os.makedirs(esp)
+        with open(os.path.join(ev, f"Boot0000-{g}"), "wb") as f:
+            f.write(struct.pack("<I", 7) + b"firmware entry")
+        with open(os.path.join(ev, f"BootOrder-{g}"), "wb") as f:
+            f.write(struct.pack("<IHH", 7, 0, 3))
+        env = {"HANDOFF_EFIVARS_DIR": ev, "HANDOFF_ESP_PARTITION": ESP_PARTITION}
+        ok(h("install", "--esp", esp, "--loader", SDBOOT, "--variables", "yes", env=env))
+        data = open(os.path.join(ev, f"Boot0001-{g}"), "rb").read()
+        attrs, active, fpl = struct.unpack_from("<IIH", data, 0)
+        assert attrs == 7 and active == 1
+        desc_end = data.index(b"\0\0", 10)
+        desc_end += (desc_end - 10) % 2
+        assert data[10:desc_end].decode("utf-16-le") == "handoff"
+        dp = data[desc_end + 2:]
+        assert len(dp) == fpl
+        t, st, ln, part, start, size = struct.unpack_from("<BBHIQQ", dp, 0)
+        assert (t, st, ln, part, start, size) == (4, 1, 42, 1, 2048, 131072)
+        import uuid
+        assert uuid.UUID(bytes_le=dp[24:40]) == uuid.UUID("c0ffee00-1234-4321-8765-0123456789ab")
+        assert dp[40:42] == b"\x02\x02"
+        t, st, ln = struct.unpack_from("<BBH", dp, 42)
+        assert (t, st) == (4, 4)
+        assert dp[46:42 + ln].decode("utf-16-le") == "\\EFI\\handoff\\handoffx64.efi\0"
+        assert dp[42 + ln:] == b"\x7f\xff\x04\x00"
+        order = open(os.path.join(ev, f"BootOrder-{g}"), "rb").read()
+        assert struct.unpack("<IHHH", order) == (7, 1, 0, 3)
+        before = tree_state(tmp)
+        ok(h("install", "--esp", esp, "--loader", SDBOOT, "--variables", "yes", env=env))
+        assert tree_state(tmp) == before, "second install --variables yes changed something"
+        fails(h("install", "--esp", esp, "--loader", SDBOOT, "--variables", "yes",
+                env={"HANDOFF_EFIVARS_DIR": ev}), 1, "not on a FAT file system")

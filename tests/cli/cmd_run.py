@@ -1,0 +1,135 @@
+"""handoff run: disk images and kernel files booted in QEMU/OVMF, timeouts and
+errors, and no QEMU left behind (stand-in QEMU scripts)."""
+import os
+import subprocess
+import tempfile
+import time
+
+from harness import initramfs, qemu
+from harness.esp import write as write_files
+from common import BOOT_TIMEOUT, INITRD, KERNEL, SDBOOT, TOOL, Tmp, fails, h, ok, sha256, test
+
+
+def init_report(out):
+    """The test initramfs's HANDOFF-INIT report in `handoff run`'s output, or None."""
+    for line in out.decode(errors="replace").splitlines():
+        report, _ = qemu.parse_tagged(line, "HANDOFF-INIT")
+        if report is not None:
+            return report
+    return None
+
+
+def payload_sha():
+    return initramfs.expected_payload_sha256(INITRD)
+
+
+def sdboot_esp(tmp, options):
+    esp = os.path.join(tmp, "esp")
+    write_files(esp, {"EFI/BOOT/BOOTX64.EFI": open(SDBOOT, "rb").read(), "loader/loader.conf": b"timeout 0\n"})
+    ok(h("entry", "add", "--esp", esp, "--linux", KERNEL, "--initrd", INITRD, "--options", options,
+         "--entry-token", "t", "--version", "1"))
+    return esp
+
+
+@test
+def run_disk_image_with_systemd_boot():
+    """disk + run plumbing, with systemd-boot reading the same BLS entries."""
+    with Tmp() as tmp:
+        esp = sdboot_esp(tmp, "console=ttyS0 handoff.debug_exit=5")
+        img = os.path.join(tmp, "d.img")
+        ok(h("disk", "-o", img, "--esp", esp))
+        digest = sha256(img)
+        r = h("run", img, "--timeout", str(BOOT_TIMEOUT), timeout=BOOT_TIMEOUT + 30)
+        rep = init_report(r.stdout)
+        assert rep, r.stdout[-2000:]
+        assert r.returncode == 5, f"exit {r.returncode}: {r.stderr!r}"
+        assert "handoff.debug_exit=5" in rep["cmdline"] and rep["efi"] is True
+        assert rep["payload_sha256"] == payload_sha()
+        assert sha256(img) == digest, "run modified the image"
+
+
+@test
+def run_kernel_file_with_loader_option():
+    """A kernel TARGET is staged with --loader and an entry from --initrd/--options."""
+    r = h("run", KERNEL, "--loader", SDBOOT, "--initrd", INITRD, "--options", "console=ttyS0 handoff.debug_exit=7",
+          "--timeout", str(BOOT_TIMEOUT), timeout=BOOT_TIMEOUT + 30)
+    rep = init_report(r.stdout)
+    assert rep and r.returncode == 7, f"exit {r.returncode}: {r.stderr!r} {r.stdout[-1500:]!r}"
+    assert rep["payload_sha256"] == payload_sha()
+
+
+@test
+def run_timeout_and_errors():
+    with Tmp() as tmp:
+        before = set(os.listdir(tempfile.gettempdir()))
+        r = h("run", SDBOOT, "--timeout", "3", env={"TMPDIR": tmp}, timeout=60)
+        fails(r, 124, "timed out after 3 s")
+        assert os.listdir(tmp) == [], "run left its work directory"
+        fails(h("run", SDBOOT, env={"HANDOFF_OVMF_DIR": tmp}), 1, "install the Debian package ovmf")
+        fails(h("run", SDBOOT, env={"HANDOFF_QEMU": os.path.join(tmp, "qemu")}), 1, "qemu-system-x86")
+        fails(h("run", SDBOOT, "--timeout", "30", "--", "-bogus-option"), 1, "QEMU failed")
+        fails(h("run", "/etc/hostname"), 1, "not a disk image")
+        fails(h("run", os.path.join(tmp, "missing")), 1, "No such file")
+        r = h("run", SDBOOT, "--protocol", "handover")
+        assert r.returncode == 2, r.stderr
+        assert set(os.listdir(tempfile.gettempdir())) - before == set()
+
+
+def fake_qemu(tmp, script):
+    """An executable standing in for QEMU (HANDOFF_QEMU), running @script."""
+    path = os.path.join(tmp, "fake-qemu")
+    with open(path, "w") as f:
+        f.write("#!/bin/sh\n" + script + "\n")
+    os.chmod(path, 0o755)
+    return path
+
+
+def children(pid):
+    try:
+        with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
+            return [int(x) for x in f.read().split()]
+    except OSError:
+        return []
+
+
+def gone(pid, within):
+    end = time.monotonic() + within
+    while time.monotonic() < end:
+        try:
+            with open("/proc/%d/stat" % pid) as f:
+                if f.read().split(") ", 1)[1].startswith("Z"):
+                    return True
+        except OSError:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@test
+def run_kills_a_qemu_that_ignores_sigterm():
+    """--timeout sends SIGTERM, then SIGKILL after a grace period: QEMU can hang
+    on a SIGTERM that arrives while OVMF starts (seen in make check)."""
+    with Tmp() as tmp:
+        q = fake_qemu(tmp, "trap '' TERM\nexec sleep 60")
+        t0 = time.monotonic()
+        r = h("run", SDBOOT, "--timeout", "1", env={"HANDOFF_QEMU": q, "TMPDIR": tmp}, timeout=30)
+        took = time.monotonic() - t0
+        fails(r, 124, "timed out after 1 s")
+        assert took < 20, f"took {took:.1f} s"
+
+
+@test
+def run_killed_leaves_no_qemu():
+    """A `handoff run` killed with SIGKILL (a test harness's timeout) takes QEMU with it."""
+    with Tmp() as tmp:
+        q = fake_qemu(tmp, "exec sleep 60")
+        e = dict(os.environ, HANDOFF_QEMU=q, TMPDIR=tmp)
+        p = subprocess.Popen([TOOL, "run", SDBOOT], env=e, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        end = time.monotonic() + 20
+        while not children(p.pid) and time.monotonic() < end:
+            time.sleep(0.1)
+        kids = children(p.pid)
+        p.kill()
+        p.wait()
+        assert kids, "handoff run started no QEMU"
+        assert all(gone(k, 5) for k in kids), f"QEMU {kids} outlived handoff run"
