@@ -19,7 +19,7 @@ struct boot_request {
 	size_t cmdline_len;          /* bytes, without the NUL */
 	uint64_t initrd_size;        /* all initrds, concatenated (initrd_layout_append) */
 	bool secure_boot, shim, tpm; /* as trust_request */
-	bool preverified, loader_entry;
+	bool preverified, cmdline_outside;
 };
 
 struct boot_plan {

@@ -95,12 +95,18 @@ static char *from_load_options(const uint8_t *opts, size_t size)
 	return str16_to_8(copy, n);
 }
 
-char *cmdline_for_stub(const uint8_t *load_options, size_t load_options_size, const uint8_t *section,
-		       size_t section_size, bool secure_boot)
+bool cmdline_stub_takes_load_options(const uint8_t *load_options, size_t load_options_size, bool has_section,
+				     bool secure_boot)
 {
 	bool have_opts = load_options && load_options_size >= sizeof(CHAR16) && get_le16(load_options) != 0;
 
-	if (have_opts && (!section || !secure_boot))
+	return have_opts && (!has_section || !secure_boot);
+}
+
+char *cmdline_for_stub(const uint8_t *load_options, size_t load_options_size, const uint8_t *section,
+		       size_t section_size, bool secure_boot)
+{
+	if (cmdline_stub_takes_load_options(load_options, load_options_size, section != NULL, secure_boot))
 		return from_load_options(load_options, load_options_size);
 	return cmdline_from_section(section ? section : (const uint8_t *)"", section ? section_size : 0);
 }

@@ -28,5 +28,13 @@ char *cmdline_from_section(const uint8_t *data, size_t size);
  */
 char *cmdline_for_stub(const uint8_t *load_options, size_t load_options_size, const uint8_t *section,
 		       size_t section_size, bool secure_boot);
+/**
+ * cmdline_stub_takes_load_options() - whether cmdline_for_stub() uses the
+ * LoadOptions rather than the section: they hold a line, and there is no
+ * section or Secure Boot is off. The stub then measures that line into PCR 12
+ * as systemd-stub does.
+ */
+bool cmdline_stub_takes_load_options(const uint8_t *load_options, size_t load_options_size, bool has_section,
+				     bool secure_boot);
 
 #endif

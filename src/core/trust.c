@@ -53,7 +53,7 @@ EFI_STATUS plan_trust(const struct trust_request *req, const char *name, struct 
 		p.load_image = true;
 	p.load_image_must_pass = (req->scheme == SCHEME_STUB && !foreign) || p.verify == VERIFY_FIRMWARE;
 	p.measure_pcr9 = req->tpm && req->scheme != SCHEME_STUB;
-	p.measure_pcr12 = req->tpm && req->loader_entry && !req->cmdline_empty;
+	p.measure_pcr12 = req->tpm && req->cmdline_outside && !req->cmdline_empty;
 	*ret = p;
 	return EFI_SUCCESS;
 }

@@ -19,7 +19,9 @@ struct trust_request {
 	bool shim;                 /* SHIM_LOCK is installed (handoff was started by shim) */
 	bool tpm;                  /* EFI_TCG2_PROTOCOL with a TPM present */
 	bool preverified;          /* the stub's own kernel: verified as part of the signed image */
-	bool loader_entry;         /* booted from a loader entry (PCR 12 as systemd-boot) */
+	/* The command line came from outside the image: a loader entry's options
+	 * (PCR 12 as systemd-boot) or LoadOptions the stub took (as systemd-stub). */
+	bool cmdline_outside;
 	bool cmdline_empty;
 	enum fw_arch fw; /* 32-bit firmware loads IA-32 images only: a 64-bit kernel's .compat entry runs unloaded */
 };
@@ -34,7 +36,7 @@ struct trust_plan {
 	bool load_image;
 	bool load_image_must_pass; /* a refusal stops the boot (Secure Boot); else only PCR 4 is missing */
 	bool measure_pcr9;         /* command line + initrd, as Linux's EFI stub does (handover, legacy) */
-	bool measure_pcr12;        /* the command line, EV_IPL, as systemd-boot does */
+	bool measure_pcr12;        /* the command line, EV_IPL, as systemd-boot and systemd-stub do */
 };
 
 /**

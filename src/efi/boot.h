@@ -46,6 +46,7 @@ struct boot_job {
 	struct kernel_region region; /* .kernel_addr != 0: @image was read into the kernel's pages */
 	struct image_info info;     /* image_identify() result */
 	const char *cmdline;        /* UTF-8, may be "" */
+	bool cmdline_outside;       /* @cmdline is not the image's own: measured into PCR 12 (trust.h) */
 	struct initrd_set *initrds; /* may have n == 0 */
 	struct boot_plan plan;      /* plan_boot() */
 };

@@ -153,7 +153,7 @@ static EFI_STATUS plan_entry(struct boot_job *job, const struct bls_entry *e, co
 		.secure_boot = secure_boot,
 		.shim = secure_boot && shim_present(),
 		.tpm = tpm_present(),
-		.loader_entry = true,
+		.cmdline_outside = job->cmdline_outside,
 	};
 
 	return plan_boot(&r, job->kernel_path, &job->plan);
@@ -215,6 +215,7 @@ EFI_STATUS boot_entry(struct loader *l, struct bls_entry *e, const char *cmdline
 		.title = title ? title : e->id,
 		.device = vol->handle,
 		.cmdline = cmdline ? cmdline : (e->options ? e->options : ""),
+		.cmdline_outside = true,
 	};
 	EFI_STATUS err;
 

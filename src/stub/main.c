@@ -53,6 +53,7 @@ static EFI_STATUS plan_embedded(struct boot_job *job, bool no_stub, bool secure_
 		.img = &job->info, .image_size = job->image_size, .requested = SCHEME_AUTO, .fw = FW_ARCH_NATIVE,
 		.no_stub = no_stub, .cmdline_len = strlen(job->cmdline), .initrd_size = job->initrds->total_size,
 		.secure_boot = secure_boot, .tpm = tpm_present(), .preverified = true,
+		.cmdline_outside = job->cmdline_outside,
 	};
 
 	return plan_boot(&r, job->kernel_path, &job->plan);
@@ -169,6 +170,10 @@ static EFI_STATUS stub_boot(const EFI_LOADED_IMAGE_PROTOCOL *li, const EFI_DEVIC
 	if (!cmdline)
 		return EFI_OUT_OF_RESOURCES;
 	job.cmdline = cmdline;
+	/* A UKI measures the LoadOptions it takes into PCR 12, as systemd-stub; a
+	 * wrapped bzImage stands in for Linux's own stub, which measures PCR 9 only. */
+	job.cmdline_outside = !s.wrapped && cmdline_stub_takes_load_options(li->LoadOptions, li->LoadOptionsSize,
+									     s.has_cmdline, secure_boot);
 	err = gather_initrds(&initrds, &s, li, cmdline, secure_boot, &o);
 	if (EFI_ERROR(err))
 		return err;

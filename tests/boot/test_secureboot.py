@@ -10,6 +10,7 @@ values computed here from the entry's command line and initrd
 (tests/boot/measured.py), and the firmware's event log replayed.
 """
 import base64
+import hashlib
 import io
 import os
 import shutil
@@ -184,9 +185,35 @@ def test_secureboot_signed_uki_measures_pcr11():
     initrd = measured.section(data, ".initrd")   # the bytes handed over: the section, padding included
     qemu.expect_eq(pcrs.get("9"), measured.linux_stub_pcr9(options, initrd).hex().upper(),
                    "PCR 9 = .cmdline + .initrd as Linux's stub measures them", res)
+    qemu.expect_eq(pcrs.get("12"), measured.ZERO.hex().upper(),
+                   "PCR 12 untouched: the sealed .cmdline is no command line from outside", res)
     events = measured.parse_event_log(eventlog(res) or b"")
     qemu.expect_eq(measured.replay(events).get(11, measured.ZERO).hex().upper(), pcrs.get("11"),
                    "event log replays to PCR 11", res)
+
+
+@case.needs(TOOL, STUB, LOADER, KERNEL, INITRD)
+def test_tpm_uki_measures_the_load_options_it_takes():
+    """A UKI without .cmdline as a Type #1 entry with options (Secure Boot
+    off): handoff.efi measures the options into PCR 12 as systemd-boot does,
+    and handoff's stub, which takes them as LoadOptions, measures them once
+    more as systemd-stub does (systemd-boot + systemd-stub leave the same)."""
+    wd = case.workdir()
+    options = "console=ttyS0 handoff.marker=uki-options panic=-1"
+    uki = tool.uki(os.path.join(wd, "open.efi"), KERNEL, INITRD, None, 'PRETTY_NAME="Open UKI"')
+    data = open(uki, "rb").read()
+    text = entry("Open UKI", options, linux="/open.efi", initrds=())
+    img = esp.image(esp.loader_tree({"open.conf": text}, "timeout 0\n", {"open.efi": data}))
+    res = qemu.run_qemu(img, TIMEOUT, tpm=True)
+    init = qemu.expect_linux_saw(res, options)
+    pcrs = init.get("pcr_sha256") or {}
+    digest = hashlib.sha256(measured.utf16z(options)).digest()
+    qemu.expect_eq(pcrs.get("12"), measured.chain([digest, digest]).hex().upper(),
+                   "PCR 12 = the options twice (loader, then the UKI's stub)", res)
+    qemu.expect_eq(pcrs.get("11"), measured.uki_pcr11(data).hex().upper(), "PCR 11 = the UKI's sections", res)
+    events = measured.parse_event_log(eventlog(res) or b"")
+    qemu.expect_eq(measured.replay(events).get(12, measured.ZERO).hex().upper(), pcrs.get("12"),
+                   "event log replays to PCR 12", res)
 
 
 @case.needs(LOADER, KERNEL, INITRD)

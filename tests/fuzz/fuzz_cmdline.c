@@ -45,6 +45,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		if (sb && has_section && strcmp(line, from_section) != 0)
 			abort(); /* Secure Boot: the signed .cmdline, whatever the options say */
+		if (has_section && !cmdline_stub_takes_load_options(opts, opts_size, true, sb) &&
+		    strcmp(line, from_section) != 0)
+			abort(); /* options not taken (so not measured into PCR 12): the section's line */
 		check_initrds(line);
 		mem_free(from_section);
 		mem_free(line);

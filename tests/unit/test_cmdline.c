@@ -66,6 +66,20 @@ TEST(cmdline_for_stub_secure_boot_keeps_the_section)
 	mem_free(s);
 }
 
+/* The line the stub measures into PCR 12 is the one it took from LoadOptions. */
+TEST(cmdline_stub_takes_load_options_exactly_when_it_uses_them)
+{
+	static const uint8_t opts[] = { 'r', 0, 'o', 0, 0, 0 }, empty[] = { 0, 0, 'x', 0 };
+
+	CHECK(cmdline_stub_takes_load_options(opts, sizeof(opts), false, false));
+	CHECK(cmdline_stub_takes_load_options(opts, sizeof(opts), false, true));
+	CHECK(cmdline_stub_takes_load_options(opts, sizeof(opts), true, false));
+	CHECK(!cmdline_stub_takes_load_options(opts, sizeof(opts), true, true)); /* sealed .cmdline */
+	CHECK(!cmdline_stub_takes_load_options(empty, sizeof(empty), false, false)); /* starts with NUL */
+	CHECK(!cmdline_stub_takes_load_options(opts, 1, false, false));        /* less than one CHAR16 */
+	CHECK(!cmdline_stub_takes_load_options(NULL, 0, false, false));
+}
+
 TEST(cmdline_for_stub_odd_unterminated_unaligned_options)
 {
 	static const uint8_t raw[] = {0xff, 'a', 0, 0xe9, 0, 'b', 0, 'c'}; /* from byte 1: u"a\u00e9b" + half a unit */

@@ -15,7 +15,7 @@ static struct image_info pe_bz(void)
 static struct trust_plan plan(const struct image_info *img, enum boot_scheme s, bool sb, bool shim, bool tpm)
 {
 	struct trust_request r = { .img = img, .scheme = s, .secure_boot = sb, .shim = shim, .tpm = tpm,
-				   .loader_entry = true };
+				   .cmdline_outside = true };
 	struct trust_plan p;
 
 	CHECK_EQ(plan_trust(&r, "k", &p), EFI_SUCCESS);
@@ -92,10 +92,10 @@ TEST(trust_tpm_without_secure_boot_loads_pe_for_pcr4)
 	CHECK(!p.measure_pcr12);
 }
 
-TEST(trust_pcr12_only_for_a_loader_entry_with_a_command_line)
+TEST(trust_pcr12_only_for_a_command_line_from_outside_the_image)
 {
 	struct image_info img = pe_bz();
-	struct trust_request r = { .img = &img, .scheme = SCHEME_STUB, .tpm = true, .loader_entry = true,
+	struct trust_request r = { .img = &img, .scheme = SCHEME_STUB, .tpm = true, .cmdline_outside = true,
 				   .cmdline_empty = true };
 	struct trust_plan p;
 
@@ -104,7 +104,7 @@ TEST(trust_pcr12_only_for_a_loader_entry_with_a_command_line)
 	r.cmdline_empty = false;
 	CHECK_EQ(plan_trust(&r, "k", &p), EFI_SUCCESS);
 	CHECK(p.measure_pcr12);
-	r.loader_entry = false;
+	r.cmdline_outside = false;
 	CHECK_EQ(plan_trust(&r, "k", &p), EFI_SUCCESS);
 	CHECK(!p.measure_pcr12);
 }
