@@ -52,6 +52,7 @@ EFI_STATUS plan_trust(const struct trust_request *req, const char *name, struct 
 	else if (req->tpm && img->is_pe && p.verify == VERIFY_NONE && !(req->preverified && req->secure_boot))
 		p.load_image = true;
 	p.load_image_must_pass = (req->scheme == SCHEME_STUB && !foreign) || p.verify == VERIFY_FIRMWARE;
+	p.shim_verify_first = p.verify == VERIFY_SHIM && !p.load_image;
 	p.measure_pcr9 = req->tpm && req->scheme != SCHEME_STUB;
 	p.measure_pcr12 = req->tpm && req->cmdline_outside && !req->cmdline_empty;
 	*ret = p;

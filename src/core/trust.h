@@ -35,6 +35,11 @@ struct trust_plan {
 	 * on every scheme. */
 	bool load_image;
 	bool load_image_must_pass; /* a refusal stops the boot (Secure Boot); else only PCR 4 is missing */
+	/* SHIM_LOCK.Verify() before anything runs. Not when the image is loaded
+	 * anyway (the stub scheme): shim hooks LoadImage for its second stage,
+	 * verifies and measures there, so a second Verify() would put the kernel
+	 * into PCR 4 twice. Verify() then only says why LoadImage refused. */
+	bool shim_verify_first;
 	bool measure_pcr9;         /* command line + initrd, as Linux's EFI stub does (handover, legacy) */
 	bool measure_pcr12;        /* the command line, EV_IPL, as systemd-boot and systemd-stub do */
 };

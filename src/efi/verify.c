@@ -1,8 +1,8 @@
-/* Verification before any byte of an image runs (issue 13): by shim's
- * SHIM_LOCK.Verify() when handoff was started by shim, else by the
- * firmware's LoadImage from the buffer already read (UEFI 2.10 §7.4: db/dbx
- * under Secure Boot, and the image measured into PCR 4 by a TPM-aware
- * firmware). The stub scheme starts the loaded image; handover and legacy
+/* Verification before any byte of an image runs (issue 13): by shim when
+ * handoff was started by shim (SHIM_LOCK.Verify(), or on the stub scheme the
+ * LoadImage shim hooks for its second stage), else by the firmware's
+ * LoadImage from the buffer already read (UEFI 2.10 §7.4: db/dbx under Secure
+ * Boot, and the image measured into PCR 4 by a TPM-aware firmware). The stub scheme starts the loaded image; handover and legacy
  * unload it and boot the very same buffer, so what runs is what was
  * verified. src/core/trust.c decides what is done; this file only does it. */
 #include "boot.h"
@@ -105,11 +105,18 @@ static EFI_STATUS load_failed(const struct boot_job *job, EFI_STATUS err, uint64
 
 	if (t->verify == VERIFY_FIRMWARE && is_policy_refusal(err))
 		return refused_by_firmware(job, err, n_before);
-	if (t->verify == VERIFY_SHIM && is_policy_refusal(err))
+	if (t->verify == VERIFY_SHIM && is_policy_refusal(err)) {
+		/* shim's own verdict when it has not been asked yet (trust.h
+		 * shim_verify_first): an unsigned kernel is "refused by shim". */
+		EFI_STATUS shim_err = t->shim_verify_first ? EFI_SUCCESS : verify_by_shim(job);
+
+		if (EFI_ERROR(shim_err))
+			return shim_err;
 		return log_error_status(err,
 					"%s: shim accepted it, but the firmware's LoadImage refused it (%s): boot it "
 					"by protocol handover or legacy",
 					job->kernel_path, trust_status_meaning(err));
+	}
 	if (!t->load_image_must_pass) {
 		log_status(LOG_WARNING, err, "%s: LoadImage failed (%m): the image is not measured into PCR 4",
 			   job->kernel_path);
@@ -131,7 +138,7 @@ EFI_STATUS image_verify(const struct boot_job *job, EFI_HANDLE *ret_child)
 	EFI_STATUS err;
 
 	*ret_child = NULL;
-	if (t->verify == VERIFY_SHIM) {
+	if (t->shim_verify_first) {
 		err = verify_by_shim(job);
 		if (EFI_ERROR(err))
 			return err;

@@ -221,7 +221,8 @@ def test_secureboot_under_shim_verifies_by_shim_lock():
     """Debian's shim (shim-unsigned, signed here with the snakeoil key) starts
     handoff as its second stage (grubx64.efi: shim checks handoff's .sbat).
     handoff verifies kernels with SHIM_LOCK.Verify(): an unsigned kernel is
-    refused by shim; Debian's own kernel, which db does not trust but shim's
+    refused by shim, by handover and by stub (there shim's LoadImage hook
+    refuses it and Verify() names the reason); Debian's own kernel, which db does not trust but shim's
     built-in Debian certificate does (as a MOK-signed kernel would be), boots
     by handover. PCR 9 and 12 as predicted."""
     shim = loaders.need(loaders.SHIM)
@@ -229,15 +230,20 @@ def test_secureboot_under_shim_verifies_by_shim_lock():
     key, cert = firmware.snakeoil_key(case.workdir())
     good = "console=ttyS0 handoff.marker=under-shim panic=-1"
     entries = {"a.conf": entry("Unsigned", "console=ttyS0", "handover", linux="/k/unsigned", sort_key="a"),
-               "b.conf": entry("Debian", good, "handover", sort_key="b")}
+               "b.conf": entry("Unsigned by stub", "console=ttyS0", "stub", linux="/k/unsigned-stub", sort_key="b"),
+               "c.conf": entry("Debian", good, "handover", sort_key="c")}
     signed_shim = firmware.sbsign(shim, os.path.join(case.workdir(), "shimx64.signed.efi"), key, cert)
     img = esp.image(esp.loader_tree(entries, "timeout menu-force\n",
-                                    {"k/unsigned": k["unsigned"], "EFI/BOOT/grubx64.efi": signed_loader()},
+                                    {"k/unsigned": k["unsigned"], "k/unsigned-stub": k["unsigned"],
+                                     "EFI/BOOT/grubx64.efi": signed_loader()},
                                     loader=signed_shim))
     res = qemu.run_qemu(img, TIMEOUT, secure_boot=True, tpm=True,
-                        keys=[(MENU, b"1"), (r"Problems: [\s\S]*/k/unsigned: refused by shim", b"2", 0.5)])
-    qemu.expect_eq(res.keys_pending, [], "the menu came back after shim's refusal", res)
+                        keys=[(MENU, b"1"), (r"Problems: [\s\S]*/k/unsigned: refused by shim", b"2", 0.5),
+                              (r"Problems: [\s\S]*/k/unsigned-stub: refused by shim", b"3", 0.5)])
+    qemu.expect_eq(res.keys_pending, [], "the menu came back after each of shim's refusals", res)
     qemu.expect(res.time_of(r"/k/unsigned: refused by shim: EFI_") is not None, "shim's refusal is named", res)
+    qemu.expect(res.time_of(r"/k/unsigned-stub: refused by shim: EFI_") is not None,
+                "on the stub scheme too (shim's LoadImage refused, then shim's verdict asked)", res)
     qemu.expect(res.time_of(r"booting 'Debian' by handover .*to be verified by shim \(SHIM_LOCK\)") is not None,
                 "handoff uses shim's verification", res)
     init = qemu.expect_linux_saw(res, good)
@@ -246,6 +252,36 @@ def test_secureboot_under_shim_verifies_by_shim_lock():
     initrd = open(root_path(INITRD), "rb").read()
     qemu.expect_eq(pcrs.get("9"), measured.linux_stub_pcr9(good, initrd).hex().upper(), "PCR 9 under shim", res)
     qemu.expect_eq(pcrs.get("12"), measured.options_pcr12(good).hex().upper(), "PCR 12 under shim", res)
+
+
+def shim_boot(scheme):
+    """Debian's kernel (trusted by shim's certificate, not by db) by @scheme,
+    handoff as shim's second stage, nothing else tried first."""
+    shim = loaders.need(loaders.SHIM)
+    key, cert = firmware.snakeoil_key(case.workdir())
+    options = "console=ttyS0 handoff.marker=shim-%s panic=-1" % scheme
+    signed_shim = firmware.sbsign(shim, os.path.join(case.workdir(), "shimx64.signed.efi"), key, cert)
+    img = esp.image(esp.loader_tree({"d.conf": entry("Debian", options, scheme)}, "timeout 0\n",
+                                    {"EFI/BOOT/grubx64.efi": signed_loader()}, loader=signed_shim))
+    res = qemu.run_qemu(img, TIMEOUT, name=scheme, secure_boot=True, tpm=True)
+    init = qemu.expect_linux_saw(res, options)
+    qemu.expect_eq(init.get("secureboot"), "1", "Linux's SecureBoot variable", res)
+    events = measured.parse_event_log(eventlog(res) or b"")
+    kernel = measured.authenticode_sha256(open(root_path(KERNEL), "rb").read())
+    apps = [e for e in events if e[0] == 4 and e[2].get(measured.TPM_ALG_SHA256) == kernel]
+    return (init.get("pcr_sha256") or {}).get("4"), len(apps), res
+
+
+@case.needs(LOADER, KERNEL, INITRD)
+def test_secureboot_under_shim_pcr4_same_on_every_scheme():
+    """Under shim, a shim-trusted kernel is measured into PCR 4 once,
+    whichever scheme boots it (on the stub scheme by shim's LoadImage hook
+    alone, no SHIM_LOCK.Verify() before it)."""
+    got = {s: shim_boot(s) for s in SCHEMES}
+    for s, (pcr4, n, res) in got.items():
+        qemu.expect_eq(n, 1, "%s: the kernel's digest is in PCR 4's log once" % s, res)
+    qemu.expect(len({pcr4 for pcr4, _, _ in got.values()}) == 1,
+                "PCR 4 identical on the three schemes: %r" % {s: v[0] for s, v in got.items()})
 
 
 def evil_initrd():

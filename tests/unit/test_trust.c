@@ -44,10 +44,12 @@ TEST(trust_shim_verifies_and_firmware_loads_only_for_the_stub_scheme)
 
 	CHECK_EQ(p.verify, VERIFY_SHIM);
 	CHECK(!p.load_image); /* shim measured PCR 4; the firmware may not trust MOK keys */
+	CHECK(p.shim_verify_first);
 	CHECK(p.measure_pcr9);
 	p = plan(&img, SCHEME_STUB, true, true, true);
 	CHECK_EQ(p.verify, VERIFY_SHIM);
 	CHECK(p.load_image);
+	CHECK(!p.shim_verify_first); /* shim's LoadImage hook verifies and measures: PCR 4 once */
 	CHECK(!p.measure_pcr9); /* Linux's stub measures PCR 9 itself */
 	/* shim present but Secure Boot off: nothing to verify */
 	p = plan(&img, SCHEME_LEGACY, false, true, false);
