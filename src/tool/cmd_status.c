@@ -201,35 +201,17 @@ static void render_text(const struct status *s, struct strbuf *sb)
 
 int cmd_status(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "esp", required_argument, NULL, 'e' }, { "boot", required_argument, NULL, 'b' },
-		{ "json", no_argument, NULL, 'j' }, { "help", no_argument, NULL, 'h' }, { 0 },
-	};
-	const char *esp = NULL, *boot = NULL;
+	struct listing_opts o;
 	struct status s = { 0 };
 	struct strbuf out = { 0 };
-	bool json = false;
-	int c;
+	int r = parse_listing_opts(argc, argv, help, &o);
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		if (c == 'e')
-			esp = optarg;
-		else if (c == 'b')
-			boot = optarg;
-		else if (c == 'j')
-			json = true;
-		else if (c == 'h')
-			return fputs(help, stdout), EXIT_OK;
-		else
-			return usage_bad_option(c, argv);
-	}
-	if (optind < argc)
-		return tool_usage("unexpected argument '%s'", argv[optind]);
-	if (esp && !is_dir(esp))
-		return tool_fail("%s: not a directory", esp);
-	status_load(&s, esp, boot);
-	(json ? render_json : render_text)(&s, &out);
+	if (r >= 0)
+		return r;
+	if (o.esp && !is_dir(o.esp))
+		return tool_fail("%s: not a directory", o.esp);
+	status_load(&s, o.esp, o.boot);
+	(o.json ? render_json : render_text)(&s, &out);
 	fwrite(sb_str(&out), 1, out.len, stdout);
 	sb_free(&out);
 	status_free(&s);

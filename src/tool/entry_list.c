@@ -438,40 +438,23 @@ void entries_render(const char *esp, const char *boot, struct json *j, const cha
 
 int entry_list(int argc, char **argv, const char *help)
 {
-	static const struct option opts[] = {
-		{ "esp", required_argument, NULL, 'e' }, { "boot", required_argument, NULL, 'b' },
-		{ "json", no_argument, NULL, 'j' }, { "help", no_argument, NULL, 'h' }, { 0 },
-	};
+	struct listing_opts o;
 	struct strbuf out = { 0 };
 	struct json j;
-	const char *esp_opt = NULL, *boot_opt = NULL;
 	char *esp, *boot;
-	bool json = false;
-	int c;
+	int r = parse_listing_opts(argc, argv, help, &o);
 
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		if (c == 'e')
-			esp_opt = optarg;
-		else if (c == 'b')
-			boot_opt = optarg;
-		else if (c == 'j')
-			json = true;
-		else if (c == 'h')
-			return fputs(help, stdout), EXIT_OK;
-		else
-			return usage_bad_option(c, argv);
-	}
-	if (optind < argc)
-		return tool_usage("usage: entry list [--esp DIR] [--boot DIR] [--json]");
-	if (!(esp = esp_locate(esp_opt, /* quiet= */ false)))
+	if (r >= 0)
+		return r;
+	if (!(esp = esp_locate(o.esp, /* quiet= */ false)))
 		return EXIT_FAIL;
-	if (boot_opt && !is_dir(boot_opt)) {
+	if (o.boot && !is_dir(o.boot)) {
 		free(esp);
-		return tool_fail("%s: not a directory", boot_opt);
+		return tool_fail("%s: not a directory", o.boot);
 	}
-	boot = boot_entries_dir(boot_opt, esp);
+	boot = boot_entries_dir(o.boot, esp);
 	json_init(&j, &out);
-	entries_render(esp, boot, json ? &j : NULL, NULL, &out);
+	entries_render(esp, boot, o.json ? &j : NULL, NULL, &out);
 	fwrite(sb_str(&out), 1, out.len, stdout);
 	sb_free(&out);
 	free(boot);

@@ -149,6 +149,18 @@ char *stub_find(const char *opt);
 /* ---- option values ---- */
 /** usage_bad_option() - getopt_long() returned '?' or ':' (optstring starts with ':'). */
 int usage_bad_option(int c, char **argv);
+
+/* The options of the commands that read an ESP and list it (status, entry list). */
+struct listing_opts {
+	const char *esp, *boot; /* --esp DIR, --boot DIR: NULL when not given */
+	bool json;              /* --json */
+};
+/**
+ * parse_listing_opts() - [--esp DIR] [--boot DIR] [--json] [--help], no
+ * other argument; --help prints @help.
+ * Return: -1 to go on, else the exit status (help shown or usage error).
+ */
+int parse_listing_opts(int argc, char **argv, const char *help, struct listing_opts *o);
 /** parse_u64() - decimal (or 0x hex) number <= @max; false on junk or overflow. */
 bool parse_u64(const char *s, uint64_t max, uint64_t *ret);
 

@@ -390,6 +390,33 @@ int usage_bad_option(int c, char **argv)
 	return tool_usage("unknown option '%s'", argv[optind - 1]);
 }
 
+int parse_listing_opts(int argc, char **argv, const char *help, struct listing_opts *o)
+{
+	static const struct option opts[] = {
+		{ "esp", required_argument, NULL, 'e' }, { "boot", required_argument, NULL, 'b' },
+		{ "json", no_argument, NULL, 'j' }, { "help", no_argument, NULL, 'h' }, { 0 },
+	};
+	int c;
+
+	*o = (struct listing_opts){ 0 };
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		if (c == 'e')
+			o->esp = optarg;
+		else if (c == 'b')
+			o->boot = optarg;
+		else if (c == 'j')
+			o->json = true;
+		else if (c == 'h')
+			return fputs(help, stdout), EXIT_OK;
+		else
+			return usage_bad_option(c, argv);
+	}
+	if (optind < argc)
+		return tool_usage("unexpected argument '%s'", argv[optind]);
+	return -1;
+}
+
 static char *artifact_find(const char *opt, const char *local, const char *installed, const char *what)
 {
 	char *dir = self_dir(), *cand[2] = { NULL, NULL };
