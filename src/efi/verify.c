@@ -2,9 +2,10 @@
  * handoff was started by shim (SHIM_LOCK.Verify(), or on the stub scheme the
  * LoadImage shim hooks for its second stage), else by the firmware's
  * LoadImage from the buffer already read (UEFI 2.10 §7.4: db/dbx under Secure
- * Boot, and the image measured into PCR 4 by a TPM-aware firmware). The stub scheme starts the loaded image; handover and legacy
- * unload it and boot the very same buffer, so what runs is what was
- * verified. src/core/trust.c decides what is done; this file only does it. */
+ * Boot, and the image measured into PCR 4 by a TPM-aware firmware). The
+ * stub scheme starts the loaded image; handover and legacy unload it and
+ * boot the very same buffer, so what runs is what was verified.
+ * src/core/trust.c decides what is done; this file only does it. */
 #include "boot.h"
 #include "measure.h"
 #include <efi/image_security.h>

@@ -7,29 +7,8 @@
 # a missing input is a failure, not a skip.
 set -u
 cd "$(dirname "$0")/../.."
-pass=0 fail=0
-ok() { echo "PASS $1"; pass=$((pass + 1)); }
-ko() { echo "FAIL $1"; fail=$((fail + 1)); }
-check() {
-	local name=$1; shift
-	if "$@" >"$W/last.log" 2>&1; then ok "$name"
-	else ko "$name"; sed 's/^/    /' "$W/last.log" | tail -n 15; fi
-}
-# refuse NAME CODE REGEX CMD...: CMD must fail with exactly exit status CODE and
-# say REGEX; a crash (signal, sanitizer report) or another error is no refusal.
-refuse() {
-	local name=$1 code=$2 want=$3 rc; shift 3
-	"$@" >"$W/last.log" 2>&1; rc=$?
-	if [[ $rc -ne $code ]]; then
-		ko "$name (exit $rc, expected $code)"; sed 's/^/    /' "$W/last.log" | tail -n 5
-	elif grep -qE 'Sanitizer|runtime error' "$W/last.log"; then
-		ko "$name (sanitizer report)"; tail -n 5 "$W/last.log"
-	elif ! grep -qE "$want" "$W/last.log"; then
-		ko "$name (no '$want')"; sed 's/^/    /' "$W/last.log" | tail -n 5
-	else ok "$name"; fi
-}
-
 W=build/check-sbsign
+. tests/helpers/check-lib.sh
 rm -rf "$W" && mkdir -p "$W"
 KERNEL=${HANDOFF_TEST_KERNEL:-build/boot-cache/vmlinuz}
 INITRD=build/boot-cache/initramfs.cpio.gz
@@ -130,5 +109,4 @@ refuse "handoff uki: a non-bzImage kernel is refused" 1 \
 	build/handoff uki --linux "$W/k.crt" -o "$W/h-bad.efi"
 check "handoff uki: no output after an error" test ! -e "$W/h-bad.efi"
 
-echo "$pass passed, $fail failed"
-[[ $fail -eq 0 ]]
+finish

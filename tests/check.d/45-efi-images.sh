@@ -7,16 +7,8 @@
 # is exercised here too. Needs qemu-system-x86_64, ovmf, mtools.
 set -u
 cd "$(dirname "$0")/../.."
-pass=0 fail=0
-ok() { echo "PASS $1"; pass=$((pass + 1)); }
-ko() { echo "FAIL $1"; fail=$((fail + 1)); }
-check() {
-	local name=$1; shift
-	if "$@" >"$W/last.log" 2>&1; then ok "$name"
-	else ko "$name"; sed 's/^/    /' "$W/last.log" | tail -n 15; fi
-}
-
 W=build/check-efi-images
+. tests/helpers/check-lib.sh
 rm -rf "$W" && mkdir -p "$W"
 KERNEL=${HANDOFF_TEST_KERNEL:-build/boot-cache/vmlinuz}
 CODE=/usr/share/OVMF/OVMF_CODE_4M.fd VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
@@ -85,5 +77,4 @@ check "wrap: build" "$W/mkuki" wrap "$W/selfcheck.efi" "$KERNEL" "$W/wrap.efi"
 got=$(boot "$W/wrap.efi")
 check "wrap: OVMF runs it and the stub finds the bzImage intact" same "$got" "$(expect wrap)"
 
-echo "$pass passed, $fail failed"
-[[ $fail -eq 0 ]]
+finish
