@@ -8,6 +8,14 @@
 #include "core/trust.h"
 #include <stdlib.h>
 
+/* Under shim nothing runs unverified: shim's Verify() first, or a LoadImage
+ * (shim's hook or the firmware's) that must pass. */
+static void check_shim(const struct trust_plan *p)
+{
+	if (p->verify != VERIFY_SHIM || !(p->shim_verify_first || (p->load_image && p->load_image_must_pass)))
+		abort();
+}
+
 /* Under Secure Boot every scheme is verified first, and a non-PE image is refused. */
 static void check_trust(const struct image_info *img, enum boot_scheme s, bool secure_boot)
 {
@@ -20,6 +28,10 @@ static void check_trust(const struct image_info *img, enum boot_scheme s, bool s
 	if (secure_boot && err == EFI_SUCCESS &&
 	    (p.verify != VERIFY_FIRMWARE || !p.load_image || !p.load_image_must_pass))
 		abort();
+	r.shim = true;
+	err = plan_trust(&r, "fuzz", &p);
+	if (secure_boot && err == EFI_SUCCESS)
+		check_shim(&p);
 }
 
 static void check_scheme(const struct image_info *img, enum boot_scheme s, bool secure_boot)
@@ -61,6 +73,9 @@ static void check_scheme_ia32(const struct image_info *img, enum boot_scheme s, 
 		abort();
 	if (err == EFI_SUCCESS && !app32 && p.load_image_must_pass)
 		abort();
+	r.shim = true;
+	if (secure_boot && plan_trust(&r, "fuzz", &p) == EFI_SUCCESS)
+		check_shim(&p);
 	if (s != SCHEME_STUB && (!img->is_bz || !(bz->xloadflags & XLF_KERNEL_64)))
 		abort();
 	if (s == SCHEME_STUB && !app32 && (!img->is_bz || !img->pe.compat_entry_ia32 ||

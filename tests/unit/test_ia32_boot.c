@@ -139,6 +139,11 @@ TEST(ia32_trust_for_images_the_firmware_cannot_load)
 	CHECK_EQ(plan_trust(&r, "vmlinuz", &p), EFI_SUCCESS);
 	CHECK_EQ(p.verify, VERIFY_SHIM);
 	CHECK(!p.load_image);
+	CHECK(p.shim_verify_first);         /* nothing else verifies it */
+	r.scheme = SCHEME_STUB;             /* .compat: the firmware cannot load it, so shim's Verify() does */
+	CHECK_EQ(plan_trust(&r, "vmlinuz", &p), EFI_SUCCESS);
+	CHECK(!p.load_image);
+	CHECK(p.shim_verify_first);
 	r = (struct trust_request){ .img = &img, .scheme = SCHEME_STUB, .fw = FW_IA32, .tpm = true };
 	CHECK_EQ(plan_trust(&r, "vmlinuz", &p), EFI_SUCCESS);
 	CHECK_EQ(p.verify, VERIFY_NONE);
