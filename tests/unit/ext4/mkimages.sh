@@ -47,7 +47,8 @@ make_small() {
 	rnd "$s/$(printf 'n%.0s' $(seq 255))" 33   # a 255-byte name
 	rnd "$s/name with spaces" 5
 	ln -s one1k "$s/lnk_fast"
-	ln -s d01/d02/d03/d04/d05/d06/d07/d08/d09/d10/d11/d12/d13/d14/d15/d16/d17/d18/d19/d20/d21/d22/d23/d24/d25/d26/d27/d28/d29/d30/file "$s/lnk_slow"
+	slow=d01/d02/d03/d04/d05/d06/d07/d08/d09/d10/d11/d12/d13/d14/d15
+	ln -s "$slow/d16/d17/d18/d19/d20/d21/d22/d23/d24/d25/d26/d27/d28/d29/d30/file" "$s/lnk_slow"
 	ln -s /medium "$s/lnk_abs"
 	ln -s d01/d02 "$s/lnk_dir"
 	ln -s nonexistent "$s/lnk_dangling"
@@ -131,6 +132,11 @@ mkdir -p "$c/d"
 rnd "$c/f" 3000
 for i in 0 1 2 3 4 5; do rnd "$c/d/e$i" 10; done
 for i in $(seq 0 199); do head -c 1024 /dev/urandom; head -c 1024 /dev/zero; done > "$c/frag"
+# inode_at NAME IMG: where /NAME's inode sits, as NAME_inode_block= and NAME_inode_offset= lines.
+inode_at() {
+	debugfs -R "imap /$1" "$2" 2>/dev/null |
+		sed -n "s/.*located at block \([0-9]*\), offset \(0x[0-9a-f]*\).*/$1_inode_block=\1\n$1_inode_offset=\2/p"
+}
 for base in csum nocsum; do
 	opt=; [[ $base == nocsum ]] && opt=-O\ ^metadata_csum
 	img=$out/corrupt-$base.img
@@ -138,8 +144,8 @@ for base in csum nocsum; do
 	mke2fs -q -F -t ext4 -b 1024 $opt -O ^has_journal -d "$c" "$img" 2M > /dev/null
 	{
 		echo "f_ino=$(debugfs -R 'stat /f' "$img" 2>/dev/null | sed -n 's/^Inode: \([0-9]*\).*/\1/p')"
-		debugfs -R 'imap /f' "$img" 2>/dev/null | sed -n 's/.*located at block \([0-9]*\), offset \(0x[0-9a-f]*\).*/f_inode_block=\1\nf_inode_offset=\2/p'
-		debugfs -R 'imap /frag' "$img" 2>/dev/null | sed -n 's/.*located at block \([0-9]*\), offset \(0x[0-9a-f]*\).*/frag_inode_block=\1\nfrag_inode_offset=\2/p'
+		inode_at f "$img"
+		inode_at frag "$img"
 		echo "frag_index_block=$(debugfs -R 'ex /frag' "$img" 2>/dev/null | awk '$1 == "0/" { print $8; exit }')"
 		echo "d_block=$(debugfs -R 'bmap /d 0' "$img" 2>/dev/null)"
 		echo "f_block=$(debugfs -R 'bmap /f 0' "$img" 2>/dev/null)"
