@@ -216,27 +216,32 @@ def test_tpm_uki_measures_the_load_options_it_takes():
                    "event log replays to PCR 12", res)
 
 
+def shim_esp(entries, loader_conf, files=None):
+    """An ESP with Debian's shim (signed here with the snakeoil key) as the
+    fallback loader and the signed handoff as its second stage (grubx64.efi)."""
+    shim = loaders.need(loaders.SHIM)
+    key, cert = firmware.snakeoil_key(case.workdir())
+    signed_shim = firmware.sbsign(shim, os.path.join(case.workdir(), "shimx64.signed.efi"), key, cert)
+    return esp.image(esp.loader_tree(entries, loader_conf, {**(files or {}), "EFI/BOOT/grubx64.efi": signed_loader()},
+                                     loader=signed_shim))
+
+
 @case.needs(LOADER, KERNEL, INITRD)
 def test_secureboot_under_shim_verifies_by_shim_lock():
     """Debian's shim (shim-unsigned, signed here with the snakeoil key) starts
     handoff as its second stage (grubx64.efi: shim checks handoff's .sbat).
     handoff verifies kernels with SHIM_LOCK.Verify(): an unsigned kernel is
     refused by shim, by handover and by stub (there shim's LoadImage hook
-    refuses it and Verify() names the reason); Debian's own kernel, which db does not trust but shim's
-    built-in Debian certificate does (as a MOK-signed kernel would be), boots
-    by handover. PCR 9 and 12 as predicted."""
-    shim = loaders.need(loaders.SHIM)
+    refuses it and Verify() names the reason); Debian's own kernel, which db
+    does not trust but shim's built-in Debian certificate does (as a
+    MOK-signed kernel would be), boots by handover. PCR 9 and 12 as
+    predicted."""
     k = kernels()
-    key, cert = firmware.snakeoil_key(case.workdir())
     good = "console=ttyS0 handoff.marker=under-shim panic=-1"
     entries = {"a.conf": entry("Unsigned", "console=ttyS0", "handover", linux="/k/unsigned", sort_key="a"),
                "b.conf": entry("Unsigned by stub", "console=ttyS0", "stub", linux="/k/unsigned-stub", sort_key="b"),
                "c.conf": entry("Debian", good, "handover", sort_key="c")}
-    signed_shim = firmware.sbsign(shim, os.path.join(case.workdir(), "shimx64.signed.efi"), key, cert)
-    img = esp.image(esp.loader_tree(entries, "timeout menu-force\n",
-                                    {"k/unsigned": k["unsigned"], "k/unsigned-stub": k["unsigned"],
-                                     "EFI/BOOT/grubx64.efi": signed_loader()},
-                                    loader=signed_shim))
+    img = shim_esp(entries, "timeout menu-force\n", {"k/unsigned": k["unsigned"], "k/unsigned-stub": k["unsigned"]})
     res = qemu.run_qemu(img, TIMEOUT, secure_boot=True, tpm=True,
                         keys=[(MENU, b"1"), (r"Problems: [\s\S]*/k/unsigned: refused by shim", b"2", 0.5),
                               (r"Problems: [\s\S]*/k/unsigned-stub: refused by shim", b"3", 0.5)])
@@ -257,12 +262,8 @@ def test_secureboot_under_shim_verifies_by_shim_lock():
 def shim_boot(scheme):
     """Debian's kernel (trusted by shim's certificate, not by db) by @scheme,
     handoff as shim's second stage, nothing else tried first."""
-    shim = loaders.need(loaders.SHIM)
-    key, cert = firmware.snakeoil_key(case.workdir())
     options = "console=ttyS0 handoff.marker=shim-%s panic=-1" % scheme
-    signed_shim = firmware.sbsign(shim, os.path.join(case.workdir(), "shimx64.signed.efi"), key, cert)
-    img = esp.image(esp.loader_tree({"d.conf": entry("Debian", options, scheme)}, "timeout 0\n",
-                                    {"EFI/BOOT/grubx64.efi": signed_loader()}, loader=signed_shim))
+    img = shim_esp({"d.conf": entry("Debian", options, scheme)}, "timeout 0\n")
     res = qemu.run_qemu(img, TIMEOUT, name=scheme, secure_boot=True, tpm=True)
     init = qemu.expect_linux_saw(res, options)
     qemu.expect_eq(init.get("secureboot"), "1", "Linux's SecureBoot variable", res)
