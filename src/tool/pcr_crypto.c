@@ -97,9 +97,9 @@ static int check_type(EVP_PKEY *k, const char *path)
 	if (EVP_PKEY_is_a(k, "EC") && EVP_PKEY_get_group_name(k, curve, sizeof(curve), NULL) == 1 &&
 	    (strcmp(curve, "prime256v1") == 0 || strcmp(curve, "secp384r1") == 0 || strcmp(curve, "secp521r1") == 0))
 		return 0;
-	return tool_fail("%s: a%s %s%s%s key: PCR policies are signed with RSA or EC (NIST P-256, P-384, P-521) keys",
-			 path, EVP_PKEY_is_a(k, "EC") ? "n" : "", EVP_PKEY_get0_type_name(k), *curve ? " " : "", curve),
-	       -1;
+	tool_fail("%s: type %s%s%s: PCR policies are signed with RSA or EC (NIST P-256, P-384, P-521) keys", path,
+		  EVP_PKEY_get0_type_name(k), *curve ? " " : "", curve);
+	return -1;
 }
 
 static int key_derive(struct pcr_key *k, const char *priv_path)
