@@ -92,6 +92,10 @@ static int check_type(EVP_PKEY *k, const char *path)
 {
 	char curve[64] = "";
 
+	if (EVP_PKEY_is_a(k, "RSA") && EVP_PKEY_get_size(k) > (int)PCRSIG_SIG_MAX)
+		return tool_fail("%s: RSA key of %d bits: signatures of up to %u bytes fit", path, EVP_PKEY_get_bits(k),
+				 PCRSIG_SIG_MAX),
+		       -1;
 	if (EVP_PKEY_is_a(k, "RSA"))
 		return 0;
 	if (EVP_PKEY_is_a(k, "EC") && EVP_PKEY_get_group_name(k, curve, sizeof(curve), NULL) == 1 &&
