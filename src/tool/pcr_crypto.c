@@ -92,12 +92,13 @@ static int check_type(EVP_PKEY *k, const char *path)
 {
 	char curve[64] = "";
 
-	if (EVP_PKEY_is_a(k, "RSA") && EVP_PKEY_get_size(k) > (int)PCRSIG_SIG_MAX)
-		return tool_fail("%s: RSA key of %d bits: signatures of up to %u bytes fit", path, EVP_PKEY_get_bits(k),
-				 PCRSIG_SIG_MAX),
-		       -1;
-	if (EVP_PKEY_is_a(k, "RSA"))
-		return 0;
+	if (EVP_PKEY_is_a(k, "RSA")) {
+		if (EVP_PKEY_get_size(k) <= (int)PCRSIG_SIG_MAX)
+			return 0;
+		tool_fail("%s: RSA key of %d bits: .pcrsig takes signatures of up to %u bytes", path,
+			  EVP_PKEY_get_bits(k), PCRSIG_SIG_MAX);
+		return -1;
+	}
 	if (EVP_PKEY_is_a(k, "EC") && EVP_PKEY_get_group_name(k, curve, sizeof(curve), NULL) == 1 &&
 	    (strcmp(curve, "prime256v1") == 0 || strcmp(curve, "secp384r1") == 0 || strcmp(curve, "secp521r1") == 0))
 		return 0;
@@ -106,7 +107,8 @@ static int check_type(EVP_PKEY *k, const char *path)
 	return -1;
 }
 
-static int key_derive(struct pcr_key *k, const char *priv_path)
+/* .pcrpkey (PEM SubjectPublicKeyInfo) and the fingerprint of the public key. */
+static int key_encode(struct pcr_key *k, const char *priv_path)
 {
 	BIO *bio = BIO_new(BIO_s_mem());
 	uint8_t *der = NULL;
@@ -148,7 +150,7 @@ int pcr_key_load(const char *priv_path, const char *pub_path, struct pcr_key **r
 	} else if (EVP_PKEY_up_ref(k->priv) == 1) {
 		k->pub = k->priv;
 	}
-	if (!k->pub || key_derive(k, priv_path) < 0)
+	if (!k->pub || key_encode(k, priv_path) < 0)
 		goto fail;
 	*ret = k;
 	return 0;
