@@ -119,8 +119,12 @@ $(B)/host/%.o: src/%.c
 	@mkdir -p $(dir $@)
 	$(Q)$(call msg,HOSTCC,$@) $(HOST_CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
 
+# The tool links libcrypto (libssl-dev) for signed PCR policies, in
+# src/tool/pcr_crypto.c only; the loaders, the stub and the tests do not.
+TOOL_LIBS := -lcrypto
+
 $(B)/handoff: $(patsubst src/%.c,$(B)/host/%.o,$(TOOL_SRCS)) $(HOST_CORE_OBJS)
-	$(Q)$(call msg,LINK,$@) $(HOST_CC) $(HOST_CFLAGS) $^ -o $@
+	$(Q)$(call msg,LINK,$@) $(HOST_CC) $(HOST_CFLAGS) $^ -o $@ $(TOOL_LIBS)
 
 $(B)/san/%.o: %.c
 	@mkdir -p $(dir $@)

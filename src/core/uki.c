@@ -61,6 +61,19 @@ EFI_STATUS uki_parse(const struct pe_info *pe, const uint8_t *buf, size_t len, e
 	return EFI_SUCCESS;
 }
 
+void uki_measure_sections(const struct uki_sections *u,
+			  void (*measure)(void *ctx, const char *desc, const void *data, size_t size), void *ctx)
+{
+	for (enum uki_section i = 0; i < _UKI_SECTION_MAX; i++) {
+		const char *name = uki_names[i];
+
+		if (i == UKI_PCRSIG || !u->s[i].data || u->s[i].size == 0)
+			continue;
+		measure(ctx, name, name, strlen(name) + 1);
+		measure(ctx, name, u->s[i].data, u->s[i].size);
+	}
+}
+
 EFI_STATUS uki_check_kernel(const struct bz_info *bz, const char *name)
 {
 	if (bz->version < BOOT_PROTO(2, 12))
@@ -188,7 +201,7 @@ EFI_STATUS uki_build(const struct uki_input *in, uint8_t **ret, size_t *ret_len)
 	_cleanup_free_ struct pe_info *stub = mem_alloc(sizeof(*stub));
 	_cleanup_free_ struct bz_info *bz = mem_alloc(sizeof(*bz));
 	struct uki_texts t = {};
-	struct pe_new_section secs[7];
+	struct pe_new_section secs[9];
 	const char *sbat;
 	size_t n = 0;
 	EFI_STATUS err;
@@ -205,6 +218,8 @@ EFI_STATUS uki_build(const struct uki_input *in, uint8_t **ret, size_t *ret_len)
 		add_section(secs, &n, ".uname", t.uname, t.uname ? strlen(t.uname) : 0);
 		add_section(secs, &n, ".splash", in->splash, in->splash_size);
 		add_section(secs, &n, ".sbat", sbat, sbat ? strlen(sbat) : 0);
+		add_section(secs, &n, ".pcrpkey", in->pcrpkey, in->pcrpkey_size);
+		add_section(secs, &n, ".pcrsig", in->pcrsig, in->pcrsig ? strlen(in->pcrsig) : 0);
 		add_section(secs, &n, ".initrd", t.initrd, t.initrd_size);
 		add_section(secs, &n, ".linux", in->linux_image, in->linux_size);
 		err = pe_add_sections(in->stub, in->stub_size, in->stub_name ? in->stub_name : "stub", secs, n, ret,

@@ -49,9 +49,10 @@ def main():
               for f in ("Package", "Version", "Architecture", "Depends")}
     check("control: handoff %s amd64" % VERSION, (fields["Package"], fields["Version"], fields["Architecture"]) ==
           ("handoff", VERSION, "amd64"), fields)
-    deps = [d.strip() for d in fields["Depends"].split(",")]
-    check("Depends: the C library only (the tool links libc alone)",
-          len(deps) == 1 and deps[0].startswith("libc6 (>= "), fields["Depends"])
+    deps = sorted(d.strip() for d in fields["Depends"].split(","))
+    check("Depends: the C library and libcrypto's package (the tool links libc and libcrypto alone)",
+          len(deps) == 2 and deps[0].startswith("libc6 (>= ") and deps[1].startswith("libssl3 (>= "),
+          fields["Depends"])
     listing = {}
     for line in out("dpkg-deb", "-c", DEB).stdout.splitlines():
         mode, owner, _size, _date, _time, path = line.split(None, 5)

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes the hand-made inputs of tests/fuzz/corpus/{bzimage,initrd,cmdline,gpt}
+"""Writes the hand-made inputs of tests/fuzz/corpus/{bzimage,initrd,cmdline,gpt,pcr}
 (committed; run by hand after changing it). Each is a regression or an edge
 the fuzzers must keep reaching: see the comment beside each."""
 import os
@@ -97,3 +97,25 @@ put("gpt", "two-partitions", gpt_disk())
 put("gpt", "partition-past-usable", gpt_disk(parts=((34, 99),)))
 put("gpt", "partition-reversed", gpt_disk(parts=((60, 40),)))
 put("gpt", "no-gpt", gpt_disk()[:512] + bytes(99 * 512))
+
+# fuzz_pcr: a --phases argument, NUL, an image (uki-small.efi: a UKI whose
+# .linux is a bzImage); the image's length modulo 1026 is the signature size
+with open(os.path.join(OUT, "uki", "uki-small.efi"), "rb") as f:
+    UKI = f.read()
+
+
+def padded(img, sig_size):
+    return img + bytes((sig_size - len(img)) % 1026)
+
+
+put("pcr", "defaults", b"\0" + UKI)
+put("pcr", "phases-mixed", b" sysinit,enter-initrd::leave-initrd:\tready\n,ready\0" + UKI)
+put("pcr", "phase-unknown-word", b"enter-initrd:leave-initd\0" + UKI)
+put("pcr", "phase-only-colons", b"ready ::\0" + UKI)
+put("pcr", "phases-33", b"ready " * 33 + b"\0" + UKI)
+put("pcr", "phases-no-image", b"shutdown:final")
+put("pcr", "signature-none", b"\0" + padded(UKI, 0))
+put("pcr", "signature-max", b"\0" + padded(UKI, 1024))
+put("pcr", "signature-too-big", b"\0" + padded(UKI, 1025))
+with open(os.path.join(OUT, "uki", "tiny-stub.efi"), "rb") as f:
+    put("pcr", "not-a-uki", b"enter-initrd\0" + f.read())

@@ -3,6 +3,7 @@ snakeoil key their Secure Boot build trusts and signing with it (sbsigntool),
 and a software TPM 2.0 (swtpm) for measured boot."""
 import os
 import shutil
+import socket
 import subprocess
 import tempfile
 import time
@@ -73,6 +74,45 @@ def start_swtpm(run_dir):
         raise host.HarnessError("swtpm did not start (see %s)" % os.path.join(run_dir, "swtpm.log"))
     return p, ["-chardev", "socket,id=chrtpm,path=" + sock, "-tpmdev", "emulator,id=tpm0,chardev=chrtpm",
                "-device", "tpm-crb,tpmdev=tpm0"]
+
+
+def _free_port_pair():
+    """A TCP port N on 127.0.0.1 with N + 1 free too (swtpm's TCTI takes the control port as N + 1)."""
+    for _ in range(50):
+        with socket.socket() as a, socket.socket() as b:
+            a.bind(("127.0.0.1", 0))
+            port = a.getsockname()[1]
+            try:
+                b.bind(("127.0.0.1", port + 1))
+            except OSError:
+                continue
+            return port
+    raise host.HarnessError("no two adjacent free TCP ports")
+
+
+def start_swtpm_tcp(run_dir):
+    """swtpm (TPM 2.0, fresh state, started up) on TCP for host programs:
+    --tpm2-device=swtpm:host=127.0.0.1,port=N (libtss2-tcti-swtpm0). Returns
+    the process and N; stop it with stop_swtpm()."""
+    host.need_tool("swtpm", "swtpm")
+    d = tempfile.mkdtemp(prefix="handoff-tpm-")
+    port = _free_port_pair()
+    log = open(os.path.join(run_dir, "swtpm-tcp.log"), "wb")
+    p = subprocess.Popen(["swtpm", "socket", "--tpm2", "--tpmstate", "dir=" + d,
+                          "--server", "type=tcp,port=%d" % port, "--ctrl", "type=tcp,port=%d" % (port + 1),
+                          "--flags", "not-need-init,startup-clear"],
+                         stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    p.tpm_dir, p.log = d, log
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return p, port
+        except OSError:
+            if p.poll() is not None:
+                break
+            time.sleep(0.05)
+    stop_swtpm(p)
+    raise host.HarnessError("swtpm did not start (see %s)" % os.path.join(run_dir, "swtpm-tcp.log"))
 
 
 def stop_swtpm(p):
