@@ -29,8 +29,9 @@ struct osrel {
  * unquoted, "double-quoted" (where \" \\ \$ \` are escapes and any other
  * backslash is kept) or 'single-quoted' (no escapes), and such pieces may be
  * concatenated; a backslash outside quotes escapes the next character.
- * Malformed lines (no '=', bad key, unterminated quote, unescaped blank inside
- * the value) are logged as warnings and skipped. A later assignment wins.
+ * Malformed lines (not well-formed UTF-8, no '=', bad key, unterminated quote,
+ * unescaped blank inside the value) are logged as warnings and skipped. A
+ * later assignment wins.
  *
  * Return: EFI_SUCCESS (even with skipped lines), or EFI_OUT_OF_RESOURCES.
  * Free *@ret with osrel_free(), also after a failure.
