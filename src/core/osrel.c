@@ -178,7 +178,7 @@ void osrel_free(struct osrel *o)
 
 char *uname_from_kernel_version(const char *kver)
 {
-	size_t start = 0, n = 0;
+	size_t start = 0, n = 0, bad;
 	char *r;
 
 	if (!kver)
@@ -187,7 +187,7 @@ char *uname_from_kernel_version(const char *kver)
 		start++;
 	while (kver[start + n] && !is_blank(kver[start + n]) && kver[start + n] != '\n')
 		n++;
-	if (n == 0)
+	if (n == 0 || !utf8_check(kver + start, n, &bad)) /* it becomes .uname and the menu's title */
 		return NULL;
 	r = mem_alloc(n + 1);
 	if (!r)

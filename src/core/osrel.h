@@ -45,7 +45,8 @@ void osrel_free(struct osrel *o);
  * uname_from_kernel_version() - the release part of a bzImage kernel_version
  * string: its first blank-separated word ("6.1.0-57-amd64 (debian-kernel@...)
  * #1 SMP ..." gives "6.1.0-57-amd64").
- * Return: a mem_alloc'd string, or NULL when @kver has no word or memory is out.
+ * Return: a mem_alloc'd string, or NULL when @kver has no word, the word is
+ * not well-formed UTF-8, or memory is out.
  */
 char *uname_from_kernel_version(const char *kver);
 
