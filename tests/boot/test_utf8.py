@@ -7,13 +7,15 @@ the kernel the raw bytes, so `options quiet\\xC0\\x80 init=/bin/evil` ran
 loader names file, line and byte offset, skips it, and the kernel's own report
 (HANDOFF-INIT) shows exactly the other options. A UKI whose .cmdline is not
 UTF-8 does not boot at all: its stub refuses the line and the loader's menu
-comes back.
+comes back. And text beyond ASCII and beyond U+FFFF is measured as real UTF-16
+(a surrogate pair, never '?'), as the kernel's own stub decodes it.
 """
 import os
 
+import measured
 from harness import case, esp, qemu, tool
 from harness.esp import entry
-from harness.paths import INITRD, KERNEL, LOADER, STUB, TOOL
+from harness.paths import INITRD, KERNEL, LOADER, STUB, TOOL, root_path
 
 TIMEOUT = 240
 EVIL = b"quiet\xc0\x80 init=/bin/evil"
@@ -76,3 +78,27 @@ def test_utf8_uki_cmdline_refused_by_its_stub():
     qemu.expect(res.time_of(r"booting 'Good'") is not None, "then the good entry boots", res)
     init = qemu.expect_linux_saw(res, good)
     expect_no_evil(res, init)
+
+
+def measured_beyond_ascii(scheme):
+    """With a TPM: the kernel reads the entry's UTF-8 (HANDOFF-INIT, whose
+    serial text the harness reads as Latin-1), and PCR 9 and 12 hold the
+    UTF-16 with a surrogate pair predicted from the same text. By stub the
+    kernel's own stub measures and decodes the LoadOptions handoff built; by
+    handover handoff measures and hands over the bytes."""
+    options = "console=ttyS0 handoff.marker=utf8-%s handoff.name=caf\u00e9-\U0001f600 panic=-1" % scheme
+    img = esp.image(esp.loader_tree({"debian.conf": entry("Debian", options, scheme)}, "timeout 0\n"))
+    res = qemu.run_qemu(img, TIMEOUT, name=scheme, tpm=True)
+    init = qemu.expect_linux_saw(res, options.encode("utf-8").decode("latin-1"))
+    pcrs = init.get("pcr_sha256")
+    qemu.expect(isinstance(pcrs, dict), "Linux sees a TPM (pcr_sha256 in HANDOFF-INIT)", res)
+    initrd = open(root_path(INITRD), "rb").read()
+    qemu.expect_eq(pcrs.get("9"), measured.linux_stub_pcr9(options, initrd).hex().upper(),
+                   "PCR 9 = the options in UTF-16 (a surrogate pair for U+1F600), then the initrd", res)
+    qemu.expect_eq(pcrs.get("12"), measured.options_pcr12(options).hex().upper(),
+                   "PCR 12 = the options in UTF-16 as systemd-boot measures them", res)
+
+
+case.each(globals(), measured_beyond_ascii,
+          {"test_utf8_measured_beyond_ascii_" + s: (s,) for s in ("stub", "handover")},
+          needs=(LOADER, KERNEL, INITRD))
