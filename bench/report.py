@@ -129,8 +129,9 @@ def targets(res):
     for name, limit in SIZE_TARGETS.items():
         size = res["sizes"].get(name)
         if size is not None:
-            out.append("| %s ≤ %d KiB | %.1f KiB (%d bytes) | %s |" % (name, limit >> 10, size / 1024, size,
-                                                                      verdict(size <= limit)))
+            bound = "%d KiB" % (limit >> 10) if limit % 1024 == 0 else "%d bytes" % limit
+            out.append("| %s ≤ %s | %.1f KiB (%d bytes) | %s |" % (name, bound, size / 1024, size,
+                                                                  verdict(size <= limit)))
     return out
 
 

@@ -2,6 +2,7 @@
  * options are separated by spaces; double quotes group, and are removed). */
 #include "cmdline.h"
 #include "array.h"
+#include "log.h"
 #include "str16.h"
 
 static bool is_space(char c)
@@ -80,19 +81,17 @@ char *cmdline_from_section(const uint8_t *data, size_t size)
 	return out;
 }
 
-/* LoadOptions are UCS-2 (UEFI 2.10 §9.1: LoadOptionsSize in bytes), set by
- * whoever started the image: any size, odd, unterminated, at any alignment. */
+/* LoadOptions are UTF-16 (UEFI 2.10 §9.1: LoadOptionsSize in bytes), set by
+ * whoever started the image: any size, odd, unterminated, at any alignment.
+ * The line ends at a NUL or a line feed, as Linux's EFI stub reads them
+ * (libstub efi_convert_cmdline()), so the line taken is the line it would use. */
 static char *from_load_options(const uint8_t *opts, size_t size)
 {
-	size_t n = size / sizeof(CHAR16);
-	_cleanup_free_ CHAR16 *copy = mem_alloc((n + 1) * sizeof(CHAR16));
+	char *s = str16le_to_8(opts, size / sizeof(CHAR16)), *lf = s ? strchr(s, '\n') : NULL;
 
-	if (!copy)
-		return NULL;
-	for (size_t i = 0; i < n; i++)
-		copy[i] = get_le16(opts + 2 * i);
-	copy[n] = 0;
-	return str16_to_8(copy, n);
+	if (lf)
+		*lf = '\0';
+	return s;
 }
 
 bool cmdline_stub_takes_load_options(const uint8_t *load_options, size_t load_options_size, bool has_section,
@@ -109,4 +108,38 @@ char *cmdline_for_stub(const uint8_t *load_options, size_t load_options_size, co
 	if (cmdline_stub_takes_load_options(load_options, load_options_size, section != NULL, secure_boot))
 		return from_load_options(load_options, load_options_size);
 	return cmdline_from_section(section ? section : (const uint8_t *)"", section ? section_size : 0);
+}
+
+EFI_STATUS cmdline_check(const char *s, size_t n, const char *what)
+{
+	const char *lf = memchr(s, '\n', n), *bad;
+	char why[UTF8_PROBLEM_MAX];
+
+	if ((bad = utf8_problem(s, n, why)))
+		return log_error_status(EFI_INVALID_PARAMETER, "%s: %s", what, bad);
+	if (lf)
+		return log_error_status(EFI_INVALID_PARAMETER, "%s: line feed at byte offset %zu", what,
+					(size_t)(lf - s));
+	return EFI_SUCCESS;
+}
+
+EFI_STATUS cmdline_forms_make(const char *cmdline, struct cmdline_forms *ret)
+{
+	size_t len = strlen(cmdline);
+	EFI_STATUS err = cmdline_check(cmdline, len, "command line");
+
+	*ret = (struct cmdline_forms){ .utf8 = cmdline, .utf8_len = len };
+	if (EFI_ERROR(err))
+		return err;
+	ret->utf16 = str8_to_16(cmdline, /* path= */ false);
+	if (!ret->utf16)
+		return log_error_status(EFI_OUT_OF_RESOURCES, "no memory for the command line");
+	ret->utf16_size = (strlen16(ret->utf16) + 1) * sizeof(CHAR16);
+	return EFI_SUCCESS;
+}
+
+void cmdline_forms_free(struct cmdline_forms *f)
+{
+	mem_free(f->utf16);
+	f->utf16 = NULL;
 }

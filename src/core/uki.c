@@ -2,6 +2,7 @@
  * builder behind `handoff uki`, which appends the sections to the stub with
  * pe_add_sections(). */
 #include "uki.h"
+#include "cmdline.h"
 #include "fmt.h"
 #include "log.h"
 #include "osrel.h"
@@ -193,6 +194,9 @@ static EFI_STATUS uki_check_inputs(const struct uki_input *in, struct bz_info *b
 		return err;
 	if (in->splash && (in->splash_size < 2 || in->splash[0] != 'B' || in->splash[1] != 'M'))
 		return log_error_status(EFI_UNSUPPORTED, "splash: not a BMP image (no \"BM\" signature)");
+	/* the stub would refuse to boot it (cmdline_forms_make()): refused here, where it can be fixed */
+	if (in->cmdline)
+		return cmdline_check(in->cmdline, trimmed_len(in->cmdline), ".cmdline");
 	return EFI_SUCCESS;
 }
 

@@ -9,6 +9,7 @@
 #include "firmware.h"
 #include "core/bootparams.h"
 #include "core/boot_plan.h"
+#include "core/cmdline.h"
 #include <efi/proto/load_file.h>
 
 struct initrd_file {
@@ -46,6 +47,7 @@ struct boot_job {
 	struct kernel_region region; /* .kernel_addr != 0: @image was read into the kernel's pages */
 	struct image_info info;     /* image_identify() result */
 	const char *cmdline;        /* UTF-8, may be "" */
+	struct cmdline_forms cmdline_forms; /* boot_run(): @cmdline as every scheme hands it over and measures it */
 	bool cmdline_outside;       /* @cmdline is not the image's own: measured into PCR 12 (trust.h) */
 	struct initrd_set *initrds; /* may have n == 0 */
 	struct boot_plan plan;      /* plan_boot() */
@@ -129,10 +131,12 @@ bool gop_framebuffer(struct fb_info *ret);
 void pci_add_option_roms(struct boot_params *bp);
 
 /**
- * boot_run() - verify @plan's image (image_verify), measure the command line
- * into PCR 12 when planned, and start it by its scheme. Returns only on failure.
+ * boot_run() - make the command line's forms (cmdline_forms_make(): a line
+ * that is not well-formed UTF-8 boots nothing), verify @plan's image
+ * (image_verify), measure the command line into PCR 12 when planned, and start
+ * it by its scheme. Returns only on failure.
  */
-EFI_STATUS boot_run(const struct boot_job *job);
+EFI_STATUS boot_run(struct boot_job *job);
 
 /* the schemes */
 /* boot_stub() starts @child, the image image_verify() loaded; unloads it on failure. */

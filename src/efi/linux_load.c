@@ -54,16 +54,17 @@ static EFI_STATUS load_kernel(const struct boot_job *job, struct linux_loaded *l
 	return EFI_SUCCESS;
 }
 
+/* The UTF-8 form of the line whose UTF-16 form is measured (cmdline_forms_make()). */
 static EFI_STATUS load_cmdline(const struct boot_job *job, struct linux_loaded *l)
 {
-	size_t len = strlen(job->cmdline); /* checked against cmdline_size by plan_boot() */
+	const struct cmdline_forms *f = &job->cmdline_forms; /* checked against cmdline_size by plan_boot() */
 	EFI_STATUS err;
 
-	l->cmdline_alloc = len + 1;
+	l->cmdline_alloc = f->utf8_len + 1;
 	err = pages_alloc(l->cmdline_alloc, EFI_PAGE_SIZE, FOUR_GIB, &l->cmdline_addr);
 	if (EFI_ERROR(err))
 		return log_error_status(err, "no memory below 4 GiB for the command line");
-	memcpy((void *)(uintptr_t)l->cmdline_addr, job->cmdline, len + 1);
+	memcpy((void *)(uintptr_t)l->cmdline_addr, f->utf8, f->utf8_len + 1);
 	return EFI_SUCCESS;
 }
 
@@ -86,15 +87,10 @@ static EFI_STATUS load_initrd(const struct boot_job *job, struct linux_loaded *l
 /* PCR 9 as the kernel's own EFI stub would have measured it had it been
  * started by the stub scheme with these LoadOptions and this LoadFile2 initrd
  * (the handover entry and the 64-bit entry measure nothing). */
-static EFI_STATUS measure_for_linux(const struct boot_job *job, const struct linux_loaded *l)
+static void measure_for_linux(const struct boot_job *job, const struct linux_loaded *l)
 {
-	_cleanup_free_ CHAR16 *opts = str8_to_16(job->cmdline, /* path= */ false);
-
-	if (!opts)
-		return log_error_status(EFI_OUT_OF_RESOURCES, "no memory to measure the command line");
-	measure_linux_stub_params(opts, (strlen16(opts) + 1) * sizeof(CHAR16), (const void *)(uintptr_t)l->initrd_addr,
-				  l->initrd_alloc);
-	return EFI_SUCCESS;
+	measure_linux_stub_params(job->cmdline_forms.utf16, job->cmdline_forms.utf16_size,
+				  (const void *)(uintptr_t)l->initrd_addr, l->initrd_alloc);
 }
 
 EFI_STATUS linux_load(const struct boot_job *job, struct linux_loaded *ret)
@@ -113,7 +109,7 @@ EFI_STATUS linux_load(const struct boot_job *job, struct linux_loaded *ret)
 	if (!EFI_ERROR(err))
 		err = load_initrd(job, &l);
 	if (!EFI_ERROR(err) && job->plan.trust.measure_pcr9)
-		err = measure_for_linux(job, &l);
+		measure_for_linux(job, &l);
 	if (EFI_ERROR(err)) {
 		linux_unload(&l);
 		return err;

@@ -6,6 +6,7 @@
 #include "core/array.h"
 #include "core/bls_count.h"
 #include "core/osrel.h"
+#include "core/str16.h"
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -187,8 +188,13 @@ static int check_kernel(const char *path, enum boot_scheme protocol, char **ret_
 	return r;
 }
 
+/* One line of UTF-8 text: what the loader reads back (conf_line.h). */
 static bool one_line(const char *s)
 {
+	size_t at;
+
+	if (s && !utf8_check(s, strlen(s), &at))
+		return false;
 	for (; s && *s; s++)
 		if ((unsigned char)*s < 0x20 && *s != '\t')
 			return false;
@@ -274,7 +280,7 @@ static int parse_add(int argc, char **argv, struct add_args *a)
 	if (!a->spec.linux_path && !a->kernel_version)
 		return tool_usage("--linux FILE (or --kernel-version V) is required");
 	if (!one_line(a->spec.options) || !one_line(a->title_opt))
-		return tool_usage("--options and --title must be one line of text");
+		return tool_usage("--options and --title must be one line of UTF-8 text");
 	if (a->version_opt && !entry_name_ok(a->version_opt))
 		return tool_usage("--version '%s': use letters, digits and . _ - + ~ only", a->version_opt);
 	if (a->kernel_version && !entry_name_ok(a->kernel_version))

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "entry.h"
 #include "esp.h"
+#include "readers.h"
 #include "core/array.h"
 #include "core/bls_count.h"
 #include <ctype.h>
@@ -17,50 +18,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The files an entry refers to ("linux", "initrd", "efi", "devicetree"
- * values), as paths under its partition; anything not absolute or with ".."
- * is ignored so that remove never reaches outside. */
-static size_t entry_files(const char *text, char ***ret)
-{
-	static const char *const keys[] = { "linux", "initrd", "efi", "devicetree" };
-	char **files = NULL;
-	size_t n = 0;
-
-	for (const char *p = text; *p;) {
-		size_t len = strcspn(p, "\n"), klen = strcspn(p, " \t\n");
-		const char *v = p + klen;
-		size_t vlen;
-
-		while (*v == ' ' || *v == '\t')
-			v++;
-		vlen = len - (size_t)(v - p);
-		while (vlen && isspace((unsigned char)v[vlen - 1]))
-			vlen--;
-		for (size_t k = 0; k < 4; k++)
-			if (klen == strlen(keys[k]) && strncmp(p, keys[k], klen) == 0 && vlen && *v == '/' &&
-			    !memmem(v, vlen, "..", 2)) {
-				files = xrealloc(files, (n + 1) * sizeof(char *));
-				files[n++] = strndup(v, vlen);
-			}
-		p += len + (p[len] == '\n');
-	}
-	*ret = files;
-	return n;
-}
-
-static char *read_text(const char *path)
+/* The whole file, and its length (entry_text_refs() reads every line, NUL or not). */
+static char *read_text(const char *path, size_t *ret_len)
 {
 	uint8_t *buf;
-	size_t len;
-	char *s;
 
-	if (read_file(path, 1 << 20, &buf, &len) < 0)
+	if (read_file(path, 1 << 20, &buf, ret_len) < 0)
 		return NULL;
-	s = xmalloc(len + 1);
-	memcpy(s, buf, len);
-	s[len] = '\0';
-	free(buf);
-	return s;
+	return (char *)buf;
 }
 
 /* Is @file used by an entry in @entries_dir other than those named in @gone? */
@@ -73,6 +38,7 @@ static bool file_in_use(const char *entries_dir, char **gone, size_t n_gone, con
 	while (d && !used && (e = readdir(d))) {
 		size_t nl = strlen(e->d_name), n;
 		char *path, *text, **files;
+		size_t len = 0;
 		bool skip = nl < 6 || strcasecmp(e->d_name + nl - 5, ".conf") != 0;
 
 		for (size_t i = 0; i < n_gone && !skip; i++)
@@ -80,8 +46,8 @@ static bool file_in_use(const char *entries_dir, char **gone, size_t n_gone, con
 		if (skip)
 			continue;
 		path = path_join(entries_dir, e->d_name);
-		text = read_text(path);
-		n = text ? entry_files(text, &files) : 0;
+		text = read_text(path, &len);
+		n = text ? entry_text_refs(text, len, &files) : 0;
 		for (size_t i = 0; i < n; i++)
 			used |= strcmp(files[i], file) == 0;
 		if (text)
@@ -135,8 +101,9 @@ int entry_remove_id(const char *root, const char *id, const char *keep, bool fil
 	int r = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		char *path = path_join(dir, names[i]), *text = read_text(path), **f;
-		size_t k = text && files ? entry_files(text, &f) : 0;
+		size_t len = 0;
+		char *path = path_join(dir, names[i]), *text = read_text(path, &len), **f;
+		size_t k = text && files ? entry_text_refs(text, len, &f) : 0;
 
 		for (size_t j = 0; j < k; j++)
 			array_append(&refs, &n_refs, sizeof(char *), &f[j]);

@@ -1,12 +1,13 @@
 /* libFuzzer: loader.conf parser, and the same bytes as the values of the
  * Boot Loader Interface variables (bli_apply()). Besides memory safety,
  * checks what the parser promises: stored values are trimmed, non-empty,
- * NUL-free and no longer than a line; and that bli_apply() leaves a valid
+ * NUL-free, well-formed UTF-8 (utf8_ref.h) and no longer than a line; and that bli_apply() leaves a valid
  * entry index and timeout. */
 #include "core/bli.h"
 #include "core/config.h"
 #include "core/conf_line.h"
 #include "core/bls.h"
+#include "utf8_ref.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +19,7 @@ static void check_value(const char *s)
 		return;
 	n = strlen(s);
 	if (n == 0 || n > CONF_LINE_MAX || s[0] == ' ' || s[0] == '\t' || s[n - 1] == ' ' || s[n - 1] == '\t' ||
-	    s[n - 1] == '\r')
+	    s[n - 1] == '\r' || !ref_utf8_valid((const uint8_t *)s, n, NULL))
 		__builtin_trap();
 }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""Writes the hand-made inputs of tests/fuzz/corpus/{bzimage,initrd,cmdline,gpt,pcr}
-(committed; run by hand after changing it). Each is a regression or an edge
+"""Writes the hand-made inputs of tests/fuzz/corpus/{bzimage,initrd,cmdline,gpt,pcr,
+cmdline_measure,str16,bli,tool_readers} and the UTF-8 regressions of
+{bls,config,osrel} (committed; run by hand after changing it). Each is a regression or an edge
 the fuzzers must keep reaching: see the comment beside each."""
 import os
 import struct
@@ -119,3 +120,66 @@ put("pcr", "signature-max", b"\0" + padded(UKI, 1024))
 put("pcr", "signature-too-big", b"\0" + padded(UKI, 1025))
 with open(os.path.join(OUT, "uki", "tiny-stub.efi"), "rb") as f:
     put("pcr", "not-a-uki", b"enter-initrd\0" + f.read())
+
+# issue 21: UTF-8 that is not well-formed, one of each class (Unicode 15.0
+# Table 3-7), and text that is
+BAD_UTF8 = {
+    "overlong-nul": b"\xc0\x80", "overlong-3": b"\xe0\x80\xaf", "overlong-4": b"\xf0\x80\x80\xa0",
+    "surrogate": b"\xed\xa0\x80", "above-10ffff": b"\xf4\x90\x80\x80", "truncated": b"\xe2\x82",
+    "stray-continuation": b"\x80", "no-lead-byte": b"\xff",
+}
+GOOD_UTF8 = "root=LABEL=корень quiet caf\u00e9 \u20ac \U0001f600 \U0010ffff".encode()
+EVIL = b"quiet\xc0\x80 init=/bin/evil"
+
+# cmdline_measure: lines of options (cut at line feeds), the line itself, and LoadOptions/.cmdline
+put("cmdline_measure", "evil-overlong-nul", b"console=ttyS0\n" + EVIL + b"\npanic=-1")
+put("cmdline_measure", "every-class", b"\n".join(b"a" + v + b" b" for v in BAD_UTF8.values()))
+put("cmdline_measure", "well-formed", GOOD_UTF8 + b"\n\t" + GOOD_UTF8 + b" \r")
+put("cmdline_measure", "line-feed", b"quiet\ninit=/bin/evil")
+put("cmdline_measure", "blank-lines-crlf", b"  a\t\r\n\r\n\t\n \r\r\n")
+put("cmdline_measure", "nul-inside", b"a\0b\nc")
+# "options " and 4088 bytes is the longest line (4096); the CR of a CRLF does not count
+put("cmdline_measure", "longest-line",
+    b"a" * (4096 - 8) + b"\n" + b"b" * (4096 - 7) + b"\r\n" + b"c" * (4096 - 8) + b"\r")
+put("cmdline_measure", "utf16-pairs-lone-lf", u("a\u00e9\U0001f600 b") + b"\x3d\xd8 \x00\x00\xdc\n\x00z\x00")
+
+# str16: UTF-8 and, the same bytes, UTF-16LE
+for name, v in BAD_UTF8.items():
+    put("str16", name, b"x" + v + b"y")
+put("str16", "well-formed", GOOD_UTF8)
+put("str16", "utf16-pairs-and-lone", b"\x3d\xd8\x00\xde" + b"\x00\xdc" + b"\x3d\xd8" + b"\x3d\xd8\x01\xde" + b"\xff")
+put("str16", "empty", b"")
+put("str16", "nul-first", b"\0\xc0\x80")
+
+
+def bli(vars, flags=0x1f, last_id=b""):
+    """fuzz_bli: a flag byte, per variable a length byte and its UTF-16LE payload, then one more entry id."""
+    out = bytes([flags])
+    for v in vars:
+        out += bytes([len(v)]) + v
+    return out + last_id
+
+
+put("bli", "all-set", bli([u("5"), u("0"), u("debian-*\0"), u("arch"), u("fedora")], 0x3f, u("extra-1")))
+put("bli", "saved", bli([u("menu-force"), b"", u("@saved"), b"", u("debian-6.12.9-amd64")], 0x15))
+put("bli", "odd-and-lone", bli([b"5\x00\x00", u("\u00e9") + b"\x3d\xd8", u("deb") + b"\x00\xdc" + u("*"), b"a", b""]))
+put("bli", "too-big", bli([u("9" * 120), u("x" * 127)], 0x03) + b"\xff" * 600)
+put("bli", "overlong-in-id", bli([b"", b"", u("arch"), b"", b""], 0x04, EVIL))
+
+# tool_readers: an entry file, a /proc/cmdline, a BootOrder, a string variable (the same bytes for all)
+put("tool_readers", "entry-refs", b"title x\nlinux /a/vmlinuz\ninitrd /a/initrd.img \r\ninitrd relative\n"
+    b"efi /../etc/passwd\ndevicetree /dtb\nlinux /\xc0\x80/evil\ninitrd /nul\0x\n  linux /indented\n")
+put("tool_readers", "proc-cmdline", b"BOOT_IMAGE=/vmlinuz-6.1 root=/dev/vda1\t ro  initrd=\\x.img quiet\n")
+put("tool_readers", "boot-order", b"\x02\x00" + b"\x01\x00\x02\x00\x00\x00\x02\x00\x07")
+put("tool_readers", "string-variable", u("handoff 1.0 \U0001f600") + b"\x00\xdc\x00\x00junk")
+
+# regressions in the existing corpora: an ill-formed line is skipped
+put("bls", "options-overlong-nul", b"evil.conf\ntitle Evil\nlinux /k\noptions console=ttyS0\noptions " + EVIL + b"\n")
+put("bls", "every-utf8-class", b"e.conf\nlinux /k\n" + b"".join(b"title " + v + b"\n" for v in BAD_UTF8.values()))
+put("config", "default-overlong-nul", b"timeout 3\ndefault deb\xc0\x80ian-*\neditor no\n")
+put("osrel", "pretty-name-overlong", b'NAME="Plain"\nPRETTY_NAME="Evil\xc0\x80 x"\nVERSION_ID="1\xf4\x90\x80\x80"\n')
+# fuzz_osrel found: a kernel version that is not UTF-8 made a default .osrel the loader skips a line of
+put("osrel", "kernel-version-not-utf8", b"\xd3\xd11.0-57-amd64 (debian-kernel@lists.debian.org) #1 SMP")
+# LoadOptions ending at a line feed, with pairs and a lone surrogate; an overlong NUL in a .cmdline
+put("cmdline", "load-options-line-feed", bytes([16]) + u("a\U0001f600") + b"\x00\xdc" + u("\nb ") + b"x")
+put("cmdline", "section-overlong-nul", bytes([0]) + EVIL + b"\n")
