@@ -1,0 +1,20 @@
+/* Which partitions may supply boot entries: the pure decision (bootpart.h);
+ * src/efi/volumes.c gathers the facts from the firmware. */
+#include "bootpart.h"
+#include "gpt.h"
+
+/* EFI_GUID has no padding (efi.h asserts its size): equal GUIDs are equal bytes. */
+static bool same_guid(const EFI_GUID *a, const EFI_GUID *b)
+{
+	return memcmp(a, b, sizeof(*a)) == 0;
+}
+
+enum bootpart bootpart_classify(const struct bootpart_facts *f, const EFI_GUID *named, size_t n_named)
+{
+	static const EFI_GUID xbootldr = GPT_TYPE_XBOOTLDR;
+
+	for (size_t i = 0; f->has_uuid && i < n_named; i++)
+		if (same_guid(&f->part_uuid, &named[i]))
+			return BOOTPART_NAMED;
+	return f->has_type && same_guid(&f->type, &xbootldr) ? BOOTPART_XBOOTLDR : BOOTPART_IGNORED;
+}
