@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "entry.h"
 #include "esp.h"
+#include "loader_conf.h"
 #include "core/array.h"
 #include "core/bls_count.h"
 #include "core/osrel.h"
@@ -205,6 +206,8 @@ struct add_args {
 	const char *in_place;      /* auto, yes, no */
 	const char *root;          /* where /etc/kernel/entry-token, /etc/machine-id, os-release are read */
 	bool tries_given;
+	bool name_boot;            /* in place: loader.conf must name boot_uuid (boot-partition) */
+	EFI_GUID boot_uuid;
 	char *owned[3];            /* kernel, initrd and options found on the system */
 };
 
@@ -315,6 +318,31 @@ static int system_defaults(struct add_args *a)
 	return 0;
 }
 
+/* In place, the loader must be allowed to read BOOT's partition: of type
+ * XBOOTLDR, or named in loader.conf (README "Security"). NULL, or why not. */
+static char *check_boot_partition(struct add_args *a)
+{
+	char *why = NULL;
+	int r = boot_partition_uuid(a->spec.boot, a->spec.esp, &a->boot_uuid, &why);
+
+	a->name_boot = r == 1;
+	if (r == 2) {
+		tool_note("%s", why);
+		free(why);
+		why = NULL;
+	}
+	return why;
+}
+
+static int name_boot_partition(const struct add_args *a)
+{
+	char *comment = xasprintf("%s/loader/entries is on this partition (named by handoff entry add)", a->spec.boot);
+	int r = loader_conf_name_partition(a->spec.esp, &a->boot_uuid, comment);
+
+	free(comment);
+	return r;
+}
+
 /* --in-place: yes must work; auto falls back to copying, saying why. */
 static int decide_in_place(struct add_args *a)
 {
@@ -337,6 +365,8 @@ static int decide_in_place(struct add_args *a)
 	if (!why && a->spec.counted && !fat)
 		why = xasprintf("boot counting needs the entry where the loader can rename it: %s is ext4, "
 				"which it reads only", a->spec.boot);
+	if (!why)
+		why = check_boot_partition(a);
 	a->spec.in_place = !why;
 	if (why && strcmp(a->in_place, "yes") == 0) {
 		tool_fail("--in-place yes: %s", why);
@@ -407,6 +437,9 @@ static int entry_add(int argc, char **argv)
 		a.spec.sort_key = NULL;
 	a.spec.machine_id = ids.machine_id;
 	a.spec.print_path = true;
+	/* the line first: alone it is harmless, an entry the loader would not read is not */
+	if (a.spec.in_place && a.name_boot && name_boot_partition(&a) < 0)
+		goto out;
 	if (entry_install(&a.spec) == 0)
 		r = EXIT_OK;
 out:
