@@ -40,8 +40,10 @@ static const char help[] =
 	"        good boot). --in-place yes writes BOOT/loader/entries/<id>.conf pointing\n"
 	"        at the files under BOOT (default /boot) where they are, nothing copied:\n"
 	"        BOOT must be ext4 or FAT, on the ESP's disk, its partition's root or\n"
-	"        /boot; auto does so when it can. Without --esp: the ESP recorded by\n"
-	"        handoff install, or found.\n"
+	"        /boot; auto does so when it can. The ESP's loader/loader.conf then\n"
+	"        names BOOT's partition (boot-partition PARTUUID), unless it is the\n"
+	"        ESP or XBOOTLDR: the loader reads no other partition's entries.\n"
+	"        Without --esp: the ESP recorded by handoff install, or found.\n"
 	"        --kernel-version V is what the kernel hooks run: --linux BOOT/vmlinuz-V,\n"
 	"        --initrd BOOT/initrd.img-V when it exists, --options from\n"
 	"        /etc/kernel/cmdline (else /proc/cmdline without BOOT_IMAGE= and initrd=),\n"
@@ -50,8 +52,9 @@ static const char help[] =
 	"list    every entry as the loader sees it: sorted, the default marked, with\n"
 	"        problems (missing files, bad lines, unbootable kernels).\n"
 	"remove  delete the entry ID (file name without .conf and boot counter) in every\n"
-	"        state of counting, on the ESP with the files only it uses, and in\n"
-	"        BOOT/loader/entries; --kernel-version V removes <entry-token>-V.\n";
+	"        state of counting, on the ESP with the copies entry add made for it\n"
+	"        alone (never another file), and in BOOT/loader/entries;\n"
+	"        --kernel-version V removes <entry-token>-V.\n";
 
 /* What names this installation, read under --root (default /), as
  * kernel-install reads it: /etc/kernel/entry-token, /etc/machine-id, and
