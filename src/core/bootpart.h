@@ -18,10 +18,8 @@ enum bootpart {
 
 /* What the firmware says of a partition. */
 struct bootpart_facts {
-	bool has_uuid;      /* a GPT partition: part_uuid is its unique partition GUID (PARTUUID) */
-	EFI_GUID part_uuid;
-	bool has_type;      /* the firmware told its GPT partition type */
-	EFI_GUID type;
+	const EFI_GUID *part_uuid; /* its unique partition GUID (PARTUUID); NULL: not a GPT partition */
+	const EFI_GUID *type;      /* its GPT partition type; NULL: the firmware does not tell */
 };
 
 /**

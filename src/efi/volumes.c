@@ -56,12 +56,11 @@ static void partition_facts(EFI_HANDLE h, const HARDDRIVE_DEVICE_PATH *hd, struc
 {
 	EFI_PARTITION_INFO_PROTOCOL *pi;
 
-	*f = (struct bootpart_facts){ .has_uuid = hd->SignatureType == SIGNATURE_TYPE_GUID };
-	memcpy(&f->part_uuid, hd->Signature, sizeof(f->part_uuid));
-	if (BS->HandleProtocol(h, &pi_guid, (void **)&pi) == EFI_SUCCESS && pi->Type == PARTITION_TYPE_GPT) {
-		f->has_type = true;
-		f->type = pi->Info.Gpt.PartitionTypeGUID;
-	}
+	*f = (struct bootpart_facts){ 0 };
+	if (hd->SignatureType == SIGNATURE_TYPE_GUID)
+		f->part_uuid = (const void *)hd->Signature; /* unaligned: bootpart_classify() compares bytes */
+	if (BS->HandleProtocol(h, &pi_guid, (void **)&pi) == EFI_SUCCESS && pi->Type == PARTITION_TYPE_GPT)
+		f->type = &pi->Info.Gpt.PartitionTypeGUID;
 }
 
 /* A partition of the boot disk, other than the boot volume, with entries;

@@ -18,13 +18,7 @@ static const EFI_GUID other_uuid = { 0x6e1d2a9c, 0x51f3, 0x4b8e, { 0x9a, 0x0d, 0
 
 static struct bootpart_facts facts(const EFI_GUID *uuid, const EFI_GUID *type)
 {
-	struct bootpart_facts f = { .has_uuid = uuid != NULL, .has_type = type != NULL };
-
-	if (uuid)
-		f.part_uuid = *uuid;
-	if (type)
-		f.type = *type;
-	return f;
+	return (struct bootpart_facts){ .part_uuid = uuid, .type = type };
 }
 
 TEST(bootpart_only_xbootldr_and_named_partitions)
@@ -64,14 +58,16 @@ TEST(bootpart_only_xbootldr_and_named_partitions)
 	}
 }
 
-TEST(bootpart_without_uuid_ignores_the_signature_bytes)
+TEST(bootpart_compares_unaligned_guids_bytewise)
 {
-	/* an MBR partition's hard-drive node holds a 32-bit disk signature:
-	 * bytes equal to a named GUID must not count */
-	struct bootpart_facts f = facts(&boot_uuid, NULL);
+	/* the PARTUUID sits at offset 24 of a packed hard-drive node (UEFI 2.10
+	 * §10.3.5.1): compared where it lies, in the disk's byte order */
+	static const uint8_t node_bytes[1 + 16] = { 0, 0x9c, 0x2a, 0x1d, 0x6e, 0xf3, 0x51, 0x8e, 0x4b,
+						  0x9a, 0x0d, 0x17, 0x2c, 0x44, 0x5b, 0x60, 0x01 };
+	struct bootpart_facts f = { .part_uuid = (const void *)(node_bytes + 1) };
 
-	f.has_uuid = false;
-	CHECK_EQ(bootpart_classify(&f, &boot_uuid, 1), BOOTPART_IGNORED);
+	CHECK_EQ(bootpart_classify(&f, &boot_uuid, 1), BOOTPART_NAMED);
+	CHECK_EQ(bootpart_classify(&f, &other_uuid, 1), BOOTPART_IGNORED);
 }
 
 TEST(config_boot_partition_is_repeatable)
