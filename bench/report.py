@@ -188,8 +188,9 @@ def readbench_lines(res):
                    "against the host's (%s), outside the timed part." % (rb["verified_methods"], rb["crc32"]))
     if "volumes_us" in rb:
         out.append("")
-        out.append("Finding the volumes as the loader does (volumes_find(): the boot disk's partitions, mounting "
-                   "the ext4 one and looking for its loader entries) took %.1f ms, once." % (rb["volumes_us"] / 1000))
+        out.append("Finding the volumes as the loader does (volumes_add_partitions(): the boot disk's partitions, "
+                   "mounting the ext4 one and looking for its loader entries) took %.1f ms, once."
+                   % (rb["volumes_us"] / 1000))
     if "touch_us" in rb:
         out.append("")
         out.append("Before the rounds the fresh %d MiB buffer is written once (memset): %.1f ms — the cost of "

@@ -1,7 +1,8 @@
 /* libFuzzer: loader.conf parser, and the same bytes as the values of the
  * Boot Loader Interface variables (bli_apply()). Besides memory safety,
  * checks what the parser promises: stored values are trimmed, non-empty,
- * NUL-free, well-formed UTF-8 (utf8_ref.h) and no longer than a line; and that bli_apply() leaves a valid
+ * NUL-free, well-formed UTF-8 (utf8_ref.h) and no longer than a line, one boot-partition GUID per 36
+ * bytes; and that bli_apply() leaves a valid
  * entry index and timeout. */
 #include "core/bli.h"
 #include "core/config.h"
@@ -64,6 +65,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_value(cfg.default_glob);
 	check_value(cfg.console_mode);
 	if (cfg.n_errors > size)
+		__builtin_trap();
+	/* each boot-partition GUID took 36 bytes of text */
+	if ((cfg.n_boot_partitions && !cfg.boot_partitions) || cfg.n_boot_partitions > size / 36)
 		__builtin_trap();
 	if (cfg.default_glob) /* the glob as the loader will use it */
 		(void)glob_match(cfg.default_glob, "debian-6.1.0-13-amd64");
