@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes the hand-made inputs of tests/fuzz/corpus/{bzimage,initrd,cmdline,gpt}
+"""Writes the hand-made inputs of tests/fuzz/corpus/{bzimage,initrd,cmdline,gpt,pe}
 (committed; run by hand after changing it). Each is a regression or an edge
 the fuzzers must keep reaching: see the comment beside each."""
 import os
@@ -97,3 +97,30 @@ put("gpt", "two-partitions", gpt_disk())
 put("gpt", "partition-past-usable", gpt_disk(parts=((34, 99),)))
 put("gpt", "partition-reversed", gpt_disk(parts=((60, 40),)))
 put("gpt", "no-gpt", gpt_disk()[:512] + bytes(99 * 512))
+
+
+def loaded_pe(length, vsize=0x10, size_of_image=0x2000):
+    """A PE32+ EFI application as the firmware loaded it (headers at 0, its one
+    section .data at RVA 0x1000, VirtualSize @vsize, 0x200 raw), @length bytes."""
+    b = bytearray(max(length, 0x400))
+    b[0:2] = b"MZ"
+    struct.pack_into("<I", b, 0x3c, 0x80)
+    b[0x80:0x84] = b"PE\0\0"
+    struct.pack_into("<HH", b, 0x84, 0x8664, 1)                    # machine, one section
+    struct.pack_into("<H", b, 0x94, 112 + 16 * 8)                  # optional header size
+    opt = 0x98
+    struct.pack_into("<HI", b, opt, 0x20b, 0)
+    struct.pack_into("<I", b, opt + 16, 0x1000)                    # entry point
+    struct.pack_into("<QII", b, opt + 24, 0x10000000, 0x1000, 0x200)  # ImageBase, alignments
+    struct.pack_into("<IIIH", b, opt + 56, size_of_image, 0x400, 0, 10)  # SizeOfImage, headers, EFI app
+    struct.pack_into("<I", b, opt + 108, 16)                       # data directories
+    sec = opt + 112 + 16 * 8
+    b[sec:sec + 8] = b".data\0\0\0"
+    struct.pack_into("<IIII", b, sec + 8, vsize, 0x1000, 0x200, 0x400)
+    return bytes(b[:length])
+
+
+# U-Boot's ImageSize ends with the last section (RVA + VirtualSize), short of
+# SizeOfImage: a whole loaded image; one byte less cuts into the section.
+put("pe", "loaded-short-of-size-of-image", loaded_pe(0x1010))
+put("pe", "loaded-cut-in-last-section", loaded_pe(0x100f))
