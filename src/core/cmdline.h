@@ -37,4 +37,20 @@ char *cmdline_for_stub(const uint8_t *load_options, size_t load_options_size, co
 bool cmdline_stub_takes_load_options(const uint8_t *load_options, size_t load_options_size, bool has_section,
 				     bool secure_boot);
 
+/* What cmdline_kernel_flags() reports. */
+enum {
+	CMDLINE_DISABLE_MTRR_TRIM = 1 << 0, /* "disable_mtrr_trim" */
+	CMDLINE_EFI_NORUNTIME = 1 << 1,     /* "efi=noruntime" or "noefi": no EFI runtime services */
+};
+
+/**
+ * cmdline_kernel_flags() - which of the CMDLINE_* settings Linux takes from
+ * @cmdline, parsing it as the kernel does: '-' and '_' alike in a name,
+ * nothing after "--" (kernel/params.c parse_args()); "efi=" is a comma list
+ * in which "runtime" undoes "noruntime", and a later "efi=" an earlier one
+ * (drivers/firmware/efi/efi.c parse_efi_cmdline()).
+ * Return: a mask of CMDLINE_* (the ones found before memory ran out).
+ */
+unsigned cmdline_kernel_flags(const char *cmdline);
+
 #endif

@@ -59,6 +59,9 @@ put("cmdline", "opts-and-section", bytes([12]) + u("ro quiet") [:12] + b"root=/d
 put("cmdline", "odd-unterminated", bytes([7]) + u("initrd=\"/a b\"")[:7] + b"x")
 put("cmdline", "quoted-initrds", bytes([0]) + b'initrd="/with space" initrd=/b initrd= initrd=""\n')
 put("cmdline", "nul-in-section", bytes([0]) + b"console=ttyS0\0initrd=/hidden")
+# the options handoff names on U-Boot, as the kernel parses them (cmdline_kernel_flags)
+put("cmdline", "uboot-options", bytes([0]) + b'"disable-mtrr-trim" efi=debug,noruntime,runtime noefi -- efi=x\n')
+put("cmdline", "long-option", bytes([0]) + b"efi=noruntime," + b"a" * 200 + b" efi= efi ,,,")
 put("cmdline", "surrogates", bytes([8]) + b"\x3d\xd8\x00\xde\x00\xdc\xff\xff" + b"")
 
 
