@@ -443,11 +443,12 @@ def expect_init(res):
     return res.init
 
 
-def expect_linux_saw(res, cmdline, initrd=paths.INITRD, exact=True, fb="EFI"):
+def expect_linux_saw(res, cmdline, initrd=paths.INITRD, exact=True, fb="EFI", runtime=True):
     """What the kernel and the test initramfs report (HANDOFF-INIT), against
     what was configured: the command line (@exact: exactly @cmdline, else it
-    contains it), /sys/firmware/efi, efivarfs entries, the framebuffer named
-    by /proc/fb (containing @fb; None: not checked) and the SHA-256 of
+    contains it), /sys/firmware/efi, efivarfs entries (@runtime False: none,
+    the line turned EFI runtime services off), the framebuffer named by
+    /proc/fb (containing @fb; None: not checked) and the SHA-256 of
     /payload.bin from @initrd. Returns the report."""
     init = expect_init(res)
     if exact:
@@ -455,8 +456,11 @@ def expect_linux_saw(res, cmdline, initrd=paths.INITRD, exact=True, fb="EFI"):
     else:
         expect_in(cmdline, init.get("cmdline"), "the configured options in the kernel command line", res)
     expect_eq(init.get("efi"), True, "/sys/firmware/efi exists", res)
-    expect(isinstance(init.get("efivars"), int) and init["efivars"] > 0,
-           "efivarfs lists variables (runtime services work), got %r" % init.get("efivars"), res)
+    if runtime:
+        expect(isinstance(init.get("efivars"), int) and init["efivars"] > 0,
+               "efivarfs lists variables (runtime services work), got %r" % init.get("efivars"), res)
+    else:
+        expect_eq(init.get("efivars"), 0, "efivarfs entries (EFI runtime services off)", res)
     if fb is not None:
         expect_in(fb, init.get("fb", ""), "/proc/fb names the EFI framebuffer", res)
     expect_eq(init.get("payload_sha256"), initramfs.expected_payload_sha256(initrd),
