@@ -9,6 +9,7 @@
 #include "boot.h"
 #include "measure.h"
 #include "core/fmt.h"
+#include "core/fwquirk.h"
 
 #define KERNEL_FILE_MAX (2ull << 30) /* no kernel or UKI is near this */
 
@@ -171,6 +172,18 @@ static void say_what_boots(const struct boot_job *job, const struct bls_entry *e
 		 t->verify != VERIFY_NONE ? verifier_name(t->verify) : "");
 }
 
+/* Options Linux needs on this firmware that the line lacks: said, not added
+ * (the line is the user's, and measured), docs/compatibility.md "U-Boot". */
+static void warn_missing_options(const char *cmdline)
+{
+	unsigned missing = fwquirk_missing_options(FW_ARCH_NATIVE, ST->FirmwareVendor, cmdline);
+
+	if (missing)
+		log_warning("on U-Boot, Linux needs%s%s on its command line",
+			    missing & CMDLINE_DISABLE_MTRR_TRIM ? " disable_mtrr_trim" : "",
+			    missing & CMDLINE_EFI_NORUNTIME ? " efi=noruntime" : "");
+}
+
 /* One boot attempt of @e: every failure is said once, with the entry as its
  * context, and everything taken is released on the way out. */
 static EFI_STATUS boot_entry_job(struct loader *l, struct bls_entry *e, struct boot_job *job, const char *cmdline)
@@ -199,6 +212,8 @@ static EFI_STATUS boot_entry_job(struct loader *l, struct bls_entry *e, struct b
 		err = kernel_file_read(job, &k, &pool_image);
 	if (EFI_ERROR(err))
 		return err;
+	if (e->kernel)
+		warn_missing_options(job->cmdline);
 	say_what_boots(job, e);
 	loader_var_set_str(u"HandoffBootScheme", scheme_name(job->plan.scheme));
 	loader_save_selected(l, e);

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes the hand-made inputs of tests/fuzz/corpus/{bzimage,initrd,cmdline,gpt,pcr,
+"""Writes the hand-made inputs of tests/fuzz/corpus/{bzimage,initrd,cmdline,gpt,pe,pcr,
 cmdline_measure,str16,bli,tool_readers} and the UTF-8 regressions of
 {bls,config,osrel} (committed; run by hand after changing it). Each is a regression or an edge
 the fuzzers must keep reaching: see the comment beside each."""
@@ -60,6 +60,9 @@ put("cmdline", "opts-and-section", bytes([12]) + u("ro quiet") [:12] + b"root=/d
 put("cmdline", "odd-unterminated", bytes([7]) + u("initrd=\"/a b\"")[:7] + b"x")
 put("cmdline", "quoted-initrds", bytes([0]) + b'initrd="/with space" initrd=/b initrd= initrd=""\n')
 put("cmdline", "nul-in-section", bytes([0]) + b"console=ttyS0\0initrd=/hidden")
+# the options handoff names on U-Boot, as the kernel parses them (cmdline_kernel_flags)
+put("cmdline", "uboot-options", bytes([0]) + b'"disable-mtrr-trim" efi=debug,noruntime,runtime noefi -- efi=x\n')
+put("cmdline", "long-option", bytes([0]) + b"efi=noruntime," + b"a" * 200 + b" efi= efi ,,,")
 put("cmdline", "surrogates", bytes([8]) + b"\x3d\xd8\x00\xde\x00\xdc\xff\xff" + b"")
 
 
@@ -183,3 +186,29 @@ put("osrel", "kernel-version-not-utf8", b"\xd3\xd11.0-57-amd64 (debian-kernel@li
 # LoadOptions ending at a line feed, with pairs and a lone surrogate; an overlong NUL in a .cmdline
 put("cmdline", "load-options-line-feed", bytes([16]) + u("a\U0001f600") + b"\x00\xdc" + u("\nb ") + b"x")
 put("cmdline", "section-overlong-nul", bytes([0]) + EVIL + b"\n")
+
+def loaded_pe(length, vsize=0x10, size_of_image=0x2000):
+    """A PE32+ EFI application as the firmware loaded it (headers at 0, its one
+    section .data at RVA 0x1000, VirtualSize @vsize, 0x200 raw), @length bytes."""
+    b = bytearray(max(length, 0x400))
+    b[0:2] = b"MZ"
+    struct.pack_into("<I", b, 0x3c, 0x80)
+    b[0x80:0x84] = b"PE\0\0"
+    struct.pack_into("<HH", b, 0x84, 0x8664, 1)                    # machine, one section
+    struct.pack_into("<H", b, 0x94, 112 + 16 * 8)                  # optional header size
+    opt = 0x98
+    struct.pack_into("<HI", b, opt, 0x20b, 0)
+    struct.pack_into("<I", b, opt + 16, 0x1000)                    # entry point
+    struct.pack_into("<QII", b, opt + 24, 0x10000000, 0x1000, 0x200)  # ImageBase, alignments
+    struct.pack_into("<IIIH", b, opt + 56, size_of_image, 0x400, 0, 10)  # SizeOfImage, headers, EFI app
+    struct.pack_into("<I", b, opt + 108, 16)                       # data directories
+    sec = opt + 112 + 16 * 8
+    b[sec:sec + 8] = b".data\0\0\0"
+    struct.pack_into("<IIII", b, sec + 8, vsize, 0x1000, 0x200, 0x400)
+    return bytes(b[:length])
+
+
+# U-Boot's ImageSize ends with the last section (RVA + VirtualSize), short of
+# SizeOfImage: a whole loaded image; one byte less cuts into the section.
+put("pe", "loaded-short-of-size-of-image", loaded_pe(0x1010))
+put("pe", "loaded-cut-in-last-section", loaded_pe(0x100f))
