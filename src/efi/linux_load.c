@@ -14,8 +14,9 @@ EFI_STATUS kernel_region_alloc(const struct kernel_layout *lay, uint64_t below, 
 	uint64_t pad = ALIGN_UP(below, (uint64_t)EFI_PAGE_SIZE), off, a;
 	EFI_STATUS err;
 
-	/* pad <= BZ_HEAD_MAX rounded: no wrap; pref_address - pad only when it fits */
-	if (pad <= lay->pref_address && pages_alloc_at(lay->pref_address - pad, pad + lay->alloc_size) == EFI_SUCCESS) {
+	/* pad <= BZ_HEAD_MAX rounded: no wrap; pref_address - pad only when it fits (0: no pref_address) */
+	if (lay->pref_address && pad <= lay->pref_address &&
+	    pages_alloc_at(lay->pref_address - pad, pad + lay->alloc_size) == EFI_SUCCESS) {
 		*ret = (struct kernel_region){ lay->pref_address - pad, pad + lay->alloc_size, lay->pref_address };
 		return EFI_SUCCESS;
 	}

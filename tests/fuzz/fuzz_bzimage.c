@@ -85,8 +85,18 @@ static void check_scheme_ia32(const struct image_info *img, enum boot_scheme s, 
 		abort();
 }
 
+/* pref_address, when kept, holds the whole allocation below max_address,
+ * aligned (no wrap: issue 21); 0 means none. */
+static void check_pref_address(const struct kernel_layout *l)
+{
+	if (l->pref_address && (l->pref_address % l->alignment || l->alloc_size > l->max_address ||
+				l->pref_address > l->max_address - l->alloc_size))
+		abort();
+}
+
 static void check_compat_layout(const struct image_info *img, size_t size, const struct kernel_layout *l)
 {
+	check_pref_address(l);
 	if (l->alloc_size < img->pe.size_of_image || l->alloc_size < img->bz.init_size || l->copy_size > size ||
 	    !IS_POWER_OF_2(l->alignment) || l->alloc_size % EFI_PAGE_SIZE || img->pe.compat_entry_ia32 >= l->alloc_size)
 		abort();
@@ -100,6 +110,7 @@ static void check_layout(const struct image_info *img, const struct kernel_layou
 		abort(); /* copy and clear fit the allocation */
 	if (!IS_POWER_OF_2(l->alignment) || l->alloc_size % EFI_PAGE_SIZE)
 		abort();
+	check_pref_address(l);
 	if (!l->relocatable && (l->pref_address % l->alignment || l->alloc_size > l->max_address ||
 				l->pref_address > l->max_address - l->alloc_size))
 		abort(); /* a fixed address must hold the whole kernel below the limit */
