@@ -24,7 +24,7 @@ EFI_STATUS plan_trust(const struct trust_request *req, const char *name, struct 
 	const struct image_info *img = req->img;
 	/* an image this firmware cannot LoadImage: a 64-bit kernel on 32-bit firmware */
 	bool foreign = req->fw == FW_IA32 && !(img->is_pe && pe_is_efi_app(&img->pe, PE_MACHINE_I386));
-	struct trust_plan p = { 0 };
+	struct trust_plan p = { .bp_secure_boot = req->sb_mode };
 
 	if (req->secure_boot && !req->preverified) {
 		if (!img->is_pe)
@@ -57,6 +57,25 @@ EFI_STATUS plan_trust(const struct trust_request *req, const char *name, struct 
 	p.measure_pcr12 = req->tpm && req->cmdline_outside && !req->cmdline_empty;
 	*ret = p;
 	return EFI_SUCCESS;
+}
+
+bool sb_enforced(const struct sb_vars *v)
+{
+	return v->secure_boot_status == EFI_SUCCESS && v->secure_boot != 0 && v->setup_mode != 1;
+}
+
+enum sb_mode sb_mode(const struct sb_vars *v)
+{
+	if (v->secure_boot_status == EFI_NOT_FOUND)
+		return SB_MODE_DISABLED;
+	if (v->secure_boot_status != EFI_SUCCESS)
+		return SB_MODE_UNKNOWN;
+	if (!sb_enforced(v))
+		return SB_MODE_DISABLED;
+	/* shim's MokSBStateRT counts only when volatile, as Linux has it */
+	if (v->moksb_status == EFI_SUCCESS && !(v->moksb_attributes & EFI_VARIABLE_NON_VOLATILE) && v->moksb == 1)
+		return SB_MODE_DISABLED;
+	return SB_MODE_ENABLED;
 }
 
 const char *trust_status_meaning(EFI_STATUS status)

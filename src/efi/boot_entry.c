@@ -141,7 +141,7 @@ static EFI_STATUS open_initrds(const struct volume *vol, const struct bls_entry 
 /* A "linux" entry by its protocol; an "efi" entry (or a UKI) as an EFI
  * application for the firmware this loader was built for. */
 static EFI_STATUS plan_entry(struct boot_job *job, const struct bls_entry *e, const struct kernel_file *k,
-			     bool secure_boot)
+			     const struct loader *l)
 {
 	struct boot_request r = {
 		.img = &job->info,
@@ -150,10 +150,11 @@ static EFI_STATUS plan_entry(struct boot_job *job, const struct bls_entry *e, co
 		.fw = FW_ARCH_NATIVE,
 		.cmdline_len = strlen(job->cmdline),
 		.initrd_size = job->initrds->total_size,
-		.secure_boot = secure_boot,
-		.shim = secure_boot && shim_present(),
+		.secure_boot = l->secure_boot,
+		.shim = l->secure_boot && shim_present(),
 		.tpm = tpm_present(),
 		.cmdline_outside = job->cmdline_outside,
+		.sb_mode = l->sb_mode,
 	};
 
 	return plan_boot(&r, job->kernel_path, &job->plan);
@@ -194,7 +195,7 @@ static EFI_STATUS boot_entry_job(struct loader *l, struct bls_entry *e, struct b
 			    job->kernel_path);
 	err = open_initrds(vol, e, job, &paths.v, &initrds);
 	if (!EFI_ERROR(err))
-		err = plan_entry(job, e, &k, l->secure_boot);
+		err = plan_entry(job, e, &k, l);
 	if (!EFI_ERROR(err))
 		err = kernel_file_read(job, &k, &pool_image);
 	if (EFI_ERROR(err))

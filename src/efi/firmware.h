@@ -6,6 +6,7 @@
 #include "core/array.h"
 #include "core/log.h"
 #include "core/str16.h"
+#include "core/trust.h"
 #include <efi/efi.h>
 #include <efi/proto/device_path.h>
 #include <efi/proto/file.h>
@@ -77,6 +78,7 @@ EFI_STATUS file_list_dir(EFI_FILE_PROTOCOL *root, const char *dir_path, const ch
 			 char ***ret_names, size_t *ret_n);
 
 /* --- variables (vars.c) --- */
-bool secure_boot_enabled(void);
+/** secure_boot_read() - SecureBoot, SetupMode and shim's MokSBStateRT, as read. */
+void secure_boot_read(struct sb_vars *ret);
 
 #endif

@@ -122,6 +122,7 @@ EFI_STATUS linux_load(const struct boot_job *job, struct linux_loaded *ret)
 	bp_setup_header(l.bp, &job->info.bz, &(struct bp_load){
 		.kernel_addr = l.kernel_addr, .cmdline_addr = l.cmdline_addr,
 		.initrd_addr = l.initrd_addr, .initrd_size = l.initrd_alloc,
+		.secure_boot = (uint8_t)job->plan.trust.bp_secure_boot,
 	});
 	*ret = l;
 	return EFI_SUCCESS;

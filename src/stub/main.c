@@ -47,12 +47,12 @@ static EFI_STATUS add_cmdline_initrds(struct initrd_set *set, const EFI_LOADED_I
 /* The embedded kernel was verified with this whole image by whoever started
  * it ("preverified", src/core/trust.h). A wrapped bzImage's PE entry is this
  * stub itself, so the stub scheme would start us again: @no_stub. */
-static EFI_STATUS plan_embedded(struct boot_job *job, bool no_stub, bool secure_boot)
+static EFI_STATUS plan_embedded(struct boot_job *job, bool no_stub, const struct sb_vars *sb)
 {
 	struct boot_request r = {
 		.img = &job->info, .image_size = job->image_size, .requested = SCHEME_AUTO, .fw = FW_ARCH_NATIVE,
 		.no_stub = no_stub, .cmdline_len = strlen(job->cmdline), .initrd_size = job->initrds->total_size,
-		.secure_boot = secure_boot, .tpm = tpm_present(), .preverified = true,
+		.secure_boot = sb_enforced(sb), .sb_mode = sb_mode(sb), .tpm = tpm_present(), .preverified = true,
 		.cmdline_outside = job->cmdline_outside,
 	};
 
@@ -61,7 +61,7 @@ static EFI_STATUS plan_embedded(struct boot_job *job, bool no_stub, bool secure_
 
 /* A wrapped kernel is in two pieces (wrap.h): planned from its head, then
  * put together once, in its final pages, so linux_load() copies nothing. */
-static EFI_STATUS place_wrapped(struct boot_job *job, const struct stub_sections *s, bool secure_boot)
+static EFI_STATUS place_wrapped(struct boot_job *job, const struct stub_sections *s, const struct sb_vars *sb)
 {
 	size_t total = s->head.size + s->body.size, head_len = MIN(total, (size_t)BZ_HEAD_MAX);
 	_cleanup_free_ uint8_t *head = mem_alloc(head_len);
@@ -76,7 +76,7 @@ static EFI_STATUS place_wrapped(struct boot_job *job, const struct stub_sections
 	job->image_size = total;
 	err = image_identify_head(head, head_len, total, job->kernel_path, &job->info);
 	if (!EFI_ERROR(err))
-		err = plan_embedded(job, /* no_stub= */ true, secure_boot);
+		err = plan_embedded(job, /* no_stub= */ true, sb);
 	if (!EFI_ERROR(err))
 		err = kernel_region_alloc(&job->plan.kernel, job->info.bz.setup_size, job->kernel_path, &job->region);
 	if (EFI_ERROR(err))
@@ -88,27 +88,27 @@ static EFI_STATUS place_wrapped(struct boot_job *job, const struct stub_sections
 	return image_identify(dst, total, job->kernel_path, &job->info);
 }
 
-static EFI_STATUS plan_kernel(struct boot_job *job, const struct stub_sections *s, bool secure_boot)
+static EFI_STATUS plan_kernel(struct boot_job *job, const struct stub_sections *s, const struct sb_vars *sb)
 {
 	EFI_STATUS err;
 
 	if (s->wrapped)
-		return place_wrapped(job, s, secure_boot);
+		return place_wrapped(job, s, sb);
 	job->image = s->linux.data;
 	job->image_size = s->linux.size;
 	err = image_identify(job->image, job->image_size, job->kernel_path, &job->info);
-	return EFI_ERROR(err) ? err : plan_embedded(job, /* no_stub= */ false, secure_boot);
+	return EFI_ERROR(err) ? err : plan_embedded(job, /* no_stub= */ false, sb);
 }
 
 /* The firmware refused to LoadImage the embedded kernel on its own: boot the
  * same (already verified) bytes by the next scheme. */
-static EFI_STATUS boot_embedded(struct boot_job *job, bool secure_boot)
+static EFI_STATUS boot_embedded(struct boot_job *job, const struct sb_vars *sb)
 {
 	EFI_STATUS err = boot_run(job);
 
 	if ((err != EFI_SECURITY_VIOLATION && err != EFI_ACCESS_DENIED) || job->plan.scheme != SCHEME_STUB)
 		return err;
-	err = plan_embedded(job, /* no_stub= */ true, secure_boot);
+	err = plan_embedded(job, /* no_stub= */ true, sb);
 	if (EFI_ERROR(err))
 		return err;
 	log_info("stub: booting the embedded kernel by %s, covered by this image's signature",
@@ -158,9 +158,12 @@ static EFI_STATUS stub_boot(const EFI_LOADED_IMAGE_PROTOCOL *li, const EFI_DEVIC
 							    .device = li->DeviceHandle, .devpath = self_dp,
 							    .initrds = &initrds };
 	struct stub_sections s;
-	bool secure_boot = secure_boot_enabled();
+	struct sb_vars sb;
+	bool secure_boot;
 	EFI_STATUS err;
 
+	secure_boot_read(&sb);
+	secure_boot = sb_enforced(&sb);
 	err = stub_find_sections(li, &s);
 	if (EFI_ERROR(err))
 		return err;
@@ -177,12 +180,12 @@ static EFI_STATUS stub_boot(const EFI_LOADED_IMAGE_PROTOCOL *li, const EFI_DEVIC
 	err = gather_initrds(&initrds, &s, li, cmdline, secure_boot, &o);
 	if (EFI_ERROR(err))
 		return err;
-	err = plan_kernel(&job, &s, secure_boot);
+	err = plan_kernel(&job, &s, &sb);
 	if (EFI_ERROR(err))
 		return err;
 	log_info("stub: booting the embedded kernel by %s (%zu initrd, %llu KiB)", scheme_name(job.plan.scheme),
 		 initrds.n, (unsigned long long)(initrds.total_size >> 10));
-	return boot_embedded(&job, secure_boot);
+	return boot_embedded(&job, &sb);
 }
 
 EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)

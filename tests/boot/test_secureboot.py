@@ -105,6 +105,11 @@ def measured_boots(secure_boot):
         res = qemu.run_qemu(img, TIMEOUT, name=scheme, secure_boot=secure_boot, tpm=True)
         init = qemu.expect_linux_saw(res, options)
         qemu.expect_eq(init.get("secureboot"), "1" if secure_boot else "0", "Linux's SecureBoot variable", res)
+        # issue 21: by legacy nothing told the kernel, which then ran unlocked
+        qemu.expect_eq(init.get("bp_secure_boot"), 3 if secure_boot else 2,
+                       "boot_params.secure_boot (3 enabled, 2 disabled)", res)
+        qemu.expect_eq(init.get("lockdown"), "integrity" if secure_boot else "none",
+                       "/sys/kernel/security/lockdown of Debian's signed kernel", res)
         qemu.expect(res.time_of(r"handoff: booting 'Debian' by %s\b" % scheme) is not None, "booted by %s" % scheme,
                     res)
         if secure_boot:

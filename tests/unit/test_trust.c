@@ -127,6 +127,56 @@ TEST(trust_stub_under_secure_boot_does_not_reload_embedded_kernel_for_handover)
 	CHECK(p.load_image);
 }
 
+/* include/linux/efi.h efi_get_secureboot_mode() and libstub's efi_get_secureboot(). */
+TEST(trust_secure_boot_mode_as_linux_decides_it)
+{
+	struct sb_vars v = { .secure_boot_status = EFI_SUCCESS, .secure_boot = 1, .moksb_status = EFI_NOT_FOUND };
+
+	CHECK(sb_enforced(&v));
+	CHECK_EQ(sb_mode(&v), SB_MODE_ENABLED);
+	CHECK_EQ(SB_MODE_ENABLED, 3);
+	v.setup_mode = 1;
+	CHECK(!sb_enforced(&v));
+	CHECK_EQ(sb_mode(&v), SB_MODE_DISABLED);
+	v.setup_mode = 0;
+	v.secure_boot = 0;
+	CHECK_EQ(sb_mode(&v), SB_MODE_DISABLED);
+	CHECK_EQ(SB_MODE_DISABLED, 2);
+	v.secure_boot_status = EFI_NOT_FOUND;
+	CHECK_EQ(sb_mode(&v), SB_MODE_DISABLED);
+	v.secure_boot_status = EFI_DEVICE_ERROR;
+	CHECK_EQ(sb_mode(&v), SB_MODE_UNKNOWN);
+	CHECK_EQ(SB_MODE_UNKNOWN, 1);
+	CHECK(!sb_enforced(&v));
+	/* shim's validation switched off (mokutil --disable-validation): volatile MokSBStateRT = 1 */
+	v = (struct sb_vars){ .secure_boot_status = EFI_SUCCESS, .secure_boot = 1, .moksb_status = EFI_SUCCESS,
+			      .moksb_attributes = EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS,
+			      .moksb = 1 };
+	CHECK_EQ(sb_mode(&v), SB_MODE_DISABLED);
+	CHECK(sb_enforced(&v)); /* handoff still verifies what it boots */
+	v.moksb_attributes |= EFI_VARIABLE_NON_VOLATILE; /* only shim's volatile copy counts */
+	CHECK_EQ(sb_mode(&v), SB_MODE_ENABLED);
+	v.moksb_attributes = 0;
+	v.moksb = 0;
+	CHECK_EQ(sb_mode(&v), SB_MODE_ENABLED);
+}
+
+/* The plan carries the mode to boot_params on the schemes handoff fills it. */
+TEST(trust_plan_carries_the_secure_boot_mode)
+{
+	struct image_info img = pe_bz();
+	struct trust_request r = { .img = &img, .scheme = SCHEME_LEGACY, .secure_boot = true,
+				   .sb_mode = SB_MODE_ENABLED };
+	struct trust_plan p;
+
+	CHECK_EQ(plan_trust(&r, "k", &p), EFI_SUCCESS);
+	CHECK_EQ(p.bp_secure_boot, SB_MODE_ENABLED);
+	r.sb_mode = SB_MODE_DISABLED;
+	r.secure_boot = false;
+	CHECK_EQ(plan_trust(&r, "k", &p), EFI_SUCCESS);
+	CHECK_EQ(p.bp_secure_boot, SB_MODE_DISABLED);
+}
+
 TEST(trust_refusal_reasons)
 {
 	CHECK(strstr(trust_refusal_reason(EFI_SECURITY_VIOLATION, true, EFI_IMAGE_EXECUTION_AUTH_SIG_FOUND), "dbx"));
