@@ -1,18 +1,9 @@
 /* One path from a resolved plan to its scheme, for the loader and the stub:
- * verify (src/efi/verify.c), measure the command line (PCR 12) only once
- * the image is accepted, then the scheme. */
+ * verify and measure PCR 4 (src/efi/verify.c), measure the command line
+ * (PCR 12) only once the image is accepted, then the scheme. A measurement
+ * that cannot be made stops the boot (src/efi/tpm.c). */
 #include "boot.h"
 #include "measure.h"
-
-static void measure_cmdline(const struct boot_job *job)
-{
-	_cleanup_free_ CHAR16 *opts = str8_to_16(job->cmdline, /* path= */ false);
-
-	if (opts)
-		measure_cmdline_pcr12(opts, (strlen16(opts) + 1) * sizeof(CHAR16));
-	else
-		log_warning("TPM: no memory to measure the command line");
-}
 
 EFI_STATUS boot_run(const struct boot_job *job)
 {
@@ -23,7 +14,12 @@ EFI_STATUS boot_run(const struct boot_job *job)
 	if (EFI_ERROR(err))
 		return err;
 	if (job->plan.trust.measure_pcr12)
-		measure_cmdline(job);
+		err = measure_cmdline_pcr12(job->cmdline);
+	if (EFI_ERROR(err)) {
+		if (child)
+			BS->UnloadImage(child);
+		return err;
+	}
 	switch (job->plan.scheme) {
 	case SCHEME_STUB: return boot_stub(job, child);
 	case SCHEME_HANDOVER: return boot_handover(job);

@@ -54,6 +54,8 @@ uint16_t devpath_node_len(const EFI_DEVICE_PATH_PROTOCOL *n);
 /** devpath_find() - @dp's first node of @type/@subtype at least @min_len long, before its end; NULL if none or @dp is
  * NULL. */
 const void *devpath_find(const EFI_DEVICE_PATH_PROTOCOL *dp, uint8_t type, uint8_t subtype, size_t min_len);
+/** devpath_size() - bytes of @dp, its end node included. */
+size_t devpath_size(const EFI_DEVICE_PATH_PROTOCOL *dp);
 /** devpath_for_file() - the device's path plus a file path node for @path. */
 EFI_DEVICE_PATH_PROTOCOL *devpath_for_file(EFI_HANDLE device, const char *path);
 

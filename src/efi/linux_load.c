@@ -84,20 +84,6 @@ static EFI_STATUS load_initrd(const struct boot_job *job, struct linux_loaded *l
 	return initrd_set_read(set, (uint8_t *)(uintptr_t)l->initrd_addr, l->initrd_alloc);
 }
 
-/* PCR 9 as the kernel's own EFI stub would have measured it had it been
- * started by the stub scheme with these LoadOptions and this LoadFile2 initrd
- * (the handover entry and the 64-bit entry measure nothing). */
-static EFI_STATUS measure_for_linux(const struct boot_job *job, const struct linux_loaded *l)
-{
-	_cleanup_free_ CHAR16 *opts = str8_to_16(job->cmdline, /* path= */ false);
-
-	if (!opts)
-		return log_error_status(EFI_OUT_OF_RESOURCES, "no memory to measure the command line");
-	measure_linux_stub_params(opts, (strlen16(opts) + 1) * sizeof(CHAR16), (const void *)(uintptr_t)l->initrd_addr,
-				  l->initrd_alloc);
-	return EFI_SUCCESS;
-}
-
 EFI_STATUS linux_load(const struct boot_job *job, struct linux_loaded *ret)
 {
 	struct linux_loaded l = { 0 };
@@ -113,8 +99,11 @@ EFI_STATUS linux_load(const struct boot_job *job, struct linux_loaded *ret)
 		err = load_cmdline(job, &l);
 	if (!EFI_ERROR(err))
 		err = load_initrd(job, &l);
+	/* PCR 9 as the kernel's own EFI stub would have measured it had it been
+	 * started by the stub scheme with these LoadOptions and this LoadFile2
+	 * initrd (the handover entry and the 64-bit entry measure nothing). */
 	if (!EFI_ERROR(err) && job->plan.trust.measure_pcr9)
-		err = measure_for_linux(job, &l);
+		err = measure_linux_stub_params(job->cmdline, (const void *)(uintptr_t)l.initrd_addr, l.initrd_alloc);
 	if (EFI_ERROR(err)) {
 		linux_unload(&l);
 		return err;

@@ -46,14 +46,15 @@ static EFI_STATUS add_cmdline_initrds(struct initrd_set *set, const EFI_LOADED_I
 
 /* The embedded kernel was verified with this whole image by whoever started
  * it ("preverified", src/core/trust.h). A wrapped bzImage's PE entry is this
- * stub itself, so the stub scheme would start us again: @no_stub. */
-static EFI_STATUS plan_embedded(struct boot_job *job, bool no_stub, const struct sb_vars *sb)
+ * stub itself, so the stub scheme would start us again: @no_stub. After the
+ * firmware refused to load it, PCR 4 has it already (@pcr4_done). */
+static EFI_STATUS plan_embedded(struct boot_job *job, bool no_stub, const struct sb_vars *sb, bool pcr4_done)
 {
 	struct boot_request r = {
 		.img = &job->info, .image_size = job->image_size, .requested = SCHEME_AUTO, .fw = FW_ARCH_NATIVE,
 		.no_stub = no_stub, .cmdline_len = strlen(job->cmdline), .initrd_size = job->initrds->total_size,
 		.secure_boot = sb_enforced(sb), .sb_mode = sb_mode(sb), .tpm = tpm_present(), .preverified = true,
-		.cmdline_outside = job->cmdline_outside,
+		.pcr4_done = pcr4_done, .cmdline_outside = job->cmdline_outside,
 	};
 
 	return plan_boot(&r, job->kernel_path, &job->plan);
@@ -76,7 +77,7 @@ static EFI_STATUS place_wrapped(struct boot_job *job, const struct stub_sections
 	job->image_size = total;
 	err = image_identify_head(head, head_len, total, job->kernel_path, &job->info);
 	if (!EFI_ERROR(err))
-		err = plan_embedded(job, /* no_stub= */ true, sb);
+		err = plan_embedded(job, /* no_stub= */ true, sb, /* pcr4_done= */ false);
 	if (!EFI_ERROR(err))
 		err = kernel_region_alloc(&job->plan.kernel, job->info.bz.setup_size, job->kernel_path, &job->region);
 	if (EFI_ERROR(err))
@@ -97,18 +98,19 @@ static EFI_STATUS plan_kernel(struct boot_job *job, const struct stub_sections *
 	job->image = s->linux.data;
 	job->image_size = s->linux.size;
 	err = image_identify(job->image, job->image_size, job->kernel_path, &job->info);
-	return EFI_ERROR(err) ? err : plan_embedded(job, /* no_stub= */ false, sb);
+	return EFI_ERROR(err) ? err : plan_embedded(job, /* no_stub= */ false, sb, /* pcr4_done= */ false);
 }
 
 /* The firmware refused to LoadImage the embedded kernel on its own: boot the
- * same (already verified) bytes by the next scheme. */
+ * same (already verified) bytes by the next scheme. image_verify() has put it
+ * into PCR 4 before it said so (LOAD_FALLBACK, src/core/trust.h). */
 static EFI_STATUS boot_embedded(struct boot_job *job, const struct sb_vars *sb)
 {
 	EFI_STATUS err = boot_run(job);
 
-	if ((err != EFI_SECURITY_VIOLATION && err != EFI_ACCESS_DENIED) || job->plan.scheme != SCHEME_STUB)
+	if ((err != EFI_SECURITY_VIOLATION && err != EFI_ACCESS_DENIED) || !job->plan.trust.refusal_falls_back)
 		return err;
-	err = plan_embedded(job, /* no_stub= */ true, sb);
+	err = plan_embedded(job, /* no_stub= */ true, sb, /* pcr4_done= */ true);
 	if (EFI_ERROR(err))
 		return err;
 	log_info("stub: booting the embedded kernel by %s, covered by this image's signature",
@@ -165,9 +167,10 @@ static EFI_STATUS stub_boot(const EFI_LOADED_IMAGE_PROTOCOL *li, const EFI_DEVIC
 	secure_boot_read(&sb);
 	secure_boot = sb_enforced(&sb);
 	err = stub_find_sections(li, &s);
+	if (!EFI_ERROR(err))
+		err = stub_measure_sections(&s);
 	if (EFI_ERROR(err))
 		return err;
-	stub_measure_sections(&s);
 	cmdline = cmdline_for_stub(li->LoadOptions, li->LoadOptionsSize, s.has_cmdline ? s.cmdline.data : NULL,
 				   s.cmdline.size, secure_boot);
 	if (!cmdline)

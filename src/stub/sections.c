@@ -56,9 +56,11 @@ EFI_STATUS stub_find_sections(const EFI_LOADED_IMAGE_PROTOCOL *li, struct stub_s
 	return EFI_SUCCESS;
 }
 
-void stub_measure_sections(const struct stub_sections *s)
+EFI_STATUS stub_measure_sections(const struct stub_sections *s)
 {
-	for (enum uki_section i = 0; i < _UKI_SECTION_MAX; i++) {
+	EFI_STATUS err = EFI_SUCCESS;
+
+	for (enum uki_section i = 0; i < _UKI_SECTION_MAX && !EFI_ERROR(err); i++) {
 		const struct uki_blob *b = &s->uki.s[i];
 		const char *name = uki_section_name(i);
 
@@ -66,7 +68,9 @@ void stub_measure_sections(const struct stub_sections *s)
 		 * sections. */
 		if (i == UKI_PCRSIG || !b->data || b->size == 0)
 			continue;
-		tpm_measure_ipl_ascii(TPM_PCR_KERNEL_BOOT, name, name, strlen(name) + 1);
-		tpm_measure_ipl_ascii(TPM_PCR_KERNEL_BOOT, name, b->data, b->size);
+		err = tpm_measure_ipl_ascii(TPM_PCR_KERNEL_BOOT, name, name, strlen(name) + 1);
+		if (!EFI_ERROR(err))
+			err = tpm_measure_ipl_ascii(TPM_PCR_KERNEL_BOOT, name, b->data, b->size);
 	}
+	return err;
 }

@@ -28,7 +28,8 @@ EFI_STATUS stub_find_sections(const EFI_LOADED_IMAGE_PROTOCOL *li, struct stub_s
  * stub_measure_sections() - a UKI's sections into PCR 11 as systemd-stub
  * does: for each present section but .pcrsig, in the UKI specification's
  * order, its name (ASCII with NUL), then its contents, as EV_IPL events.
+ * Return: EFI_SUCCESS, or why one could not be measured (logged): not booted.
  */
-void stub_measure_sections(const struct stub_sections *s);
+EFI_STATUS stub_measure_sections(const struct stub_sections *s);
 
 #endif

@@ -1,0 +1,81 @@
+"""What Secure Boot and the TPM promise, where the firmware matters (issue 21).
+
+- PCR 4 holds every kernel exactly once, also where LoadImage cannot measure
+  it: a bzImage without a PE header (the SHA-256 of the file, measured by
+  handoff) and a 64-bit kernel on 32-bit firmware (its Authenticode digest,
+  measured by handoff through EFI_TCG2_PROTOCOL with PE_COFF_IMAGE: the value
+  LoadImage would log). Each boot replays the firmware's event log to the PCRs
+  Linux reads (measured.py).
+"""
+import hashlib
+
+import measured
+import test_ia32
+import test_secureboot as sb
+from harness import case, esp, qemu
+from harness.esp import entry
+from harness.paths import INITRD, KERNEL, LOADER, LOADER32, root_path
+
+TIMEOUT = 300
+MENU = r"handoff [0-9.]+ boot menu"
+
+
+def check_pcr4_once(res, init, digest, what):
+    """@digest is in PCR 4's log once, and the log replays to what Linux read for PCRs 4, 9 and 12."""
+    pcrs = init.get("pcr_sha256") or {}
+    events = measured.parse_event_log(sb.eventlog(res) or b"")
+    apps = measured.pcr4_apps(events)
+    qemu.expect_eq(apps.count(digest), 1, "PCR 4 has %s once (EV_EFI_BOOT_SERVICES_APPLICATION)" % what, res)
+    replayed = measured.replay(events)
+    for i in ("4", "9", "12"):
+        qemu.expect_eq(replayed.get(int(i), measured.ZERO).hex().upper(), pcrs.get(i),
+                       "event log replays to PCR %s" % i, res)
+    return pcrs
+
+
+def bare_bzimage_measured(scheme):
+    """Debian's kernel with its MZ header zeroed (a bzImage without a PE header:
+    nothing LoadImage can load) by @scheme with a TPM, Secure Boot off: handoff
+    puts the file's SHA-256 into PCR 4 before the kernel runs (it went
+    unmeasured before issue 21); PCR 9 and 12 as ever."""
+    kernel = bytearray(open(root_path(KERNEL), "rb").read())
+    kernel[0:2] = b"\0\0"
+    options = "console=ttyS0 handoff.marker=bare-%s panic=-1" % scheme
+    img = esp.image(esp.loader_tree({"d.conf": entry("Debian", options, scheme)}, "timeout 0\n",
+                                    {"debian/vmlinuz": bytes(kernel)}))
+    res = qemu.run_qemu(img, TIMEOUT, name=scheme, tpm=True)
+    init = qemu.expect_linux_saw(res, options)
+    qemu.expect(res.time_of(r"handoff: booting 'Debian' by %s\b" % scheme) is not None, "booted by %s" % scheme, res)
+    pcrs = check_pcr4_once(res, init, hashlib.sha256(kernel).digest(), "the file's SHA-256")
+    initrd = open(root_path(INITRD), "rb").read()
+    qemu.expect_eq(pcrs.get("9"), measured.linux_stub_pcr9(options, initrd).hex().upper(), "PCR 9", res)
+    qemu.expect_eq(pcrs.get("12"), measured.options_pcr12(options).hex().upper(), "PCR 12", res)
+
+
+case.each(globals(), bare_bzimage_measured,
+          {"test_tpm_bzimage_without_pe_header_in_pcr4_by_" + s: (s,) for s in ("handover", "legacy")},
+          needs=(LOADER, KERNEL, INITRD))
+
+
+def ia32_measured(scheme):
+    """handoffia32 on 32-bit OVMF with a TPM boots Debian's 64-bit kernel by
+    @scheme: the kernel's Authenticode digest is in PCR 4 once, measured by
+    handoff (a 32-bit firmware's LoadImage need not load it), equal to what
+    the 64-bit firmware's LoadImage logs; boot_params.secure_boot says
+    disabled (2) there too."""
+    options = "console=ttyS0 handoff.marker=ia32-tpm-%s panic=-1" % scheme
+    tree = test_ia32.esp32_tree(KERNEL, INITRD, {"debian.conf": entry("Debian", options, scheme)}, "timeout 0\n")
+    res = qemu.run_qemu(esp.image(tree), TIMEOUT, ia32=True, tpm=True)
+    test_ia32.check_mixed_mode_boot(res, INITRD, options, scheme, "debian")
+    init = res.init or {}
+    kernel = open(root_path(KERNEL), "rb").read()
+    pcrs = check_pcr4_once(res, init, measured.authenticode_sha256(kernel), "the kernel's Authenticode digest")
+    initrd = open(root_path(INITRD), "rb").read()
+    qemu.expect_eq(pcrs.get("9"), measured.linux_stub_pcr9(options, initrd).hex().upper(), "PCR 9", res)
+    qemu.expect_eq(pcrs.get("12"), measured.options_pcr12(options).hex().upper(), "PCR 12", res)
+    qemu.expect_eq(init.get("bp_secure_boot"), 2, "boot_params.secure_boot: disabled", res)
+
+
+case.each(globals(), ia32_measured, {"test_ia32_tpm_kernel_in_pcr4_once_by_" + s: (s,)
+                                     for s in ("stub", "handover", "legacy")},
+          needs=(LOADER32, KERNEL, INITRD))
