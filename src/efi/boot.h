@@ -129,9 +129,14 @@ bool gop_framebuffer(struct fb_info *ret);
 void pci_add_option_roms(struct boot_params *bp);
 
 /**
- * boot_run() - verify @plan's image (image_verify), measure the command line
- * into PCR 12 when planned, and start it by its scheme. Returns only on failure.
+ * boot_verify() - verify and measure @job's image (image_verify), then its
+ * command line into PCR 12 when planned. Nothing of it has run yet.
+ * Return: EFI_SUCCESS with *@ret_child as image_verify(), or the refusal (logged).
  */
+EFI_STATUS boot_verify(const struct boot_job *job, EFI_HANDLE *ret_child);
+/** boot_start() - start the image boot_verify() accepted by its scheme. Returns only on failure. */
+EFI_STATUS boot_start(const struct boot_job *job, EFI_HANDLE child);
+/** boot_run() - boot_verify(), then boot_start(). Returns only on failure. */
 EFI_STATUS boot_run(const struct boot_job *job);
 
 /* the schemes */

@@ -181,6 +181,7 @@ static EFI_STATUS boot_entry_job(struct loader *l, struct bls_entry *e, struct b
 	_cleanup_(kernel_file_close) struct kernel_file k = { 0 };
 	_cleanup_(initrd_set_close) struct initrd_set initrds = { 0 };
 	_cleanup_(initrd_paths_free) struct initrd_paths paths = { .n = e->n_initrd };
+	EFI_HANDLE child = NULL;
 	EFI_STATUS err;
 
 	job->initrds = &initrds;
@@ -202,9 +203,13 @@ static EFI_STATUS boot_entry_job(struct loader *l, struct bls_entry *e, struct b
 		return err;
 	say_what_boots(job, e);
 	loader_var_set_str(u"HandoffBootScheme", scheme_name(job->plan.scheme));
+	err = boot_verify(job, &child);
+	if (EFI_ERROR(err))
+		return err;
+	/* only an entry whose image was accepted is remembered (default @saved) */
 	loader_save_selected(l, e);
 	loader_var_set_time(u"LoaderTimeExecUSec");
-	return boot_run(job);
+	return boot_start(job, child);
 }
 
 EFI_STATUS boot_entry(struct loader *l, struct bls_entry *e, const char *cmdline)

@@ -5,25 +5,32 @@
 #include "boot.h"
 #include "measure.h"
 
-EFI_STATUS boot_run(const struct boot_job *job)
+EFI_STATUS boot_verify(const struct boot_job *job, EFI_HANDLE *ret_child)
 {
-	EFI_HANDLE child = NULL;
-	EFI_STATUS err;
+	EFI_STATUS err = image_verify(job, ret_child);
 
-	err = image_verify(job, &child);
-	if (EFI_ERROR(err))
+	if (EFI_ERROR(err) || !job->plan.trust.measure_pcr12)
 		return err;
-	if (job->plan.trust.measure_pcr12)
-		err = measure_cmdline_pcr12(job->cmdline);
-	if (EFI_ERROR(err)) {
-		if (child)
-			BS->UnloadImage(child);
-		return err;
-	}
+	err = measure_cmdline_pcr12(job->cmdline);
+	if (EFI_ERROR(err) && *ret_child)
+		BS->UnloadImage(*ret_child);
+	return err;
+}
+
+EFI_STATUS boot_start(const struct boot_job *job, EFI_HANDLE child)
+{
 	switch (job->plan.scheme) {
 	case SCHEME_STUB: return boot_stub(job, child);
 	case SCHEME_HANDOVER: return boot_handover(job);
 	case SCHEME_LEGACY: return boot_legacy(job);
 	default: return EFI_INVALID_PARAMETER;
 	}
+}
+
+EFI_STATUS boot_run(const struct boot_job *job)
+{
+	EFI_HANDLE child = NULL;
+	EFI_STATUS err = boot_verify(job, &child);
+
+	return EFI_ERROR(err) ? err : boot_start(job, child);
 }

@@ -6,8 +6,11 @@
   measured by handoff through EFI_TCG2_PROTOCOL with PE_COFF_IMAGE: the value
   LoadImage would log). Each boot replays the firmware's event log to the PCRs
   Linux reads (measured.py).
+- default @saved remembers only an entry whose kernel was accepted: a refused
+  one never becomes LoaderEntryLastBooted.
 """
 import hashlib
+import os
 
 import measured
 import test_ia32
@@ -79,3 +82,29 @@ def ia32_measured(scheme):
 case.each(globals(), ia32_measured, {"test_ia32_tpm_kernel_in_pcr4_once_by_" + s: (s,)
                                      for s in ("stub", "handover", "legacy")},
           needs=(LOADER32, KERNEL, INITRD))
+
+
+@case.needs(LOADER, KERNEL, INITRD)
+def test_secureboot_refused_entry_is_not_saved():
+    """default @saved under Secure Boot: choosing an entry whose kernel is
+    refused does not make it LoaderEntryLastBooted (before issue 21 it did,
+    before the kernel was verified, and the next boot went straight back to
+    the refused kernel). The next start highlights the first entry and boots it."""
+    k = sb.kernels()
+    good = "console=ttyS0 handoff.marker=saved-after-refusal panic=-1"
+    entries = {"good.conf": entry("Good", good, sort_key="a"),
+               "bad.conf": entry("Bad", "console=ttyS0", linux="/k/unsigned", sort_key="b")}
+    img = sb.sb_esp(entries, {"debian/vmlinuz": k["signed"], "k/unsigned": k["unsigned"]},
+                    "timeout menu-force\ndefault @saved\n")
+    res = qemu.run_qemu(img, TIMEOUT, name="1-refused", secure_boot=True, keys=[(MENU, b"2")],
+                        stop_on=r"/k/unsigned: refused by Secure Boot")
+    qemu.expect(res.time_of(r"/k/unsigned: refused by Secure Boot") is not None, "the unsigned kernel is refused",
+                res)
+    res = qemu.run_qemu(img, TIMEOUT, name="2-saved", secure_boot=True, keys=[(MENU, b"\r")],
+                        vars_file=os.path.join(res.run_dir, "OVMF_VARS.fd"))
+    qemu.expect(res.time_of(r"> Bad") is None and res.time_of(r"> Good") is not None,
+                "the menu highlights the first entry, not the refused one", res)
+    init = qemu.expect_linux_saw(res, good)
+    v = {k: bytes.fromhex(h).decode("utf-16-le").rstrip("\0") for k, h in init.get("bli_hex", {}).items()
+         if k.startswith("LoaderEntry")}
+    qemu.expect_eq(v.get("LoaderEntryLastBooted"), "good", "LoaderEntryLastBooted", res)
