@@ -96,9 +96,10 @@ EFI_STATUS initrd_set_add_foreign(struct initrd_set *set, struct lf2_foreign *sa
 /**
  * initrd_lf2_hide_foreign() - unregister another loader's initrd without
  * reading it, so the kernel started next cannot take it either.
- * Return: whether there was one.
+ * Return: EFI_SUCCESS (hidden), EFI_NOT_FOUND (there is none), or why it
+ * stays registered (logged).
  */
-bool initrd_lf2_hide_foreign(struct lf2_foreign *saved);
+EFI_STATUS initrd_lf2_hide_foreign(struct lf2_foreign *saved);
 void initrd_lf2_restore_foreign(struct lf2_foreign *saved);
 
 /* linux_load.c: shared by handover and legacy */

@@ -121,16 +121,22 @@ static EFI_STATUS boot_embedded(struct boot_job *job, const struct sb_vars *sb)
 /* Under Secure Boot a UKI that carries its own .initrd or .cmdline is a sealed
  * unit: an initrd from outside (a loader's LoadFile2, initrd= files) would run
  * unverified code as /init, so none is taken and the loader's is hidden from
- * the kernel too. Said once, so that a missing initrd is not a mystery. */
-static bool outside_initrds_refused(const struct stub_sections *s, bool secure_boot, struct lf2_foreign *hidden)
+ * the kernel too (its EFI stub would take it, on handover too). Said once, so
+ * that a missing initrd is not a mystery; one that cannot be hidden stops the
+ * boot (issue 21). */
+static EFI_STATUS hide_outside_initrd(const struct stub_sections *s, struct lf2_foreign *hidden)
 {
-	if (plan_stub_takes_outside_initrds(secure_boot, s->initrd.size != 0, s->has_cmdline))
-		return false;
-	if (initrd_lf2_hide_foreign(hidden))
-		log_warning("stub: Secure Boot: the initrd offered by the loader is not used: this image carries its "
-			    "own %s",
-			    s->initrd.size ? ".initrd" : ".cmdline");
-	return true;
+	const char *own = s->initrd.size ? ".initrd" : ".cmdline";
+	EFI_STATUS err = initrd_lf2_hide_foreign(hidden);
+
+	if (err == EFI_NOT_FOUND)
+		return EFI_SUCCESS;
+	if (EFI_ERROR(err))
+		return log_error_status(err, "stub: Secure Boot: not booting this image, which carries its own %s, "
+					"with the loader's initrd in reach of its kernel", own);
+	log_warning("stub: Secure Boot: the initrd offered by the loader is not used: this image carries its own %s",
+		    own);
+	return EFI_SUCCESS;
 }
 
 /* Initrds in order: the embedded one, then a loader's (LoadFile2) or, when
@@ -143,8 +149,10 @@ static EFI_STATUS gather_initrds(struct initrd_set *set, const struct stub_secti
 
 	if (s->initrd.size)
 		err = initrd_set_add_data(set, ".initrd section", s->initrd.data, s->initrd.size);
-	if (EFI_ERROR(err) || outside_initrds_refused(s, secure_boot, &o->foreign))
+	if (EFI_ERROR(err))
 		return err;
+	if (!plan_stub_takes_outside_initrds(secure_boot, s->initrd.size != 0, s->has_cmdline))
+		return hide_outside_initrd(s, &o->foreign);
 	err = initrd_set_add_foreign(set, &o->foreign);
 	if (err == EFI_NOT_FOUND)
 		err = add_cmdline_initrds(set, li, cmdline, &o->root, &o->paths, &o->n_paths);

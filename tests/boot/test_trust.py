@@ -8,6 +8,8 @@
   Linux reads (measured.py).
 - default @saved remembers only an entry whose kernel was accepted: a refused
   one never becomes LoaderEntryLastBooted.
+- a sealed UKI whose stub cannot hide the loader's LoadFile2 initrd from its
+  kernel does not boot (tests/helpers/efi_lf2_pin.c pins one).
 """
 import hashlib
 import os
@@ -15,9 +17,9 @@ import os
 import measured
 import test_ia32
 import test_secureboot as sb
-from harness import case, esp, qemu
+from harness import case, esp, firmware, host, qemu, tool
 from harness.esp import entry
-from harness.paths import INITRD, KERNEL, LOADER, LOADER32, root_path
+from harness.paths import INITRD, KERNEL, LOADER, LOADER32, STUB, TOOL, root_path
 
 TIMEOUT = 300
 MENU = r"handoff [0-9.]+ boot menu"
@@ -108,3 +110,44 @@ def test_secureboot_refused_entry_is_not_saved():
     v = {k: bytes.fromhex(h).decode("utf-16-le").rstrip("\0") for k, h in init.get("bli_hex", {}).items()
          if k.startswith("LoaderEntry")}
     qemu.expect_eq(v.get("LoaderEntryLastBooted"), "good", "LoaderEntryLastBooted", res)
+
+
+def pin_loader(initrd, key, cert):
+    """tests/helpers/efi_lf2_pin.c built around @initrd, signed: a loader that
+    offers @initrd by LoadFile2, pinned, and starts \\sealed.efi."""
+    wd = case.workdir()
+    with open(os.path.join(wd, "pin_initrd.h"), "w") as f:
+        f.write("static const unsigned char pin_initrd[] = {%s};\n" % ",".join(str(b) for b in initrd))
+    obj, efi = os.path.join(wd, "pin.o"), os.path.join(wd, "pin.efi")
+    host.need_tool("lld-link", "lld")
+    host.run(["clang", "-target", "x86_64-unknown-windows", "-std=gnu11", "-ffreestanding", "-fshort-wchar",
+              "-mno-red-zone", "-mgeneral-regs-only", "-fno-stack-protector", "-fno-stack-check",
+              "-mno-stack-arg-probe", "-fno-builtin", "-Os", "-Wall", "-Wextra", "-Werror", "-Wno-unused-parameter",
+              "-I" + root_path("include"), "-I" + wd, "-c", root_path("tests/helpers/efi_lf2_pin.c"), "-o", obj])
+    host.run(["lld-link", "/nologo", "/machine:x64", "/subsystem:efi_application", "/entry:efi_main",
+              "/nodefaultlib", "/debug:none", "/out:" + efi, obj])
+    return firmware.sbsign(efi, os.path.join(wd, "pin.signed.efi"), key, cert)
+
+
+@case.needs(TOOL, STUB, KERNEL, INITRD)
+def test_secureboot_sealed_uki_refuses_an_initrd_it_cannot_hide():
+    """A signed UKI with .initrd and .cmdline, started under Secure Boot by a
+    loader whose LoadFile2 initrd cannot be unregistered: the stub would have
+    said it does not use it and booted, and the kernel's EFI stub would have
+    taken it (it prefers LoadFile2, on handover too). Now the UKI does not
+    boot: the stub says why and returns to the loader; Linux never starts."""
+    wd = case.workdir()
+    key, cert = firmware.snakeoil_key(wd)
+    options = "console=ttyS0 handoff.marker=pinned panic=-1"
+    uki = tool.uki(os.path.join(wd, "sealed.efi"), KERNEL, INITRD, options, stub=None, sign=(key, cert))
+    img = esp.image(esp.tree({"EFI/BOOT/BOOTX64.EFI": pin_loader(sb.evil_initrd(), key, cert),
+                              "sealed.efi": open(uki, "rb").read()}))
+    res = qemu.run_qemu(img, TIMEOUT, secure_boot=True, stop_on=r"HANDOFF-PIN returned|Linux version")
+    qemu.expect(res.time_of(r"HANDOFF-PIN ok") is not None, "the pinned initrd is registered", res)
+    qemu.expect(res.time_of(r"stub: Secure Boot: not booting this image, which carries its own \.initrd, with the "
+                            r"loader's initrd in reach of its kernel") is not None, "the stub refuses, saying why",
+                res)
+    qemu.expect(res.time_of(r"initrd \(LoadFile2\) cannot be unregistered: EFI_[A-Z_]+") is not None,
+                "the firmware's answer is named", res)
+    qemu.expect(res.time_of(r"Linux version") is None, "Linux never started", res)
+    qemu.expect(res.time_of(r"HANDOFF-PIN returned") is not None, "the stub returned to the loader", res)
