@@ -3,8 +3,9 @@
 Each cell boots the probe (docs/probe.md) with a command-line marker
 and an initrd whose SHA-256 is computed here, and asserts what the probe
 reported on COM1: the entry it was started by, the exact command line, the
-initrd's size and checksum, and no errors (the probe powers off through
-isa-debug-exit with 0, QEMU status 1). `make matrix` (run.py --write-matrix)
+initrd's size and checksum, no errors (the probe powers off through
+isa-debug-exit with 0, QEMU status 1), and boot_params.secure_boot where
+handoff's loaders or its stub filled boot_params. `make matrix` (run.py --write-matrix)
 turns the cells' reports into docs/compatibility.md.
 
 Cells: handoff with protocol stub/handover/legacy/auto, systemd-boot, GRUB,
@@ -240,6 +241,12 @@ def check_cell(name, loader, scheme, image, runner, want_entry, want_cmdline):
     qemu.expect_eq(p.get("errors"), [], "probe errors", res)
     qemu.expect_eq(p.get("fw_bits"), 32 if cell_firmware(name) == "ia32" else 64, "firmware word size (system table)",
                    res)
+    # issue 21: wherever handoff's code fills boot_params (its loaders, and its
+    # stub inside probe.img, whoever started it) it says what Secure Boot is:
+    # off here, so 2 (efi_secureboot_mode_disabled); the IA-32 .compat entry
+    # builds its own boot_params.
+    if want_entry != "stub32" and (loader.startswith("handoff") or want_entry == "stub"):
+        qemu.expect_eq(p.get("secure_boot"), 2, "boot_params.secure_boot", res)
     qemu.expect_eq(res.debug_exit, 0, "isa-debug-exit value (0: no errors)", res)
     record(name, loader, scheme, res, "pass")
 
