@@ -65,15 +65,14 @@ EFI_STATUS tpm_measure_ipl_ascii(uint32_t pcr, const char *desc, const void *dat
 	return extend(0, tcg_event_new_ipl_ascii(pcr, desc, &n), data, size, desc);
 }
 
-EFI_STATUS measure_linux_stub_params(const CHAR16 *opts, size_t opts_bytes, const void *initrd, size_t initrd_size)
+EFI_STATUS measure_linux_stub_params(const CHAR16 *opts, size_t opts_bytes, const void *initrd,
+				     size_t initrd_size)
 {
 	size_t n = 0;
-	EFI_STATUS err;
+	uint8_t *event = tcg_event_new_tagged(TPM_PCR_LINUX_STUB, LINUX_EVENT_TAG_LOAD_OPTIONS,
+					      LINUX_EVENT_DESC_LOAD_OPTIONS, &n);
+	EFI_STATUS err = extend(0, event, opts, opts_bytes, LINUX_EVENT_DESC_LOAD_OPTIONS);
 
-	err = extend(0,
-		     tcg_event_new_tagged(TPM_PCR_LINUX_STUB, LINUX_EVENT_TAG_LOAD_OPTIONS, LINUX_EVENT_DESC_LOAD_OPTIONS,
-					  &n),
-		     opts, opts_bytes, LINUX_EVENT_DESC_LOAD_OPTIONS);
 	if (EFI_ERROR(err) || !initrd_size)
 		return err;
 	return extend(0, tcg_event_new_tagged(TPM_PCR_LINUX_STUB, LINUX_EVENT_TAG_INITRD, LINUX_EVENT_DESC_INITRD, &n),

@@ -212,3 +212,62 @@ def loaded_pe(length, vsize=0x10, size_of_image=0x2000):
 # SizeOfImage: a whole loaded image; one byte less cuts into the section.
 put("pe", "loaded-short-of-size-of-image", loaded_pe(0x1010))
 put("pe", "loaded-cut-in-last-section", loaded_pe(0x100f))
+
+
+# fuzz_lz4: 2 bytes of output size, then an LZ4 block (the format's description)
+def lz4_seed(out_size, block):
+    return struct.pack("<H", out_size) + block
+
+
+put("lz4", "overlapping-match", lz4_seed(10, b"\x14a\x01\x00\x10b"))
+put("lz4", "extended-lengths", lz4_seed(294, b"\xff\x03" + bytes(range(65, 83)) + b"\x12\x00\xff\x01\x10z"))
+put("lz4", "offset-zero", lz4_seed(5, b"\x10a\x00\x00\x00"))
+put("lz4", "offset-before-start", lz4_seed(5, b"\x10a\x02\x00\x00"))
+put("lz4", "length-bytes-cut", lz4_seed(300, b"\xf0\xff"))
+put("lz4", "ends-with-match", lz4_seed(5, b"\x10a\x01\x00"))
+put("lz4", "text", b"the quick brown fox jumps over the lazy dog " * 20)
+
+
+def lz4_zero_runs(data):
+    """An LZ4 block of @data: literals, and each run of 20+ zeros (not in the
+    last 12 bytes) as one zero literal and a match at offset 1."""
+    out, lit, i, n = bytearray(), bytearray(), 0, len(data)
+
+    def length(v):
+        return bytes([255] * ((v - 15) // 255) + [(v - 15) % 255]) if v >= 15 else b""
+    while i < n:
+        run = 0
+        while i + run < n - 5 and data[i + run] == 0:
+            run += 1
+        if run >= 20 and i + 12 <= n:
+            lit.append(0)
+            m = run - 1
+            out += bytes([min(len(lit), 15) << 4 | min(m - 4, 15)]) + length(len(lit)) + lit
+            out += struct.pack("<H", 1) + length(m - 4)
+            lit, i = bytearray(), i + run
+        else:
+            lit.append(data[i])
+            i += 1
+    return bytes(out + bytes([min(len(lit), 15) << 4]) + length(len(lit)) + lit)
+
+
+def packed(image, machine=0x8664, block=None, size=None):
+    """fuzz_pack: a payload (src/core/pack.h) of the memory image @image."""
+    block = lz4_zero_runs(image) if block is None else block
+    return b"HOPK" + struct.pack("<HHII", 1, machine, len(image) if size is None else size, len(block)) + block
+
+
+def relocated_pe():
+    """loaded_pe() with a .reloc directory: one DIR64 fixup at RVA 0x1008, in the one section."""
+    b = bytearray(loaded_pe(0x2000, vsize=0x200))
+    struct.pack_into("<II", b, 0x98 + 112 + 5 * 8, 0x1100, 12)
+    struct.pack_into("<IIHH", b, 0x1100, 0x1000, 12, 0xA008, 0)
+    struct.pack_into("<Q", b, 0x1008, 0x10001000)
+    return bytes(b)
+
+
+put("pack", "x64-relocated", packed(relocated_pe()))
+put("pack", "x64-literals-only", packed(relocated_pe(), block=b"\xf0" + bytes([255] * 32 + [17]) + relocated_pe()))
+put("pack", "machine-ia32-of-x64-image", packed(relocated_pe(), machine=0x14c))
+put("pack", "size-one-short", packed(relocated_pe(), size=0x1fff))
+put("pack", "not-an-efi-app", packed(relocated_pe()[:0xdc] + b"\x0b" + relocated_pe()[0xdd:]))
