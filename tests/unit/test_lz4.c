@@ -119,8 +119,8 @@ static void round_trip(const uint8_t *src, size_t len, const char *what)
 	if (!n || n > lz4_encode_bound(len))
 		test_fail(__FILE__, __LINE__, "%s: encoded size %zu", what, n);
 	else if (walk(enc, n) != (long)len)
-		test_fail(__FILE__, __LINE__, "%s: the sequences do not add up to %zu bytes or break the end rules", what,
-			  len);
+		test_fail(__FILE__, __LINE__, "%s: sequences do not add up to %zu bytes or break end rules",
+			  what, len);
 	else if (lz4_decode(enc, n, dec, len) != EFI_SUCCESS || memcmp(dec, src, len) != 0)
 		test_fail(__FILE__, __LINE__, "%s: does not decode to the input", what);
 	free(enc);

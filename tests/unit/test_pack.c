@@ -23,9 +23,10 @@ static struct ref_pe ref_pe(const uint8_t *f)
 	uint32_t opt = ref_opt(f);
 	bool plus = get_le16(f + opt) == 0x20b;
 	uint32_t dirs = opt + (plus ? 112 : 96);
+	uint64_t base = plus ? get_le64(f + opt + 24) : get_le32(f + opt + 28);
 
-	return (struct ref_pe){ get_le16(f + ref_pe_offset(f) + 4), plus ? get_le64(f + opt + 24) : get_le32(f + opt + 28),
-				get_le32(f + dirs + 5 * 8), get_le32(f + dirs + 5 * 8 + 4) };
+	return (struct ref_pe){ get_le16(f + ref_pe_offset(f) + 4), base, get_le32(f + dirs + 5 * 8),
+				get_le32(f + dirs + 5 * 8 + 4) };
 }
 
 /* IMAGE_REL_BASED_HIGHLOW (3) and DIR64 (10); ABSOLUTE (0) pads a block. */
