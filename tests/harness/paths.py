@@ -17,6 +17,7 @@ STUB = "build/handoff-stub.efi"
 TOOL = "build/handoff"
 PROBE = "build/probe.img"
 PROBE_BARE = "build/probe/probe-bare.img"
+PROBE_NONRELOC = "build/probe/probe-nonreloc.img"   # relocatable_kernel 0, pref_address 1 MiB
 
 # Debian's kernel and the test initramfs built for it (tests/boot/prepare.sh);
 # K612: Debian's 6.12 kernel and its initramfs, for the mixed-mode tests.
