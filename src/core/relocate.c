@@ -154,20 +154,23 @@ enum move_block move_check(uint64_t dst, uint64_t size, const void *map, size_t 
 	return find_hole(dst, dst + size, map, n, desc_size, ret);
 }
 
-static const char *const type_names[] = {
-	[EfiReservedMemoryType] = "reserved",
-	[EfiRuntimeServicesCode] = "runtime services code",
-	[EfiRuntimeServicesData] = "runtime services data",
-	[EfiConventionalMemory] = "soft-reserved",   /* only with EFI_MEMORY_SP */
-	[EfiUnusableMemory] = "unusable",
-	[EfiACPIReclaimMemory] = "ACPI tables",
-	[EfiACPIMemoryNVS] = "ACPI NVS",
-	[EfiMemoryMappedIO] = "MMIO",
-	[EfiMemoryMappedIOPortSpace] = "MMIO port space",
-	[EfiPalCode] = "PAL code",
-	[EfiPersistentMemory] = "persistent memory",
-	[EfiUnacceptedMemoryType] = "unaccepted memory",
-};
+/* The names of the types that can be in the way, by EFI_MEMORY_TYPE, one
+ * string (no table of pointers in the loader); EfiConventionalMemory is in
+ * the way only with EFI_MEMORY_SP. */
+static const char type_names[] = "reserved\0\0\0\0\0runtime services code\0runtime services data\0"
+				 "soft-reserved memory\0unusable memory\0ACPI tables\0ACPI NVS\0MMIO\0"
+				 "MMIO port space\0PAL code\0persistent memory\0unaccepted memory";
+
+static const char *type_name(uint32_t type)
+{
+	const char *p = type_names;
+
+	if (type >= EfiMaxMemoryType)
+		return "memory of an unknown type";
+	while (type--)
+		p += strlen(p) + 1;
+	return p;
+}
 
 static const char *verdict_what(const struct move_verdict *v)
 {
@@ -175,12 +178,11 @@ static const char *verdict_what(const struct move_verdict *v)
 	case MOVE_KEPT:
 		return v->what;
 	case MOVE_MEMORY_TYPE:
-		if (v->soft_reserved)
-			return "soft-reserved memory";
-		return v->efi_type < ARRAY_SIZE(type_names) && type_names[v->efi_type] ? type_names[v->efi_type]
-										      : "memory of an unknown type";
+		return type_name(v->soft_reserved ? EfiConventionalMemory : v->efi_type);
 	case MOVE_UNMAPPED:
 		return "a hole in the memory map";
+	case MOVE_BAD_RANGE:
+		return "the end of the address space";
 	case MOVE_BAD_MAP:
 		return "a malformed memory map";
 	default:
@@ -190,11 +192,8 @@ static const char *verdict_what(const struct move_verdict *v)
 
 EFI_STATUS move_refusal(const char *name, uint64_t dst, uint64_t size, const struct move_verdict *v)
 {
-	if (v->why == MOVE_BAD_RANGE)
-		return log_error_status(EFI_LOAD_ERROR, "%s: not relocatable: %#llx bytes at pref_address %#llx wrap",
-					name, (unsigned long long)size, (unsigned long long)dst);
 	return log_error_status(EFI_LOAD_ERROR,
-				"%s: not relocatable, and [%#llx, %#llx) at pref_address holds %s at [%#llx, %#llx)",
-				name, (unsigned long long)dst, (unsigned long long)(dst + size), verdict_what(v),
+				"%s: not relocatable, and [%#llx, +%#llx) at pref_address holds %s at [%#llx, %#llx)",
+				name, (unsigned long long)dst, (unsigned long long)size, verdict_what(v),
 				(unsigned long long)v->addr, (unsigned long long)end_of(v->addr, v->size));
 }

@@ -76,7 +76,7 @@ enum move_block move_check(uint64_t dst, uint64_t size, const void *map, size_t 
 /**
  * move_refusal() - log why a kernel of @name cannot be moved to
  * [@dst, @dst + @size): the range and what is in the way (the memory type's
- * name, or the range in use).
+ * name, the range in use, a hole), with its addresses.
  * Return: EFI_LOAD_ERROR.
  */
 EFI_STATUS move_refusal(const char *name, uint64_t dst, uint64_t size, const struct move_verdict *v);

@@ -12,9 +12,11 @@
 #include "measure.h"
 #include "core/relocate.h"
 
-/* Below the frame that copies and jumps: memmove()'s and arch_kernel_enter()'s
- * few frames, with a wide margin. */
+/* The stack kept around boot_legacy()'s frame address: its locals and the
+ * few frames of memmove() and arch_kernel_enter() below it, with a wide
+ * margin, and its return address and the page above. */
 #define MOVE_STACK_BELOW 0x4000u
+#define MOVE_STACK_ABOVE 0x2000u
 
 struct legacy_ctx {
 	struct boot_params *bp;
@@ -54,11 +56,10 @@ static EFI_STATUS fill_from_final_map(void *p, const struct memmap_buf *map)
  * chain at the exit, so its buffer is named here), the EFI memory map
  * (efi_info), every configuration table's first byte (their sizes are their
  * own), this loader's image (the copy and the jump, its GDT) and its stack. */
-static void legacy_keep(struct legacy_ctx *c, const struct linux_loaded *l)
+static void legacy_keep(struct legacy_ctx *c, const struct linux_loaded *l, uint64_t frame)
 {
 	extern const uint8_t __ImageBase[];
 	const uint8_t *pe = __ImageBase + get_le32(__ImageBase + 0x3c); /* PE/COFF §2: e_lfanew */
-	uint64_t sp = (uintptr_t)__builtin_frame_address(0);
 	struct move_keep *k = &c->keep;
 
 	move_keep_add(k, (uintptr_t)c->bp, sizeof(*c->bp), "boot_params");
@@ -71,19 +72,20 @@ static void legacy_keep(struct legacy_ctx *c, const struct linux_loaded *l)
 		move_keep_add(k, (uintptr_t)ST->ConfigurationTable[i].VendorTable, 1, "a configuration table");
 	/* SizeOfImage: offset 56 of the optional header, PE32 and PE32+ (PE/COFF §3.4) */
 	move_keep_add(k, (uintptr_t)__ImageBase, get_le32(pe + 24 + 56), "handoff's image");
-	move_keep_add(k, ALIGN_DOWN(sp, EFI_PAGE_SIZE) - MOVE_STACK_BELOW, MOVE_STACK_BELOW + EFI_PAGE_SIZE,
+	move_keep_add(k, ALIGN_DOWN(frame, EFI_PAGE_SIZE) - MOVE_STACK_BELOW, MOVE_STACK_BELOW + MOVE_STACK_ABOVE,
 		      "handoff's stack");
 }
 
 /* The move's check on today's map, before the exit: the final map
  * (fill_from_final_map()) must say the same, so a refusal is said here. */
-static EFI_STATUS move_predict(struct legacy_ctx *c, const struct boot_job *job, const struct linux_loaded *l)
+static EFI_STATUS move_predict(struct legacy_ctx *c, const struct boot_job *job, const struct linux_loaded *l,
+				uint64_t frame)
 {
 	struct memmap_buf *m = &c->map;
 
 	c->move_to = l->move_to;
 	c->move_size = job->plan.kernel.alloc_size;
-	legacy_keep(c, l);
+	legacy_keep(c, l, frame);
 	m->size = m->capacity;
 	if (BS->GetMemoryMap(&m->size, m->buf, &m->key, &m->desc_size, &m->desc_version) != EFI_SUCCESS)
 		return log_error_status(EFI_LOAD_ERROR, "cannot read the memory map");
@@ -140,7 +142,7 @@ EFI_STATUS boot_legacy(const struct boot_job *job)
 		return err;
 	c.m.chain_tail = bp_setup_data_tail(c.bp);
 	if (l.move_to) {
-		err = move_predict(&c, job, &l);
+		err = move_predict(&c, job, &l, (uintptr_t)__builtin_frame_address(0));
 		if (EFI_ERROR(err))
 			return err;
 	}
@@ -154,8 +156,8 @@ EFI_STATUS boot_legacy(const struct boot_job *job)
 	if (EFI_ERROR(err))
 		return log_error_status(err, "%s: cannot prepare the final memory map: %m", job->kernel_path);
 	if (l.move_to) {
-		/* memmove: the staged copy may overlap its target; this code, its
-		 * stack and everything the kernel reads lie outside (c.keep) */
+		/* memmove: the staged copy may overlap its target; this code, this
+		 * frame and everything the kernel reads lie outside (c.keep) */
 		memmove((void *)(uintptr_t)l.move_to, (const void *)(uintptr_t)l.kernel_addr,
 			job->plan.kernel.copy_size + job->plan.kernel.zero_size);
 		l.kernel_addr = l.move_to;

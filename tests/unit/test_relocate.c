@@ -278,7 +278,7 @@ TEST(move_refusal_names_range_and_type)
 	test_log_reset();
 	CHECK_EQ(check(&m, 3 * MIB, 2 * MIB, &k, &v), MOVE_MEMORY_TYPE);
 	CHECK_EQ(move_refusal("/vmlinuz", 3 * MIB, 2 * MIB, &v), EFI_LOAD_ERROR);
-	CHECK_LOG("/vmlinuz: not relocatable, and [0x300000, 0x500000) at pref_address holds runtime services data "
+	CHECK_LOG("/vmlinuz: not relocatable, and [0x300000, +0x200000) at pref_address holds runtime services data "
 		  "at [0x400000, 0x500000)");
 	move_keep_add(&k, 0x300000, 0x2000, "the initrd");
 	CHECK_EQ(check(&m, 3 * MIB, 2 * MIB, &k, &v), MOVE_KEPT);
@@ -287,7 +287,22 @@ TEST(move_refusal_names_range_and_type)
 	CHECK_EQ(check(&m, 6 * MIB, MIB, &k, &v), MOVE_UNMAPPED);
 	move_refusal("/vmlinuz", 6 * MIB, MIB, &v);
 	CHECK_LOG("holds a hole in the memory map at [0x600000, 0x700000)");
-	CHECK_EQ(check(&m, 6 * MIB, 0, &k, &v), MOVE_BAD_RANGE);
+	CHECK_EQ(check(&m, UINT64_MAX, 2, &k, &v), MOVE_BAD_RANGE);
 	move_refusal("/k", UINT64_MAX, 2, &v);
-	CHECK_LOG("/k: not relocatable: 0x2 bytes at pref_address 0xffffffffffffffff wrap");
+	CHECK_LOG("/k: not relocatable, and [0xffffffffffffffff, +0x2) at pref_address holds the end of the address");
+	for (uint32_t t = 0; t <= EfiMaxMemoryType; t++) {
+		struct map one = { 0 };
+		const char *want[] = { "reserved", "", "", "", "", "runtime services code", "runtime services data",
+				       "soft-reserved memory", "unusable memory", "ACPI tables", "ACPI NVS", "MMIO",
+				       "MMIO port space", "PAL code", "persistent memory", "unaccepted memory",
+				       "memory of an unknown type" };
+		char line[80];
+
+		add(&one, t, MIB, MIB, t == EfiConventionalMemory ? EFI_MEMORY_SP : 0);
+		if (check(&one, MIB, MIB, &k, &v) != MOVE_MEMORY_TYPE)
+			continue; /* the types the OS owns */
+		move_refusal("/t", MIB, MIB, &v);
+		snprintf(line, sizeof(line), "holds %s at [0x100000, 0x200000)", want[t]);
+		CHECK_LOG(line);
+	}
 }
