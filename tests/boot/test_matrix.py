@@ -175,6 +175,8 @@ CELLS = [
      lambda *a: run_handoff(*a, "legacy"), "boot32", "{c}"),
     ("handoffia32_auto", "handoffia32", "protocol auto", PROBE,
      lambda *a: run_handoff(*a, "auto"), "stub32", "{c}"),
+    ("handoffia32_nonreloc_auto", "handoffia32", "protocol auto (.compat IA-32 entry), not relocatable",
+     PROBE_NONRELOC, lambda *a: run_handoff(*a, "auto"), "stub32", "{c}"),
     ("handoffia32_nonreloc_handover", "handoffia32", "protocol handover, not relocatable", PROBE_NONRELOC,
      lambda *a: run_handoff(*a, "handover"), "handover32", "{c}"),
     ("handoffia32_nonreloc_legacy", "handoffia32", "protocol legacy, not relocatable", PROBE_NONRELOC,
