@@ -79,7 +79,9 @@ EFI_STATUS volumes_find(EFI_HANDLE boot_device, struct volume **ret, size_t *ret
 	UINTN n_handles = 0;
 	EFI_STATUS err;
 
-	err = file_open_root(boot_device, &boot.root);
+	err = net_volume_open(boot_device, &boot);
+	if (err == EFI_UNSUPPORTED)
+		err = file_open_root(boot_device, &boot.root);
 	if (EFI_ERROR(err) || (err = array_append(&v, &n, sizeof(boot), &boot)) != EFI_SUCCESS)
 		return err;
 	if (prefix && BS->LocateHandleBuffer(ByProtocol, &bio_guid, NULL, &n_handles, &handles) == EFI_SUCCESS) {
