@@ -37,14 +37,15 @@ EFI_STATUS net_volume_open(EFI_HANDLE device, struct volume *vol)
 		err = net_tftp_source(device, &src);
 	if (!EFI_ERROR(err) && !(url = source_url(&src)))
 		err = EFI_OUT_OF_RESOURCES;
-	if (!EFI_ERROR(err))
+	if (!EFI_ERROR(err)) {
+		log_info("network boot from %s", url);
+		loader_var_set_str(u"LoaderDeviceURL", url);
 		err = net_fs_mount(&src, &vol->root);
+	}
 	if (EFI_ERROR(err)) {
 		mem_free(src.loc);
 		return err;
 	}
-	log_info("network boot from %s", url);
-	loader_var_set_str(u"LoaderDeviceURL", url);
 	fmt_snprintf(vol->name, sizeof(vol->name), "network boot");
 	return EFI_SUCCESS;
 }
