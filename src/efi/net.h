@@ -17,6 +17,7 @@
 /* The server and how to reach it. */
 struct net_source {
 	char *loc;                          /* the loader's URL, or its TFTP boot file */
+	char show[24];                      /* TFTP: "tftp://SERVER/", put before file names in messages */
 	size_t root_len;                    /* the tree's root: net_root_len(loc) */
 	EFI_SERVICE_BINDING_PROTOCOL *http; /* HTTP: the NIC's HTTP service binding */
 	EFI_HTTPv4_ACCESS_POINT local;      /* HTTP: this machine's address, from the IPv4() node */
@@ -61,6 +62,9 @@ EFI_STATUS net_http_get(const struct net_source *src, const char *url, bool quie
 			uint64_t *ret_size);
 EFI_STATUS net_tftp_get(const struct net_source *src, const char *path, const char *name, bool quiet_missing,
 			uint8_t **ret, uint64_t *ret_size);
+
+/** net_buffer() - a buffer for a file of @size bytes (below NET_FILE_MAX), or NULL, logged naming @name. */
+uint8_t *net_buffer(const char *name, uint64_t size);
 
 /**
  * net_fs_mount() - the server's tree as a read-only root directory: reads

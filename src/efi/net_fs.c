@@ -32,16 +32,25 @@ struct net_file {
 static EFI_GUID file_info_guid = EFI_FILE_INFO_ID;
 
 /* What @path is called in messages and where it is fetched from: a URL, or
- * for TFTP the file name on the server (*@ret_tftp) and a tftp:// URL. */
+ * for TFTP the file name on the server (*@ret_tftp) after "tftp://SERVER/". */
 static char *fs_url(const struct net_fs *fs, const char *path, char **ret_tftp)
 {
-	const uint8_t *ip = fs->src.server.v4.Addr;
-	char *file;
+	char *file = net_url_join(fs->src.loc, fs->src.root_len, path, /* encode= */ !fs->src.pxe);
 
-	if (!fs->src.pxe)
-		return net_url_join(fs->src.loc, fs->src.root_len, path, /* encode= */ true);
-	file = *ret_tftp = net_url_join(fs->src.loc, fs->src.root_len, path, /* encode= */ false);
-	return file ? fmt_asprintf("tftp://%u.%u.%u.%u/%s", ip[0], ip[1], ip[2], ip[3], file) : NULL;
+	if (!fs->src.pxe || !file)
+		return file;
+	*ret_tftp = file;
+	return fmt_asprintf("%s%s", fs->src.show, file);
+}
+
+uint8_t *net_buffer(const char *name, uint64_t size)
+{
+	uint8_t *buf = size < NET_FILE_MAX ? mem_alloc(size ? size : 1) : NULL;
+
+	if (!buf)
+		log_error_status(EFI_OUT_OF_RESOURCES, "%s: %llu bytes: too large, or no memory", name,
+				 (unsigned long long)size);
+	return buf;
 }
 
 /* A pinned file (entries.list "sha256 HEX PATH") is refused unless its bytes match. */
@@ -275,16 +284,14 @@ static EFI_FILE_PROTOCOL *new_file(struct net_fs *fs, char *path)
 	return &f->proto;
 }
 
-/* entries.list, parsed with its URL naming bad lines; without it no entries, said once. */
+/* entries.list (bad lines named by its path); without it no entries, said once. */
 static void read_list(struct net_fs *fs)
 {
 	_cleanup_free_ uint8_t *text = NULL;
-	_cleanup_free_ char *tftp_file = NULL;
-	_cleanup_free_ char *url = fs_url(fs, LIST_PATH, &tftp_file);
 	uint64_t size;
 
-	if (url && fetch(fs, LIST_PATH, /* quiet_missing= */ false, &text, &size) == EFI_SUCCESS)
-		net_list_parse((const char *)text, (size_t)size, url, &fs->list);
+	if (fetch(fs, LIST_PATH, /* quiet_missing= */ false, &text, &size) == EFI_SUCCESS)
+		net_list_parse((const char *)text, (size_t)size, LIST_PATH, &fs->list);
 }
 
 EFI_STATUS net_fs_mount(struct net_source *src, EFI_FILE_PROTOCOL **ret_root)

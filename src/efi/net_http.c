@@ -130,19 +130,14 @@ static EFI_STATUS read_head(struct http_get *g, bool quiet_missing, uint64_t *re
 
 	if (status == 404 && quiet_missing)
 		return EFI_NOT_FOUND;
-	if (status == 404)
-		return log_error_status(EFI_NOT_FOUND, "%s: HTTP 404: the server has no such file", g->url);
 	if (status && status != 200)
-		return log_error_status(EFI_HTTP_ERROR, "%s: HTTP %u: refused", g->url, status);
+		return log_error_status(status == 404 ? EFI_NOT_FOUND : EFI_HTTP_ERROR, "%s: HTTP status %u", g->url,
+					status);
 	if (EFI_ERROR(err))
 		return log_error_status(err, "%s: no answer%s: %m", g->url,
 					err == EFI_TIMEOUT ? " (timed out)" : "");
-	if (!status || !has_length)
-		return log_error_status(EFI_PROTOCOL_ERROR, "%s: %s", g->url,
-					status ? "no Content-Length in the answer" : "not an HTTP answer");
-	if (*ret_size >= NET_FILE_MAX)
-		return log_error_status(EFI_BAD_BUFFER_SIZE, "%s: %llu bytes, too large to load", g->url,
-					(unsigned long long)*ret_size);
+	if (!has_length)
+		return log_error_status(EFI_PROTOCOL_ERROR, "%s: no Content-Length in the answer", g->url);
 	return EFI_SUCCESS;
 }
 
@@ -180,9 +175,8 @@ EFI_STATUS net_http_get(const struct net_source *src, const char *url, bool quie
 		err = send_get(&g);
 	if (!EFI_ERROR(err))
 		err = read_head(&g, quiet_missing, &size);
-	if (!EFI_ERROR(err) && !(buf = mem_alloc(size ? size : 1)))
-		err = log_error_status(EFI_OUT_OF_RESOURCES, "%s: no memory for %llu bytes", url,
-				       (unsigned long long)size);
+	if (!EFI_ERROR(err) && !(buf = net_buffer(url, size)))
+		err = EFI_OUT_OF_RESOURCES;
 	if (!EFI_ERROR(err))
 		err = read_body(&g, buf, size);
 	http_close(&g);

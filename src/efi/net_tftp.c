@@ -87,13 +87,8 @@ EFI_STATUS net_tftp_get(const struct net_source *src, const char *path, const ch
 	err = tftp(src, EFI_PXE_BASE_CODE_TFTP_GET_FILE_SIZE, NULL, &size, path);
 	if (EFI_ERROR(err))
 		return tftp_error(src, err, name, quiet_missing);
-	if (size >= NET_FILE_MAX)
-		return log_error_status(EFI_BAD_BUFFER_SIZE, "%s: %llu bytes, too large to load", name,
-					(unsigned long long)size);
-	buf = mem_alloc(size ? size : 1);
-	if (!buf)
-		return log_error_status(EFI_OUT_OF_RESOURCES, "%s: no memory for %llu bytes", name,
-					(unsigned long long)size);
+	if (!(buf = net_buffer(name, size)))
+		return EFI_OUT_OF_RESOURCES;
 	got = size;
 	err = read_counted(src, buf, &got, path, name);
 	if (EFI_ERROR(err))
@@ -136,6 +131,8 @@ EFI_STATUS net_tftp_source(EFI_HANDLE device, struct net_source *ret)
 	ret->pxe = pxe;
 	ret->pxe_handle = device;
 	memcpy(ret->server.v4.Addr, boot.server, sizeof(boot.server));
+	fmt_snprintf(ret->show, sizeof(ret->show), "tftp://%u.%u.%u.%u/", boot.server[0], boot.server[1],
+		     boot.server[2], boot.server[3]);
 	ret->loc = fmt_asprintf("%s", boot.file);
 	if (!ret->loc)
 		return EFI_OUT_OF_RESOURCES;

@@ -11,16 +11,6 @@
 static EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 static EFI_GUID sfs_guid = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID;
 
-/* The loader's own location as a URL, for LoaderDeviceURL and the log. */
-static char *source_url(const struct net_source *src)
-{
-	const uint8_t *ip = src->server.v4.Addr;
-
-	if (!src->pxe)
-		return fmt_asprintf("%s", src->loc);
-	return fmt_asprintf("tftp://%u.%u.%u.%u/%s", ip[0], ip[1], ip[2], ip[3], src->loc);
-}
-
 EFI_STATUS net_volume_open(EFI_HANDLE device, struct volume *vol)
 {
 	struct net_source src = { 0 };
@@ -35,7 +25,7 @@ EFI_STATUS net_volume_open(EFI_HANDLE device, struct volume *vol)
 	err = EFI_ERROR(err) ? EFI_UNSUPPORTED : net_http_source(dp, &src);
 	if (err == EFI_UNSUPPORTED && !src.loc)
 		err = net_tftp_source(device, &src);
-	if (!EFI_ERROR(err) && !(url = source_url(&src)))
+	if (!EFI_ERROR(err) && !(url = fmt_asprintf("%s%s", src.show, src.loc)))
 		err = EFI_OUT_OF_RESOURCES;
 	if (!EFI_ERROR(err)) {
 		log_info("network boot from %s", url);

@@ -161,7 +161,7 @@ def test_net_errors_name_the_url_and_return_to_the_menu():
                                                       "k/stalled": KERNEL}, list_extra=pin)
     srv = net.Server(tree, faults={"/k/truncated": "truncate", "/k/stalled": "stall"})
     errors = [
-        "%s/debian/missing.img: HTTP 404: the server has no such file" % URL,
+        "%s/debian/missing.img: HTTP status 404" % URL,
         "%s/k/pinned: SHA-256 %s is not the one entries.list pins: refused"
         % (URL, hashlib.sha256(changed).hexdigest()),
         "%s/k/truncated: the body ended after [0-9]+ of %d bytes" % (URL, len(kernel)),
