@@ -24,8 +24,10 @@ K612 = (CACHE + "/k6.12/vmlinuz", CACHE + "/k6.12/initramfs.cpio.gz")
 # The size budgets of the EFI binaries (docs/style.md rule 12), in bytes: what
 # `make check` enforces (tests/checks/check_binaries.py) and what `make bench`
 # reports against (bench/report.py). Raised from 64/24 KiB by issue 13's
-# verification and measurement code and issue 14's mixed mode.
-SIZE_BUDGETS = {LOADER: 72 << 10, STUB: 32 << 10, LOADER32: 72 << 10}
+# verification and measurement code and issue 14's mixed mode; the loaders'
+# to 83 KiB by issue 25's network boot (HTTP, HTTPS, TFTP, entries.list with
+# pins: about 12.5 KiB), which the work on the size has to win back.
+SIZE_BUDGETS = {LOADER: 83 << 10, STUB: 32 << 10, LOADER32: 83 << 10}
 
 
 def root_path(*parts):
