@@ -193,7 +193,8 @@ static EFI_STATUS EFIAPI nf_read(EFI_FILE_PROTOCOL *this, UINTN *size, VOID *buf
 	if (f->data) {
 		UINTN n = (UINTN)MIN((uint64_t)*size, f->pos < f->size ? f->size - f->pos : 0);
 
-		memcpy(buf, f->data + f->pos, n);
+		if (n)
+			memcpy(buf, f->data + f->pos, n);
 		f->pos += n;
 		*size = n;
 		return EFI_SUCCESS;

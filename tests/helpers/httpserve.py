@@ -62,11 +62,25 @@ def read_request(f):
     return parts[0], parts[1], headers
 
 
-def respond(sock, status, body, length=None):
+CHUNK = 1 << 20
+
+
+def respond(sock, status, body=b"", length=None, path=None, send=None):
+    """The status line and headers at once, then the body: @body, or @send
+    bytes of the file @path read and sent a chunk at a time (as a real server
+    streams a large file: a client waits for the headers, not for the file)."""
     length = len(body) if length is None else length
     head = "HTTP/1.1 %d %s\r\nContent-Length: %d\r\nContent-Type: application/octet-stream\r\n\r\n" % (
         status, REASONS.get(status, "Status"), length)
     sock.sendall(head.encode() + body)
+    if path:
+        with open(path, "rb") as f:
+            while send > 0:
+                b = f.read(min(CHUNK, send))
+                if not b:
+                    break
+                sock.sendall(b)
+                send -= len(b)
 
 
 def serve_one(cfg, sock, method, target, tls):
@@ -82,23 +96,23 @@ def serve_one(cfg, sock, method, target, tls):
         return False
     if fault and fault.isdigit():
         log(cfg, dict(record, status=int(fault), sent=0))
-        respond(sock, int(fault), b"")
+        respond(sock, int(fault))
         return True
     full = os.path.realpath(os.path.join(cfg["root"], path.lstrip("/")))
     inside = full.startswith(os.path.realpath(cfg["root"]) + os.sep)
     if method not in ("GET", "HEAD") or not inside or not os.path.isfile(full):
         status = 404 if method in ("GET", "HEAD") else 400
         log(cfg, dict(record, status=status, sent=0))
-        respond(sock, status, b"")
+        respond(sock, status)
         return True
-    with open(full, "rb") as f:
-        body = f.read()
+    size = os.path.getsize(full)
     if fault == "truncate":
-        log(cfg, dict(record, status=200, sent=len(body) // 2, size=len(body)))
-        respond(sock, 200, body[:len(body) // 2], length=len(body))
+        log(cfg, dict(record, status=200, sent=size // 2, size=size))
+        respond(sock, 200, length=size, path=full, send=size // 2)
         return False
-    log(cfg, dict(record, status=200, sent=len(body) if method == "GET" else 0, size=len(body)))
-    respond(sock, 200, body if method == "GET" else b"", length=len(body))
+    sent = size if method == "GET" else 0
+    log(cfg, dict(record, status=200, sent=sent, size=size))
+    respond(sock, 200, length=size, path=full, send=sent)
     return True
 
 
