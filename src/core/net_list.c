@@ -55,29 +55,35 @@ static char *line_path(const char *s, size_t n, const char *name, unsigned line)
 	return path;
 }
 
-/* "sha256 HEX PATH" (the keyword and its blank already checked). */
-static EFI_STATUS parse_pin(struct net_list *l, const char *s, size_t n, const char *name, unsigned line)
+/* One non-blank, non-comment line: "PATH" or "sha256 HEX PATH". */
+static EFI_STATUS parse_item(struct net_list *l, const char *s, size_t n, const char *name, unsigned line)
 {
-	struct net_pin pin;
-	size_t hex = 0, p;
+	struct net_list_item it = { 0 };
+	size_t kw = sizeof(PIN_KEYWORD) - 1, hex, p;
 
-	while (hex < n && blank(s[hex]))
-		hex++;
-	for (p = hex; p < n && !blank(s[p]); p++)
-		;
-	if (!parse_digest(s + hex, p - hex, pin.sha256)) {
-		log_error("%s:%u: sha256 wants %u hex digits and a path, ignored", name, line, 2 * SHA256_DIGEST_SIZE);
+	if (n > kw && memcmp(s, PIN_KEYWORD, kw) == 0 && blank(s[kw])) {
+		for (hex = kw; hex < n && blank(s[hex]); hex++)
+			;
+		for (p = hex; p < n && !blank(s[p]); p++)
+			;
+		if (!parse_digest(s + hex, p - hex, it.sha256)) {
+			log_error("%s:%u: sha256 wants %u hex digits and a path, ignored", name, line,
+				  2 * SHA256_DIGEST_SIZE);
+			l->n_errors++;
+			return EFI_SUCCESS;
+		}
+		while (p < n && blank(s[p]))
+			p++;
+		it.pinned = true;
+		s += p;
+		n -= p;
+	}
+	if (!(it.path = line_path(s, n, name, line))) {
 		l->n_errors++;
 		return EFI_SUCCESS;
 	}
-	while (p < n && blank(s[p]))
-		p++;
-	if (!(pin.path = line_path(s + p, n - p, name, line))) {
-		l->n_errors++;
-		return EFI_SUCCESS;
-	}
-	if (array_append(&l->pins, &l->n_pins, sizeof(pin), &pin) != EFI_SUCCESS) {
-		mem_free(pin.path);
+	if (array_append(&l->items, &l->n, sizeof(it), &it) != EFI_SUCCESS) {
+		mem_free(it.path);
 		return EFI_OUT_OF_RESOURCES;
 	}
 	return EFI_SUCCESS;
@@ -85,9 +91,6 @@ static EFI_STATUS parse_pin(struct net_list *l, const char *s, size_t n, const c
 
 static EFI_STATUS parse_line(struct net_list *l, const char *s, size_t n, const char *name, unsigned line)
 {
-	size_t kw = sizeof(PIN_KEYWORD) - 1;
-	char *path;
-
 	while (n && blank(s[0]))
 		s++, n--;
 	while (n && blank(s[n - 1]))
@@ -99,17 +102,7 @@ static EFI_STATUS parse_line(struct net_list *l, const char *s, size_t n, const 
 		l->n_errors++;
 		return EFI_SUCCESS;
 	}
-	if (n > kw && memcmp(s, PIN_KEYWORD, kw) == 0 && blank(s[kw]))
-		return parse_pin(l, s + kw, n - kw, name, line);
-	if (!(path = line_path(s, n, name, line))) {
-		l->n_errors++;
-		return EFI_SUCCESS;
-	}
-	if (array_append(&l->paths, &l->n_paths, sizeof(path), &path) != EFI_SUCCESS) {
-		mem_free(path);
-		return EFI_OUT_OF_RESOURCES;
-	}
-	return EFI_SUCCESS;
+	return parse_item(l, s, n, name, line);
 }
 
 EFI_STATUS net_list_parse(const char *text, size_t len, const char *name, struct net_list *ret)
@@ -135,18 +128,17 @@ EFI_STATUS net_list_parse(const char *text, size_t len, const char *name, struct
 
 void net_list_free(struct net_list *l)
 {
-	strv_free(l->paths, l->n_paths);
-	for (size_t i = 0; i < l->n_pins; i++)
-		mem_free(l->pins[i].path);
-	mem_free(l->pins);
+	for (size_t i = 0; i < l->n; i++)
+		mem_free(l->items[i].path);
+	mem_free(l->items);
 	*l = (struct net_list){ 0 };
 }
 
 const uint8_t *net_list_pin(const struct net_list *l, const char *path)
 {
-	for (size_t i = 0; i < l->n_pins; i++)
-		if (ascii_strcaseeq(l->pins[i].path, path))
-			return l->pins[i].sha256;
+	for (size_t i = 0; i < l->n; i++)
+		if (l->items[i].pinned && ascii_strcaseeq(l->items[i].path, path))
+			return l->items[i].sha256;
 	return NULL;
 }
 
@@ -162,8 +154,9 @@ static const char *below(const char *path, const char *dir)
 
 const char *net_list_next_in(const struct net_list *l, const char *dir, size_t *cursor)
 {
-	while (*cursor < l->n_paths) {
-		const char *rest = below(l->paths[(*cursor)++], dir);
+	while (*cursor < l->n) {
+		const struct net_list_item *it = &l->items[(*cursor)++];
+		const char *rest = it->pinned ? NULL : below(it->path, dir);
 
 		if (rest && !strchr(rest, '/'))
 			return rest;
@@ -173,8 +166,8 @@ const char *net_list_next_in(const struct net_list *l, const char *dir, size_t *
 
 bool net_list_has_dir(const struct net_list *l, const char *dir)
 {
-	for (size_t i = 0; i < l->n_paths; i++)
-		if (below(l->paths[i], dir))
+	for (size_t i = 0; i < l->n; i++)
+		if (!l->items[i].pinned && below(l->items[i].path, dir))
 			return true;
 	return !*dir;
 }

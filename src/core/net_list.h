@@ -11,16 +11,16 @@
 #include "sha256.h"
 #include <efi/efi.h>
 
-struct net_pin {
+/* One line: a listed entry file, or ("sha256 HEX PATH") a pinned file. */
+struct net_list_item {
 	char *path;                         /* normalized (net_path_normalize()) */
-	uint8_t sha256[SHA256_DIGEST_SIZE];
+	bool pinned;
+	uint8_t sha256[SHA256_DIGEST_SIZE];  /* when pinned */
 };
 
 struct net_list {
-	char **paths;                       /* normalized, in file order */
-	size_t n_paths;
-	struct net_pin *pins;
-	size_t n_pins;
+	struct net_list_item *items;        /* in file order */
+	size_t n;
 	unsigned n_errors;                  /* malformed lines skipped */
 };
 

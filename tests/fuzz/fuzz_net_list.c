@@ -31,17 +31,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (l.n_errors > size)
 		__builtin_trap();
-	for (size_t i = 0; i < l.n_paths; i++)
-		check_path(l.paths[i]);
-	for (size_t i = 0; i < l.n_pins; i++) {
-		check_path(l.pins[i].path);
-		if (!net_list_pin(&l, l.pins[i].path))
+	for (size_t i = 0; i < l.n; i++) {
+		check_path(l.items[i].path);
+		if (l.items[i].pinned && !net_list_pin(&l, l.items[i].path))
 			__builtin_trap();
 	}
 	while ((name = net_list_next_in(&l, "loader/entries", &cursor)))
 		if (!*name || strchr(name, '/'))
 			__builtin_trap();
-	if (!net_list_has_dir(&l, "") || (l.n_paths && !net_list_has_dir(&l, "")))
+	if (!net_list_has_dir(&l, ""))
 		__builtin_trap();
 	net_list_free(&l);
 	return 0;

@@ -27,19 +27,20 @@ TEST(net_list_paths_and_pins)
 
 	CHECK_EQ(l.n_errors, 0);
 	CHECK_EQ(test_log_count(), 0);
-	CHECK_EQ(l.n_paths, 2);
-	CHECK_STR(l.paths[0], "loader/entries/debian.conf");
-	CHECK_STR(l.paths[1], "EFI/Linux/uki.efi");
-	CHECK_EQ(l.n_pins, 2);
-	CHECK_STR(l.pins[0].path, "debian/vmlinuz");
-	CHECK_STR(l.pins[1].path, "debian/initrd.img");
-	CHECK_EQ(l.pins[0].sha256[0], 0x9f);
-	CHECK_EQ(l.pins[0].sha256[31], 0x08);
-	CHECK(net_list_pin(&l, "debian/vmlinuz") == l.pins[0].sha256);
-	CHECK(net_list_pin(&l, "DEBIAN/VMLINUZ") == l.pins[0].sha256); /* a case-insensitive server */
+	CHECK_EQ(l.n, 4);
+	CHECK_STR(l.items[0].path, "loader/entries/debian.conf");
+	CHECK_STR(l.items[1].path, "EFI/Linux/uki.efi");
+	CHECK(!l.items[0].pinned && !l.items[1].pinned && l.items[2].pinned && l.items[3].pinned);
+	CHECK_STR(l.items[2].path, "debian/vmlinuz");
+	CHECK_STR(l.items[3].path, "debian/initrd.img");
+	CHECK_EQ(l.items[2].sha256[0], 0x9f);
+	CHECK_EQ(l.items[2].sha256[31], 0x08);
+	CHECK(net_list_pin(&l, "debian/vmlinuz") == l.items[2].sha256);
+	CHECK(net_list_pin(&l, "DEBIAN/VMLINUZ") == l.items[2].sha256); /* a case-insensitive server */
 	CHECK(net_list_pin(&l, "debian/vmlinuz.old") == NULL);
+	CHECK(net_list_pin(&l, "loader/entries/debian.conf") == NULL); /* listed, not pinned */
 	net_list_free(&l);
-	CHECK(l.paths == NULL && l.pins == NULL && l.n_paths == 0);
+	CHECK(l.items == NULL && l.n == 0);
 }
 
 TEST(net_list_bad_lines_are_named_and_skipped)
@@ -59,9 +60,9 @@ TEST(net_list_bad_lines_are_named_and_skipped)
 	CHECK_LOG(NAME ":4: '../x' is not a file below");
 	CHECK_LOG(NAME ":5: sha256 wants 64 hex digits");
 	CHECK_LOG(NAME ":6: '/' is not a file below");
-	CHECK_EQ(l.n_paths, 1);
-	CHECK_STR(l.paths[0], "loader/entries/ok.conf");
-	CHECK_EQ(l.n_pins, 0);
+	CHECK_EQ(l.n, 1);
+	CHECK_STR(l.items[0].path, "loader/entries/ok.conf");
+	CHECK(!l.items[0].pinned);
 	net_list_free(&l);
 }
 
@@ -74,21 +75,22 @@ TEST(net_list_nul_and_long_lines)
 	CHECK_EQ(net_list_parse(text, sizeof(text) - 1, NAME, &l), EFI_SUCCESS);
 	CHECK_EQ(l.n_errors, 1);
 	CHECK_LOG(NAME ":1: line longer than 4096 bytes or with a NUL byte, ignored");
-	CHECK_EQ(l.n_paths, 1);
+	CHECK_EQ(l.n, 1);
 	net_list_free(&l);
 	memset(long_line, 'a', 5000);
 	CHECK_EQ(net_list_parse(long_line, 5000, NAME, &l), EFI_SUCCESS);
 	CHECK_EQ(l.n_errors, 1);
-	CHECK_EQ(l.n_paths, 0);
+	CHECK_EQ(l.n, 0);
 	net_list_free(&l);
 	free(long_line);
 	CHECK_EQ(net_list_parse("", 0, NAME, &l), EFI_SUCCESS);
-	CHECK_EQ(l.n_paths + l.n_pins + l.n_errors, 0);
+	CHECK_EQ(l.n + l.n_errors, 0);
 }
 
 TEST(net_list_directories)
 {
 	struct net_list l = parse("loader/entries/a.conf\n"
+				  "sha256 " HEX_A " loader/entries/pinned-only.conf\n"
 				  "loader/entries/sub/b.conf\n"
 				  "EFI/Linux/u.efi\n"
 				  "loader/entries/c.conf\n"
