@@ -104,7 +104,7 @@ static bool take_length(EFI_HTTP_MESSAGE *msg, uint64_t *ret)
 {
 	bool found = false;
 
-	for (UINTN i = 0; i < msg->HeaderCount; i++) {
+	for (UINTN i = 0; msg->Headers && i < msg->HeaderCount; i++) {
 		EFI_HTTP_HEADER *h = &msg->Headers[i];
 
 		if (!found && h->FieldName && h->FieldValue && ascii_strcaseeq((char *)h->FieldName, "Content-Length"))
