@@ -29,7 +29,7 @@ struct net_file {
 	uint64_t size, pos;           /* for a directory, pos is the listing's cursor */
 };
 
-static EFI_GUID file_info_guid = EFI_FILE_INFO_ID;
+static const EFI_GUID file_info_guid = EFI_FILE_INFO_ID;
 
 /* What @path is called in messages and where it is fetched from: a URL, or
  * for TFTP the file name on the server (*@ret_tftp) after "tftp://SERVER/". */

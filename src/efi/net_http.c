@@ -13,8 +13,8 @@
 #define BODY_CHUNK_MAX (1u << 30) /* BodyLength is a UINTN: 32 bits on IA-32 */
 #define BODY_POLLS 16u
 
-static EFI_GUID http_sb_guid = EFI_HTTP_SERVICE_BINDING_PROTOCOL_GUID;
-static EFI_GUID http_guid = EFI_HTTP_PROTOCOL_GUID;
+static const EFI_GUID http_sb_guid = EFI_HTTP_SERVICE_BINDING_PROTOCOL_GUID;
+static const EFI_GUID http_guid = EFI_HTTP_PROTOCOL_GUID;
 
 /* One GET on one child instance; @done is set by the token's event. */
 struct http_get {

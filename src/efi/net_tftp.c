@@ -15,8 +15,8 @@
 #define TFTP_HEADER 4          /* RFC 1350 §5: opcode and block number before a DATA packet's bytes */
 #define TFTP_FILE_NOT_FOUND 1 /* RFC 1350 §5 error code */
 
-static EFI_GUID pxe_guid = EFI_PXE_BASE_CODE_PROTOCOL_GUID;
-static EFI_GUID callback_guid = EFI_PXE_BASE_CODE_CALLBACK_PROTOCOL_GUID;
+static const EFI_GUID pxe_guid = EFI_PXE_BASE_CODE_PROTOCOL_GUID;
+static const EFI_GUID callback_guid = EFI_PXE_BASE_CODE_CALLBACK_PROTOCOL_GUID;
 static EFI_STATUS tftp(const struct net_source *src, EFI_PXE_BASE_CODE_TFTP_OPCODE op, void *buf, UINT64 *size,
 		       const char *path)
 {

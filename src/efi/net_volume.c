@@ -8,8 +8,8 @@
 #include "volumes.h"
 #include "core/fmt.h"
 
-static EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
-static EFI_GUID sfs_guid = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID;
+static const EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
+static const EFI_GUID sfs_guid = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID;
 
 EFI_STATUS net_volume_open(EFI_HANDLE device, struct volume *vol)
 {
