@@ -93,7 +93,21 @@ $(EFI_LIB): $(EFI_OBJS)
 # The loader and the stub carry a .sbat section (src/efi/sbat.c) for shim.
 SBAT_LDFLAGS := /include:handoff_sbat
 
-$(B)/handoff.efi: $(B)/efi/efi/main.o $(EFI_LIB)
+# The loaders are packed (docs/design.md "Packed loaders"): the loader is
+# linked as build/efi/handoff-image.efi, build/mkpack compresses its memory
+# image (src/core/pack.c) and src/pack/image.S carries that in the .image
+# section of a small unpacker (src/pack/unpack.c), which is build/handoff.efi.
+$(B)/efi/handoff-image.efi: $(B)/efi/efi/main.o $(EFI_LIB)
+	$(Q)$(call msg,LINK,$@) $(EFI_LD) $(EFI_LDFLAGS) $(SBAT_LDFLAGS) /out:$@ $^
+
+%.packed: %-image.efi $(B)/mkpack
+	$(Q)$(call msg,MKPACK,$@) $(B)/mkpack $< $@ >/dev/null
+
+$(B)/efi/pack/image.o: src/pack/image.S $(B)/efi/handoff.packed
+	@mkdir -p $(dir $@)
+	$(Q)$(call msg,AS,$@) $(EFI_CC) -DHANDOFF_PACKED='"$(B)/efi/handoff.packed"' -c $< -o $@
+
+$(B)/handoff.efi: $(B)/efi/pack/unpack.o $(B)/efi/pack/image.o $(EFI_LIB)
 	$(Q)$(call msg,LINK,$@) $(EFI_LD) $(EFI_LDFLAGS) $(SBAT_LDFLAGS) /out:$@ $^
 
 # The map lets tests/checks/check_rules.py see which functions the stub links.
@@ -111,7 +125,14 @@ $(EFI32_LIB): $(EFI32_OBJS)
 $(EFI32_RT): EFI32_CFLAGS += -fno-lto
 
 # IA-32 C symbols carry a leading underscore (the Microsoft x86 convention).
-$(B)/handoffia32.efi: $(B)/efi32/efi/main.o $(EFI32_RT) $(EFI32_LIB)
+$(B)/efi32/handoffia32-image.efi: $(B)/efi32/efi/main.o $(EFI32_RT) $(EFI32_LIB)
+	$(Q)$(call msg,LINK,$@) $(EFI_LD) $(EFI32_LDFLAGS) /include:_handoff_sbat /out:$@ $^
+
+$(B)/efi32/pack/image.o: src/pack/image.S $(B)/efi32/handoffia32.packed
+	@mkdir -p $(dir $@)
+	$(Q)$(call msg,AS32,$@) $(EFI32_CC) -DHANDOFF_PACKED='"$(B)/efi32/handoffia32.packed"' -c $< -o $@
+
+$(B)/handoffia32.efi: $(B)/efi32/pack/unpack.o $(B)/efi32/pack/image.o $(EFI32_RT) $(EFI32_LIB)
 	$(Q)$(call msg,LINK,$@) $(EFI_LD) $(EFI32_LDFLAGS) /include:_handoff_sbat /out:$@ $^
 
 # --- host side -------------------------------------------------------------
@@ -119,8 +140,15 @@ $(B)/host/%.o: src/%.c
 	@mkdir -p $(dir $@)
 	$(Q)$(call msg,HOSTCC,$@) $(HOST_CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
 
-$(B)/handoff: $(patsubst src/%.c,$(B)/host/%.o,$(TOOL_SRCS)) $(HOST_CORE_OBJS)
+# The tool links libcrypto (libssl-dev) for signed PCR policies, in
+# src/tool/pcr_crypto.c only; the loaders, the stub and the tests do not.
+TOOL_LIBS := -lcrypto
+
+$(B)/mkpack: $(B)/host/pack/mkpack.o $(HOST_CORE_OBJS) $(B)/host/tool/platform_host.o
 	$(Q)$(call msg,LINK,$@) $(HOST_CC) $(HOST_CFLAGS) $^ -o $@
+
+$(B)/handoff: $(patsubst src/%.c,$(B)/host/%.o,$(TOOL_SRCS)) $(HOST_CORE_OBJS)
+	$(Q)$(call msg,LINK,$@) $(HOST_CC) $(HOST_CFLAGS) $^ -o $@ $(TOOL_LIBS)
 
 $(B)/san/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -139,15 +167,26 @@ unit: $(B)/unit-tests
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS := $(HOST_CFLAGS) -DFUZZING -fsanitize=fuzzer-no-link $(FUZZ_SAN)
 FUZZ_OBJS := $(patsubst %.c,$(B)/fuzzobj/%.o,$(CORE_SRCS) src/tool/platform_host.c)
-.SECONDARY: $(FUZZ_OBJS)
+# The host tool's readers of untrusted bytes that need no file system (they
+# use libc and src/core only) are an archive after src/core, so a fuzzer
+# takes only what it calls: `handoff inspect`, the entry-file, word and
+# BootOrder readers (src/tool/readers.c).
+FUZZ_TOOL_SRCS := $(addprefix src/tool/,inspect.c inspect_render.c json.c readers.c strbuf.c)
+FUZZ_TOOL_LIB := $(B)/fuzzobj/libtool.a
+.SECONDARY: $(FUZZ_OBJS) $(patsubst %.c,$(B)/fuzzobj/%.o,$(FUZZ_TOOL_SRCS))
 
 $(B)/fuzzobj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(Q)$(call msg,FUZZCC,$@) $(HOST_CC) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
 
-$(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS)
+$(FUZZ_TOOL_LIB): $(patsubst %.c,$(B)/fuzzobj/%.o,$(FUZZ_TOOL_SRCS))
+	@rm -f $@
+	$(Q)$(call msg,AR,$@) $(EFI_AR) rcs $@ $^
+
+$(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS) $(FUZZ_TOOL_LIB)
 	@mkdir -p $(dir $@)
-	$(Q)$(call msg,FUZZ,$@) $(HOST_CC) $(HOST_CFLAGS) -DFUZZING -fsanitize=fuzzer $(FUZZ_SAN) $< $(FUZZ_OBJS) -o $@
+	$(Q)$(call msg,FUZZ,$@) $(HOST_CC) $(HOST_CFLAGS) -DFUZZING -fsanitize=fuzzer $(FUZZ_SAN) $< $(FUZZ_OBJS) \
+		$(FUZZ_TOOL_LIB) -o $@
 
 # New inputs go to build/fuzz/corpus-NAME; the curated corpus in the tree is read only.
 fuzz: $(FUZZ_BINS)

@@ -14,7 +14,7 @@
  * fast read of the wrong bytes fails the run. Times come from the TSC
  * calibrated against Stall(). Output lines, then shutdown:
  *   READBENCH tsc_khz=N size=N offset=N blocksize=N
- *   READBENCH method=volumes us=N      (volumes_find(): ext4 mounted, entries looked up)
+ *   READBENCH method=volumes us=N      (volumes_add_partitions(): ext4 mounted, entries looked up)
  *   READBENCH method=touch us=N        (first write of the fresh buffer)
  *   READBENCH round=R method=M us=N    (M: see methods[] below)
  *   READBENCH verified crc=X methods=N
@@ -272,17 +272,19 @@ static EFI_STATUS run(struct bench *b)
 	return err;
 }
 
-/* The ESP and the first other partition volumes_find() reports: the ext4
- * XBOOTLDR, through handoff's driver, found the way the loader finds it. */
+/* The ESP and the first other partition the loader would read: the ext4
+ * XBOOTLDR (no loader.conf needs to name it), through handoff's driver,
+ * found the way the loader finds it. */
 static EFI_STATUS open_volumes(EFI_HANDLE device, struct bench *b)
 {
 	struct volume *v = NULL;
 	size_t n = 0;
 	uint64_t t0 = rdtsc();
-	EFI_STATUS err = volumes_find(device, &v, &n);
+	EFI_STATUS err = volumes_boot(device, &v, &n);
 
 	if (EFI_ERROR(err))
 		return err;
+	volumes_add_partitions(/* named= */ NULL, 0, &v, &n);
 	con_print("READBENCH method=volumes us=%llu\n", (unsigned long long)((rdtsc() - t0) * 1000 / b->rate));
 	b->root[FAT] = v[0].root;
 	if (n > 1)

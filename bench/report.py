@@ -130,8 +130,9 @@ def targets(res):
     for name, limit in SIZE_TARGETS.items():
         size = res["sizes"].get(name)
         if size is not None:
-            out.append("| %s ≤ %d KiB | %.1f KiB (%d bytes) | %s |" % (name, limit >> 10, size / 1024, size,
-                                                                      verdict(size <= limit)))
+            bound = "%d KiB" % (limit >> 10) if limit % 1024 == 0 else "%d bytes" % limit
+            out.append("| %s ≤ %s | %.1f KiB (%d bytes) | %s |" % (name, bound, size / 1024, size,
+                                                                  verdict(size <= limit)))
     return out
 
 
@@ -188,8 +189,9 @@ def readbench_lines(res):
                    "against the host's (%s), outside the timed part." % (rb["verified_methods"], rb["crc32"]))
     if "volumes_us" in rb:
         out.append("")
-        out.append("Finding the volumes as the loader does (volumes_find(): the boot disk's partitions, mounting "
-                   "the ext4 one and looking for its loader entries) took %.1f ms, once." % (rb["volumes_us"] / 1000))
+        out.append("Finding the volumes as the loader does (volumes_add_partitions(): the boot disk's partitions, "
+                   "mounting the ext4 one and looking for its loader entries) took %.1f ms, once."
+                   % (rb["volumes_us"] / 1000))
     if "touch_us" in rb:
         out.append("")
         out.append("Before the rounds the fresh %d MiB buffer is written once (memset): %.1f ms — the cost of "

@@ -3,6 +3,7 @@
 #include "conf_line.h"
 #include "fmt.h"
 #include "log.h"
+#include "str16.h"
 
 static const char utf8_bom[3] = { '\xef', '\xbb', '\xbf' };
 
@@ -98,7 +99,8 @@ static bool split_key_value(const char *s, size_t n, struct conf_kv *kv)
 
 bool conf_next(struct conf_reader *r, struct conf_kv *ret)
 {
-	const char *s;
+	const char *s, *bad;
+	char why[UTF8_PROBLEM_MAX];
 	size_t n;
 
 	while (next_raw_line(r, &s, &n)) {
@@ -108,6 +110,12 @@ bool conf_next(struct conf_reader *r, struct conf_kv *ret)
 		}
 		if (has_nul(s, n)) {
 			line_error(r, r->line, "NUL byte in line, ignored");
+			continue;
+		}
+		/* Both files are UTF-8 (UAPI.1): a line that is not, is not guessed at
+		 * (an overlong NUL would end the value for one reader and not another). */
+		if ((bad = utf8_problem(s, n, why))) {
+			line_error(r, r->line, "%s, ignored", bad);
 			continue;
 		}
 		while (n > 0 && is_blank(s[0]))

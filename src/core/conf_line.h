@@ -34,7 +34,8 @@ void conf_reader_init(struct conf_reader *r, const char *text, size_t len, const
 
 /**
  * conf_next() - the next "key value" line. Comments and blank lines are
- * skipped; a line that is too long, holds a NUL byte or has a key without a
+ * skipped; a line that is too long, holds a NUL byte, is not well-formed UTF-8
+ * (utf8_check(): the byte offset in the line is named) or has a key without a
  * value is logged, counted in @r->n_errors and skipped.
  * Return: true with *@ret filled, false at the end of the text.
  */

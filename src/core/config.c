@@ -1,15 +1,18 @@
 /* \loader\loader.conf, as systemd-boot reads it (loader.conf(5)): timeout,
  * default (with @saved), editor, console-mode and the auto-* keys are used;
  * the other keys systemd-boot
- * knows are accepted and ignored with a note; unknown keys warn. Line syntax
- * and error reporting: conf_line.h. */
+ * knows are accepted and ignored with a note; unknown keys warn. handoff's own
+ * boot-partition key is one systemd-boot skips (it ignores keys it does not
+ * know). Line syntax and error reporting: conf_line.h. */
 #include "config.h"
+#include "array.h"
 #include "conf_line.h"
+#include "guid.h"
 #include "log.h"
 
 enum cfg_key {
 	CFG_KEY_TIMEOUT, CFG_KEY_DEFAULT, CFG_KEY_EDITOR, CFG_KEY_CONSOLE_MODE, CFG_KEY_AUTO_ENTRIES,
-	CFG_KEY_AUTO_FIRMWARE, CFG_KEY_AUTO_REBOOT, CFG_KEY_AUTO_POWEROFF, CFG_KEY_MAX
+	CFG_KEY_AUTO_FIRMWARE, CFG_KEY_AUTO_REBOOT, CFG_KEY_AUTO_POWEROFF, CFG_KEY_BOOT_PARTITION, CFG_KEY_MAX
 };
 
 static const char *const cfg_key_names[CFG_KEY_MAX] = {
@@ -21,7 +24,11 @@ static const char *const cfg_key_names[CFG_KEY_MAX] = {
 	[CFG_KEY_AUTO_FIRMWARE] = "auto-firmware",
 	[CFG_KEY_AUTO_REBOOT] = "auto-reboot",
 	[CFG_KEY_AUTO_POWEROFF] = "auto-poweroff",
+	[CFG_KEY_BOOT_PARTITION] = "boot-partition",
 };
+
+/* Keys that may be given more than once, each adding a value. */
+#define CFG_KEYS_REPEATABLE (1u << CFG_KEY_BOOT_PARTITION)
 
 #define CFG_DEFAULTS ((struct loader_config){ .timeout_sec = CFG_TIMEOUT_UNSET, .editor = true, .auto_entries = true })
 
@@ -43,6 +50,7 @@ void cfg_free(struct loader_config *cfg)
 {
 	mem_free(cfg->default_glob);
 	mem_free(cfg->console_mode);
+	mem_free(cfg->boot_partitions);
 	cfg_init(cfg);
 }
 
@@ -110,6 +118,22 @@ static EFI_STATUS cfg_set_default(struct conf_reader *r, const struct conf_kv *k
 	return EFI_SUCCESS;
 }
 
+/* "boot-partition PARTUUID": a partition whose entries count besides the
+ * ESP's and XBOOTLDR's (README "Security"), named by its GPT partition GUID. */
+static EFI_STATUS cfg_add_partition(struct conf_reader *r, const struct conf_kv *kv, struct loader_config *cfg)
+{
+	EFI_GUID g;
+
+	if (!guid_parse(kv->value, kv->value_len, &g)) {
+		conf_line_error(r, kv, "boot-partition '%.*s' is not a PARTUUID, ignored", (int)kv->value_len,
+				kv->value);
+		return EFI_SUCCESS;
+	}
+	if (array_append(&cfg->boot_partitions, &cfg->n_boot_partitions, sizeof(g), &g) != EFI_SUCCESS)
+		return log_error_status(EFI_OUT_OF_RESOURCES, "%s:%u: out of memory", r->path, kv->line);
+	return EFI_SUCCESS;
+}
+
 static bool cfg_set_bool(struct conf_reader *r, const struct conf_kv *kv, bool *field)
 {
 	if (conf_parse_bool(kv, field))
@@ -156,6 +180,8 @@ static EFI_STATUS cfg_apply(struct conf_reader *r, const struct conf_kv *kv, enu
 		return EFI_SUCCESS;
 	case CFG_KEY_CONSOLE_MODE:
 		return cfg_set_string(r, kv, &cfg->console_mode);
+	case CFG_KEY_BOOT_PARTITION:
+		return cfg_add_partition(r, kv, cfg);
 	default:
 		return EFI_SUCCESS;
 	}
@@ -170,7 +196,8 @@ static bool is_systemd_boot_key(const struct conf_kv *kv)
 }
 
 /* One line: a known key is applied (a repeated valid one replaces the earlier
- * value, as in systemd-boot, with a warning); anything else is reported. */
+ * value, as in systemd-boot, with a warning; a repeatable one adds a value);
+ * anything else is reported. */
 static EFI_STATUS cfg_line(struct conf_reader *r, const struct conf_kv *kv, struct loader_config *cfg,
 			   unsigned *seen)
 {
@@ -183,7 +210,7 @@ static EFI_STATUS cfg_line(struct conf_reader *r, const struct conf_kv *kv, stru
 		err = cfg_apply(r, kv, (enum cfg_key)k, cfg);
 		if (EFI_ERROR(err) || r->n_errors != n_errors)
 			return err; /* a bad value replaced nothing */
-		if (*seen & (1u << k))
+		if (*seen & (1u << k) & ~CFG_KEYS_REPEATABLE)
 			log_warning("%s:%u: '%s' given again, the last one counts", r->path, kv->line,
 				    cfg_key_names[k]);
 		*seen |= 1u << k;

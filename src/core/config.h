@@ -1,6 +1,7 @@
 /* \loader\loader.conf (systemd-boot compatible subset): timeout, default
  * (a glob, or @saved), editor, console-mode, auto-entries, auto-firmware,
- * auto-reboot, auto-poweroff. Unknown keys warn; malformed lines are reported with
+ * auto-reboot, auto-poweroff; and handoff's own boot-partition (which
+ * partitions besides the ESP and XBOOTLDR may hold entries). Unknown keys warn; malformed lines are reported with
  * file and line number and skipped, the rest of the file still counts. */
 #ifndef CORE_CONFIG_H
 #define CORE_CONFIG_H
@@ -27,6 +28,8 @@ struct loader_config {
 	bool editor;            /* default true, as systemd-boot ... */
 	bool editor_set;        /* ... but only when given: see cfg_editor_allowed() */
 	char *console_mode;     /* NULL when absent */
+	EFI_GUID *boot_partitions; /* "boot-partition PARTUUID" lines (repeatable), in order */
+	size_t n_boot_partitions;
 	unsigned n_errors;      /* malformed lines seen (each logged) */
 };
 

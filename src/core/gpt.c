@@ -281,9 +281,10 @@ EFI_STATUS gpt_read(const uint8_t *buf, size_t len, const char *name, struct gpt
 	return gpt_read_entries(buf, &primary, name, ret, max_parts);
 }
 
-EFI_STATUS gpt_read_entry_type(const uint8_t *buf, size_t len, uint64_t n_sectors, uint32_t index, const char *name,
-			       EFI_GUID *ret)
+EFI_STATUS gpt_read_entry(const uint8_t *buf, size_t len, uint64_t n_sectors, uint32_t index, const char *name,
+			  EFI_GUID *ret_type, EFI_GUID *ret_guid)
 {
+	const uint8_t *e;
 	const uint8_t *h = buf + GPT_SECTOR_SIZE;
 	struct gpt_header_view v;
 	uint64_t entries_lba;
@@ -302,6 +303,8 @@ EFI_STATUS gpt_read_entry_type(const uint8_t *buf, size_t len, uint64_t n_sector
 		return err;
 	if (index >= v.n_entries)
 		return EFI_NOT_FOUND;
-	guid_get(buf + v.entries_lba * GPT_SECTOR_SIZE + (uint64_t)index * v.entry_size, ret);
+	e = buf + v.entries_lba * GPT_SECTOR_SIZE + (uint64_t)index * v.entry_size;
+	guid_get(e, ret_type);
+	guid_get(e + 16, ret_guid);
 	return EFI_SUCCESS;
 }

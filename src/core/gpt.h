@@ -22,6 +22,7 @@
 #define GPT_TYPE_ESP { 0xc12a7328, 0xf81f, 0x11d2, { 0xba, 0x4b, 0x00, 0xa0, 0xc9, 0x3e, 0xc9, 0x3b } }
 #define GPT_TYPE_XBOOTLDR { 0xbc13c2ff, 0x59e6, 0x4262, { 0xa3, 0x52, 0xb2, 0x75, 0xfd, 0x6f, 0x71, 0x72 } }
 #define GPT_TYPE_ROOT_X64 { 0x4f68bce3, 0xe8cd, 0x4db1, { 0x96, 0xe7, 0xfb, 0xca, 0xf9, 0x84, 0xb7, 0x09 } }
+#define GPT_TYPE_LINUX_DATA { 0x0fc63daf, 0x8483, 0x4772, { 0x8e, 0x79, 0x3d, 0x69, 0xd8, 0x47, 0x7d, 0xe4 } }
 
 struct gpt_part {
 	EFI_GUID type;
@@ -68,16 +69,17 @@ EFI_STATUS gpt_write(const struct gpt_disk *d, uint8_t *head, uint8_t *tail);
 EFI_STATUS gpt_read(const uint8_t *buf, size_t len, const char *name, struct gpt_disk *ret, size_t max_parts);
 
 /**
- * gpt_read_entry_type() - the partition type GUID of entry @index (0-based:
- * Linux's partition number - 1) from the primary GPT of a disk of @n_sectors
+ * gpt_read_entry() - the partition type GUID and the unique partition GUID
+ * (PARTUUID) of entry @index (0-based: Linux's partition number - 1) from
+ * the primary GPT of a disk of @n_sectors
  * of which @buf holds the first @len bytes (LBA 0 to the end of the entry
  * array: 34 sectors for a standard table). Header and entry array CRC32s are
  * checked, the backup header is not (it is at the other end of the disk).
  * Return: EFI_SUCCESS; EFI_UNSUPPORTED (no GPT: not logged); EFI_NOT_FOUND
  * (@index past the array); EFI_CRC_ERROR or EFI_VOLUME_CORRUPTED (logged).
  */
-EFI_STATUS gpt_read_entry_type(const uint8_t *buf, size_t len, uint64_t n_sectors, uint32_t index, const char *name,
-			       EFI_GUID *ret);
+EFI_STATUS gpt_read_entry(const uint8_t *buf, size_t len, uint64_t n_sectors, uint32_t index, const char *name,
+			  EFI_GUID *ret_type, EFI_GUID *ret_guid);
 
 /** guid_put() - store @g in the on-disk mixed-endian byte order. */
 void guid_put(uint8_t *p, const EFI_GUID *g);

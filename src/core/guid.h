@@ -10,5 +10,11 @@
 
 /** guid_format() - @g as lowercase "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx". */
 void guid_format(const EFI_GUID *g, char out[GUID_STRING_SIZE]);
+/**
+ * guid_parse() - the @len bytes of @s (not NUL-terminated) as a GUID in that
+ * form, hex digits in either case. Return: false (*@ret untouched) unless
+ * @s is exactly such a GUID.
+ */
+bool guid_parse(const char *s, size_t len, EFI_GUID *ret);
 
 #endif

@@ -3,6 +3,7 @@
 #include "osrel.h"
 #include "fmt.h"
 #include "log.h"
+#include "str16.h"
 
 static const struct {
 	const char *key;
@@ -114,6 +115,7 @@ static EFI_STATUS osrel_line(const char *s, size_t n, const char *name, unsigned
 			     struct osrel *ret)
 {
 	size_t i = 0, key_start, key_len, value_len;
+	char why[UTF8_PROBLEM_MAX];
 	const char *bad;
 
 	while (i < n && is_blank(s[i]))
@@ -124,9 +126,12 @@ static EFI_STATUS osrel_line(const char *s, size_t n, const char *name, unsigned
 	while (i < n && is_key_char(s[i], i == key_start))
 		i++;
 	key_len = i - key_start;
-	if (i == n || s[i] != '=' || key_len == 0)
+	/* os-release(5) is UTF-8; a .osrel comes from an image, so it is checked
+	 * like an entry file (conf_line.c) before a value reaches the menu. */
+	bad = utf8_problem(s, n, why);
+	if (!bad && (i == n || s[i] != '=' || key_len == 0))
 		bad = has_char(s, n, '=') ? "invalid variable name before '='" : "no '=' (expected KEY=VALUE)";
-	else
+	else if (!bad)
 		bad = parse_value(s + i + 1, n - i - 1, value, &value_len);
 	if (bad) {
 		log_warning("%s:%u: %s, line ignored", name, line_no, bad);
@@ -173,7 +178,7 @@ void osrel_free(struct osrel *o)
 
 char *uname_from_kernel_version(const char *kver)
 {
-	size_t start = 0, n = 0;
+	size_t start = 0, n = 0, bad;
 	char *r;
 
 	if (!kver)
@@ -182,7 +187,7 @@ char *uname_from_kernel_version(const char *kver)
 		start++;
 	while (kver[start + n] && !is_blank(kver[start + n]) && kver[start + n] != '\n')
 		n++;
-	if (n == 0)
+	if (n == 0 || !utf8_check(kver + start, n, &bad)) /* it becomes .uname and the menu's title */
 		return NULL;
 	r = mem_alloc(n + 1);
 	if (!r)

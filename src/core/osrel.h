@@ -29,8 +29,9 @@ struct osrel {
  * unquoted, "double-quoted" (where \" \\ \$ \` are escapes and any other
  * backslash is kept) or 'single-quoted' (no escapes), and such pieces may be
  * concatenated; a backslash outside quotes escapes the next character.
- * Malformed lines (no '=', bad key, unterminated quote, unescaped blank inside
- * the value) are logged as warnings and skipped. A later assignment wins.
+ * Malformed lines (not well-formed UTF-8, no '=', bad key, unterminated quote,
+ * unescaped blank inside the value) are logged as warnings and skipped. A
+ * later assignment wins.
  *
  * Return: EFI_SUCCESS (even with skipped lines), or EFI_OUT_OF_RESOURCES.
  * Free *@ret with osrel_free(), also after a failure.
@@ -44,7 +45,8 @@ void osrel_free(struct osrel *o);
  * uname_from_kernel_version() - the release part of a bzImage kernel_version
  * string: its first blank-separated word ("6.1.0-57-amd64 (debian-kernel@...)
  * #1 SMP ..." gives "6.1.0-57-amd64").
- * Return: a mem_alloc'd string, or NULL when @kver has no word or memory is out.
+ * Return: a mem_alloc'd string, or NULL when @kver has no word, the word is
+ * not well-formed UTF-8, or memory is out.
  */
 char *uname_from_kernel_version(const char *kver);
 

@@ -2,6 +2,7 @@
  * builder behind `handoff uki`, which appends the sections to the stub with
  * pe_add_sections(). */
 #include "uki.h"
+#include "cmdline.h"
 #include "fmt.h"
 #include "log.h"
 #include "osrel.h"
@@ -59,6 +60,22 @@ EFI_STATUS uki_parse(const struct pe_info *pe, const uint8_t *buf, size_t len, e
 	}
 	*ret = u;
 	return EFI_SUCCESS;
+}
+
+EFI_STATUS uki_measure_sections(const struct uki_sections *u, uki_measure_fn measure, void *ctx)
+{
+	EFI_STATUS err = EFI_SUCCESS;
+
+	for (enum uki_section i = 0; i < _UKI_SECTION_MAX && !EFI_ERROR(err); i++) {
+		const char *name = uki_names[i];
+
+		if (i == UKI_PCRSIG || !u->s[i].data || u->s[i].size == 0)
+			continue;
+		err = measure(ctx, name, name, strlen(name) + 1);
+		if (!EFI_ERROR(err))
+			err = measure(ctx, name, u->s[i].data, u->s[i].size);
+	}
+	return err;
 }
 
 EFI_STATUS uki_check_kernel(const struct bz_info *bz, const char *name)
@@ -180,6 +197,9 @@ static EFI_STATUS uki_check_inputs(const struct uki_input *in, struct bz_info *b
 		return err;
 	if (in->splash && (in->splash_size < 2 || in->splash[0] != 'B' || in->splash[1] != 'M'))
 		return log_error_status(EFI_UNSUPPORTED, "splash: not a BMP image (no \"BM\" signature)");
+	/* the stub would refuse to boot it (cmdline_forms_make()): refused here, where it can be fixed */
+	if (in->cmdline)
+		return cmdline_check(in->cmdline, trimmed_len(in->cmdline), ".cmdline");
 	return EFI_SUCCESS;
 }
 
@@ -188,7 +208,7 @@ EFI_STATUS uki_build(const struct uki_input *in, uint8_t **ret, size_t *ret_len)
 	_cleanup_free_ struct pe_info *stub = mem_alloc(sizeof(*stub));
 	_cleanup_free_ struct bz_info *bz = mem_alloc(sizeof(*bz));
 	struct uki_texts t = {};
-	struct pe_new_section secs[7];
+	struct pe_new_section secs[9];
 	const char *sbat;
 	size_t n = 0;
 	EFI_STATUS err;
@@ -205,6 +225,8 @@ EFI_STATUS uki_build(const struct uki_input *in, uint8_t **ret, size_t *ret_len)
 		add_section(secs, &n, ".uname", t.uname, t.uname ? strlen(t.uname) : 0);
 		add_section(secs, &n, ".splash", in->splash, in->splash_size);
 		add_section(secs, &n, ".sbat", sbat, sbat ? strlen(sbat) : 0);
+		add_section(secs, &n, ".pcrpkey", in->pcrpkey, in->pcrpkey_size);
+		add_section(secs, &n, ".pcrsig", in->pcrsig, in->pcrsig ? strlen(in->pcrsig) : 0);
 		add_section(secs, &n, ".initrd", t.initrd, t.initrd_size);
 		add_section(secs, &n, ".linux", in->linux_image, in->linux_size);
 		err = pe_add_sections(in->stub, in->stub_size, in->stub_name ? in->stub_name : "stub", secs, n, ret,

@@ -60,6 +60,20 @@ EFI_STATUS uki_parse(const struct pe_info *pe, const uint8_t *buf, size_t len, e
 		     struct uki_sections *ret);
 
 /**
+ * uki_measure_sections() - call @measure for what a UKI's stub measures into
+ * PCR 11, in measurement order, as systemd-stub does (src/boot/efi/stub.c,
+ * UAPI.5 "UKI TPM PCR Measurements"): for each section present and not empty,
+ * in the order of enum uki_section, except .pcrsig (it holds signatures of
+ * the PCR 11 values, so it cannot be part of them), first the section's name
+ * with its NUL, then its contents, each with the name as @desc. handoff's stub
+ * measures through this, and `handoff uki`/`inspect --pcrs` predict through
+ * it (src/core/pcr.c), so the two cannot disagree.
+ * Return: EFI_SUCCESS, or the first failure of @measure (the rest is not measured).
+ */
+typedef EFI_STATUS (*uki_measure_fn)(void *ctx, const char *desc, const void *data, size_t size);
+EFI_STATUS uki_measure_sections(const struct uki_sections *u, uki_measure_fn measure, void *ctx);
+
+/**
  * uki_check_kernel() - can handoff's stub start this bzImage? It needs the
  * 64-bit entry (boot protocol >= 2.12 with XLF_KERNEL_64 in xloadflags), which
  * both the legacy 64-bit path and the 64-bit handover entry require.
@@ -83,12 +97,15 @@ struct uki_input {
 	const uint8_t *splash;       /* BMP, or NULL */
 	size_t splash_size;
 	const char *sbat;            /* NULL: UKI_SBAT_DEFAULT, unless the stub has .sbat */
+	const uint8_t *pcrpkey;      /* PEM public key of the PCR policy signatures, or NULL */
+	size_t pcrpkey_size;
+	const char *pcrsig;          /* the signed PCR policies (JSON, src/core/pcrsig.h), or NULL */
 };
 
 /**
  * uki_build() - a UKI: the stub with .osrel .cmdline .uname .splash .sbat
- * .initrd .linux appended in that order (small metadata first, big payloads
- * last, as ukify does), absent parts omitted.
+ * .pcrpkey .pcrsig .initrd .linux appended in that order (small metadata
+ * first, big payloads last, as ukify does), absent parts omitted.
  * The kernel must pass bz_parse() and uki_check_kernel(); a splash must be a
  * BMP ("BM"); an os-release is parsed so malformed lines are reported.
  * Return: EFI_SUCCESS with *@ret (mem_alloc'd) and *@ret_len, or the error

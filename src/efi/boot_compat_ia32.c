@@ -17,7 +17,6 @@ struct compat_image {
 	uint64_t addr, size;                 /* the pages */
 	EFI_LOADED_IMAGE_PROTOCOL li;
 	EFI_DEVICE_PATH_PROTOCOL *dp;        /* device + file path of the kernel */
-	CHAR16 *options;
 	EFI_HANDLE handle;
 };
 
@@ -79,8 +78,7 @@ static EFI_STATUS compat_install(const struct boot_job *job, struct compat_image
 	EFI_STATUS err;
 
 	c->dp = devpath_for_file(job->device, job->kernel_path);
-	c->options = str8_to_16(job->cmdline, /* path= */ false);
-	if (!c->dp || !c->options)
+	if (!c->dp)
 		return log_error_status(EFI_OUT_OF_RESOURCES, "%s: no memory for the loaded image", job->kernel_path);
 	c->li = (EFI_LOADED_IMAGE_PROTOCOL){
 		.Revision = EFI_LOADED_IMAGE_PROTOCOL_REVISION,
@@ -89,8 +87,8 @@ static EFI_STATUS compat_install(const struct boot_job *job, struct compat_image
 		.DeviceHandle = job->device,
 		/* §9.1: the file path relative to DeviceHandle: the path's file node */
 		.FilePath = (EFI_DEVICE_PATH_PROTOCOL *)devpath_find(c->dp, MEDIA_DEVICE_PATH, MEDIA_FILEPATH_DP, 4),
-		.LoadOptionsSize = (UINT32)((strlen16(c->options) + 1) * sizeof(CHAR16)),
-		.LoadOptions = c->options,
+		.LoadOptionsSize = (UINT32)job->cmdline_forms.utf16_size, /* cmdline_forms_make() */
+		.LoadOptions = job->cmdline_forms.utf16,
 		.ImageBase = (void *)(uintptr_t)c->addr,
 		.ImageSize = job->info.pe.size_of_image,
 		.ImageCodeType = EfiLoaderCode,
@@ -110,7 +108,6 @@ static void compat_release(struct compat_image *c)
 		BS->UninstallMultipleProtocolInterfaces(c->handle, &li_guid, &c->li, &li_dp_guid, c->dp, NULL);
 	pages_free(c->addr, c->size);
 	mem_free(c->dp);
-	mem_free(c->options);
 }
 
 EFI_STATUS boot_stub_foreign(const struct boot_job *job)

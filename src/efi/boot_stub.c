@@ -1,7 +1,7 @@
 /* EFI boot stub scheme (boot.rst "EFI stub"): the kernel is an EFI
  * application, already loaded from the bytes read (and so verified and
  * measured) by image_verify() in src/efi/verify.c. LoadOptions = the command
- * line in UCS-2; initrds offered via LoadFile2; StartImage. If the image
+ * line in UTF-16; initrds offered via LoadFile2; StartImage. If the image
  * returns, everything is undone. On 32-bit firmware, which does not load an
  * x86-64 image, a 64-bit kernel goes through its .compat IA-32 entry instead
  * (boot_stub_foreign(), src/efi/arch.h). */
@@ -9,27 +9,22 @@
 
 static EFI_GUID loaded_image_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
 
-static EFI_STATUS set_load_options(EFI_HANDLE child, const char *cmdline, CHAR16 **ret_opts)
+/* The UTF-16 form the kernel's stub measures into PCR 9 (cmdline_forms_make()). */
+static EFI_STATUS set_load_options(EFI_HANDLE child, const struct cmdline_forms *f)
 {
 	EFI_LOADED_IMAGE_PROTOCOL *li;
-	CHAR16 *opts;
 	EFI_STATUS err;
 
 	err = BS->HandleProtocol(child, &loaded_image_guid, (void **)&li);
 	if (EFI_ERROR(err))
 		return log_error_status(err, "started image has no loaded image protocol: %m");
-	opts = str8_to_16(cmdline, /* path= */ false);
-	if (!opts)
-		return EFI_OUT_OF_RESOURCES;
-	li->LoadOptions = opts;
-	li->LoadOptionsSize = (uint32_t)((strlen16(opts) + 1) * sizeof(CHAR16));
-	*ret_opts = opts;
+	li->LoadOptions = f->utf16;
+	li->LoadOptionsSize = (uint32_t)f->utf16_size;
 	return EFI_SUCCESS;
 }
 
 EFI_STATUS boot_stub(const struct boot_job *job, EFI_HANDLE child)
 {
-	_cleanup_free_ CHAR16 *opts = NULL;
 	EFI_HANDLE initrd_handle = NULL;
 	EFI_STATUS err;
 
@@ -38,7 +33,7 @@ EFI_STATUS boot_stub(const struct boot_job *job, EFI_HANDLE child)
 			BS->UnloadImage(child);
 		return boot_stub_foreign(job);
 	}
-	err = set_load_options(child, job->cmdline, &opts);
+	err = set_load_options(child, &job->cmdline_forms);
 	if (!EFI_ERROR(err) && job->initrds && job->initrds->n)
 		err = initrd_lf2_install(job->initrds, &initrd_handle);
 	if (!EFI_ERROR(err)) {

@@ -145,10 +145,12 @@ EFI_STATUS loader_load(struct loader *l, EFI_HANDLE image)
 	err = BS->HandleProtocol(image, &li_guid, (void **)&li);
 	if (EFI_ERROR(err))
 		return log_error_status(err, "no loaded image protocol on handoff itself: %m");
-	err = volumes_find(li->DeviceHandle, &l->volumes, &l->n_volumes);
+	err = volumes_boot(li->DeviceHandle, &l->volumes, &l->n_volumes);
 	if (EFI_ERROR(err))
 		return err;
+	/* loader.conf first, from the ESP alone: it names the partitions that may add entries */
 	load_loader_conf(l);
+	volumes_add_partitions(l->cfg.boot_partitions, l->cfg.n_boot_partitions, &l->volumes, &l->n_volumes);
 	for (size_t i = 0; i < l->n_volumes; i++) {
 		load_type1_entries(l, &l->volumes[i]);
 		load_type2_entries(l, &l->volumes[i]);

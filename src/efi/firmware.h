@@ -6,6 +6,7 @@
 #include "core/array.h"
 #include "core/log.h"
 #include "core/str16.h"
+#include "core/trust.h"
 #include <efi/efi.h>
 #include <efi/proto/device_path.h>
 #include <efi/proto/file.h>
@@ -53,6 +54,8 @@ uint16_t devpath_node_len(const EFI_DEVICE_PATH_PROTOCOL *n);
 /** devpath_find() - @dp's first node of @type/@subtype at least @min_len long, before its end; NULL if none or @dp is
  * NULL. */
 const void *devpath_find(const EFI_DEVICE_PATH_PROTOCOL *dp, uint8_t type, uint8_t subtype, size_t min_len);
+/** devpath_size() - bytes of @dp, its end node included. */
+size_t devpath_size(const EFI_DEVICE_PATH_PROTOCOL *dp);
 /** devpath_for_file() - the device's path plus a file path node for @path. */
 EFI_DEVICE_PATH_PROTOCOL *devpath_for_file(EFI_HANDLE device, const char *path);
 
@@ -77,6 +80,7 @@ EFI_STATUS file_list_dir(EFI_FILE_PROTOCOL *root, const char *dir_path, const ch
 			 char ***ret_names, size_t *ret_n);
 
 /* --- variables (vars.c) --- */
-bool secure_boot_enabled(void);
+/** secure_boot_read() - SecureBoot, SetupMode and shim's MokSBStateRT, as read. */
+void secure_boot_read(struct sb_vars *ret);
 
 #endif

@@ -14,8 +14,9 @@ EFI_STATUS kernel_region_alloc(const struct kernel_layout *lay, uint64_t below, 
 	uint64_t pad = ALIGN_UP(below, (uint64_t)EFI_PAGE_SIZE), off, a;
 	EFI_STATUS err;
 
-	/* pad <= BZ_HEAD_MAX rounded: no wrap; pref_address - pad only when it fits */
-	if (pad <= lay->pref_address && pages_alloc_at(lay->pref_address - pad, pad + lay->alloc_size) == EFI_SUCCESS) {
+	/* pad <= BZ_HEAD_MAX rounded: no wrap; pref_address - pad only when it fits (0: no pref_address) */
+	if (lay->pref_address && pad <= lay->pref_address &&
+	    pages_alloc_at(lay->pref_address - pad, pad + lay->alloc_size) == EFI_SUCCESS) {
 		*ret = (struct kernel_region){ lay->pref_address - pad, pad + lay->alloc_size, lay->pref_address };
 		return EFI_SUCCESS;
 	}
@@ -54,16 +55,17 @@ static EFI_STATUS load_kernel(const struct boot_job *job, struct linux_loaded *l
 	return EFI_SUCCESS;
 }
 
+/* The UTF-8 form of the line whose UTF-16 form is measured (cmdline_forms_make()). */
 static EFI_STATUS load_cmdline(const struct boot_job *job, struct linux_loaded *l)
 {
-	size_t len = strlen(job->cmdline); /* checked against cmdline_size by plan_boot() */
+	const struct cmdline_forms *f = &job->cmdline_forms; /* checked against cmdline_size by plan_boot() */
 	EFI_STATUS err;
 
-	l->cmdline_alloc = len + 1;
+	l->cmdline_alloc = f->utf8_len + 1;
 	err = pages_alloc(l->cmdline_alloc, EFI_PAGE_SIZE, FOUR_GIB, &l->cmdline_addr);
 	if (EFI_ERROR(err))
 		return log_error_status(err, "no memory below 4 GiB for the command line");
-	memcpy((void *)(uintptr_t)l->cmdline_addr, job->cmdline, len + 1);
+	memcpy((void *)(uintptr_t)l->cmdline_addr, f->utf8, f->utf8_len + 1);
 	return EFI_SUCCESS;
 }
 
@@ -83,20 +85,6 @@ static EFI_STATUS load_initrd(const struct boot_job *job, struct linux_loaded *l
 	return initrd_set_read(set, (uint8_t *)(uintptr_t)l->initrd_addr, l->initrd_alloc);
 }
 
-/* PCR 9 as the kernel's own EFI stub would have measured it had it been
- * started by the stub scheme with these LoadOptions and this LoadFile2 initrd
- * (the handover entry and the 64-bit entry measure nothing). */
-static EFI_STATUS measure_for_linux(const struct boot_job *job, const struct linux_loaded *l)
-{
-	_cleanup_free_ CHAR16 *opts = str8_to_16(job->cmdline, /* path= */ false);
-
-	if (!opts)
-		return log_error_status(EFI_OUT_OF_RESOURCES, "no memory to measure the command line");
-	measure_linux_stub_params(opts, (strlen16(opts) + 1) * sizeof(CHAR16), (const void *)(uintptr_t)l->initrd_addr,
-				  l->initrd_alloc);
-	return EFI_SUCCESS;
-}
-
 EFI_STATUS linux_load(const struct boot_job *job, struct linux_loaded *ret)
 {
 	struct linux_loaded l = { 0 };
@@ -112,8 +100,12 @@ EFI_STATUS linux_load(const struct boot_job *job, struct linux_loaded *ret)
 		err = load_cmdline(job, &l);
 	if (!EFI_ERROR(err))
 		err = load_initrd(job, &l);
+	/* PCR 9 as the kernel's own EFI stub would have measured it had it been
+	 * started by the stub scheme with these LoadOptions and this LoadFile2
+	 * initrd (the handover entry and the 64-bit entry measure nothing). */
 	if (!EFI_ERROR(err) && job->plan.trust.measure_pcr9)
-		err = measure_for_linux(job, &l);
+		err = measure_linux_stub_params(job->cmdline_forms.utf16, job->cmdline_forms.utf16_size,
+						 (const void *)(uintptr_t)l.initrd_addr, l.initrd_alloc);
 	if (EFI_ERROR(err)) {
 		linux_unload(&l);
 		return err;
@@ -121,6 +113,7 @@ EFI_STATUS linux_load(const struct boot_job *job, struct linux_loaded *ret)
 	bp_setup_header(l.bp, &job->info.bz, &(struct bp_load){
 		.kernel_addr = l.kernel_addr, .cmdline_addr = l.cmdline_addr,
 		.initrd_addr = l.initrd_addr, .initrd_size = l.initrd_alloc,
+		.secure_boot = (uint8_t)job->plan.trust.bp_secure_boot,
 	});
 	*ret = l;
 	return EFI_SUCCESS;
@@ -130,6 +123,7 @@ void boot_job_release(struct boot_job *job)
 {
 	pages_free(job->region.addr, job->region.size);
 	job->region = (struct kernel_region){ 0 };
+	cmdline_forms_free(&job->cmdline_forms);
 }
 
 void linux_unload(struct linux_loaded *l)

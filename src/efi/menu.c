@@ -36,15 +36,29 @@ static void draw(const struct loader *l, size_t sel, uint32_t countdown)
 		con_print("  (%zu more above)\n", more);
 }
 
-/* Line editor for the command line; NULL when cancelled with Esc. */
+/* Where the UTF-8 sequence before @len (> 0) starts, so that an edit or a
+ * cut never leaves half a character (the line must stay well-formed UTF-8:
+ * cmdline_forms_make() refuses anything else). */
+static size_t utf8_back(const char *buf, size_t len)
+{
+	do
+		len--;
+	while (len > 0 && ((uint8_t)buf[len] & 0xc0) == 0x80);
+	return len;
+}
+
+/* Line editor for the command line; NULL when cancelled with Esc. Typed
+ * characters are printable ASCII, so the line stays well-formed UTF-8. */
 static char *edit_cmdline(const char *initial)
 {
 	char *buf = mem_alloc(EDIT_MAX);
-	size_t len = MIN(strlen(initial), (size_t)EDIT_MAX - 1);
+	size_t len = strlen(initial);
 	EFI_INPUT_KEY key;
 
 	if (!buf)
 		return NULL;
+	if (len >= EDIT_MAX)
+		len = utf8_back(initial, EDIT_MAX);
 	memcpy(buf, initial, len);
 	buf[len] = '\0';
 	for (;;) {
@@ -58,7 +72,8 @@ static char *edit_cmdline(const char *initial)
 		if (key.UnicodeChar == CHAR_CARRIAGE_RETURN || key.UnicodeChar == CHAR_LINEFEED)
 			break;
 		if (key.UnicodeChar == CHAR_BACKSPACE && len > 0) {
-			buf[--len] = '\0';
+			len = utf8_back(buf, len);
+			buf[len] = '\0';
 			con_print("\b \b");
 		} else if (key.UnicodeChar >= 0x20 && key.UnicodeChar < 0x7f && len + 1 < EDIT_MAX) {
 			buf[len++] = (char)key.UnicodeChar;

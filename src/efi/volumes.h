@@ -1,6 +1,7 @@
 /* The volumes the loader reads entries from: the one it was started from,
- * then every other partition of the same disk that holds loader entries
- * (an XBOOTLDR partition, or an ext2/3/4 /boot or root file system). */
+ * then the other partitions of the same disk that may supply entries (of
+ * type XBOOTLDR, or named in loader.conf by boot-partition: an ext2/3/4
+ * /boot or root file system) and hold some. */
 #ifndef EFI_VOLUMES_H
 #define EFI_VOLUMES_H
 
@@ -14,12 +15,20 @@ struct volume {
 };
 
 /**
- * volumes_find() - the boot volume first, then the other partitions on its
- * disk that have \loader\entries or \boot\loader\entries (ext4 ones get
- * handoff's driver installed as a Simple File System first).
- * Return: EFI_SUCCESS (at least the boot volume) or the boot volume's error.
+ * volumes_boot() - *@ret: a new array holding the boot volume, opened.
+ * Return: EFI_SUCCESS or the boot volume's error (*@ret then empty).
  */
-EFI_STATUS volumes_find(EFI_HANDLE boot_device, struct volume **ret, size_t *ret_n);
+EFI_STATUS volumes_boot(EFI_HANDLE boot_device, struct volume **ret, size_t *ret_n);
+
+/**
+ * volumes_add_partitions() - append to *@v (the boot volume first) the other
+ * partitions of its disk that bootpart_classify() allows, given the @n_named
+ * PARTUUIDs of loader.conf's boot-partition lines (@named), and that have
+ * /loader/entries, /boot/loader/entries or /EFI/Linux (ext4 ones get
+ * handoff's driver installed as a Simple File System first). Any other
+ * partition is not opened.
+ */
+void volumes_add_partitions(const EFI_GUID *named, size_t n_named, struct volume **v, size_t *n);
 
 /**
  * net_volume_open() - when @device is a network boot without a file system

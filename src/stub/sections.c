@@ -56,17 +56,12 @@ EFI_STATUS stub_find_sections(const EFI_LOADED_IMAGE_PROTOCOL *li, struct stub_s
 	return EFI_SUCCESS;
 }
 
-void stub_measure_sections(const struct stub_sections *s)
+static EFI_STATUS measure_pcr11(void *ctx, const char *desc, const void *data, size_t size)
 {
-	for (enum uki_section i = 0; i < _UKI_SECTION_MAX; i++) {
-		const struct uki_blob *b = &s->uki.s[i];
-		const char *name = uki_section_name(i);
+	return tpm_measure_ipl_ascii(TPM_PCR_KERNEL_BOOT, desc, data, size);
+}
 
-		/* systemd-stub skips .pcrsig (it signs the PCR 11 values, it cannot be part of them) and empty
-		 * sections. */
-		if (i == UKI_PCRSIG || !b->data || b->size == 0)
-			continue;
-		tpm_measure_ipl_ascii(TPM_PCR_KERNEL_BOOT, name, name, strlen(name) + 1);
-		tpm_measure_ipl_ascii(TPM_PCR_KERNEL_BOOT, name, b->data, b->size);
-	}
+EFI_STATUS stub_measure_sections(const struct stub_sections *s)
+{
+	return uki_measure_sections(&s->uki, measure_pcr11, /* ctx= */ NULL);
 }

@@ -27,8 +27,11 @@ EFI_STATUS stub_find_sections(const EFI_LOADED_IMAGE_PROTOCOL *li, struct stub_s
 /**
  * stub_measure_sections() - a UKI's sections into PCR 11 as systemd-stub
  * does: for each present section but .pcrsig, in the UKI specification's
- * order, its name (ASCII with NUL), then its contents, as EV_IPL events.
+ * order, its name (ASCII with NUL), then its contents, as EV_IPL events;
+ * the order and the rule are uki_measure_sections()'s, which the signed PCR
+ * policies of `handoff uki` are computed with.
+ * Return: EFI_SUCCESS, or why one could not be measured (logged): not booted.
  */
-void stub_measure_sections(const struct stub_sections *s);
+EFI_STATUS stub_measure_sections(const struct stub_sections *s);
 
 #endif

@@ -2,10 +2,13 @@
  * devices. src/core/gpt.c writes the partition table; the file systems are
  * made in place at their partition offsets by mkfs.vfat --offset + mcopy
  * (mtools) and mke2fs -E offset= -d (e2fsprogs). The image is built under a
- * temporary name beside IMG and renamed only when complete. */
+ * temporary name beside IMG and renamed only when complete. A root
+ * partition holding loader entries is named in the image's loader.conf
+ * (boot-partition): the loader reads no other partition's entries. */
 #define _GNU_SOURCE
-#include "tool.h"
+#include "loader_conf.h"
 #include "core/gpt.h"
+#include "core/guid.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -21,15 +24,17 @@
 #define EXT4_MIN_MIB 16ull
 #define FAT32_4K_SECTORS (260ull * 2048) /* 260 MiB in sectors */
 #define SIZE_MAX_MIB (1ull << 20) /* 1 TiB */
+#define DISK_MAX_PARTS 4          /* ESP, XBOOTLDR, root, data */
 
 static const char help[] =
 	"Usage: handoff disk -o IMG --esp DIR [--esp-size MIB] [--size MIB]\n"
-	"                    [--xbootldr DIR [--xbootldr-fs vfat|ext4]] [--root DIR]\n\n"
+	"                    [--xbootldr DIR [--xbootldr-fs vfat|ext4]] [--root DIR] [--data DIR]\n\n"
 	"Build a GPT disk image (protective MBR, primary and backup GPT) holding an\n"
 	"EFI system partition with the contents of DIR (FAT32), and optionally an\n"
-	"Extended Boot Loader partition (XBOOTLDR, vfat or ext4) and a Linux root\n"
-	"partition (ext4, owners and modes kept). Partitions start at 1 MiB\n"
-	"boundaries; no root privileges or loop devices are needed.\n\n"
+	"Extended Boot Loader partition (XBOOTLDR, vfat or ext4), a Linux root\n"
+	"partition and a Linux data partition (ext4, owners and modes kept).\n"
+	"Partitions start at 1 MiB boundaries; no root privileges or loop devices\n"
+	"are needed.\n\n"
 	"  -o, --output IMG      image to write (replaced atomically)\n"
 	"  --esp DIR             contents of the EFI system partition\n"
 	"  --esp-size MIB        the ESP's size (default: its contents, at least 64 MiB)\n"
@@ -38,7 +43,12 @@ static const char help[] =
 	"  --xbootldr DIR        contents of an XBOOTLDR partition after the ESP\n"
 	"  --xbootldr-fs FS      vfat (default) or ext4\n"
 	"  --root DIR            contents of a root partition (type Linux root x86-64,\n"
-	"                        label \"root\", ext4), last\n"
+	"                        label \"root\", ext4); when DIR has boot/loader/entries\n"
+	"                        (entries in place), the image's loader/loader.conf\n"
+	"                        names the partition (boot-partition PARTUUID)\n"
+	"  --data DIR            contents of a data partition (type Linux filesystem\n"
+	"                        data, label \"data\", ext4: a /home or /tmp), last;\n"
+	"                        the loader never reads entries from it\n"
 	"  -h, --help            show this help\n";
 
 /* Space the files under @dir need, with room for directory entries and
@@ -88,15 +98,10 @@ static int random_guid(EFI_GUID *g)
 	return 0;
 }
 
-static char *guid_string(const EFI_GUID *g)
-{
-	return xasprintf("%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x", g->Data1, g->Data2, g->Data3, g->Data4[0],
-			 g->Data4[1], g->Data4[2], g->Data4[3], g->Data4[4], g->Data4[5], g->Data4[6], g->Data4[7]);
-}
-
 struct disk_part_spec {
 	const char *dir;
 	bool ext4;
+	bool named;             /* named in the ESP's loader.conf (boot-partition) */
 	const char *label;      /* file system label */
 	const char *gpt_name;
 	EFI_GUID type;
@@ -166,18 +171,17 @@ static int make_vfat(const char *img, const struct gpt_part *p, const struct dis
 static int make_ext4(const char *img, const struct gpt_part *p, const struct disk_part_spec *s)
 {
 	uint64_t sectors = p->last_lba - p->first_lba + 1;
-	char *offset, *size, *uuid;
+	char *offset, *size, uuid[GUID_STRING_SIZE];
 	EFI_GUID fs_uuid;
 	int r;
 
 	if (random_guid(&fs_uuid) < 0)
 		return -1;
-	uuid = guid_string(&fs_uuid);
+	guid_format(&fs_uuid, uuid);
 	offset = xasprintf("offset=%llu", (unsigned long long)(p->first_lba * GPT_SECTOR_SIZE));
 	size = xasprintf("%lluk", (unsigned long long)(sectors / 2));
 	r = run_command(s->dir, (char *[]){ "mke2fs", "-q", "-F", "-t", "ext4", "-L", (char *)s->label, "-U", uuid,
 					    "-E", offset, "-d", (char *)s->dir, (char *)img, size, NULL });
-	free(uuid);
 	free(offset);
 	free(size);
 	return r;
@@ -188,7 +192,7 @@ static int make_ext4(const char *img, const struct gpt_part *p, const struct dis
 static int plan_disk(const struct disk_part_spec *specs, size_t n, uint64_t esp_mib, uint64_t size_mib,
 		     struct gpt_part *parts, uint64_t *ret_sectors)
 {
-	uint64_t sizes[3], content, need;
+	uint64_t sizes[DISK_MAX_PARTS], content, need;
 
 	for (size_t i = 0; i < n; i++) {
 		content = 0;
@@ -231,12 +235,68 @@ static int write_gpt(int fd, const char *img, struct gpt_disk *d)
 	return 0;
 }
 
+/* Does @dir hold entries where the loader looks (loader/entries, EFI/Linux,
+ * at its root or in its /boot)? */
+static bool has_entries(const char *dir)
+{
+	static const char *const where[] = { "loader/entries", "EFI/Linux", "boot/loader/entries", "boot/EFI/Linux" };
+	bool found = false;
+
+	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]) && !found; i++) {
+		char *p = path_join(dir, where[i]);
+
+		found = is_dir(p);
+		free(p);
+	}
+	return found;
+}
+
+/* The image's loader.conf (the ESP tree's, which stays as it is) names
+ * @uuid: the loader reads no other partition's entries (README "Security"). */
+static int name_in_esp(const char *img, const struct gpt_part *esp, const char *esp_dir, const EFI_GUID *uuid)
+{
+	char *src = path_join(esp_dir, "loader/loader.conf"), *dir = path_join(esp_dir, "loader"), *tmp = NULL;
+	char *file = NULL, *target = xasprintf("%s@@%llu", img, (unsigned long long)(esp->first_lba * GPT_SECTOR_SIZE));
+	char *text = NULL, s[GUID_STRING_SIZE];
+	uint8_t *old = NULL;
+	size_t old_len = 0, len = 0;
+	int r = -1;
+
+	if (read_file_opt(src, 1u << 20, &old, &old_len) < 0 || !(tmp = tmpdir_create("disk")))
+		goto out;
+	text = loader_conf_add_partition((const char *)old, old_len, uuid,
+					 "the root partition, with entries in place (named by handoff disk)", &len);
+	file = path_join(tmp, "loader.conf");
+	if (!text || write_file_atomic(file, text, len, 0644) < 0 ||
+	    (!is_dir(dir) && run_command("mmd", (char *[]){ "mmd", "-i", target, "::/loader", NULL }) < 0) ||
+	    run_command("mcopy", (char *[]){ "mcopy", "-Q", "-D", "o", "-i", target, file, "::/loader/loader.conf",
+					     NULL }) < 0)
+		goto out;
+	guid_format(uuid, s);
+	printf("named the root partition (PARTUUID %s) in the image's loader/loader.conf\n", s);
+	r = 0;
+out:
+	if (tmp)
+		rm_rf(tmp);
+	free(tmp);
+	free(file);
+	free(text);
+	free(old);
+	free(target);
+	free(dir);
+	free(src);
+	return r;
+}
+
 static int fill_disk(int fd, const char *tmp, struct gpt_disk *d, const struct disk_part_spec *specs)
 {
 	if (write_gpt(fd, tmp, d) < 0)
 		return -1;
 	for (size_t i = 0; i < d->n_parts; i++)
 		if ((specs[i].ext4 ? make_ext4 : make_vfat)(tmp, &d->parts[i], &specs[i]) < 0)
+			return -1;
+	for (size_t i = 1; i < d->n_parts; i++)
+		if (specs[i].named && name_in_esp(tmp, &d->parts[0], specs[0].dir, &d->parts[i].guid) < 0)
 			return -1;
 	if (fsync(fd) < 0)
 		return tool_fail("%s: fsync: %s", tmp, strerror(errno)), -1;
@@ -255,14 +315,14 @@ static void print_layout(const char *img, const struct gpt_disk *d, const struct
 }
 
 struct disk_layout {
-	const char *esp, *xbootldr, *root;
+	const char *esp, *xbootldr, *root, *data;
 	bool xbootldr_ext4;
 	uint64_t esp_mib, size_mib;
 };
 
 static int disk_build_layout(const char *img, const struct disk_layout *l, bool report)
 {
-	const struct disk_part_spec all[3] = {
+	const struct disk_part_spec all[DISK_MAX_PARTS] = {
 		{.dir = l->esp, .label = "ESP", .gpt_name = "EFI System Partition", .type = GPT_TYPE_ESP},
 		{.dir = l->xbootldr,
 		 .ext4 = l->xbootldr_ext4,
@@ -271,18 +331,20 @@ static int disk_build_layout(const char *img, const struct disk_layout *l, bool 
 		 .type = GPT_TYPE_XBOOTLDR},
 		{.dir = l->root,
 		 .ext4 = true,
+		 .named = l->root && has_entries(l->root),
 		 .label = "root",
 		 .gpt_name = "Linux root (x86-64)",
 		 .type = GPT_TYPE_ROOT_X64},
+		{.dir = l->data, .ext4 = true, .label = "data", .gpt_name = "Linux data", .type = GPT_TYPE_LINUX_DATA},
 	};
-	struct disk_part_spec specs[3];
-	struct gpt_part parts[3] = { 0 };
+	struct disk_part_spec specs[DISK_MAX_PARTS];
+	struct gpt_part parts[DISK_MAX_PARTS] = { 0 };
 	struct gpt_disk d = { .parts = parts };
 	const char *base = path_basename(img);
 	char *tmp;
 	int fd, r;
 
-	for (size_t i = 0; i < 3; i++)
+	for (size_t i = 0; i < DISK_MAX_PARTS; i++)
 		if (all[i].dir)
 			specs[d.n_parts++] = all[i];
 	for (size_t i = 0; i < d.n_parts; i++) {
@@ -333,6 +395,7 @@ int cmd_disk(int argc, char **argv)
 		{ "xbootldr", required_argument, NULL, 'x' },
 		{ "xbootldr-fs", required_argument, NULL, 'f' },
 		{ "root", required_argument, NULL, 'r' },
+		{ "data", required_argument, NULL, 'd' },
 		{ "esp-size", required_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -348,6 +411,7 @@ int cmd_disk(int argc, char **argv)
 		case 'e': l.esp = optarg; break;
 		case 'x': l.xbootldr = optarg; break;
 		case 'r': l.root = optarg; break;
+		case 'd': l.data = optarg; break;
 		case 'f': fs = optarg; break;
 		case 's':
 			if (!parse_mib(optarg, &l.size_mib))
@@ -370,8 +434,8 @@ int cmd_disk(int argc, char **argv)
 	if (fs && strcmp(fs, "vfat") != 0 && strcmp(fs, "ext4") != 0)
 		return tool_usage("--xbootldr-fs '%s': expected vfat or ext4", fs);
 	l.xbootldr_ext4 = fs && strcmp(fs, "ext4") == 0;
-	for (size_t i = 0; i < 3; i++) {
-		const char *dir = i == 0 ? l.esp : i == 1 ? l.xbootldr : l.root;
+	for (size_t i = 0; i < DISK_MAX_PARTS; i++) {
+		const char *dir = i == 0 ? l.esp : i == 1 ? l.xbootldr : i == 2 ? l.root : l.data;
 		if (dir && !is_dir(dir))
 			return tool_fail("%s: not a directory", dir);
 	}

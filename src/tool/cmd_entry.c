@@ -3,9 +3,11 @@
 #define _GNU_SOURCE
 #include "entry.h"
 #include "esp.h"
+#include "loader_conf.h"
 #include "core/array.h"
 #include "core/bls_count.h"
 #include "core/osrel.h"
+#include "core/str16.h"
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -39,8 +41,10 @@ static const char help[] =
 	"        good boot). --in-place yes writes BOOT/loader/entries/<id>.conf pointing\n"
 	"        at the files under BOOT (default /boot) where they are, nothing copied:\n"
 	"        BOOT must be ext4 or FAT, on the ESP's disk, its partition's root or\n"
-	"        /boot; auto does so when it can. Without --esp: the ESP recorded by\n"
-	"        handoff install, or found.\n"
+	"        /boot; auto does so when it can. The ESP's loader/loader.conf then\n"
+	"        names BOOT's partition (boot-partition PARTUUID), unless it is the\n"
+	"        ESP or XBOOTLDR: the loader reads no other partition's entries.\n"
+	"        Without --esp: the ESP recorded by handoff install, or found.\n"
 	"        --kernel-version V is what the kernel hooks run: --linux BOOT/vmlinuz-V,\n"
 	"        --initrd BOOT/initrd.img-V when it exists, --options from\n"
 	"        /etc/kernel/cmdline (else /proc/cmdline without BOOT_IMAGE= and initrd=),\n"
@@ -49,8 +53,9 @@ static const char help[] =
 	"list    every entry as the loader sees it: sorted, the default marked, with\n"
 	"        problems (missing files, bad lines, unbootable kernels).\n"
 	"remove  delete the entry ID (file name without .conf and boot counter) in every\n"
-	"        state of counting, on the ESP with the files only it uses, and in\n"
-	"        BOOT/loader/entries; --kernel-version V removes <entry-token>-V.\n";
+	"        state of counting, on the ESP with the copies entry add made for it\n"
+	"        alone (never another file), and in BOOT/loader/entries;\n"
+	"        --kernel-version V removes <entry-token>-V.\n";
 
 /* What names this installation, read under --root (default /), as
  * kernel-install reads it: /etc/kernel/entry-token, /etc/machine-id, and
@@ -187,8 +192,13 @@ static int check_kernel(const char *path, enum boot_scheme protocol, char **ret_
 	return r;
 }
 
+/* One line of UTF-8 text: what the loader reads back (conf_line.h). */
 static bool one_line(const char *s)
 {
+	size_t at;
+
+	if (s && !utf8_check(s, strlen(s), &at))
+		return false;
 	for (; s && *s; s++)
 		if ((unsigned char)*s < 0x20 && *s != '\t')
 			return false;
@@ -205,6 +215,8 @@ struct add_args {
 	const char *in_place;      /* auto, yes, no */
 	const char *root;          /* where /etc/kernel/entry-token, /etc/machine-id, os-release are read */
 	bool tries_given;
+	bool name_boot;            /* in place: loader.conf must name boot_uuid (boot-partition) */
+	EFI_GUID boot_uuid;
 	char *owned[3];            /* kernel, initrd and options found on the system */
 };
 
@@ -274,7 +286,7 @@ static int parse_add(int argc, char **argv, struct add_args *a)
 	if (!a->spec.linux_path && !a->kernel_version)
 		return tool_usage("--linux FILE (or --kernel-version V) is required");
 	if (!one_line(a->spec.options) || !one_line(a->title_opt))
-		return tool_usage("--options and --title must be one line of text");
+		return tool_usage("--options and --title must be one line of UTF-8 text");
 	if (a->version_opt && !entry_name_ok(a->version_opt))
 		return tool_usage("--version '%s': use letters, digits and . _ - + ~ only", a->version_opt);
 	if (a->kernel_version && !entry_name_ok(a->kernel_version))
@@ -315,6 +327,31 @@ static int system_defaults(struct add_args *a)
 	return 0;
 }
 
+/* In place, the loader must be allowed to read BOOT's partition: of type
+ * XBOOTLDR, or named in loader.conf (README "Security"). NULL, or why not. */
+static char *check_boot_partition(struct add_args *a)
+{
+	char *why = NULL;
+	int r = boot_partition_uuid(a->spec.boot, a->spec.esp, &a->boot_uuid, &why);
+
+	a->name_boot = r == 1;
+	if (r == 2) {
+		tool_note("%s", why);
+		free(why);
+		why = NULL;
+	}
+	return why;
+}
+
+static int name_boot_partition(const struct add_args *a)
+{
+	char *comment = xasprintf("%s/loader/entries is on this partition (named by handoff entry add)", a->spec.boot);
+	int r = loader_conf_name_partition(a->spec.esp, &a->boot_uuid, comment);
+
+	free(comment);
+	return r;
+}
+
 /* --in-place: yes must work; auto falls back to copying, saying why. */
 static int decide_in_place(struct add_args *a)
 {
@@ -337,6 +374,8 @@ static int decide_in_place(struct add_args *a)
 	if (!why && a->spec.counted && !fat)
 		why = xasprintf("boot counting needs the entry where the loader can rename it: %s is ext4, "
 				"which it reads only", a->spec.boot);
+	if (!why)
+		why = check_boot_partition(a);
 	a->spec.in_place = !why;
 	if (why && strcmp(a->in_place, "yes") == 0) {
 		tool_fail("--in-place yes: %s", why);
@@ -407,6 +446,9 @@ static int entry_add(int argc, char **argv)
 		a.spec.sort_key = NULL;
 	a.spec.machine_id = ids.machine_id;
 	a.spec.print_path = true;
+	/* the line first: alone it is harmless, an entry the loader would not read is not */
+	if (a.spec.in_place && a.name_boot && name_boot_partition(&a) < 0)
+		goto out;
 	if (entry_install(&a.spec) == 0)
 		r = EXIT_OK;
 out:

@@ -6,7 +6,9 @@
  * boot server's tree: the removable-media paths only (the firmware's DHCP
  * answer names them), loader.conf and loader/entries.list (netlist.c). Files
  * already right are not touched, so a second run changes nothing. */
+#include "entry.h"
 #include "esp.h"
+#include "loader_conf.h"
 #include "core/pe.h"
 #include <getopt.h>
 #include <stdio.h>
@@ -17,7 +19,7 @@
 
 static const char help[] =
 	"Usage: handoff install [--esp DIR] [--arch x64|ia32|both] [--force] [--variables yes|no]\n"
-	"                      [--loader FILE] [--netboot]\n\n"
+	"                      [--loader FILE] [--boot DIR] [--netboot]\n\n"
 	"Install the loader on the EFI system partition mounted (or staged) at DIR:\n"
 	"DIR/EFI/handoff/handoffx64.efi and DIR/EFI/BOOT/BOOTX64.EFI, DIR/loader/loader.conf\n"
 	"and DIR/loader/entries/ when missing. Another boot loader already at\n"
@@ -35,6 +37,9 @@ static const char help[] =
 	"  --loader FILE        the loader image (default: handoff.efi or handoffia32.efi\n"
 	"                       beside the tool, or PREFIX/lib/handoff/handoff{x64,ia32}.efi);\n"
 	"                       not with --arch both\n"
+	"  --boot DIR           the distribution's /boot (default): when it already has\n"
+	"                       loader/entries and is not on the ESP, loader.conf names\n"
+	"                       its partition (boot-partition PARTUUID), as entry add does\n"
 	"  --netboot            DIR is a network boot server's tree (HTTP or TFTP root):\n"
 	"                       EFI/BOOT/BOOTX64.EFI and BOOTIA32.EFI (--arch both is the\n"
 	"                       default here), loader/loader.conf and loader/entries.list,\n"
@@ -59,6 +64,7 @@ static const char default_loader_conf[] =
 
 struct install_args {
 	const char *esp;
+	const char *boot;
 	const char *loader_opt;
 	bool force;
 	bool variables;
@@ -71,7 +77,8 @@ static int parse_args(int argc, char **argv, struct install_args *a)
 	static const struct option opts[] = {
 		{ "esp", required_argument, NULL, 'e' }, { "force", no_argument, NULL, 'f' },
 		{ "variables", required_argument, NULL, 'V' }, { "loader", required_argument, NULL, 'l' },
-		{ "arch", required_argument, NULL, 'a' }, { "netboot", no_argument, NULL, 'n' },
+		{ "arch", required_argument, NULL, 'a' }, { "boot", required_argument, NULL, 'b' },
+		{ "netboot", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' }, { 0 },
 	};
 	int c;
@@ -83,6 +90,7 @@ static int parse_args(int argc, char **argv, struct install_args *a)
 		case 'e': a->esp = optarg; break;
 		case 'f': a->force = true; break;
 		case 'l': a->loader_opt = optarg; break;
+		case 'b': a->boot = optarg; break;
 		case 'a':
 			if (strcmp(optarg, "x64") != 0 && strcmp(optarg, "ia32") != 0 && strcmp(optarg, "both") != 0)
 				return tool_usage("--arch '%s': expected x64, ia32 or both", optarg);
@@ -207,6 +215,36 @@ static int load_loader(const struct install_args *a, const struct arch_files *ar
 	return r;
 }
 
+/* Entries already in place in /boot (kernels installed before handoff, or a
+ * new loader.conf): the loader reads them only from a partition loader.conf
+ * names (README "Security"). Best effort: the kernel hooks say it again. */
+static int name_boot_partition(const char *esp, const char *boot_opt)
+{
+	char *boot = boot_entries_dir(boot_opt, esp), *entries = boot ? path_join(boot, "loader/entries") : NULL;
+	char *why = NULL, *comment;
+	EFI_GUID uuid;
+	int r = 0;
+
+	if (!entries || !is_dir(entries))
+		goto out;
+	switch (boot_partition_uuid(boot, esp, &uuid, &why)) {
+	case 1:
+		comment = xasprintf("%s/loader/entries is on this partition (named by handoff install)", boot);
+		r = loader_conf_name_partition(esp, &uuid, comment);
+		free(comment);
+		break;
+	case 2:
+	case -1:
+		tool_note("%s", why);
+		break;
+	}
+out:
+	free(why);
+	free(entries);
+	free(boot);
+	return r < 0 ? -1 : 0;
+}
+
 /* The Boot#### entry is for the loader the running firmware can start:
  * efivarfs's neighbour fw_platform_size says 32 or 64. */
 static const struct arch_files *variables_arch(const struct install_args *a)
@@ -245,7 +283,8 @@ int cmd_install(int argc, char **argv)
 	r = EXIT_FAIL;
 	if ((!a.x64 || load_loader(&a, &arch_x64, &x64) == 0) && (!a.ia32 || load_loader(&a, &arch_ia32, &ia32) == 0) &&
 	    (!a.x64 || install_files(&a, &arch_x64, x64.buf, x64.len) == 0) &&
-	    (!a.ia32 || install_files(&a, &arch_ia32, ia32.buf, ia32.len) == 0) && (a.netboot || esp_record(esp) == 0))
+	    (!a.ia32 || install_files(&a, &arch_ia32, ia32.buf, ia32.len) == 0) &&
+	    (a.netboot || (esp_record(esp) == 0 && name_boot_partition(esp, a.boot) == 0)))
 		r = a.variables ? efivar_add_boot_entry(a.esp, variables_arch(&a)->main) : EXIT_OK;
 	free(x64.buf);
 	free(ia32.buf);

@@ -1,10 +1,10 @@
 /* handoff uki: a unified kernel image (UAPI.5) from handoff-stub.efi, a
  * bzImage, initrds, a command line and os-release. The sections are laid out
  * by src/core/uki.c; the output replaces OUT only when it is complete. With
- * --sign-key/--sign-cert the image is signed (Authenticode) by sbsign from
- * sbsigntool, run as mkfs.vfat is by `handoff disk`: the tool itself links
- * only libc and src/core. */
-#include "tool.h"
+ * --pcr-private-key it carries signed PCR 11 policies (.pcrpkey, .pcrsig; see
+ * pcr.h). With --sign-key/--sign-cert the image is signed (Authenticode),
+ * last, by sbsign from sbsigntool, run as mkfs.vfat is by `handoff disk`. */
+#include "pcr.h"
 #include "core/uki.h"
 #include <errno.h>
 #include <getopt.h>
@@ -18,9 +18,13 @@
 static const char help[] =
 	"Usage: handoff uki --linux FILE [--initrd FILE]... [--cmdline TEXT|@FILE]\n"
 	"                   [--os-release FILE|@TEXT] [--uname TEXT] [--splash BMP] [--stub FILE]\n"
+	"                   [--pcr-private-key KEY [--pcr-public-key PUB] [--pcr-banks LIST] [--phases LIST]]\n"
 	"                   [--sign-key KEY --sign-cert CERT] -o OUT.efi\n\n"
 	"Build a unified kernel image: handoff's EFI stub with .osrel, .cmdline, .uname,\n"
-	".splash, .sbat, .initrd (all initrds, each 4-byte aligned) and .linux sections.\n"
+	".splash, .sbat, .pcrpkey, .pcrsig, .initrd (all initrds, each 4-byte aligned)\n"
+	"and .linux sections. With --pcr-private-key, .pcrsig holds PCR 11 policies\n"
+	"signed for the image as its stub measures it (systemd-measure's format), for\n"
+	"systemd-cryptenroll --tpm2-public-key.\n"
 	"It boots by itself from firmware, systemd-boot or handoff, by the kernel's own\n"
 	"EFI stub when it has one, else by handover or legacy boot.\n\n"
 	"  --linux FILE          the kernel (bzImage, boot protocol 2.12+, 64-bit)\n"
@@ -30,6 +34,11 @@ static const char help[] =
 	"  --uname TEXT          kernel release (default: from the kernel's version string)\n"
 	"  --splash BMP          boot splash image\n"
 	"  --stub FILE           the stub (default: handoff-stub.efi beside the tool)\n"
+	"  --pcr-private-key KEY sign PCR 11 policies with this PEM key (RSA or EC): .pcrsig\n"
+	"  --pcr-public-key PUB  its PEM public key, checked and stored as .pcrpkey (default: from KEY)\n"
+	"  --pcr-banks LIST      PCR banks to sign for: sha1, sha256, sha384, sha512 (default sha256)\n"
+	"  --phases LIST         boot phase paths to sign for, e.g. enter-initrd:leave-initrd (default:\n"
+	"                        enter-initrd and each later phase up to ready, as systemd-measure)\n"
 	"  --sign-key KEY        sign for Secure Boot with this PEM private key (runs sbsign)\n"
 	"  --sign-cert CERT      ... and this PEM certificate; both or neither\n"
 	"  -o, --output OUT.efi  where to write the image\n";
@@ -38,7 +47,11 @@ struct uki_args {
 	const char *linux_path, *cmdline, *os_release, *uname, *splash, *stub, *out, *sign_key, *sign_cert;
 	const char *initrds[MAX_INITRDS];
 	size_t n_initrds;
+	const char *pcr_key, *pcr_pub;
+	struct pcr_opts pcr;
 };
+
+enum { OPT_PCR_KEY = 0x100, OPT_PCR_PUB, OPT_PCR_BANKS, OPT_PHASES };
 
 static int parse_args(int argc, char **argv, struct uki_args *a)
 {
@@ -48,12 +61,16 @@ static int parse_args(int argc, char **argv, struct uki_args *a)
 		{ "uname", required_argument, NULL, 'u' }, { "splash", required_argument, NULL, 's' },
 		{ "stub", required_argument, NULL, 'S' }, { "output", required_argument, NULL, 'o' },
 		{ "sign-key", required_argument, NULL, 'K' }, { "sign-cert", required_argument, NULL, 'C' },
+		{ "pcr-private-key", required_argument, NULL, OPT_PCR_KEY },
+		{ "pcr-public-key", required_argument, NULL, OPT_PCR_PUB },
+		{ "pcr-banks", required_argument, NULL, OPT_PCR_BANKS },
+		{ "phases", required_argument, NULL, OPT_PHASES },
 		{ "help", no_argument, NULL, 'h' }, { 0 },
 	};
-	int c;
+	int c, r = 0;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+	while (r == 0 && (c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'l': a->linux_path = optarg; break;
 		case 'i':
@@ -69,17 +86,25 @@ static int parse_args(int argc, char **argv, struct uki_args *a)
 		case 'o': a->out = optarg; break;
 		case 'K': a->sign_key = optarg; break;
 		case 'C': a->sign_cert = optarg; break;
+		case OPT_PCR_KEY: a->pcr_key = optarg; break;
+		case OPT_PCR_PUB: a->pcr_pub = optarg; break;
+		case OPT_PCR_BANKS: r = pcr_opts_add_banks(&a->pcr, optarg); break;
+		case OPT_PHASES: r = pcr_opts_add_phases(&a->pcr, optarg); break;
 		case 'h': return fputs(help, stdout), -1;
 		default: return usage_bad_option(c, argv);
 		}
 	}
+	if (r)
+		return r;
 	if (optind < argc)
 		return tool_usage("unexpected argument '%s'", argv[optind]);
 	if (!a->linux_path || !a->out)
 		return tool_usage("--linux FILE and -o OUT.efi are required");
 	if (!a->sign_key != !a->sign_cert)
 		return tool_usage("--sign-key and --sign-cert go together");
-	return 0;
+	if (!a->pcr_key && (a->pcr_pub || a->pcr.given))
+		return tool_usage("--pcr-public-key, --pcr-banks and --phases go with --pcr-private-key");
+	return pcr_opts_finish(&a->pcr);
 }
 
 /* "@FILE" reads a file, anything else is the text itself (as ukify). For
@@ -127,6 +152,27 @@ static int write_output(const struct uki_args *a, const uint8_t *data, size_t le
 	return r;
 }
 
+/* .pcrsig signs PCR 11 as the stub will measure it: predicted from the image
+ * just built (.pcrpkey in it), which is then built again with .pcrsig added.
+ * The stub does not measure .pcrsig, so both images measure the same. */
+static int add_pcrsig(const struct uki_args *a, struct uki_input *in, const struct pcr_key *key, uint8_t **out,
+		      size_t *out_len)
+{
+	struct pcr_prediction *p = xmalloc(sizeof(*p));
+	char *json = NULL;
+	int r = pcr_predict(*out, *out_len, a->out, &a->pcr, p);
+
+	if (r == 0)
+		r = pcr_sign(p, &a->pcr, key, &json);
+	free(p);
+	if (r < 0)
+		return -1;
+	free(*out);
+	*out = NULL;
+	in->pcrsig = json;
+	return uki_build(in, out, out_len) == EFI_SUCCESS ? 0 : -1;
+}
+
 static int build(const struct uki_args *a, const char *stub)
 {
 	struct uki_input in = { .stub_name = stub, .linux_name = a->linux_path, .uname = a->uname,
@@ -135,9 +181,11 @@ static int build(const struct uki_args *a, const char *stub)
 	char *cmdline = NULL, *osrel = NULL;
 	uint8_t *out = NULL, *splash = NULL;
 	size_t out_len = 0, splash_len = 0;
+	struct pcr_key *key = NULL;
 	int r = -1;
 
-	if (read_file(stub, TOOL_READ_MAX, (uint8_t **)&in.stub, &in.stub_size) < 0 ||
+	if ((a->pcr_key && pcr_key_load(a->pcr_key, a->pcr_pub, &key) < 0) ||
+	    read_file(stub, TOOL_READ_MAX, (uint8_t **)&in.stub, &in.stub_size) < 0 ||
 	    read_file(a->linux_path, TOOL_READ_MAX, (uint8_t **)&in.linux_image, &in.linux_size) < 0 ||
 	    text_arg(a->cmdline, true, &cmdline) < 0 || text_arg(a->os_release, false, &osrel) < 0 ||
 	    (a->splash && read_file(a->splash, TOOL_READ_MAX, &splash, &splash_len) < 0))
@@ -151,12 +199,19 @@ static int build(const struct uki_args *a, const char *stub)
 	in.os_release = osrel;
 	in.splash = splash;
 	in.splash_size = splash_len;
-	if (uki_build(&in, &out, &out_len) != EFI_SUCCESS)
-		goto out; /* the cause is logged once, by uki_build; nothing was written */
+	if (key)
+		in.pcrpkey = pcr_key_pem(key, &in.pcrpkey_size);
+	if (uki_build(&in, &out, &out_len) != EFI_SUCCESS || (key && add_pcrsig(a, &in, key, &out, &out_len) < 0))
+		goto out; /* the cause is logged once, where it was found; nothing was written */
 	r = write_output(a, out, out_len);
+	if (r == 0 && key)
+		printf("signed PCR 11 policies for %zu phase%s (%zu bank%s)\n", a->pcr.phases.n,
+		       a->pcr.phases.n == 1 ? "" : "s", a->pcr.n_banks, a->pcr.n_banks == 1 ? "" : "s");
 	if (r == 0)
 		printf("wrote %s (%zu bytes%s)\n", a->out, out_len, a->sign_key ? ", then signed" : "");
 out:
+	pcr_key_free(key);
+	free((void *)in.pcrsig);
 	for (size_t i = 0; i < a->n_initrds; i++)
 		free((void *)initrds[i].data);
 	free((void *)in.stub);
@@ -174,12 +229,11 @@ int cmd_uki(int argc, char **argv)
 	char *stub;
 	int r = parse_args(argc, argv, &a);
 
-	if (r)
-		return r < 0 ? EXIT_OK : r;
-	stub = stub_find(a.stub);
-	if (!stub)
-		return EXIT_FAIL;
-	r = build(&a, stub);
-	free(stub);
-	return r;
+	if (r == 0) {
+		stub = stub_find(a.stub);
+		r = stub ? build(&a, stub) : EXIT_FAIL;
+		free(stub);
+	}
+	pcr_opts_free(&a.pcr);
+	return r < 0 ? EXIT_OK : r;
 }

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "efivarfs.h"
 #include "esp.h"
+#include "readers.h"
 #include "core/gpt.h"
 #include <dirent.h>
 #include <errno.h>
@@ -196,13 +197,7 @@ static int boot_order_first(uint16_t num)
 		free(order);
 		return 0;
 	}
-	put_le16(order, num);
-	n = 2;
-	for (size_t i = 0; cur && i + 1 < len; i += 2)
-		if (get_le16(cur + i) != num) {
-			memcpy(order + n, cur + i, 2);
-			n += 2;
-		}
+	n = boot_order_put_first(cur, len, num, order);
 	r = efivar_write("BootOrder", GLOBAL_GUID, VAR_ATTRS, order, n);
 	if (r == 0)
 		printf("BootOrder: Boot%04X first\n", num);

@@ -2,10 +2,12 @@
  * a file NAME-GUID holds the 4 attribute bytes, then the data, and is
  * written in one write(); efivarfs marks files immutable, so the flag is
  * cleared before a rewrite or unlink. Strings of the Boot Loader Interface
- * are UCS-2 with a terminating NUL. HANDOFF_EFIVARS_DIR stands in for
+ * are UTF-16 with a terminating NUL, converted by src/core/str16.c as the
+ * loader converts them. HANDOFF_EFIVARS_DIR stands in for
  * /sys/firmware/efi/efivars in tests (efivars_dir()). */
 #define _GNU_SOURCE
 #include "efivarfs.h"
+#include "core/str16.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
@@ -87,51 +89,34 @@ char *efivar_read_str(const char *name, const char *guid)
 {
 	size_t len = 0;
 	uint8_t *buf = efivar_read(name, guid, &len);
-	struct strbuf sb = { 0 };
+	char *s;
 
 	if (!buf)
 		return NULL;
-	for (size_t i = 0; i + 1 < len; i += 2) {
-		uint16_t c = get_le16(buf + i);
-		if (!c)
-			break;
-		if (c < 0x80)
-			sb_putc(&sb, (char)c);
-		else if (c < 0x800)
-			sb_printf(&sb, "%c%c", 0xc0 | c >> 6, 0x80 | (c & 0x3f));
-		else
-			sb_printf(&sb, "%c%c%c", 0xe0 | c >> 12, 0x80 | (c >> 6 & 0x3f), 0x80 | (c & 0x3f));
-	}
+	s = str16le_to_8(buf, len / 2); /* the loader's own decoding: pairs combined, a lone half U+FFFD */
 	free(buf);
-	return sb.buf ? sb.buf : xstrdup("");
+	if (!s) {
+		fputs("handoff: out of memory\n", stderr);
+		exit(EXIT_FAIL);
+	}
+	return s;
 }
 
 int efivar_write_str(const char *name, const char *guid, uint32_t attrs, const char *value)
 {
-	struct strbuf sb = { 0 };
-	const unsigned char *p = (const unsigned char *)value;
+	char why[UTF8_PROBLEM_MAX];
+	const char *bad = utf8_problem(value, strlen(value), why);
+	CHAR16 *v;
 	int r;
 
-	while (*p) {
-		uint32_t c = *p++;
-		uint8_t u[2];
-
-		if (c >= 0xc0 && c < 0xe0 && (*p & 0xc0) == 0x80)
-			c = (c & 0x1f) << 6 | (*p++ & 0x3f);
-		else if (c >= 0xe0 && c < 0xf0 && (p[0] & 0xc0) == 0x80 && (p[1] & 0xc0) == 0x80) {
-			c = (c & 0x0f) << 12 | (p[0] & 0x3f) << 6 | (p[1] & 0x3f);
-			p += 2;
-		} else if (c >= 0x80) {
-			sb_free(&sb);
-			return tool_fail("%s: '%s' is not UTF-8 text of the Basic Multilingual Plane (UCS-2)", name,
-					 value),
-			       -1;
-		}
-		put_le16(u, (uint16_t)c);
-		sb_putn(&sb, (const char *)u, 2);
+	if (bad)
+		return tool_fail("%s: '%s': %s", name, value, bad), -1;
+	v = str8_to_16(value, /* path= */ false); /* UTF-16, as the loader reads it back */
+	if (!v) {
+		fputs("handoff: out of memory\n", stderr);
+		exit(EXIT_FAIL);
 	}
-	sb_putn(&sb, "\0\0", 2);
-	r = efivar_write(name, guid, attrs, sb.buf, sb.len);
-	sb_free(&sb);
+	r = efivar_write(name, guid, attrs, v, (strlen16(v) + 1) * sizeof(CHAR16));
+	free(v);
 	return r;
 }

@@ -14,9 +14,9 @@ uint8_t *efivar_read(const char *name, const char *guid, size_t *ret_len);
 int efivar_write(const char *name, const char *guid, uint32_t attrs, const void *data, size_t len);
 /** efivar_delete() - remove @name-@guid; absent is fine. Return: 0 or -1 (printed). */
 int efivar_delete(const char *name, const char *guid);
-/** efivar_read_str() - a UCS-2 string variable as UTF-8 (to the first NUL); NULL when absent. */
+/** efivar_read_str() - a UTF-16 string variable as UTF-8 (to the first NUL; str16le_to_8()); NULL when absent. */
 char *efivar_read_str(const char *name, const char *guid);
-/** efivar_write_str() - @value (UTF-8, BMP only) as UCS-2 with a NUL. Return: 0 or -1 (printed). */
+/** efivar_write_str() - @value (well-formed UTF-8) as UTF-16 with a NUL. Return: 0 or -1 (printed). */
 int efivar_write_str(const char *name, const char *guid, uint32_t attrs, const char *value);
 
 #endif

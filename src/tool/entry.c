@@ -135,7 +135,7 @@ out:
 
 static void entry_text(const struct entry_spec *s, const struct entry_refs *r, struct strbuf *sb)
 {
-	sb_puts(sb, "# Boot Loader Specification Type #1 entry, written by handoff entry add\n");
+	sb_puts(sb, ENTRY_FIRST_LINE);
 	sb_printf(sb, "title      %s\n", s->title);
 	sb_printf(sb, "version    %s\n", s->version);
 	if (s->machine_id)
@@ -173,17 +173,11 @@ static char *find_same(const char *dir, const char *id, const struct strbuf *tex
 	return found;
 }
 
-static bool same_dir(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
 
 /* Every other file of @id goes: another counter, or the other place. */
 static int remove_others(const struct entry_spec *s, const char *id, const char *name)
 {
-	bool boot_is_esp = s->boot && same_dir(s->boot, s->esp);
+	bool boot_is_esp = s->boot && same_file(s->boot, s->esp);
 
 	if (entry_remove_id(s->esp, id, s->in_place && !boot_is_esp ? NULL : name, /* files= */ true) < 0)
 		return -1;

@@ -10,6 +10,10 @@
 #include "core/plan.h"
 #include "tool.h"
 
+/* The first line of every entry file `entry add` writes: what marks the
+ * files it names under /TOKEN/VERSION/ as handoff's copies (entry_remove_id()). */
+#define ENTRY_FIRST_LINE "# Boot Loader Specification Type #1 entry, written by handoff entry add\n"
+
 struct entry_spec {
 	const char *esp;
 	const char *boot; /* the distribution's /boot: entries of this id there are replaced (NULL: not looked at) */
@@ -66,9 +70,11 @@ char *path_below(const char *boot, const char *file);
 /**
  * entry_remove_id() - delete every file of entry @id under @root/loader/entries
  * (ID.conf, ID+L.conf, ID+L-D.conf) but @keep (a file name, or NULL). With
- * @files, also the files under @root that only those entries used and that
- * lie in a subdirectory (copies handoff made: never a kernel at the top of
- * /boot), and then directories left empty. Return: entries removed, or -1.
+ * @files, also the copies handoff made for them that no other entry uses, and
+ * then directories left empty: files an entry written by `entry add`
+ * (ENTRY_FIRST_LINE) names as /TOKEN/VERSION/NAME with TOKEN-VERSION = @id.
+ * Never any other file an entry names (a distribution's kernel in /boot,
+ * another loader's, a file the user put there). Return: entries removed, or -1.
  */
 int entry_remove_id(const char *root, const char *id, const char *keep, bool files);
 /** entry_remove() - `handoff entry remove`. */

@@ -8,8 +8,10 @@
 #include "entry.h"
 #include "esp.h"
 #include "json.h"
+#include "loader_conf.h"
 #include "core/bls.h"
 #include "core/config.h"
+#include "core/gpt.h"
 #include "core/uki.h"
 #include <dirent.h>
 #include <limits.h>
@@ -161,8 +163,9 @@ static void add_item(struct listing *l, struct listed *it, bool ok)
 	(*v)[(*n)++] = it;
 }
 
-/* @shown: how entries of @root are named in the listing ("" on the ESP, "/boot/" in place). */
-static void load_type1(struct listing *l, const char *esp, const char *shown)
+/* @shown: how entries of @root are named in the listing ("" on the ESP, "/boot/" in place);
+ * @unread: why the loader does not read them, or NULL. */
+static void load_type1(struct listing *l, const char *esp, const char *shown, const char *unread)
 {
 	char *dir = path_join(esp, "loader/entries"), **names;
 	size_t n = list_dir(dir, ".conf", &names);
@@ -181,6 +184,8 @@ static void load_type1(struct listing *l, const char *esp, const char *shown)
 			ok = bls_parse_entry(text, len, names[i], rel, &it->e) == EFI_SUCCESS;
 		if (ok)
 			check_files(esp, &it->e);
+		if (unread)
+			log_error("%s", unread);
 		diag_capture_end(&it->problems);
 		if (!it->e.path)
 			it->e.path = xstrdup(rel);
@@ -263,14 +268,29 @@ static void load_config(struct listing *l, const char *esp)
 	free(path);
 }
 
+/* On a running system: is @boot's partition one the loader reads (README "Security")? */
+static bool boot_partition_unread(const struct listing *l, const char *esp, const char *boot)
+{
+	EFI_GUID uuid;
+	char *why = NULL;
+	bool unread = boot_partition_uuid(boot, esp, &uuid, &why) == 1;
+
+	for (size_t i = 0; unread && i < l->cfg.n_boot_partitions; i++)
+		unread = !guid_equal(&l->cfg.boot_partitions[i], &uuid);
+	free(why);
+	return unread;
+}
+
 static void listing_load(struct listing *l, const char *esp, const char *boot)
 {
 	load_config(l, esp);
-	load_type1(l, esp, "");
+	load_type1(l, esp, "", NULL);
 	load_type2(l, esp);
 	if (boot) {
 		char *shown = xasprintf("%s/", boot);
-		load_type1(l, boot, shown);
+		load_type1(l, boot, shown, boot_partition_unread(l, esp, boot) ?
+			   "not read by the loader: the partition is not XBOOTLDR and loader/loader.conf does not name "
+			   "it (boot-partition PARTUUID; handoff entry add names it)" : NULL);
 		free(shown);
 	}
 	l->sorted = xmalloc((l->n + 1) * sizeof(*l->sorted));

@@ -1,9 +1,11 @@
 /* handoff entry remove: an entry's files in every state of boot counting
  * (UAPI.1 "Boot counting": ID.conf, ID+LEFT.conf, ID+LEFT-DONE.conf), on the
- * ESP and in /boot/loader/entries, and the ESP files only it used. */
+ * ESP and in /boot/loader/entries, and the copies handoff made on the ESP for
+ * it alone; never a file handoff did not write. */
 #define _GNU_SOURCE
 #include "entry.h"
 #include "esp.h"
+#include "readers.h"
 #include "core/array.h"
 #include "core/bls_count.h"
 #include <ctype.h>
@@ -17,50 +19,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The files an entry refers to ("linux", "initrd", "efi", "devicetree"
- * values), as paths under its partition; anything not absolute or with ".."
- * is ignored so that remove never reaches outside. */
-static size_t entry_files(const char *text, char ***ret)
-{
-	static const char *const keys[] = { "linux", "initrd", "efi", "devicetree" };
-	char **files = NULL;
-	size_t n = 0;
-
-	for (const char *p = text; *p;) {
-		size_t len = strcspn(p, "\n"), klen = strcspn(p, " \t\n");
-		const char *v = p + klen;
-		size_t vlen;
-
-		while (*v == ' ' || *v == '\t')
-			v++;
-		vlen = len - (size_t)(v - p);
-		while (vlen && isspace((unsigned char)v[vlen - 1]))
-			vlen--;
-		for (size_t k = 0; k < 4; k++)
-			if (klen == strlen(keys[k]) && strncmp(p, keys[k], klen) == 0 && vlen && *v == '/' &&
-			    !memmem(v, vlen, "..", 2)) {
-				files = xrealloc(files, (n + 1) * sizeof(char *));
-				files[n++] = strndup(v, vlen);
-			}
-		p += len + (p[len] == '\n');
-	}
-	*ret = files;
-	return n;
-}
-
-static char *read_text(const char *path)
+/* The whole file, and its length (entry_text_refs() reads every line, NUL or not). */
+static char *read_text(const char *path, size_t *ret_len)
 {
 	uint8_t *buf;
-	size_t len;
-	char *s;
 
-	if (read_file(path, 1 << 20, &buf, &len) < 0)
+	if (read_file(path, 1 << 20, &buf, ret_len) < 0)
 		return NULL;
-	s = xmalloc(len + 1);
-	memcpy(s, buf, len);
-	s[len] = '\0';
-	free(buf);
-	return s;
+	return (char *)buf;
 }
 
 /* Is @file used by an entry in @entries_dir other than those named in @gone? */
@@ -73,6 +39,7 @@ static bool file_in_use(const char *entries_dir, char **gone, size_t n_gone, con
 	while (d && !used && (e = readdir(d))) {
 		size_t nl = strlen(e->d_name), n;
 		char *path, *text, **files;
+		size_t len = 0;
 		bool skip = nl < 6 || strcasecmp(e->d_name + nl - 5, ".conf") != 0;
 
 		for (size_t i = 0; i < n_gone && !skip; i++)
@@ -80,8 +47,8 @@ static bool file_in_use(const char *entries_dir, char **gone, size_t n_gone, con
 		if (skip)
 			continue;
 		path = path_join(entries_dir, e->d_name);
-		text = read_text(path);
-		n = text ? entry_files(text, &files) : 0;
+		text = read_text(path, &len);
+		n = text ? entry_text_refs(text, len, &files) : 0;
 		for (size_t i = 0; i < n; i++)
 			used |= strcmp(files[i], file) == 0;
 		if (text)
@@ -128,6 +95,41 @@ static size_t id_files(const char *dir, const char *id, const char *keep, char *
 	return n;
 }
 
+/* Is @ref ("/TOKEN/VERSION/NAME", from an entry of @id that `entry add`
+ * wrote) where entry add copies the files of @id, TOKEN-VERSION? */
+static bool is_handoff_copy(const char *ref, const char *id)
+{
+	const char *token = ref + 1, *version = strchr(token, '/'), *name = version ? strchr(version + 1, '/') : NULL;
+	char *copy_id;
+	bool r;
+
+	if (!name || !name[1] || strchr(name + 1, '/'))
+		return false;
+	copy_id = xasprintf("%.*s-%.*s", (int)(version - token), token, (int)(name - version - 1), version + 1);
+	r = strcmp(copy_id, id) == 0;
+	free(copy_id);
+	return r;
+}
+
+/* The copies handoff made for the entry @text of @id: none unless it wrote the entry. */
+static size_t copied_files(const char *text, size_t len, const char *id, char ***ret)
+{
+	size_t n = 0, k;
+	char **f;
+
+	*ret = NULL;
+	if (len < strlen(ENTRY_FIRST_LINE) || memcmp(text, ENTRY_FIRST_LINE, strlen(ENTRY_FIRST_LINE)) != 0)
+		return 0; /* the text is not NUL-terminated (read_text()) */
+	k = entry_text_refs(text, len, &f);
+	for (size_t j = 0; j < k; j++)
+		if (is_handoff_copy(f[j], id))
+			array_append(ret, &n, sizeof(char *), &f[j]);
+		else
+			free(f[j]);
+	free(f);
+	return n;
+}
+
 int entry_remove_id(const char *root, const char *id, const char *keep, bool files)
 {
 	char *dir = path_join(root, "loader/entries"), **names, **refs = NULL;
@@ -135,8 +137,9 @@ int entry_remove_id(const char *root, const char *id, const char *keep, bool fil
 	int r = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		char *path = path_join(dir, names[i]), *text = read_text(path), **f;
-		size_t k = text && files ? entry_files(text, &f) : 0;
+		size_t len = 0;
+		char *path = path_join(dir, names[i]), *text = read_text(path, &len), **f;
+		size_t k = text && files ? copied_files(text, len, id, &f) : 0;
 
 		for (size_t j = 0; j < k; j++)
 			array_append(&refs, &n_refs, sizeof(char *), &f[j]);
@@ -149,9 +152,8 @@ int entry_remove_id(const char *root, const char *id, const char *keep, bool fil
 		free(text);
 		free(path);
 	}
-	/* a copy handoff made lives in a subdirectory (/TOKEN/VERSION/linux) */
 	for (size_t i = 0; i < n_refs; i++)
-		if (strchr(refs[i] + 1, '/') && !file_in_use(dir, names, n, refs[i]))
+		if (!file_in_use(dir, names, n, refs[i]))
 			remove_file_and_dirs(root, refs[i]);
 	strv_free(refs, n_refs);
 	strv_free(names, n);
@@ -206,13 +208,6 @@ static int parse_remove(int argc, char **argv, const char *help, struct remove_a
 	return 0;
 }
 
-/* The same directory? (the ESP mounted at /boot) */
-static bool same_dir(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
 
 int entry_remove(int argc, char **argv, const char *help)
 {
@@ -242,7 +237,7 @@ int entry_remove(int argc, char **argv, const char *help)
 	}
 	boot = a.boot ? a.boot : BOOT_DIR_DEFAULT;
 	n = entry_remove_id(esp, id, NULL, /* files= */ true);
-	if (n >= 0 && is_dir(boot) && !same_dir(boot, esp)) {
+	if (n >= 0 && is_dir(boot) && !same_file(boot, esp)) {
 		int m = entry_remove_id(boot, id, NULL, /* files= */ false);
 		n = m < 0 ? m : n + m;
 	}

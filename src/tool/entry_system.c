@@ -9,6 +9,8 @@
 #define _GNU_SOURCE
 #include "entry.h"
 #include "esp.h"
+#include "readers.h"
+#include "core/cmdline.h"
 #include "core/bls_count.h"
 #include "core/ext4.h"
 #include <errno.h>
@@ -34,34 +36,33 @@ static char *read_words(const char *path, const char *drop1, const char *drop2)
 {
 	uint8_t *buf = NULL;
 	size_t len = 0;
-	struct strbuf sb = { 0 };
-	char *save = NULL;
+	char *s;
 
 	if (read_file_opt(path, 1 << 20, &buf, &len) < 0 || !buf)
 		return NULL;
-	buf = xrealloc(buf, len + 1);
-	buf[len] = '\0';
-	for (char *w = strtok_r((char *)buf, " \t\r\n", &save); w; w = strtok_r(NULL, " \t\r\n", &save)) {
-		if ((drop1 && strncmp(w, drop1, strlen(drop1)) == 0) ||
-		    (drop2 && strncmp(w, drop2, strlen(drop2)) == 0))
-			continue;
-		sb_printf(&sb, "%s%s", sb.len ? " " : "", w);
-	}
+	s = text_words((const char *)buf, len, drop1, drop2);
 	free(buf);
-	return xstrdup(sb_str(&sb));
+	return s;
 }
 
 char *system_cmdline(void)
 {
 	const char *proc = getenv("HANDOFF_PROC_CMDLINE");
 	char *conf = path_join(kernel_conf_root(), "cmdline"), *s;
+	const char *from = conf;
 
 	s = read_words(conf, NULL, NULL);
 	if (!s)
-		s = read_words("/usr/lib/kernel/cmdline", NULL, NULL);
+		s = read_words(from = "/usr/lib/kernel/cmdline", NULL, NULL);
 	/* the loader's own words (GRUB's BOOT_IMAGE=, systemd-boot's initrd=) are not the OS's */
 	if (!s)
-		s = read_words(proc && *proc ? proc : "/proc/cmdline", "BOOT_IMAGE=", "initrd=");
+		s = read_words(from = proc && *proc ? proc : "/proc/cmdline", "BOOT_IMAGE=", "initrd=");
+	/* the loader would skip the options line and boot without it (conf_line.h): say so now */
+	if (s && cmdline_check(s, strlen(s), from) != EFI_SUCCESS) {
+		free(s);
+		free(conf);
+		return NULL;
+	}
 	if (s && !*s) {
 		free(s);
 		s = NULL;

@@ -89,22 +89,17 @@ char *sysfs_dev_node(const char *dir)
 	return node;
 }
 
-/* The GPT type of the partition holding @path, when its disk can be read:
- * 1 the ESP type, 0 another type, -1 cannot tell (no sysfs, no GPT, not
- * root: then the file system type has to do). */
-static int esp_partition_type(const char *path)
+int partition_gpt_ids(const char *path, EFI_GUID *ret_type, EFI_GUID *ret_uuid)
 {
-	static const EFI_GUID esp_type = GPT_TYPE_ESP;
 	struct stat st;
 	char *part = NULL, *disk = NULL, *node = NULL;
 	uint8_t *head = NULL;
 	uint64_t number, sectors;
-	EFI_GUID type;
 	int fd = -1, r = -1;
 	ssize_t n;
 
 	if (stat(path, &st) < 0 || !(part = sysfs_block_dir(st.st_dev)) || !sysfs_u64(part, "partition", &number) ||
-	    number == 0)
+	    number == 0 || number > UINT32_MAX)
 		goto out;
 	disk = path_join(part, "..");
 	node = sysfs_dev_node(disk);
@@ -112,8 +107,9 @@ static int esp_partition_type(const char *path)
 		goto out;
 	head = xmalloc(GPT_HEAD_BYTES);
 	n = pread(fd, head, GPT_HEAD_BYTES, 0);
-	if (n > 0 && gpt_read_entry_type(head, (size_t)n, sectors, (uint32_t)(number - 1), node, &type) == EFI_SUCCESS)
-		r = guid_equal(&type, &esp_type);
+	if (n > 0 && gpt_read_entry(head, (size_t)n, sectors, (uint32_t)(number - 1), node, ret_type, ret_uuid) ==
+			     EFI_SUCCESS)
+		r = 0;
 out:
 	if (fd >= 0)
 		close(fd);
@@ -122,6 +118,17 @@ out:
 	free(disk);
 	free(part);
 	return r;
+}
+
+/* The GPT type of the partition holding @path, when its disk can be read:
+ * 1 the ESP type, 0 another type, -1 cannot tell (no sysfs, no GPT, not
+ * root: then the file system type has to do). */
+static int esp_partition_type(const char *path)
+{
+	static const EFI_GUID esp_type = GPT_TYPE_ESP;
+	EFI_GUID type, uuid;
+
+	return partition_gpt_ids(path, &type, &uuid) < 0 ? -1 : guid_equal(&type, &esp_type);
 }
 
 /* Why @path is not a mounted ESP, or NULL when it is one. */

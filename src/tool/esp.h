@@ -7,14 +7,8 @@
 
 #ifndef MSDOS_SUPER_MAGIC
 #define MSDOS_SUPER_MAGIC 0x4d44
-/** sysfs_u64() - the number in the one-line sysfs attribute @dir/@name. */
-bool sysfs_u64(const char *dir, const char *name, uint64_t *ret);
-/** sysfs_dev_node() - "/dev/NAME" from @dir/uevent's DEVNAME=, or NULL. Allocated. */
-char *sysfs_dev_node(const char *dir);
-
 #endif
 #define EXT4_SUPER_MAGIC_FS 0xef53 /* statfs f_type of ext2, ext3 and ext4 */
-
 
 /**
  * esp_locate() - the ESP to work on: @opt (--esp, any directory); else the
@@ -39,5 +33,12 @@ char *sysfs_block_dir(dev_t dev);
 bool sysfs_u64(const char *dir, const char *name, uint64_t *ret);
 /** sysfs_dev_node() - "/dev/NAME" from @dir/uevent's DEVNAME=, or NULL. Allocated. */
 char *sysfs_dev_node(const char *dir);
+/**
+ * partition_gpt_ids() - the GPT partition type and unique partition GUID
+ * (PARTUUID) of the partition holding @path, read from its disk's GPT.
+ * Return: 0, or -1 when that cannot be told (not a partition, no GPT, the
+ * disk not readable: not root).
+ */
+int partition_gpt_ids(const char *path, EFI_GUID *ret_type, EFI_GUID *ret_uuid);
 
 #endif

@@ -1,8 +1,10 @@
 /* JSON writer (RFC 8259). Strings are escaped per §7: '"', '\\' and control
  * characters; bytes that are not well-formed UTF-8 (RFC 3629 §4: no
- * overlongs, no surrogates, nothing above U+10FFFF) become U+FFFD, so the
- * output parses whatever a hostile image carried in its names. */
+ * overlongs, no surrogates, nothing above U+10FFFF; the loader's own decoder,
+ * utf8_decode()) become U+FFFD, so the output parses whatever a hostile image
+ * carried in its names. */
 #include "json.h"
+#include "core/str16.h"
 #include <string.h>
 
 void json_init(struct json *j, struct strbuf *out)
@@ -11,41 +13,14 @@ void json_init(struct json *j, struct strbuf *out)
 	j->out = out;
 }
 
-/* Length of the well-formed UTF-8 sequence at @s, or 0. */
-static size_t utf8_len(const uint8_t *s, size_t n)
-{
-	uint32_t cp, min;
-	size_t len;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2, cp = s[0] & 0x1f, min = 0x80;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3, cp = s[0] & 0x0f, min = 0x800;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4, cp = s[0] & 0x07, min = 0x10000;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
-}
-
 static void json_escape(struct strbuf *out, const char *str, size_t n)
 {
 	const uint8_t *s = (const uint8_t *)str;
 
 	sb_putc(out, '"');
 	for (size_t i = 0; i < n;) {
-		size_t l = utf8_len(s + i, n - i);
+		uint32_t cp;
+		size_t l = utf8_decode(s + i, n - i, &cp);
 
 		if (l == 0) {
 			sb_puts(out, "\\ufffd");

@@ -125,6 +125,8 @@ int copy_file(const char *src, const char *dst);
 int mkdir_p(const char *path, mode_t mode);
 bool is_dir(const char *path);
 bool is_file(const char *path);
+/** same_file() - @a and @b are the same file or directory (the ESP mounted at /boot, say). */
+bool same_file(const char *a, const char *b);
 char *path_join(const char *a, const char *b);
 const char *path_basename(const char *path);
 /** tmpdir_create() - a fresh private directory under $TMPDIR (or /tmp). */

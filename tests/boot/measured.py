@@ -8,14 +8,19 @@
 - options_pcr12(cmdline): systemd-boot's PCR 12 (EV_IPL, UTF-16LE with NUL).
 - uki_pcr11(path): systemd-stub's PCR 11 for a UKI file: for each section of
   the UKI specification's list in its order (.pcrsig excluded), its name with
-  the NUL, then its VirtualSize bytes.
+  the NUL, then its VirtualSize bytes (any bank: hashlib's name).
+- phase_pcr11(value, phase): PCR 11 after systemd-pcrphase extends each word
+  of a phase path ("enter-initrd:leave-initrd"), the word's digest, no NUL.
+- policy_pcr11(value, bank): TPM2_PolicyPCR's policy digest (TPM 2.0 Part 3
+  §23.7) for PCR 11 of @bank holding @value, from a fresh SHA-256 session.
 - authenticode_sha256(path): the PE image hash the firmware measures into
   PCR 4 (EV_EFI_BOOT_SERVICES_APPLICATION): "Windows Authenticode Portable
   Executable Signature Format", the checksum and certificate-table entry and
   the certificate table itself left out.
 - parse_event_log(bytes): the crypto-agile TCG event log (PC Client PFP
   §10.2: a SHA-1 format Spec ID event, then TCG_PCR_EVENT2 records), and
-  replay(events) -> {pcr: sha256 value}.
+  replay(events) -> {pcr: sha256 value}; pcr4_apps(events): the digests of
+  PCR 4's EV_EFI_BOOT_SERVICES_APPLICATION events (a kernel must be there once).
 """
 import hashlib
 import struct
@@ -31,8 +36,12 @@ UKI_ORDER = (".linux", ".osrel", ".cmdline", ".initrd", ".ucode", ".splash", ".d
              ".sbat", ".pcrpkey")
 
 
-def pcr_extend(old, digest):
-    return hashlib.sha256(old + digest).digest()
+TPM_ALG = {"sha1": 0x0004, "sha256": 0x000B, "sha384": 0x000C, "sha512": 0x000D}
+TPM_CC_POLICY_PCR = 0x0000017F
+
+
+def pcr_extend(old, digest, bank="sha256"):
+    return hashlib.new(bank, old + digest).digest()
 
 
 def chain(digests, start=ZERO):
@@ -78,18 +87,32 @@ def section(data, name):
     return None
 
 
-def uki_pcr11(data):
+def uki_pcr11(data, bank="sha256"):
     _, _, secs = pe_sections(data)
     by_name = {}
     for name, vsize, va, rsize, roff in secs:
         by_name.setdefault(name, data[roff:roff + vsize])
-    ds = []
+    v = bytes(hashlib.new(bank).digest_size)
     for name in UKI_ORDER:
         blob = by_name.get(name)
         if blob:
-            ds.append(hashlib.sha256(name.encode() + b"\0").digest())
-            ds.append(hashlib.sha256(blob).digest())
-    return chain(ds)
+            v = pcr_extend(v, hashlib.new(bank, name.encode() + b"\0").digest(), bank)
+            v = pcr_extend(v, hashlib.new(bank, blob).digest(), bank)
+    return v
+
+
+def phase_pcr11(value, phase, bank="sha256"):
+    for word in phase.split(":"):
+        if word:
+            value = pcr_extend(value, hashlib.new(bank, word.encode()).digest(), bank)
+    return value
+
+
+def policy_pcr11(value, bank="sha256"):
+    # TPML_PCR_SELECTION {count 1: hash, sizeofSelect 3, PCR 11 = bit 3 of byte 1}, big-endian
+    selection = struct.pack(">IHB3B", 1, TPM_ALG[bank], 3, 0x00, 0x08, 0x00)
+    return hashlib.sha256(bytes(32) + struct.pack(">I", TPM_CC_POLICY_PCR) + selection +
+                          hashlib.sha256(value).digest()).digest()
 
 
 def authenticode_sha256(data):
@@ -140,6 +163,11 @@ def parse_event_log(log):
         events.append((pcr, etype, digests, log[off + 4:off + 4 + esize]))
         off += 4 + esize
     return events
+
+
+def pcr4_apps(events):
+    """The SHA-256 digests of PCR 4's EV_EFI_BOOT_SERVICES_APPLICATION events, in log order."""
+    return [e[2].get(TPM_ALG_SHA256) for e in events if e[0] == 4 and e[1] == EV_EFI_BOOT_SERVICES_APPLICATION]
 
 
 def replay(events):

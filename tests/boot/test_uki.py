@@ -1,12 +1,18 @@
 """Unified kernel images built by `handoff uki` boot Debian's kernel from OVMF
 directly, from systemd-boot and from handoff (\\EFI\\Linux, BLS Type #2), and a
 kernel without an EFI stub boots from the same stub by the handover protocol.
-Each boot checks what the kernel and its initramfs saw.
+Each boot checks what the kernel and its initramfs saw. A UKI with signed PCR
+policies carries, for each boot phase, the policy of the PCR 11 value Linux
+reads once it is up, signed with its .pcrpkey.
 """
+import base64
+import json
 import os
 import re
 import struct
+import subprocess
 
+import measured
 from harness import case, esp, loaders, qemu, tool
 from harness.paths import INITRD, KERNEL, LOADER, STUB, TOOL, root_path
 
@@ -123,3 +129,50 @@ def test_uki_initrd_from_its_command_line():
                                   "loader/entries/bare.conf": entry.encode()}), TIMEOUT)
     expect_one_initrd(res)
     qemu.expect_linux_saw(res, options)
+
+
+PHASES = ("enter-initrd", "enter-initrd:leave-initrd", "enter-initrd:leave-initrd:sysinit",
+          "enter-initrd:leave-initrd:sysinit:ready")
+
+
+def openssl_verifies(wd, pub_pem, data, sig):
+    paths = [os.path.join(wd, n) for n in ("pcrpkey.pem", "pol", "sig")]
+    for p, content in zip(paths, (pub_pem, data, sig)):
+        with open(p, "wb") as f:
+            f.write(content)
+    r = subprocess.run(["openssl", "dgst", "-sha256", "-verify", paths[0], "-signature", paths[2], paths[1]],
+                       capture_output=True, text=True)
+    return r.returncode == 0
+
+
+@case.needs(TOOL, STUB, LOADER, KERNEL, INITRD)
+def test_uki_pcr_policies_sign_the_booted_pcr11():
+    """`handoff uki --pcr-private-key --pcr-public-key` (RSA), booted by
+    handoff as a Type #2 entry with a TPM: Linux reads PCR 11 before any
+    phase is extended (the test initramfs runs no systemd-pcrphase). On the
+    host, .pcrsig holds, for each of systemd's default phases, the policy of
+    that value extended by the phase's words, and openssl verifies its
+    signature against .pcrpkey."""
+    wd = case.workdir()
+    key, pub = os.path.join(wd, "pcr.pem"), os.path.join(wd, "pcr.pub")
+    subprocess.run(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", key],
+                   check=True, capture_output=True)
+    subprocess.run(["openssl", "pkey", "-in", key, "-pubout", "-out", pub], check=True, capture_output=True)
+    options = "console=ttyS0 handoff.marker=pcr-policies panic=-1"
+    uki = tool.uki(os.path.join(wd, "pcr.efi"), KERNEL, INITRD, options, 'PRETTY_NAME="PCR UKI"',
+                   extra=("--pcr-private-key", key, "--pcr-public-key", pub))
+    data = open(uki, "rb").read()
+    img = esp.image(esp.loader_tree({}, "timeout 0\n", {"EFI/Linux/pcr.efi": data}))
+    res = qemu.run_qemu(img, TIMEOUT, tpm=True)
+    init = qemu.expect_linux_saw(res, options)
+    seen = (init.get("pcr_sha256") or {}).get("11", "")
+    qemu.expect(re.fullmatch(r"[0-9A-F]{64}", seen) and seen != "0" * 64, "Linux read PCR 11: %r" % seen, res)
+    pcrpkey = measured.section(data, ".pcrpkey")
+    qemu.expect_eq(pcrpkey, open(pub, "rb").read(), ".pcrpkey is the public key", res)
+    policies = json.loads(measured.section(data, ".pcrsig") or b"{}").get("sha256", [])
+    qemu.expect_eq(len(policies), len(PHASES), "one sha256 policy per default phase", res)
+    for phase, p in zip(PHASES, policies):
+        pol = measured.policy_pcr11(measured.phase_pcr11(bytes.fromhex(seen), phase))
+        qemu.expect_eq(p.get("pol"), pol.hex(), "%s: the policy of the booted PCR 11 + the phase" % phase, res)
+        qemu.expect(openssl_verifies(wd, pcrpkey, pol, base64.b64decode(p.get("sig", ""))),
+                    "%s: the signature verifies against .pcrpkey" % phase, res)

@@ -5,7 +5,9 @@
 - what each layer may include, resolved as the compiler does (-Iinclude -Isrc):
   core no src/efi, src/tool or src/stub header; tool no src/efi or src/stub
   header; stub none of the loader's menu/config/entries/bls; probe none of the
-  loader (src/efi, src/stub);
+  loader (src/efi, src/stub); the unpacker (src/pack) only src/core;
+- OpenSSL headers only in src/tool/pcr_crypto.c (the tool links libcrypto, the
+  loaders and the stub never);
 - the host objects of src/core reference no firmware table (BS, RT, ST, IH);
 - the stub's link map holds no function of the loader's menu, entries, config
   or BLS code;
@@ -67,9 +69,10 @@ def resolve(src, name):
 LOADER_ONLY = ("src/efi/menu.c", "src/efi/entries.c", "src/efi/loader.h", "src/core/config.h", "src/core/bls.h")
 FORBIDDEN = {  # layer -> (prefixes or files it must not include, why)
     "src/core/": (("src/efi/", "src/tool/", "src/stub/"), "core is pure: no firmware glue, no host tool"),
-    "src/tool/": (("src/efi/", "src/stub/"), "the host tool links libc and src/core only"),
+    "src/tool/": (("src/efi/", "src/stub/"), "the host tool links libc, libcrypto and src/core only"),
     "src/stub/": (LOADER_ONLY, "the stub has no menu, configuration or entries"),
     "src/probe/": (("src/efi/", "src/stub/"), "the probe is not the loader"),
+    "src/pack/": (("src/efi/", "src/stub/", "src/tool/"), "the unpacker runs before the loader: core only"),
 }
 inc = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 bad, n_includes = [], 0
@@ -86,6 +89,12 @@ for p in srcs:
             if target and target.startswith(banned):
                 bad.append(f"{p}:{i}: includes {target} ({why})")
 check("each layer includes only what it may", bad, n_includes)
+
+OPENSSL_USERS = ("src/tool/pcr_crypto.c",)
+ossl = re.compile(r"^\s*#\s*include\s+[<\"]openssl/")
+users = [p for p in srcs if any(ossl.match(l) for l in lines(p))]
+bad = [f"{p}: includes OpenSSL (only {', '.join(OPENSSL_USERS)} may)" for p in users if p not in OPENSSL_USERS]
+check("only src/tool/pcr_crypto.c uses OpenSSL", bad, len(users))
 
 core_objs = sorted(glob.glob("build/host/core/*.o"))
 bad = []

@@ -135,8 +135,9 @@ def entry_remove_keeps_shared_files():
         assert not os.path.exists(os.path.join(esp, "t/1/initramfs.cpio.gz"))
         ok(h("entry", "remove", "--esp", esp, "t-2.conf"))
         assert not os.path.exists(os.path.join(esp, "t/2")), "empty version directory left"
+        # handoff did not write manual.conf: what it names stays, whoever copied it
         ok(h("entry", "remove", "--esp", esp, "manual"))
-        assert not os.path.exists(os.path.join(esp, "t")), "empty token directory left"
+        assert os.path.exists(os.path.join(esp, "t/1/linux")), "a file named by an entry handoff did not write"
         fails(h("entry", "remove", "--esp", esp, "t-1"), 1, "no entry 't-1'")
         # An entry pointing outside the ESP: the file there is never touched.
         outside = os.path.join(os.path.dirname(esp), os.path.basename(esp) + ".victim")
@@ -149,6 +150,39 @@ def entry_remove_keeps_shared_files():
             assert os.path.exists(outside)
         finally:
             os.unlink(outside)
+
+
+@test
+def entry_remove_deletes_only_handoffs_copies():
+    """remove deletes the files `entry add` copied for that entry, nothing
+    else an entry names: not another loader's program, not a kernel of
+    kernel-install's own layout, not a file outside /TOKEN/VERSION/ even when
+    handoff's entry names it (issue 21)."""
+    with Tmp() as esp:
+        ok(h("entry", "add", "--esp", esp, "--linux", KERNEL, "--entry-token", "t", "--version", "1",
+             "--initrd", INITRD))
+        mine = os.path.join(esp, "loader/entries/t-1.conf")
+        keep = {"EFI/Microsoft/Boot/bootmgfw.efi": b"windows", "EFI/Linux/other.efi": b"uki",
+                "vmlinuz-6.1": b"kernel in place", "k/9/linux": b"kernel-install's copy",
+                "t/other/initrd": b"not this entry's copy", "t/1/extra/x": b"deeper than handoff copies"}
+        write_files(esp, {path: data for path, data in keep.items()})
+        with open(mine, "a") as f:  # handoff's own entry, edited to name more files
+            f.write("initrd /vmlinuz-6.1\ninitrd /t/other/initrd\ninitrd /t/1/extra/x\n"
+                    "efi /EFI/Microsoft/Boot/bootmgfw.efi\n")
+        # entries handoff did not write: a same-named one from kernel-install, and a hand-written one
+        write_files(esp, {"loader/entries/k-9.conf": b"title kernel-install's\nlinux /k/9/linux\n",
+                          "loader/entries/win.conf": b"title Windows\nefi /EFI/Microsoft/Boot/bootmgfw.efi\n",
+                          "loader/entries/uki.conf": b"title UKI\nefi /EFI/Linux/other.efi\n"})
+        ok(h("entry", "remove", "--esp", esp, "t-1"))
+        assert not os.path.exists(mine)
+        assert not os.path.exists(os.path.join(esp, "t/1/linux")), "handoff's copy of the kernel stays"
+        assert not os.path.exists(os.path.join(esp, "t/1/initramfs.cpio.gz")), "handoff's copy of the initrd stays"
+        for name in ("k-9", "win", "uki"):
+            ok(h("entry", "remove", "--esp", esp, name))
+        left = [p for p in keep if not os.path.exists(os.path.join(esp, p))]
+        assert left == [], "entry remove deleted %s" % left
+        for p, data in keep.items():
+            assert open(os.path.join(esp, p), "rb").read() == data
 
 
 @test

@@ -1,9 +1,11 @@
 #!/usr/bin/python3
 """The Debian package (make deb, scripts/mkdeb.sh), checked without
 installing it: control fields, the exact file list with owners and modes,
-conffiles, the maintainer scripts and hooks parse as sh, the binaries are
-the build's, and lintian reports no error and no warning. What the package
-does once installed is `make system-test` (tests/system/run.py)."""
+conffiles, the maintainer scripts and hooks parse as sh and pass shellcheck,
+each hook hands every value to handoff as one argument (a stand-in handoff
+records its argv), the binaries are the build's, and lintian reports no
+error and no warning. What the package does once installed is `make
+system-test` (tests/system/run.py)."""
 import os
 import subprocess
 import sys
@@ -39,6 +41,67 @@ def out(*cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, **kw)
 
 
+# A stand-in for /usr/bin/handoff: its arguments, NUL-terminated, to $ARGV_OUT.
+FAKE_HANDOFF = '#!/bin/sh\nfor a do printf "%s\\0" "$a"; done > "$ARGV_OUT"\n'
+# Values with blanks and glob characters, run where the globs would match.
+TOKEN, VERSION_ODD, IMAGE, INITRDS = "tok en*", "6.1.0-9 x", "/b o/vmlinuz-*", ("/b o/initrd one", "*")
+
+
+def hook_argv(script, args, env_extra):
+    """What @script (run by /bin/sh with @args) passed to handoff: a list, or None when it did not run it."""
+    with tempfile.TemporaryDirectory() as tmp:
+        os.makedirs(os.path.join(tmp, "bin"))
+        fake = os.path.join(tmp, "bin", "handoff")
+        with open(fake, "w") as f:
+            f.write(FAKE_HANDOFF)
+        os.chmod(fake, 0o755)
+        for name in ("tok", "en", "a", "b"):  # for a glob to match, were one expanded
+            open(os.path.join(tmp, name + "x"), "w").close()
+        argv_out = os.path.join(tmp, "argv")
+        env = dict(os.environ, PATH=os.path.join(tmp, "bin") + ":/usr/bin:/bin", ARGV_OUT=argv_out, **env_extra)
+        r = subprocess.run(["sh", script, *args], cwd=tmp, env=env, capture_output=True, text=True)
+        if r.returncode != 0 or not os.path.exists(argv_out):
+            return None
+        return joined(open(argv_out).read().split("\0")[:-1])
+
+
+def joined(argv):
+    """@argv with "--key value" spelled "--key=value" (both are one option to getopt_long)."""
+    out = []
+    for a in argv:
+        if out and out[-1] in ("--kernel-version", "--linux", "--initrd", "--entry-token"):
+            out[-1] += "=" + a
+        else:
+            out.append(a)
+    return out
+
+
+def check_hooks(tmp):
+    """Each hook quotes what it passes on (issue 21: the plugin's entry token was split and globbed).
+    The initramfs hook acts only for a kernel in the real /boot: shellcheck alone checks it."""
+    plugin = os.path.join(tmp, "usr/lib/kernel/install.d/90-handoff.install")
+    postinst, postrm = (os.path.join(tmp, "etc/kernel/%s.d/zz-handoff" % d) for d in ("postinst", "postrm"))
+    k = "--kernel-version=" + VERSION_ODD
+    cases = [
+        ("kernel-install add", plugin, ["add", VERSION_ODD, "/efi/x", IMAGE, *INITRDS],
+         {"KERNEL_INSTALL_ENTRY_TOKEN": TOKEN},
+         ["entry", "add", k, "--linux=" + IMAGE, "--entry-token=" + TOKEN] + ["--initrd=" + i for i in INITRDS]),
+        ("kernel-install add, no token, no initrd", plugin, ["add", VERSION_ODD, "/efi/x", IMAGE], {},
+         ["entry", "add", k, "--linux=" + IMAGE]),
+        ("kernel-install remove", plugin, ["remove", VERSION_ODD, "/efi/x"], {"KERNEL_INSTALL_ENTRY_TOKEN": TOKEN},
+         ["entry", "remove", k, "--entry-token=" + TOKEN]),
+        ("kernel-install add, bls layout (systemd's plugin writes it)", plugin, ["add", VERSION_ODD, "/e", IMAGE],
+         {"KERNEL_INSTALL_LAYOUT": "bls"}, None),
+        ("postinst.d", postinst, [VERSION_ODD, IMAGE], {}, ["entry", "add", k, "--linux=" + IMAGE]),
+        ("postrm.d", postrm, [VERSION_ODD, IMAGE], {}, ["entry", "remove", k]),
+    ]
+    for name, script, args, env, want in cases:
+        got = hook_argv(script, args, env)
+        check("hook %s: handoff gets %r" % (name, want), got == want, got)
+    lint = out("shellcheck", "-s", "sh", plugin, *(os.path.join(tmp, h) for h in HOOKS))
+    check("shellcheck finds nothing in the hooks", lint.returncode == 0, lint.stdout[-1500:])
+
+
 def main():
     r = out(os.path.join(ROOT, "scripts", "mkdeb.sh"), cwd=ROOT)
     check("make deb builds %s" % os.path.relpath(DEB, ROOT), r.returncode == 0 and os.path.exists(DEB), r.stderr)
@@ -49,9 +112,10 @@ def main():
               for f in ("Package", "Version", "Architecture", "Depends")}
     check("control: handoff %s amd64" % VERSION, (fields["Package"], fields["Version"], fields["Architecture"]) ==
           ("handoff", VERSION, "amd64"), fields)
-    deps = [d.strip() for d in fields["Depends"].split(",")]
-    check("Depends: the C library only (the tool links libc alone)",
-          len(deps) == 1 and deps[0].startswith("libc6 (>= "), fields["Depends"])
+    deps = sorted(d.strip() for d in fields["Depends"].split(","))
+    check("Depends: the C library and libcrypto's package (the tool links libc and libcrypto alone)",
+          len(deps) == 2 and deps[0].startswith("libc6 (>= ") and deps[1].startswith("libssl3 (>= "),
+          fields["Depends"])
     listing = {}
     for line in out("dpkg-deb", "-c", DEB).stdout.splitlines():
         mode, owner, _size, _date, _time, path = line.split(None, 5)
@@ -67,6 +131,7 @@ def main():
             [os.path.join(tmp, h) for h in HOOKS + ("usr/lib/kernel/install.d/90-handoff.install",)]
         bad = [s for s in scripts if out("sh", "-n", s).returncode != 0]
         check("maintainer scripts and hooks parse as sh", not bad, bad)
+        check_hooks(tmp)
         for built, packaged in (("build/handoff.efi", "usr/lib/handoff/handoffx64.efi"),
                                 ("build/handoff-stub.efi", "usr/lib/handoff/handoff-stub.efi")):
             same = open(os.path.join(ROOT, built), "rb").read() == open(os.path.join(tmp, packaged), "rb").read()

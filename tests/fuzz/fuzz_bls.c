@@ -2,9 +2,11 @@
  * "%%\n" into up to 8 entry files, each starting with a line giving its
  * file name (a name ending in ".efi" makes it a Type #2 entry). They are
  * parsed, sorted, a default is chosen with the first file name as glob, and
- * the comparison functions are checked for the laws sorting relies on. The
+ * the comparison functions are checked for the laws sorting relies on, and
+ * every string an entry keeps for being well-formed UTF-8. The
  * version comparison and glob also run on three slices of the raw input. */
 #include "core/bls.h"
+#include "utf8_ref.h"
 #include <stdlib.h>
 
 #define MAX_ENTRIES 8
@@ -35,6 +37,21 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
+/* What an entry file said reaches the menu and the command line only as
+ * well-formed UTF-8 (issue 21; the reference decoder of utf8_ref.h). */
+static void check_utf8(const struct bls_entry *e)
+{
+	const char *const fields[] = { e->title, e->version, e->sort_key, e->machine_id, e->kernel, e->efi,
+				       e->options };
+
+	for (size_t i = 0; i < ARRAY_SIZE(fields); i++)
+		if (fields[i] && !ref_utf8_valid((const uint8_t *)fields[i], strlen(fields[i]), NULL))
+			__builtin_trap();
+	for (size_t i = 0; i < e->n_initrd; i++)
+		if (!ref_utf8_valid((const uint8_t *)e->initrd[i], strlen(e->initrd[i]), NULL))
+			__builtin_trap();
+}
+
 /* One chunk: "<name>\n<entry text>". Returns true when an entry was added. */
 static bool parse_chunk(const uint8_t *p, size_t n, struct bls_entry *e, char **ret_name)
 {
@@ -47,6 +64,7 @@ static bool parse_chunk(const uint8_t *p, size_t n, struct bls_entry *e, char **
 		name_len++;
 	if (bls_parse_entry((const char *)p + name_len, n - name_len, *ret_name, "fuzz", e) != EFI_SUCCESS)
 		return false;
+	check_utf8(e);
 	if (ends_with(e->id, ".efi"))
 		e->type = BLS_TYPE2;
 	return true;

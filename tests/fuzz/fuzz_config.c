@@ -1,12 +1,14 @@
 /* libFuzzer: loader.conf parser, and the same bytes as the values of the
  * Boot Loader Interface variables (bli_apply()). Besides memory safety,
  * checks what the parser promises: stored values are trimmed, non-empty,
- * NUL-free and no longer than a line; and that bli_apply() leaves a valid
+ * NUL-free, well-formed UTF-8 (utf8_ref.h) and no longer than a line, one boot-partition GUID per 36
+ * bytes; and that bli_apply() leaves a valid
  * entry index and timeout. */
 #include "core/bli.h"
 #include "core/config.h"
 #include "core/conf_line.h"
 #include "core/bls.h"
+#include "utf8_ref.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +20,7 @@ static void check_value(const char *s)
 		return;
 	n = strlen(s);
 	if (n == 0 || n > CONF_LINE_MAX || s[0] == ' ' || s[0] == '\t' || s[n - 1] == ' ' || s[n - 1] == '\t' ||
-	    s[n - 1] == '\r')
+	    s[n - 1] == '\r' || !ref_utf8_valid((const uint8_t *)s, n, NULL))
 		__builtin_trap();
 }
 
@@ -63,6 +65,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_value(cfg.default_glob);
 	check_value(cfg.console_mode);
 	if (cfg.n_errors > size)
+		__builtin_trap();
+	/* each boot-partition GUID took 36 bytes of text */
+	if ((cfg.n_boot_partitions && !cfg.boot_partitions) || cfg.n_boot_partitions > size / 36)
 		__builtin_trap();
 	if (cfg.default_glob) /* the glob as the loader will use it */
 		(void)glob_match(cfg.default_glob, "debian-6.1.0-13-amd64");

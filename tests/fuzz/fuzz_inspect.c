@@ -1,17 +1,16 @@
 /* libFuzzer target for `handoff inspect`: the core parsers it drives
  * (image_identify, bz_parse, pe_parse, uki_parse, osrel_parse) plus the
- * tool's own checks and both renderers. The tool's files are compiled in
- * here because the fuzz build links src/core only. Beyond not crashing, the
- * JSON must be valid UTF-8 without raw control characters, and the text
- * report must be printable ASCII lines. */
-#include "../../src/tool/inspect.c"
-#include "../../src/tool/inspect_render.c"
-#include "../../src/tool/json.c"
-#include "../../src/tool/strbuf.c"
+ * tool's own checks and both renderers (linked from the Makefile's
+ * FUZZ_TOOL_SRCS). Beyond not crashing, the JSON must be valid UTF-8 without
+ * raw control characters, and the text report must be printable ASCII lines. */
+#include "tool/inspect.h"
+#include "core/str16.h"
 
 static size_t utf8_seq(const uint8_t *s, size_t n)
 {
-	return utf8_len(s, n);
+	uint32_t cp;
+
+	return utf8_decode(s, n, &cp);
 }
 
 static void check_json(const struct strbuf *sb)

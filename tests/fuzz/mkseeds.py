@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""Writes the hand-made inputs of tests/fuzz/corpus/{bzimage,initrd,cmdline,gpt}
-(committed; run by hand after changing it). Each is a regression or an edge
+"""Writes the hand-made inputs of tests/fuzz/corpus/{bzimage,initrd,cmdline,gpt,pe,pcr,
+cmdline_measure,str16,bli,tool_readers} and the UTF-8 regressions of
+{bls,config,osrel} (committed; run by hand after changing it). Each is a regression or an edge
 the fuzzers must keep reaching: see the comment beside each."""
 import os
 import struct
@@ -59,6 +60,9 @@ put("cmdline", "opts-and-section", bytes([12]) + u("ro quiet") [:12] + b"root=/d
 put("cmdline", "odd-unterminated", bytes([7]) + u("initrd=\"/a b\"")[:7] + b"x")
 put("cmdline", "quoted-initrds", bytes([0]) + b'initrd="/with space" initrd=/b initrd= initrd=""\n')
 put("cmdline", "nul-in-section", bytes([0]) + b"console=ttyS0\0initrd=/hidden")
+# the options handoff names on U-Boot, as the kernel parses them (cmdline_kernel_flags)
+put("cmdline", "uboot-options", bytes([0]) + b'"disable-mtrr-trim" efi=debug,noruntime,runtime noefi -- efi=x\n')
+put("cmdline", "long-option", bytes([0]) + b"efi=noruntime," + b"a" * 200 + b" efi= efi ,,,")
 put("cmdline", "surrogates", bytes([8]) + b"\x3d\xd8\x00\xde\x00\xdc\xff\xff" + b"")
 
 
@@ -97,3 +101,173 @@ put("gpt", "two-partitions", gpt_disk())
 put("gpt", "partition-past-usable", gpt_disk(parts=((34, 99),)))
 put("gpt", "partition-reversed", gpt_disk(parts=((60, 40),)))
 put("gpt", "no-gpt", gpt_disk()[:512] + bytes(99 * 512))
+
+# fuzz_pcr: a --phases argument, NUL, an image (uki-small.efi: a UKI whose
+# .linux is a bzImage); the image's length modulo 1026 is the signature size
+with open(os.path.join(OUT, "uki", "uki-small.efi"), "rb") as f:
+    UKI = f.read()
+
+
+def padded(img, sig_size):
+    return img + bytes((sig_size - len(img)) % 1026)
+
+
+put("pcr", "defaults", b"\0" + UKI)
+put("pcr", "phases-mixed", b" sysinit,enter-initrd::leave-initrd:\tready\n,ready\0" + UKI)
+put("pcr", "phase-unknown-word", b"enter-initrd:leave-initd\0" + UKI)
+put("pcr", "phase-only-colons", b"ready ::\0" + UKI)
+put("pcr", "phases-33", b"ready " * 33 + b"\0" + UKI)
+put("pcr", "phases-no-image", b"shutdown:final")
+put("pcr", "signature-none", b"\0" + padded(UKI, 0))
+put("pcr", "signature-max", b"\0" + padded(UKI, 1024))
+put("pcr", "signature-too-big", b"\0" + padded(UKI, 1025))
+with open(os.path.join(OUT, "uki", "tiny-stub.efi"), "rb") as f:
+    put("pcr", "not-a-uki", b"enter-initrd\0" + f.read())
+
+# issue 21: UTF-8 that is not well-formed, one of each class (Unicode 15.0
+# Table 3-7), and text that is
+BAD_UTF8 = {
+    "overlong-nul": b"\xc0\x80", "overlong-3": b"\xe0\x80\xaf", "overlong-4": b"\xf0\x80\x80\xa0",
+    "surrogate": b"\xed\xa0\x80", "above-10ffff": b"\xf4\x90\x80\x80", "truncated": b"\xe2\x82",
+    "stray-continuation": b"\x80", "no-lead-byte": b"\xff",
+}
+GOOD_UTF8 = "root=LABEL=корень quiet caf\u00e9 \u20ac \U0001f600 \U0010ffff".encode()
+EVIL = b"quiet\xc0\x80 init=/bin/evil"
+
+# cmdline_measure: lines of options (cut at line feeds), the line itself, and LoadOptions/.cmdline
+put("cmdline_measure", "evil-overlong-nul", b"console=ttyS0\n" + EVIL + b"\npanic=-1")
+put("cmdline_measure", "every-class", b"\n".join(b"a" + v + b" b" for v in BAD_UTF8.values()))
+put("cmdline_measure", "well-formed", GOOD_UTF8 + b"\n\t" + GOOD_UTF8 + b" \r")
+put("cmdline_measure", "line-feed", b"quiet\ninit=/bin/evil")
+put("cmdline_measure", "blank-lines-crlf", b"  a\t\r\n\r\n\t\n \r\r\n")
+put("cmdline_measure", "nul-inside", b"a\0b\nc")
+# "options " and 4088 bytes is the longest line (4096); the CR of a CRLF does not count
+put("cmdline_measure", "longest-line",
+    b"a" * (4096 - 8) + b"\n" + b"b" * (4096 - 7) + b"\r\n" + b"c" * (4096 - 8) + b"\r")
+put("cmdline_measure", "utf16-pairs-lone-lf", u("a\u00e9\U0001f600 b") + b"\x3d\xd8 \x00\x00\xdc\n\x00z\x00")
+
+# str16: UTF-8 and, the same bytes, UTF-16LE
+for name, v in BAD_UTF8.items():
+    put("str16", name, b"x" + v + b"y")
+put("str16", "well-formed", GOOD_UTF8)
+put("str16", "utf16-pairs-and-lone", b"\x3d\xd8\x00\xde" + b"\x00\xdc" + b"\x3d\xd8" + b"\x3d\xd8\x01\xde" + b"\xff")
+put("str16", "empty", b"")
+put("str16", "nul-first", b"\0\xc0\x80")
+
+
+def bli(vars, flags=0x1f, last_id=b""):
+    """fuzz_bli: a flag byte, per variable a length byte and its UTF-16LE payload, then one more entry id."""
+    out = bytes([flags])
+    for v in vars:
+        out += bytes([len(v)]) + v
+    return out + last_id
+
+
+put("bli", "all-set", bli([u("5"), u("0"), u("debian-*\0"), u("arch"), u("fedora")], 0x3f, u("extra-1")))
+put("bli", "saved", bli([u("menu-force"), b"", u("@saved"), b"", u("debian-6.12.9-amd64")], 0x15))
+put("bli", "odd-and-lone", bli([b"5\x00\x00", u("\u00e9") + b"\x3d\xd8", u("deb") + b"\x00\xdc" + u("*"), b"a", b""]))
+put("bli", "too-big", bli([u("9" * 120), u("x" * 127)], 0x03) + b"\xff" * 600)
+put("bli", "overlong-in-id", bli([b"", b"", u("arch"), b"", b""], 0x04, EVIL))
+
+# tool_readers: an entry file, a /proc/cmdline, a BootOrder, a string variable (the same bytes for all)
+put("tool_readers", "entry-refs", b"title x\nlinux /a/vmlinuz\ninitrd /a/initrd.img \r\ninitrd relative\n"
+    b"efi /../etc/passwd\ndevicetree /dtb\nlinux /\xc0\x80/evil\ninitrd /nul\0x\n  linux /indented\n")
+put("tool_readers", "proc-cmdline", b"BOOT_IMAGE=/vmlinuz-6.1 root=/dev/vda1\t ro  initrd=\\x.img quiet\n")
+put("tool_readers", "boot-order", b"\x02\x00" + b"\x01\x00\x02\x00\x00\x00\x02\x00\x07")
+put("tool_readers", "string-variable", u("handoff 1.0 \U0001f600") + b"\x00\xdc\x00\x00junk")
+
+# regressions in the existing corpora: an ill-formed line is skipped
+put("bls", "options-overlong-nul", b"evil.conf\ntitle Evil\nlinux /k\noptions console=ttyS0\noptions " + EVIL + b"\n")
+put("bls", "every-utf8-class", b"e.conf\nlinux /k\n" + b"".join(b"title " + v + b"\n" for v in BAD_UTF8.values()))
+put("config", "default-overlong-nul", b"timeout 3\ndefault deb\xc0\x80ian-*\neditor no\n")
+put("osrel", "pretty-name-overlong", b'NAME="Plain"\nPRETTY_NAME="Evil\xc0\x80 x"\nVERSION_ID="1\xf4\x90\x80\x80"\n')
+# fuzz_osrel found: a kernel version that is not UTF-8 made a default .osrel the loader skips a line of
+put("osrel", "kernel-version-not-utf8", b"\xd3\xd11.0-57-amd64 (debian-kernel@lists.debian.org) #1 SMP")
+# LoadOptions ending at a line feed, with pairs and a lone surrogate; an overlong NUL in a .cmdline
+put("cmdline", "load-options-line-feed", bytes([16]) + u("a\U0001f600") + b"\x00\xdc" + u("\nb ") + b"x")
+put("cmdline", "section-overlong-nul", bytes([0]) + EVIL + b"\n")
+
+def loaded_pe(length, vsize=0x10, size_of_image=0x2000):
+    """A PE32+ EFI application as the firmware loaded it (headers at 0, its one
+    section .data at RVA 0x1000, VirtualSize @vsize, 0x200 raw), @length bytes."""
+    b = bytearray(max(length, 0x400))
+    b[0:2] = b"MZ"
+    struct.pack_into("<I", b, 0x3c, 0x80)
+    b[0x80:0x84] = b"PE\0\0"
+    struct.pack_into("<HH", b, 0x84, 0x8664, 1)                    # machine, one section
+    struct.pack_into("<H", b, 0x94, 112 + 16 * 8)                  # optional header size
+    opt = 0x98
+    struct.pack_into("<HI", b, opt, 0x20b, 0)
+    struct.pack_into("<I", b, opt + 16, 0x1000)                    # entry point
+    struct.pack_into("<QII", b, opt + 24, 0x10000000, 0x1000, 0x200)  # ImageBase, alignments
+    struct.pack_into("<IIIH", b, opt + 56, size_of_image, 0x400, 0, 10)  # SizeOfImage, headers, EFI app
+    struct.pack_into("<I", b, opt + 108, 16)                       # data directories
+    sec = opt + 112 + 16 * 8
+    b[sec:sec + 8] = b".data\0\0\0"
+    struct.pack_into("<IIII", b, sec + 8, vsize, 0x1000, 0x200, 0x400)
+    return bytes(b[:length])
+
+
+# U-Boot's ImageSize ends with the last section (RVA + VirtualSize), short of
+# SizeOfImage: a whole loaded image; one byte less cuts into the section.
+put("pe", "loaded-short-of-size-of-image", loaded_pe(0x1010))
+put("pe", "loaded-cut-in-last-section", loaded_pe(0x100f))
+
+
+# fuzz_lz4: 2 bytes of output size, then an LZ4 block (the format's description)
+def lz4_seed(out_size, block):
+    return struct.pack("<H", out_size) + block
+
+
+put("lz4", "overlapping-match", lz4_seed(10, b"\x14a\x01\x00\x10b"))
+put("lz4", "extended-lengths", lz4_seed(294, b"\xff\x03" + bytes(range(65, 83)) + b"\x12\x00\xff\x01\x10z"))
+put("lz4", "offset-zero", lz4_seed(5, b"\x10a\x00\x00\x00"))
+put("lz4", "offset-before-start", lz4_seed(5, b"\x10a\x02\x00\x00"))
+put("lz4", "length-bytes-cut", lz4_seed(300, b"\xf0\xff"))
+put("lz4", "ends-with-match", lz4_seed(5, b"\x10a\x01\x00"))
+put("lz4", "text", b"the quick brown fox jumps over the lazy dog " * 20)
+
+
+def lz4_zero_runs(data):
+    """An LZ4 block of @data: literals, and each run of 20+ zeros (not in the
+    last 12 bytes) as one zero literal and a match at offset 1."""
+    out, lit, i, n = bytearray(), bytearray(), 0, len(data)
+
+    def length(v):
+        return bytes([255] * ((v - 15) // 255) + [(v - 15) % 255]) if v >= 15 else b""
+    while i < n:
+        run = 0
+        while i + run < n - 5 and data[i + run] == 0:
+            run += 1
+        if run >= 20 and i + 12 <= n:
+            lit.append(0)
+            m = run - 1
+            out += bytes([min(len(lit), 15) << 4 | min(m - 4, 15)]) + length(len(lit)) + lit
+            out += struct.pack("<H", 1) + length(m - 4)
+            lit, i = bytearray(), i + run
+        else:
+            lit.append(data[i])
+            i += 1
+    return bytes(out + bytes([min(len(lit), 15) << 4]) + length(len(lit)) + lit)
+
+
+def packed(image, machine=0x8664, block=None, size=None):
+    """fuzz_pack: a payload (src/core/pack.h) of the memory image @image."""
+    block = lz4_zero_runs(image) if block is None else block
+    return b"HOPK" + struct.pack("<HHII", 1, machine, len(image) if size is None else size, len(block)) + block
+
+
+def relocated_pe():
+    """loaded_pe() with a .reloc directory: one DIR64 fixup at RVA 0x1008, in the one section."""
+    b = bytearray(loaded_pe(0x2000, vsize=0x200))
+    struct.pack_into("<II", b, 0x98 + 112 + 5 * 8, 0x1100, 12)
+    struct.pack_into("<IIHH", b, 0x1100, 0x1000, 12, 0xA008, 0)
+    struct.pack_into("<Q", b, 0x1008, 0x10001000)
+    return bytes(b)
+
+
+put("pack", "x64-relocated", packed(relocated_pe()))
+put("pack", "x64-literals-only", packed(relocated_pe(), block=b"\xf0" + bytes([255] * 32 + [17]) + relocated_pe()))
+put("pack", "machine-ia32-of-x64-image", packed(relocated_pe(), machine=0x14c))
+put("pack", "size-one-short", packed(relocated_pe(), size=0x1fff))
+put("pack", "not-an-efi-app", packed(relocated_pe()[:0xdc] + b"\x0b" + relocated_pe()[0xdd:]))

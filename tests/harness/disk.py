@@ -1,6 +1,6 @@
 """Partitioned disks, made by the project's own tool (`build/handoff disk`:
-protective MBR, both GPTs, a FAT32 ESP, optionally an XBOOTLDR and a root
-partition), so that every boot from a partitioned disk exercises it; and
+protective MBR, both GPTs, a FAT32 ESP, optionally an XBOOTLDR, a root and a
+data partition), so that every boot from a partitioned disk exercises it; and
 reading them back: the partitions by the harness's own reader (gpt.py), the
 files on a FAT partition, or on a bare FAT image, by mtools."""
 import os
@@ -9,9 +9,12 @@ import subprocess
 from . import case, esp, gpt, tool
 
 
-def gpt_disk(out, esp_dir, xbootldr=None, xbootldr_fs=None, root=None, size_mib=None, esp_size_mib=None):
+def gpt_disk(out, esp_dir, xbootldr=None, xbootldr_fs=None, root=None, size_mib=None, esp_size_mib=None,
+             data=None):
     """A GPT disk image @out: the ESP from the tree @esp_dir, then the optional
-    XBOOTLDR (vfat or ext4) and root (ext4) partitions from their trees."""
+    XBOOTLDR (vfat or ext4), root and data (ext4) partitions from their trees.
+    A root with loader entries is named in the image's loader.conf (handoff
+    disk does that); a data partition never is."""
     args = ["disk", "-o", out, "--esp", esp_dir]
     if esp_size_mib:
         args += ["--esp-size", str(esp_size_mib)]
@@ -23,6 +26,8 @@ def gpt_disk(out, esp_dir, xbootldr=None, xbootldr_fs=None, root=None, size_mib=
         args += ["--xbootldr-fs", xbootldr_fs]
     if root:
         args += ["--root", root]
+    if data:
+        args += ["--data", data]
     tool.handoff(*args)
     return out
 

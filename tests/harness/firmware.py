@@ -1,8 +1,9 @@
-"""The machine's firmware side: Debian's OVMF builds (ovmf, ovmf-ia32), the
-snakeoil key their Secure Boot build trusts and signing with it (sbsigntool),
-and a software TPM 2.0 (swtpm) for measured boot."""
+"""The machine's firmware side: Debian's OVMF builds (ovmf, ovmf-ia32) and
+U-Boot's (u-boot-qemu), the snakeoil key OVMF's Secure Boot build trusts and
+signing with it (sbsigntool), and a software TPM 2.0 (swtpm) for measured boot."""
 import os
 import shutil
+import socket
 import subprocess
 import tempfile
 import time
@@ -19,6 +20,11 @@ BUILDS = {
     "sb": ("OVMF_CODE_4M.snakeoil.fd", "OVMF_VARS_4M.snakeoil.fd", "ovmf"),
     "ia32": ("OVMF32_CODE_4M.secboot.fd", "OVMF32_VARS_4M.fd", "ovmf-ia32"),
 }
+# U-Boot's UEFI (Debian's u-boot-qemu, 2023.01): SPL and 64-bit U-Boot in one
+# ROM for -bios on QEMU's i440fx machine ("pc"), with no variable store. It
+# starts \EFI\BOOT\BOOTX64.EFI from a partition of the disk (a GPT disk);
+# what Linux needs there: docs/compatibility.md "U-Boot".
+UBOOT_ROM = "/usr/lib/u-boot/qemu-x86_64/u-boot.rom"
 SNAKEOIL_KEY = "/usr/share/ovmf/PkKek-1-snakeoil.key"
 SNAKEOIL_CERT = "/usr/share/ovmf/PkKek-1-snakeoil.pem"
 
@@ -32,6 +38,11 @@ def ovmf(build="x64"):
             return code, vars_
     raise host.HarnessError("OVMF firmware (%s, %s) not found in %s: install the Debian package '%s' "
                             "(scripts/deps.sh)" % (code_name, vars_name, " or ".join(OVMF_DIRS), package))
+
+
+def uboot():
+    """The U-Boot ROM (UBOOT_ROM); HarnessError naming its package when missing."""
+    return host.need_file(UBOOT_ROM, "u-boot-qemu")
 
 
 def snakeoil_key(out_dir):
@@ -73,6 +84,45 @@ def start_swtpm(run_dir):
         raise host.HarnessError("swtpm did not start (see %s)" % os.path.join(run_dir, "swtpm.log"))
     return p, ["-chardev", "socket,id=chrtpm,path=" + sock, "-tpmdev", "emulator,id=tpm0,chardev=chrtpm",
                "-device", "tpm-crb,tpmdev=tpm0"]
+
+
+def _free_port_pair():
+    """A TCP port N on 127.0.0.1 with N + 1 free too (swtpm's TCTI takes the control port as N + 1)."""
+    for _ in range(50):
+        with socket.socket() as a, socket.socket() as b:
+            a.bind(("127.0.0.1", 0))
+            port = a.getsockname()[1]
+            try:
+                b.bind(("127.0.0.1", port + 1))
+            except OSError:
+                continue
+            return port
+    raise host.HarnessError("no two adjacent free TCP ports")
+
+
+def start_swtpm_tcp(run_dir):
+    """swtpm (TPM 2.0, fresh state, started up) on TCP for host programs:
+    --tpm2-device=swtpm:host=127.0.0.1,port=N (libtss2-tcti-swtpm0). Returns
+    the process and N; stop it with stop_swtpm()."""
+    host.need_tool("swtpm", "swtpm")
+    d = tempfile.mkdtemp(prefix="handoff-tpm-")
+    port = _free_port_pair()
+    log = open(os.path.join(run_dir, "swtpm-tcp.log"), "wb")
+    p = subprocess.Popen(["swtpm", "socket", "--tpm2", "--tpmstate", "dir=" + d,
+                          "--server", "type=tcp,port=%d" % port, "--ctrl", "type=tcp,port=%d" % (port + 1),
+                          "--flags", "not-need-init,startup-clear"],
+                         stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    p.tpm_dir, p.log = d, log
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return p, port
+        except OSError:
+            if p.poll() is not None:
+                break
+            time.sleep(0.05)
+    stop_swtpm(p)
+    raise host.HarnessError("swtpm did not start (see %s)" % os.path.join(run_dir, "swtpm-tcp.log"))
 
 
 def stop_swtpm(p):

@@ -15,10 +15,10 @@ def handoff(*args, check=True):
     return r
 
 
-def uki(out, linux=paths.KERNEL, initrd=None, cmdline=None, os_release=None, stub=paths.STUB, sign=None):
+def uki(out, linux=paths.KERNEL, initrd=None, cmdline=None, os_release=None, stub=paths.STUB, sign=None, extra=()):
     """`handoff uki`: @linux with the optional .initrd, .cmdline and .osrel
     (@os_release: its text); @stub None takes the tool's default stub; @sign:
-    (key, certificate) to sign it with. Returns @out."""
+    (key, certificate) to sign it with; @extra: more options. Returns @out."""
     args = ["uki", "--linux", paths.root_path(linux), "-o", out]
     if initrd:
         args += ["--initrd", paths.root_path(initrd)]
@@ -30,5 +30,5 @@ def uki(out, linux=paths.KERNEL, initrd=None, cmdline=None, os_release=None, stu
         args += ["--stub", paths.root_path(stub)]
     if sign:
         args += ["--sign-key", sign[0], "--sign-cert", sign[1]]
-    handoff(*args)
+    handoff(*args, *extra)
     return out

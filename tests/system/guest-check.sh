@@ -3,7 +3,9 @@
 # by handoff-systest.service once the boot is done: the facts of this boot go
 # to the ESP, /boot/efi/systest/PHASE/ (one file each, read by the host with
 # mtools after QEMU exits), then the phase's actions, then power off.
-#   first:  booted from the ext4 root's /boot; purge the older kernel; add a
+#   first:  booted from the ext4 root's /boot, named in loader.conf; that
+#           line removed, entry list says the entries are not read and the
+#           kernel hook puts it back; purge the older kernel; add a
 #           counted entry for a kernel that panics (tries 2), and count the
 #           good kernel too (/etc/kernel/tries 3, its hook run again).
 #   second: after the panicking entry used up its tries: the good kernel,
@@ -46,6 +48,15 @@ ls /boot/efi/loader/entries > "$d/esp-entries" 2>&1
 if [ "$phase" = first ]; then
 	newest=$(cat /etc/handoff-systest/newest)
 	older=$(cat /etc/handoff-systest/older)
+	fact root_partuuid "$(findmnt -no PARTUUID /)"
+	cp /boot/efi/loader/loader.conf "$d/loader.conf"
+	# a loader.conf that lost its boot-partition line: the running system's tool
+	# finds /boot's PARTUUID itself (sysfs, the disk's GPT) and puts it back
+	grep -v '^boot-partition ' "$d/loader.conf" > /boot/efi/loader/loader.conf
+	handoff entry list --json > "$d/list-unnamed.json" 2>&1
+	/etc/kernel/postinst.d/zz-handoff "$newest" "/boot/vmlinuz-$newest" > "$d/name-hook.log" 2>&1
+	fact name_hook_rc $?
+	cp /boot/efi/loader/loader.conf "$d/loader.conf-after-hook"
 	apt-get purge -y "linux-image-$older" > "$d/purge.log" 2>&1
 	fact purge_rc $?
 	ls /boot/loader/entries > "$d/boot-entries-after-purge" 2>&1

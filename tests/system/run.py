@@ -9,13 +9,17 @@
    apt-get install ./handoff_*.deb; handoff install --esp /boot/efi;
    apt-get install linux-image-amd64 and a second kernel package. The kernel
    hooks must write one in-place entry per kernel in /boot/loader/entries.
-3. A GPT disk from it (handoff disk: FAT ESP, ext4 root), booted in
+3. A GPT disk from it (handoff disk: FAT ESP, ext4 root, which it names in
+   the image's loader.conf: boot-partition PARTUUID), booted in
    QEMU/OVMF (TCG) four times, one OVMF variable store throughout:
    first  - the newest kernel from the ext4 /boot, multi-user.target; in the
-            guest bootctl status names handoff and handoff status agrees;
-            the older kernel is purged (its entry goes); a counted entry for
-            a kernel that panics (tries 2) and the good kernel counted
-            (tries 3) are added;
+            guest bootctl status names handoff and handoff status agrees on
+            every field both print; with the boot-partition line removed,
+            entry list says the loader would not read /boot's entries and
+            the kernel hook writes the line back (the PARTUUID found by the
+            tool on the running system); the older kernel is purged (its
+            entry goes); a counted entry for a kernel that panics (tries 2)
+            and the good kernel counted (tries 3) are added;
    panic  - twice: the counted entry boots, panics, is renamed +1-1, +0-2;
    second - the good kernel boots (the bad entry sorts last) and
             systemd-bless-boot drops its counter.
@@ -36,7 +40,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))  # tests/: the harness package
-from harness import case, disk, qemu  # noqa: E402
+from harness import case, disk, gpt, qemu  # noqa: E402
+from bootctl import compare_status  # noqa: E402
 from harness.paths import ROOT  # noqa: E402
 
 WORK = os.path.join(ROOT, "build", "system-test")
@@ -248,7 +253,20 @@ def make_disk(root):
         check("handoff disk -o disk.img --esp ESP --root ROOT", True)
     except AssertionError as e:
         check("handoff disk -o disk.img --esp ESP --root ROOT", False, e)
+        return img
+    conf = disk.mtools("mtype", img, "::/loader/loader.conf", partition=1, check=False).stdout.decode()
+    check("the image's loader.conf names the root partition (its entries in place)",
+          named_partitions(conf) == [root_partuuid(img)], conf)
     return img
+
+
+def named_partitions(conf):
+    """The boot-partition values of loader.conf text, lower case."""
+    return [l.split()[1].lower() for l in conf.splitlines() if l.split()[:1] == ["boot-partition"]]
+
+
+def root_partuuid(img):
+    return gpt.partition(img, 2)["guid"].lower()
 
 
 def esp_entries(img):
@@ -301,7 +319,10 @@ def check_first(img, res, facts, token, newest, older):
           re.search(r"Current Boot Loader:\s*\n\s*Product: handoff \d", bc) is not None, bc[:1500])
     st = loads(facts.get("status.json", ""))
     lo = st.get("loader", {})
-    check("handoff status agrees: booted by handoff, the entry, the scheme, the ESP",
+    compared, differ = compare_status(bc, st)
+    check("bootctl status and handoff status agree on every field both print (%s)" % ", ".join(compared),
+          not differ and len(compared) == 7, (differ, bc[:1500]))
+    check("handoff status: booted by handoff, the entry, the scheme, the ESP",
           st.get("booted_by_handoff") is True and lo.get("entry") == "%s-%s" % (token, newest) and
           lo.get("scheme") in ("stub", "handover", "legacy") and lo.get("scheme") == facts.get("HandoffBootScheme") and
           st.get("esp", {}).get("path") == "/boot/efi" and st.get("esp", {}).get("mounted") is True and
@@ -311,6 +332,7 @@ def check_first(img, res, facts, token, newest, older):
           ids == ["%s-%s" % (token, v) for v in (newest, older)] and
           all(not e.get("problems") for e in st.get("entries", {}).get("entries", [])),
           json.dumps(st.get("entries"))[:1500])
+    check_naming(img, facts)
     found = loads(facts.get("status-found.json", ""))
     check("without the record, handoff finds the ESP as bootctl does (mounted FAT, GPT type ESP)",
           found.get("esp", {}).get("path") == "/boot/efi" and found.get("esp", {}).get("mounted") is True,
@@ -328,6 +350,25 @@ def check_first(img, res, facts, token, newest, older):
           sorted(facts.get("esp-entries-counted", "").split()) ==
           sorted(["%s-99-panic+2.conf" % token, "%s-%s+3.conf" % (token, newest)]),
           (facts.get("rehook.log"), facts.get("boot-entries-counted"), facts.get("esp-entries-counted")))
+
+
+def check_naming(img, facts):
+    """The root partition named in loader.conf; the line lost, entry list says so, the hook writes it back."""
+    uuid = root_partuuid(img)
+    check("first boot: / is the GPT root partition (PARTUUID %s)" % uuid, facts.get("root_partuuid") == uuid,
+          facts.get("root_partuuid"))
+    check("first boot: loader.conf names it", named_partitions(facts.get("loader.conf", "")) == [uuid],
+          facts.get("loader.conf"))
+    listed = loads(facts.get("list-unnamed.json", "")).get("entries", [])
+    check("without the line, entry list says the loader would not read /boot's entries",
+          listed and all(any(p.startswith("not read by the loader") for p in e.get("problems", [])) for e in listed),
+          facts.get("list-unnamed.json", "")[:1500])
+    kept = [l for l in facts.get("loader.conf", "").splitlines() if not l.startswith("boot-partition ")]
+    want = "\n".join(kept + ["# /boot/loader/entries is on this partition (named by handoff entry add)",
+                             "boot-partition " + uuid])
+    check("the kernel hook wrote the line back, found on the running system (sysfs, the GPT), the rest kept",
+          facts.get("name_hook_rc") == "0" and facts.get("loader.conf-after-hook") == want,
+          (facts.get("name-hook.log"), facts.get("loader.conf-after-hook"), want))
 
 
 def check_second(res, facts, img, token, newest):

@@ -177,35 +177,39 @@ TEST(gpt_read_round_trip_and_corruption)
 	free(d);
 }
 
-TEST(gpt_read_entry_type_from_the_head)
+TEST(gpt_read_entry_from_the_head)
 {
 	struct gpt_part p[2] = { test_part(), test_part() };
-	EFI_GUID esp = GPT_TYPE_ESP, xbl = GPT_TYPE_XBOOTLDR, got;
+	EFI_GUID esp = GPT_TYPE_ESP, xbl = GPT_TYPE_XBOOTLDR, got, uuid;
+	EFI_GUID uuid1 = { 0x6e1d2a9c, 0x51f3, 0x4b8e, { 0x9a, 0x0d, 0x17, 0x2c, 0x44, 0x5b, 0x60, 0x01 } };
 	uint8_t *d;
 
 	p[0].last_lba = 4095;
 	p[1].type = xbl;
 	p[1].first_lba = 4096;
+	p[1].guid = uuid1;
 	d = build_disk(p, 2);
 	CHECK(d != NULL);
 	if (!d)
 		return;
 	/* only the first 34 sectors are read, the disk's size is known */
-	CHECK_EQ(gpt_read_entry_type(d, 34 * 512, N_SECTORS, 0, "disk", &got), EFI_SUCCESS);
+	CHECK_EQ(gpt_read_entry(d, 34 * 512, N_SECTORS, 0, "disk", &got, &uuid), EFI_SUCCESS);
 	CHECK(guid_equal(&got, &esp));
-	CHECK_EQ(gpt_read_entry_type(d, 34 * 512, N_SECTORS, 1, "disk", &got), EFI_SUCCESS);
+	CHECK_EQ(gpt_read_entry(d, 34 * 512, N_SECTORS, 1, "disk", &got, &uuid), EFI_SUCCESS);
 	CHECK(guid_equal(&got, &xbl));
-	CHECK_EQ(gpt_read_entry_type(d, 34 * 512, N_SECTORS, 2, "disk", &got), EFI_SUCCESS); /* unused: zero GUID */
+	CHECK(guid_equal(&uuid, &uuid1));
+	CHECK_MEM(d + 1024 + 128 + 16, "\x9c\x2a\x1d\x6e\xf3\x51\x8e\x4b\x9a\x0d\x17\x2c\x44\x5b\x60\x01", 16);
+	CHECK_EQ(gpt_read_entry(d, 34 * 512, N_SECTORS, 2, "disk", &got, &uuid), EFI_SUCCESS); /* unused: zero GUID */
 	CHECK_EQ(got.Data1, 0);
-	CHECK_EQ(gpt_read_entry_type(d, 34 * 512, N_SECTORS, 128, "disk", &got), EFI_NOT_FOUND);
-	CHECK_EQ(gpt_read_entry_type(d, 33 * 512, N_SECTORS, 0, "disk", &got), EFI_VOLUME_CORRUPTED);
+	CHECK_EQ(gpt_read_entry(d, 34 * 512, N_SECTORS, 128, "disk", &got, &uuid), EFI_NOT_FOUND);
+	CHECK_EQ(gpt_read_entry(d, 33 * 512, N_SECTORS, 0, "disk", &got, &uuid), EFI_VOLUME_CORRUPTED);
 	CHECK_LOG("disk: GPT entry array beyond the first 16896 bytes");
 	d[1024 + 3] ^= 1; /* a type byte: the array CRC must catch it */
-	CHECK_EQ(gpt_read_entry_type(d, 34 * 512, N_SECTORS, 0, "disk", &got), EFI_CRC_ERROR);
+	CHECK_EQ(gpt_read_entry(d, 34 * 512, N_SECTORS, 0, "disk", &got, &uuid), EFI_CRC_ERROR);
 	d[1024 + 3] ^= 1;
-	CHECK_EQ(gpt_read_entry_type(d, 34 * 512, 40, 0, "disk", &got),
+	CHECK_EQ(gpt_read_entry(d, 34 * 512, 40, 0, "disk", &got, &uuid),
 		 EFI_VOLUME_CORRUPTED); /* LastUsableLBA past the disk */
-	CHECK_EQ(gpt_read_entry_type(d, 512, N_SECTORS, 0, "disk", &got), EFI_UNSUPPORTED);
+	CHECK_EQ(gpt_read_entry(d, 512, N_SECTORS, 0, "disk", &got, &uuid), EFI_UNSUPPORTED);
 	free(d);
 }
 

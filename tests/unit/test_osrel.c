@@ -161,3 +161,22 @@ TEST(osrel_default_round_trips)
 	osrel_free(&o);
 	mem_free(text);
 }
+
+/* A kernel_version string is an image's bytes: a release that is not UTF-8
+ * names nothing (fuzz_osrel: the default .osrel lost its PRETTY_NAME line). */
+TEST(osrel_uname_not_utf8_is_no_uname)
+{
+	char *s = uname_from_kernel_version("6.1\xc0\x80-evil (x) #1");
+	struct osrel o;
+
+	CHECK(s == NULL);
+	s = osrel_default("\xd3\xd1" "1.0-57-amd64 (debian-kernel@lists.debian.org) #1 SMP");
+	CHECK_STR(s, "NAME=\"Linux\"\nID=linux\nPRETTY_NAME=\"Linux\"\n");
+	CHECK_EQ(osrel_parse(s, strlen(s), "default", &o), EFI_SUCCESS);
+	CHECK_EQ(o.n_bad_lines, 0);
+	osrel_free(&o);
+	mem_free(s);
+	s = uname_from_kernel_version("6.12.9-caf\xc3\xa9 #1");
+	CHECK_STR(s, "6.12.9-caf\xc3\xa9");
+	mem_free(s);
+}

@@ -1,0 +1,114 @@
+/* Pure readers of the tool's untrusted input (readers.h): what an entry file
+ * refers to, the words of a command-line file, BootOrder. No file system
+ * here: the callers read the bytes, tests/fuzz/fuzz_tool_readers.c fuzzes these. */
+#define _GNU_SOURCE /* memmem */
+#include "readers.h"
+#include "tool.h"
+#include "core/array.h"
+#include "core/str16.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Around a value: what isspace() trims in the C locale. */
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+}
+
+/* Between the words of a command-line file. */
+static bool is_word_sep(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+static char *dup_n(const char *s, size_t n)
+{
+	char *d = xmalloc(n + 1);
+
+	memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
+/* One line's reference: "KEY /path" with KEY one of the file keys. */
+static char *line_ref(const char *p, size_t len)
+{
+	static const char *const keys[] = { "linux", "initrd", "efi", "devicetree" };
+	size_t klen = 0, v, vlen;
+
+	if (memchr(p, '\0', len) || !utf8_check(p, len, &v))
+		return NULL;
+	while (klen < len && p[klen] != ' ' && p[klen] != '\t')
+		klen++;
+	for (v = klen; v < len && (p[v] == ' ' || p[v] == '\t'); v++)
+		;
+	for (vlen = len - v; vlen && is_blank(p[v + vlen - 1]); vlen--)
+		;
+	if (!vlen || p[v] != '/' || memmem(p + v, vlen, "..", 2))
+		return NULL;
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		if (klen == strlen(keys[k]) && strncmp(p, keys[k], klen) == 0)
+			return dup_n(p + v, vlen);
+	return NULL;
+}
+
+size_t entry_text_refs(const char *text, size_t len, char ***ret)
+{
+	char **refs = NULL, *ref;
+	size_t n = 0;
+
+	for (size_t pos = 0, end; pos < len; pos = end + 1) {
+		const char *lf = memchr(text + pos, '\n', len - pos);
+
+		end = lf ? (size_t)(lf - text) : len;
+		ref = line_ref(text + pos, end - pos);
+		if (ref && array_append(&refs, &n, sizeof(ref), &ref) != EFI_SUCCESS) {
+			fputs("handoff: out of memory\n", stderr);
+			exit(EXIT_FAIL);
+		}
+	}
+	*ret = refs;
+	return n;
+}
+
+static bool starts_with(const char *w, size_t n, const char *prefix)
+{
+	return prefix && n >= strlen(prefix) && strncmp(w, prefix, strlen(prefix)) == 0;
+}
+
+char *text_words(const char *text, size_t len, const char *drop1, const char *drop2)
+{
+	struct strbuf sb = { 0 };
+	size_t i = 0;
+
+	len = strnlen(text, len);
+	while (i < len) {
+		size_t start, n;
+
+		while (i < len && is_word_sep(text[i]))
+			i++;
+		for (start = i; i < len && !is_word_sep(text[i]); i++)
+			;
+		n = i - start;
+		if (n && !starts_with(text + start, n, drop1) && !starts_with(text + start, n, drop2)) {
+			if (sb.len)
+				sb_putc(&sb, ' ');
+			sb_putn(&sb, text + start, n);
+		}
+	}
+	return sb.buf ? sb.buf : xstrdup("");
+}
+
+size_t boot_order_put_first(const uint8_t *cur, size_t len, uint16_t num, uint8_t *out)
+{
+	size_t n = 2;
+
+	put_le16(out, num);
+	for (size_t i = 0; cur && i + 1 < len; i += 2)
+		if (get_le16(cur + i) != num) {
+			memcpy(out + n, cur + i, 2);
+			n += 2;
+		}
+	return n;
+}

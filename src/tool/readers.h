@@ -1,0 +1,37 @@
+/* The host tool's readers of bytes it did not write (entry files, the
+ * kernel's command-line files, EFI variables), apart from the files they
+ * come from: pure, so tests/fuzz links them (Makefile FUZZ_TOOL_SRCS). */
+#ifndef TOOL_READERS_H
+#define TOOL_READERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/**
+ * entry_text_refs() - the files an entry's @text (@len bytes) refers to
+ * ("linux", "initrd", "efi", "devicetree" values), as paths under its
+ * partition: only absolute ones without "..", so that remove never reaches
+ * outside, and none from a line that is not well-formed UTF-8 or holds a NUL
+ * (the loader skips such lines, conf_line.h).
+ * Return: how many; *@ret is a malloc'd array of malloc'd paths (strv_free()).
+ */
+size_t entry_text_refs(const char *text, size_t len, char ***ret);
+
+/**
+ * text_words() - the words of @text (@len bytes, up to a NUL) separated by
+ * blanks and line ends, joined by one space; words that start with @drop1 or
+ * @drop2 (NULL: none) are left out (kernel-install's reading of
+ * /proc/cmdline). Return: a malloc'd string, "" when there is no word.
+ */
+char *text_words(const char *text, size_t len, const char *drop1, const char *drop2);
+
+/**
+ * boot_order_put_first() - BootOrder (UEFI 2.10 §3.3: an array of UINT16) with
+ * @num first and nowhere else, from its current value @cur (@len bytes, any
+ * length: a last odd byte is dropped) into @out, which has room for @len + 2.
+ * Return: bytes written to @out.
+ */
+size_t boot_order_put_first(const uint8_t *cur, size_t len, uint16_t num, uint8_t *out);
+
+#endif
