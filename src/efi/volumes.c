@@ -97,7 +97,9 @@ EFI_STATUS volumes_boot(EFI_HANDLE boot_device, struct volume **ret, size_t *ret
 
 	*ret = NULL;
 	*ret_n = 0;
-	err = file_open_root(boot_device, &boot.root);
+	err = net_volume_open(boot_device, &boot);
+	if (err == EFI_UNSUPPORTED)
+		err = file_open_root(boot_device, &boot.root);
 	if (EFI_ERROR(err))
 		return err;
 	return array_append(ret, ret_n, sizeof(boot), &boot);
