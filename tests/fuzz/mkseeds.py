@@ -271,3 +271,61 @@ put("pack", "x64-literals-only", packed(relocated_pe(), block=b"\xf0" + bytes([2
 put("pack", "machine-ia32-of-x64-image", packed(relocated_pe(), machine=0x14c))
 put("pack", "size-one-short", packed(relocated_pe(), size=0x1fff))
 put("pack", "not-an-efi-app", packed(relocated_pe()[:0xdc] + b"\x0b" + relocated_pe()[0xdd:]))
+
+
+def fat_image(fat_bits, kib, keep=None):
+    """fuzz_fat: a mkfs.fat volume of @kib KiB with /B (5 bytes), /dir/long-file-name.bin (3000) and a
+    fragmented /a (3000 bytes around a deleted file), cut to its first @keep bytes (fuzz_fat reads zeros past
+    the input)."""
+    import subprocess
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        img = os.path.join(d, "v.img")
+        run = lambda *c: subprocess.run(c, check=True, cwd=d, capture_output=True,
+                                        env=dict(os.environ, MTOOLS_SKIP_CHECK="1"))
+        run("/usr/sbin/mkfs.fat", "-C", "-F", str(fat_bits), "-s", "1", "-r", "16", "-i", "12345678", img, str(kib))
+        for name, size in (("b", 5), ("a", 3000), ("gap", 600)):
+            with open(os.path.join(d, name), "wb") as f:
+                f.write(bytes((i * 7 + size) & 0xff for i in range(size)))
+        run("mmd", "-i", img, "::/dir")
+        run("mcopy", "-i", img, "b", "::/B")
+        run("mcopy", "-i", img, "gap", "::/gap")
+        run("mcopy", "-i", img, "a", "::/dir/long-file-name.bin")
+        run("mdel", "-i", img, "::/gap")
+        run("mcopy", "-i", img, "a", "::/a")
+        with open(img, "rb") as f:
+            data = f.read()
+    return data[:keep] if keep else data
+
+
+def fat_patch(data, find, offset, value):
+    """@data with the bytes at @offset from the first directory entry named @find (11 bytes) replaced."""
+    b = bytearray(data)
+    at = b.index(find)
+    b[at + offset:at + offset + len(value)] = value
+    return bytes(b)
+
+
+fat12 = fat_image(12, 40)
+fat16 = fat_image(16, 2100, keep=24 * 1024)
+put("fat", "seed-fat12", fat12)
+put("fat", "seed-fat16", fat16)
+# /a's first cluster pointing at itself in the FAT: the walk stops at the size (fat.c, chain loops).
+a_cluster = struct.unpack_from("<H", fat12, fat12.index(b"A          ") + 26)[0]
+loop = bytearray(fat12)
+for fat in (512, 512 + 512):  # reserved 1 sector, 1-sector FATs
+    entry = fat + a_cluster + a_cluster // 2
+    v = struct.unpack_from("<H", loop, entry)[0]
+    v = (v & 0x000f) | (a_cluster << 4) if a_cluster & 1 else (v & 0xf000) | a_cluster
+    struct.pack_into("<H", loop, entry, v)
+put("fat", "chain-self-loop", bytes(loop))
+# A long-name entry with sequence number 0 after number 1 (lfn_add() must not index chars[-13]).
+lfn = bytearray(fat12)
+at = lfn.index("long-".encode("utf-16-le")[:8]) - 1  # the entry holding the name's first characters
+lfn[at + 32:at + 32 + 32] = lfn[at:at + 32]
+lfn[at + 32] = 0x80  # sequence number 0 (0x00 would end the directory)
+put("fat", "lfn-sequence-zero", bytes(lfn[:len(fat12)]))
+# /B claims 70000 bytes in a 40 KiB volume: more clusters than the volume has.
+put("fat", "size-past-volume", fat_patch(fat12, b"B          ", 28, struct.pack("<I", 70000)))
+# A root directory entry count that does not fill its sector (fat.c scans root_entries, not whole sectors).
+put("fat", "root-entries-odd", fat12[:17] + struct.pack("<H", 3) + fat12[19:])
