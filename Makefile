@@ -149,8 +149,11 @@ $(B)/host/%.o: src/%.c
 # src/tool/pcr_crypto.c only; the loaders, the stub and the tests do not.
 TOOL_LIBS := -lcrypto
 
+# mkpack compresses with zlib (zlib1g-dev); the loaders carry their own
+# decoder (src/core/inflate.c), which the unit tests and fuzz_inflate check
+# against zlib.
 $(B)/mkpack: $(B)/host/pack/mkpack.o $(HOST_CORE_OBJS) $(B)/host/tool/platform_host.o
-	$(Q)$(call msg,LINK,$@) $(HOST_CC) $(HOST_CFLAGS) $^ -o $@
+	$(Q)$(call msg,LINK,$@) $(HOST_CC) $(HOST_CFLAGS) $^ -o $@ -lz
 
 $(B)/handoff: $(patsubst src/%.c,$(B)/host/%.o,$(TOOL_SRCS)) $(HOST_CORE_OBJS)
 	$(Q)$(call msg,LINK,$@) $(HOST_CC) $(HOST_CFLAGS) $^ -o $@ $(TOOL_LIBS)
@@ -160,7 +163,7 @@ $(B)/san/%.o: %.c
 	$(Q)$(call msg,SANCC,$@) $(HOST_CC) $(HOST_CFLAGS) -Itests/unit $(SAN) -MMD -MP -c $< -o $@
 
 $(B)/unit-tests: $(SAN_OBJS)
-	$(Q)$(call msg,LINK,$@) $(HOST_CC) $(SAN) $^ -o $@
+	$(Q)$(call msg,LINK,$@) $(HOST_CC) $(SAN) $^ -o $@ -lz
 
 unit: $(B)/unit-tests
 	$(B)/unit-tests
@@ -191,7 +194,7 @@ $(FUZZ_TOOL_LIB): $(patsubst %.c,$(B)/fuzzobj/%.o,$(FUZZ_TOOL_SRCS))
 $(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS) $(FUZZ_TOOL_LIB)
 	@mkdir -p $(dir $@)
 	$(Q)$(call msg,FUZZ,$@) $(HOST_CC) $(HOST_CFLAGS) -DFUZZING -fsanitize=fuzzer $(FUZZ_SAN) $< $(FUZZ_OBJS) \
-		$(FUZZ_TOOL_LIB) -o $@
+		$(FUZZ_TOOL_LIB) -o $@ -lz
 
 # New inputs go to build/fuzz/corpus-NAME; the curated corpus in the tree is read only.
 fuzz: $(FUZZ_BINS)

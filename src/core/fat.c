@@ -58,7 +58,8 @@ EFI_STATUS fat_mount(struct fat_vol *v, fat_read_fn read, void *ctx, uint64_t si
 	v->data_offset = meta * bps;
 	v->root_cluster = get_le32(bs + 44);
 	fat_bytes_needed = ((uint64_t)v->clusters + 2) * v->bits / 8 + 1;
-	if (v->clusters == 0 || fat_bytes_needed > (uint64_t)fat_sectors * bps || (v->bits == 32) != (root_entries == 0))
+	if (v->clusters == 0 || fat_bytes_needed > (uint64_t)fat_sectors * bps ||
+	    (v->bits == 32) != (root_entries == 0))
 		return EFI_UNSUPPORTED;
 	if (v->bits == 32 && (v->root_cluster < 2 || v->root_cluster > v->clusters + 1))
 		return EFI_VOLUME_CORRUPTED;

@@ -54,11 +54,12 @@ EFI_STATUS fat_mount(struct fat_vol *v, fat_read_fn read, void *ctx, uint64_t si
 /**
  * fat_map() - the extents holding the data of the regular file at @path
  * ('/' or '\' separated; ASCII names, matched without regard to case, long
- * or 8.3; any other name is EFI_NOT_FOUND, left to the firmware), which must be @size bytes long. *@ret (mem_free()) holds
- * *@ret_n extents, in file order, adding up to @size.
+ * or 8.3; any other name is EFI_NOT_FOUND, left to the firmware), which must
+ * be @size bytes long. *@ret (mem_free()) holds *@ret_n extents, in file
+ * order, adding up to @size.
  * Return: EFI_SUCCESS, EFI_NOT_FOUND (no such file, a directory, another
- * size), EFI_VOLUME_CORRUPTED (a chain that loops, ends early or leaves the
- * volume), EFI_OUT_OF_RESOURCES or the read's error.
+ * size), EFI_VOLUME_CORRUPTED (a chain that ends early, leaves the volume or
+ * reaches a free or bad cluster), EFI_OUT_OF_RESOURCES or the read's error.
  */
 EFI_STATUS fat_map(struct fat_vol *v, const char *path, uint64_t size, struct fat_extent **ret, size_t *ret_n);
 

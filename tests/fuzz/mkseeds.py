@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes the hand-made inputs of tests/fuzz/corpus/{bzimage,initrd,cmdline,gpt,pe,pcr,
+"""Writes the hand-made inputs of tests/fuzz/corpus/{bzimage,initrd,cmdline,gpt,pe,pcr,inflate,pack,fat,
 cmdline_measure,str16,bli,tool_readers} and the UTF-8 regressions of
 {bls,config,osrel} (committed; run by hand after changing it). Each is a regression or an edge
 the fuzzers must keep reaching: see the comment beside each."""
@@ -214,47 +214,35 @@ put("pe", "loaded-short-of-size-of-image", loaded_pe(0x1010))
 put("pe", "loaded-cut-in-last-section", loaded_pe(0x100f))
 
 
-# fuzz_lz4: 2 bytes of output size, then an LZ4 block (the format's description)
-def lz4_seed(out_size, block):
-    return struct.pack("<H", out_size) + block
+# fuzz_inflate: 2 bytes of output size, then a raw DEFLATE stream (RFC 1951), each block type and the
+# refusals the decoder must keep reaching.
+def inflate_seed(out_size, stream):
+    return struct.pack("<H", out_size) + stream
 
 
-put("lz4", "overlapping-match", lz4_seed(10, b"\x14a\x01\x00\x10b"))
-put("lz4", "extended-lengths", lz4_seed(294, b"\xff\x03" + bytes(range(65, 83)) + b"\x12\x00\xff\x01\x10z"))
-put("lz4", "offset-zero", lz4_seed(5, b"\x10a\x00\x00\x00"))
-put("lz4", "offset-before-start", lz4_seed(5, b"\x10a\x02\x00\x00"))
-put("lz4", "length-bytes-cut", lz4_seed(300, b"\xf0\xff"))
-put("lz4", "ends-with-match", lz4_seed(5, b"\x10a\x01\x00"))
-put("lz4", "text", b"the quick brown fox jumps over the lazy dog " * 20)
+def raw_deflate(data, level=9, strategy=zlib.Z_DEFAULT_STRATEGY):
+    c = zlib.compressobj(level, zlib.DEFLATED, -15, 9, strategy)
+    return c.compress(data) + c.flush()
 
 
-def lz4_zero_runs(data):
-    """An LZ4 block of @data: literals, and each run of 20+ zeros (not in the
-    last 12 bytes) as one zero literal and a match at offset 1."""
-    out, lit, i, n = bytearray(), bytearray(), 0, len(data)
-
-    def length(v):
-        return bytes([255] * ((v - 15) // 255) + [(v - 15) % 255]) if v >= 15 else b""
-    while i < n:
-        run = 0
-        while i + run < n - 5 and data[i + run] == 0:
-            run += 1
-        if run >= 20 and i + 12 <= n:
-            lit.append(0)
-            m = run - 1
-            out += bytes([min(len(lit), 15) << 4 | min(m - 4, 15)]) + length(len(lit)) + lit
-            out += struct.pack("<H", 1) + length(m - 4)
-            lit, i = bytearray(), i + run
-        else:
-            lit.append(data[i])
-            i += 1
-    return bytes(out + bytes([min(len(lit), 15) << 4]) + length(len(lit)) + lit)
+TEXT = b"the quick brown fox jumps over the lazy dog " * 20
+put("inflate", "stored", inflate_seed(len(TEXT), raw_deflate(TEXT, level=0)))
+put("inflate", "fixed", inflate_seed(len(TEXT), raw_deflate(TEXT, strategy=zlib.Z_FIXED)))
+put("inflate", "dynamic", inflate_seed(len(TEXT), raw_deflate(TEXT)))
+put("inflate", "huffman-only", inflate_seed(len(TEXT), raw_deflate(TEXT, strategy=zlib.Z_HUFFMAN_ONLY)))
+put("inflate", "rle-overlapping", inflate_seed(3000, raw_deflate(b"\0" * 3000, strategy=zlib.Z_RLE)))
+put("inflate", "one-short", inflate_seed(len(TEXT) - 1, raw_deflate(TEXT)))
+put("inflate", "cut", inflate_seed(len(TEXT), raw_deflate(TEXT)[:-3]))
+# fixed block: literal 'a', then length 3 at distance 2, before anything is two bytes back
+put("inflate", "distance-before-start", inflate_seed(4, bytes([0x4b, 0x04, 0x42, 0x00])))
+put("inflate", "block-type-3", inflate_seed(1, b"\x07\x00"))
+put("inflate", "stored-nlen-wrong", inflate_seed(1, b"\x01\x01\x00\xff\xfe\x61"))
 
 
 def packed(image, machine=0x8664, block=None, size=None):
     """fuzz_pack: a payload (src/core/pack.h) of the memory image @image."""
-    block = lz4_zero_runs(image) if block is None else block
-    return b"HOPK" + struct.pack("<HHII", 1, machine, len(image) if size is None else size, len(block)) + block
+    block = raw_deflate(image) if block is None else block
+    return b"HOPK" + struct.pack("<HHII", 2, machine, len(image) if size is None else size, len(block)) + block
 
 
 def relocated_pe():
@@ -267,7 +255,7 @@ def relocated_pe():
 
 
 put("pack", "x64-relocated", packed(relocated_pe()))
-put("pack", "x64-literals-only", packed(relocated_pe(), block=b"\xf0" + bytes([255] * 32 + [17]) + relocated_pe()))
+put("pack", "x64-stored", packed(relocated_pe(), block=raw_deflate(relocated_pe(), level=0)))
 put("pack", "machine-ia32-of-x64-image", packed(relocated_pe(), machine=0x14c))
 put("pack", "size-one-short", packed(relocated_pe(), size=0x1fff))
 put("pack", "not-an-efi-app", packed(relocated_pe()[:0xdc] + b"\x0b" + relocated_pe()[0xdd:]))
