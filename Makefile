@@ -62,7 +62,8 @@ EFI32_LIB := $(B)/efi32/libhandoff.a
 EFI32_RT  := $(B)/efi32/efi/runtime_ia32.o
 EFI32_OBJS := $(filter-out $(EFI32_RT),$(patsubst src/%.c,$(B)/efi32/%.o,$(CORE_SRCS) $(EFI32_SRCS)))
 HOST_CORE_OBJS := $(patsubst src/%.c,$(B)/host/%.o,$(CORE_SRCS))
-SAN_OBJS  := $(patsubst %.c,$(B)/san/%.o,$(CORE_SRCS) $(HOST_EFI_SRCS) $(UNIT_SRCS) src/tool/platform_host.c)
+SAN_OBJS  := $(patsubst %.c,$(B)/san/%.o,$(CORE_SRCS) $(HOST_EFI_SRCS) $(UNIT_SRCS) src/tool/platform_host.c \
+	     src/pack/zdeflate.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
 
 ARTIFACTS := $(B)/handoff.efi $(B)/handoffia32.efi $(B)/handoff
@@ -152,7 +153,7 @@ TOOL_LIBS := -lcrypto
 # mkpack compresses with zlib (zlib1g-dev); the loaders carry their own
 # decoder (src/core/inflate.c), which the unit tests and fuzz_inflate check
 # against zlib.
-$(B)/mkpack: $(B)/host/pack/mkpack.o $(HOST_CORE_OBJS) $(B)/host/tool/platform_host.o
+$(B)/mkpack: $(B)/host/pack/mkpack.o $(B)/host/pack/zdeflate.o $(HOST_CORE_OBJS) $(B)/host/tool/platform_host.o
 	$(Q)$(call msg,LINK,$@) $(HOST_CC) $(HOST_CFLAGS) $^ -o $@ -lz
 
 $(B)/handoff: $(patsubst src/%.c,$(B)/host/%.o,$(TOOL_SRCS)) $(HOST_CORE_OBJS)

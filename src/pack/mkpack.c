@@ -1,24 +1,10 @@
 /* mkpack: the build's packer (docs/design.md "Packed loaders"): reads a
  * loader PE file and writes the payload src/pack/image.S carries
  * (src/core/pack.h). Usage: mkpack IN.efi OUT.packed */
+#include "zdeflate.h"
 #include "core/pack.h"
 #include <stdio.h>
 #include <stdlib.h>
-#include <zlib.h>
-
-/* zlib's best: level 9, the largest window and memory, raw (no zlib header). */
-static size_t deflate_raw(const uint8_t *src, size_t len, uint8_t *dst, size_t cap)
-{
-	z_stream z = { .next_in = (Bytef *)src, .avail_in = (uInt)len, .next_out = dst, .avail_out = (uInt)cap };
-	size_t n = 0;
-
-	if (deflateInit2(&z, Z_BEST_COMPRESSION, Z_DEFLATED, -15, 9, Z_DEFAULT_STRATEGY) != Z_OK)
-		return 0;
-	if (deflate(&z, Z_FINISH) == Z_STREAM_END)
-		n = z.total_out;
-	deflateEnd(&z);
-	return n;
-}
 
 static uint8_t *read_all(const char *path, size_t *ret_len)
 {
@@ -48,7 +34,7 @@ int main(int argc, char **argv)
 		return fputs("usage: mkpack IN.efi OUT.packed\n", stderr), 2;
 	if (!(pe = read_all(argv[1], &len)))
 		return fprintf(stderr, "mkpack: %s: cannot read\n", argv[1]), 1;
-	if (EFI_ERROR(pack_build(pe, len, argv[1], deflate_raw, &out, &out_len)))
+	if (EFI_ERROR(pack_build(pe, len, argv[1], zdeflate_raw, &out, &out_len)))
 		return 1;
 	f = fopen(argv[2], "wb");
 	if (!f || fwrite(out, 1, out_len, f) != out_len || fclose(f) != 0)

@@ -17,8 +17,6 @@ bool test_log_contains(const char *needle);
 /** test_log_count() - number of captured log lines at LOG_ERROR/LOG_WARNING. */
 int test_log_count(void);
 void test_log_reset(void);
-/** test_deflate_raw() - zlib's raw DEFLATE of @src (level 9), the packer's compressor; 0 if over @cap. */
-size_t test_deflate_raw(const uint8_t *src, size_t len, uint8_t *dst, size_t cap);
 /** test_read_file() - whole file into a malloc'd buffer (NULL if unreadable). */
 uint8_t *test_read_file(const char *path, size_t *ret_len);
 

@@ -10,19 +10,6 @@
 #include <stdlib.h>
 #include <zlib.h>
 
-size_t test_deflate_raw(const uint8_t *src, size_t len, uint8_t *dst, size_t cap)
-{
-	z_stream z = { .next_in = (Bytef *)src, .avail_in = (uInt)len, .next_out = dst, .avail_out = (uInt)cap };
-	size_t n = 0;
-
-	if (deflateInit2(&z, 9, Z_DEFLATED, -15, 9, Z_DEFAULT_STRATEGY) != Z_OK)
-		return 0;
-	if (deflate(&z, Z_FINISH) == Z_STREAM_END)
-		n = z.total_out;
-	deflateEnd(&z);
-	return n;
-}
-
 static size_t zlib_raw(const uint8_t *src, size_t len, uint8_t *dst, size_t cap, int level, int strategy)
 {
 	z_stream z = { .next_in = (Bytef *)src, .avail_in = (uInt)len, .next_out = dst, .avail_out = (uInt)cap };
