@@ -34,6 +34,16 @@ EFI_STATUS stub_find_sections(const EFI_LOADED_IMAGE_PROTOCOL *li, struct stub_s
  */
 EFI_STATUS stub_measure_sections(const struct stub_sections *s);
 
+/* addons.c */
+/**
+ * stub_load_addons() - the command line the UKI's addons add (src/core/addon.h):
+ * \loader\addons\ then <this image's path>.extra.d\, each in name order,
+ * each verified by the firmware's LoadImage (refused ones are said and left
+ * out), joined with spaces; "" when there are none.
+ * Return: EFI_SUCCESS with *@ret (mem_alloc'd), or EFI_OUT_OF_RESOURCES (logged).
+ */
+EFI_STATUS stub_load_addons(const EFI_LOADED_IMAGE_PROTOCOL *li, const struct stub_sections *s, char **ret);
+
 /* extras.c */
 /**
  * stub_export_variables() - the Boot Loader Interface variables systemd-stub
