@@ -467,3 +467,29 @@ char *stub_find(const char *opt)
 {
 	return artifact_find(opt, "handoff-stub.efi", "../lib/handoff/handoff-stub.efi", "stub");
 }
+
+/* The unsigned image and sbsign's output are temporary files beside OUT,
+ * renamed over it at the end. */
+int write_image_signed(const char *out, const char *key, const char *cert, const uint8_t *data, size_t len)
+{
+	char *unsigned_path, *signed_path;
+	int r;
+
+	if (!key)
+		return write_file_atomic(out, data, len, 0644);
+	unsigned_path = xasprintf("%s.unsigned-tmp", out);
+	signed_path = xasprintf("%s.signed-tmp", out);
+	r = write_file_atomic(unsigned_path, data, len, 0644);
+	if (r == 0)
+		r = run_command(out, (char *[]){"sbsign", "--key", (char *)key, "--cert", (char *)cert, "--output",
+						signed_path, unsigned_path, NULL});
+	if (r == 0 && rename(signed_path, out) < 0) {
+		tool_fail("%s: rename: %s", out, strerror(errno));
+		r = -1;
+	}
+	unlink(unsigned_path);
+	unlink(signed_path);
+	free(unsigned_path);
+	free(signed_path);
+	return r;
+}
