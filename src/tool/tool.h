@@ -100,7 +100,7 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* ---- files (util.c): return 0 or -1 with the reason already printed ---- */
+/* ---- files (util.c) and programs (process.c): return 0 or -1 with the reason already printed ---- */
 int read_file(const char *path, uint64_t max, uint8_t **ret, size_t *ret_len);
 /** read_file_opt() - as read_file(), but a missing file gives 0 and *ret = NULL. */
 int read_file_opt(const char *path, uint64_t max, uint8_t **ret, size_t *ret_len);
@@ -135,6 +135,13 @@ int random_bytes(void *buf, size_t n);
  * the command printed. Return: 0 or -1.
  */
 int run_command(const char *what, char *const argv[]);
+/**
+ * run_output() - run_command(), with what @argv prints on stdout in *@ret
+ * (malloc'd; its stderr goes where the tool's goes). Return: 0 or -1 (printed).
+ */
+int run_output(const char *what, char *const argv[], char **ret);
+/** find_program() - @name's path in $PATH, as posix_spawnp() finds it, or NULL. Allocated. */
+char *find_program(const char *name);
 
 /**
  * loader_find() - the loader image: @opt (--loader) when given, else
