@@ -81,6 +81,8 @@ int entry_remove_id(const char *root, const char *id, const char *keep, bool fil
 int entry_remove(int argc, char **argv, const char *help);
 
 /* entry_system.c: what `entry add --kernel-version` takes from the system */
+/** kernel_conf_root() - /etc/kernel, or $KERNEL_INSTALL_CONF_ROOT (kernel-install's own variable). */
+const char *kernel_conf_root(void);
 /**
  * system_cmdline() - $KERNEL_INSTALL_CONF_ROOT/cmdline (default
  * /etc/kernel/cmdline), else /usr/lib/kernel/cmdline, else /proc/cmdline

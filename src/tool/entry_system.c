@@ -24,7 +24,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-static const char *kernel_conf_root(void)
+const char *kernel_conf_root(void)
 {
 	const char *env = getenv("KERNEL_INSTALL_CONF_ROOT");
 
