@@ -81,6 +81,8 @@ int entry_remove_id(const char *root, const char *id, const char *keep, bool fil
 int entry_remove(int argc, char **argv, const char *help);
 
 /* entry_system.c: what `entry add --kernel-version` takes from the system */
+/** fs_root_of() - the root of the file system holding @path (its mount point; $HANDOFF_FS_ROOT counts as one). */
+char *fs_root_of(const char *path);
 /** kernel_conf_root() - /etc/kernel, or $KERNEL_INSTALL_CONF_ROOT (kernel-install's own variable). */
 const char *kernel_conf_root(void);
 /**

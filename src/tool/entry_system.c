@@ -110,6 +110,13 @@ static char *mount_root_of(const char *real)
 	return cur;
 }
 
+char *fs_root_of(const char *path)
+{
+	char real[PATH_MAX];
+
+	return realpath(path, real) ? mount_root_of(real) : NULL;
+}
+
 struct blockdev {
 	int fd;
 };

@@ -37,6 +37,7 @@ int cmd_disk(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_uki(int argc, char **argv);
 int cmd_wrap(int argc, char **argv);
+int cmd_bless(int argc, char **argv);
 
 /**
  * disk_build() - write the GPT disk image @img: an ESP with the tree @esp and,
