@@ -21,7 +21,8 @@
 #include <strings.h>
 #include <unistd.h>
 
-static const char *const bless_binaries[] = { "/lib/systemd/systemd-bless-boot", "/usr/lib/systemd/systemd-bless-boot" };
+static const char *const bless_binaries[] = { "/lib/systemd/systemd-bless-boot",
+					       "/usr/lib/systemd/systemd-bless-boot" };
 
 const char *bless_by(void)
 {

@@ -191,7 +191,8 @@ static void render_text_counting(const struct bless_info *b, const char *problem
 		sb_printf(sb, "  %16s: %s\n", "Boot counting", problem);
 	else if (b->state == BLESS_INDETERMINATE)
 		sb_printf(sb, "  %16s: entry %s, %u tr%s left, %u done; marked good by %s once boot-complete.target "
-			  "is reached\n", "Boot counting", b->id, b->left, b->left == 1 ? "y" : "ies", b->done, bless_by());
+			  "is reached\n", "Boot counting", b->id, b->left, b->left == 1 ? "y" : "ies", b->done,
+			  bless_by());
 	else if (b->state == BLESS_GOOD || b->state == BLESS_BAD)
 		sb_printf(sb, "  %16s: entry %s, marked %s (%s)\n", "Boot counting", b->id,
 			  bless_state_name(b->state), file);

@@ -48,7 +48,8 @@ bool pe_is_signed(const uint8_t *buf, size_t len, const char *name)
 	struct pe_info *pe = xmalloc(sizeof(*pe));
 	bool is_signed = false;
 
-	if (pe_parse(buf, len, name, pe) != EFI_SUCCESS || pe_cert_table_check(buf, pe, name, &is_signed) != EFI_SUCCESS)
+	if (pe_parse(buf, len, name, pe) != EFI_SUCCESS ||
+	    pe_cert_table_check(buf, pe, name, &is_signed) != EFI_SUCCESS)
 		is_signed = false;
 	free(pe);
 	return is_signed;

@@ -102,6 +102,7 @@ char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- files (util.c) and programs (process.c): return 0 or -1 with the reason already printed ---- */
+/** read_file() - the whole file (at most @max bytes), malloc'd, with a NUL after its *@ret_len bytes. */
 int read_file(const char *path, uint64_t max, uint8_t **ret, size_t *ret_len);
 /** read_file_opt() - as read_file(), but a missing file gives 0 and *ret = NULL. */
 int read_file_opt(const char *path, uint64_t max, uint8_t **ret, size_t *ret_len);

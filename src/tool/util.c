@@ -27,7 +27,7 @@ static int read_fd(int fd, const char *path, uint64_t max, uint8_t **ret, size_t
 	if ((uint64_t)st.st_size > max)
 		return tool_fail("%s: %llu bytes, more than the %llu handoff reads", path,
 				 (unsigned long long)st.st_size, (unsigned long long)max), -1;
-	buf = xmalloc((size_t)st.st_size);
+	buf = xmalloc((size_t)st.st_size + 1); /* a NUL after the bytes: text readers rely on it */
 	while (len < (size_t)st.st_size) {
 		ssize_t n = read(fd, buf + len, (size_t)st.st_size - len);
 		if (n < 0 && errno == EINTR)
@@ -39,6 +39,7 @@ static int read_fd(int fd, const char *path, uint64_t max, uint8_t **ret, size_t
 		}
 		len += (size_t)n;
 	}
+	buf[len] = '\0';
 	*ret = buf;
 	*ret_len = len;
 	return 0;
