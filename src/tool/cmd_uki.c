@@ -154,7 +154,8 @@ static int build(const struct uki_args *a, const char *stub)
 {
 	struct uki_spec spec = { .linux_path = a->linux_path, .n_initrds = a->n_initrds,
 				 .os_release_name = a->os_release, .uname = a->uname, .splash = a->splash,
-				 .stub = stub, .pcr_key = a->pcr_key, .pcr_pub = a->pcr_pub, .pcr = &a->pcr, .out = a->out };
+				 .stub = stub, .pcr_key = a->pcr_key,
+				 .pcr_pub = a->pcr_pub, .pcr = &a->pcr, .out = a->out };
 	char *cmdline = NULL, *osrel = NULL;
 	uint8_t *out = NULL;
 	size_t out_len = 0;
