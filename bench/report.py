@@ -5,7 +5,8 @@
 
 The plot (t1−t0 median against initrd size, min–max bars, one line per
 loader) goes beside OUT.md as bench-t1.svg. bench/notes.md (hand-written
-analysis of the figures) is appended verbatim when it exists.
+analysis of the figures) is appended verbatim when it exists, and before it
+the network boot section bench/netbench.py wrote beside RESULTS.json.
 """
 import json
 import math
@@ -360,6 +361,10 @@ def main(argv):
     svg = os.path.join(os.path.dirname(os.path.abspath(argv[1])), "bench-t1.svg")
     svg_plot(res, svg)
     text = render(res, os.path.basename(svg))
+    net = os.path.join(os.path.dirname(os.path.abspath(argv[0])), "netbench.md")  # bench/netbench.py's section
+    if os.path.isfile(net) and "\n## Notes" in text:
+        a, b = text.split("\n## Notes", 1)
+        text = a + "\n" + open(net).read() + "\n## Notes" + b
     with open(argv[1] + ".tmp", "w") as f:
         f.write(text)
     os.replace(argv[1] + ".tmp", argv[1])

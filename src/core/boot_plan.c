@@ -15,7 +15,7 @@ static EFI_STATUS plan_linux_load(const struct boot_request *req, const char *na
 	err = plan_check_cmdline(bz, req->cmdline_len, name);
 	if (EFI_ERROR(err))
 		return err;
-	p->initrd_max = plan_initrd_max(bz);
+	p->initrd_max = plan_initrd_max(bz, req->fw);
 	if (req->initrd_size > p->initrd_max)
 		return log_error_status(
 			EFI_BAD_BUFFER_SIZE, "%s: %llu MiB of initrds cannot lie below initrd_addr_max %#llx", name,
@@ -34,6 +34,8 @@ EFI_STATUS plan_boot(const struct boot_request *req, const char *name, struct bo
 		.shim = req->shim,
 		.tpm = req->tpm,
 		.preverified = req->preverified,
+		.pcr4_done = req->pcr4_done,
+		.sb_mode = req->sb_mode,
 		.cmdline_outside = req->cmdline_outside,
 		.cmdline_empty = req->cmdline_len == 0,
 	};

@@ -19,7 +19,8 @@ struct boot_request {
 	size_t cmdline_len;          /* bytes, without the NUL */
 	uint64_t initrd_size;        /* all initrds, concatenated (initrd_layout_append) */
 	bool secure_boot, shim, tpm; /* as trust_request */
-	bool preverified, cmdline_outside;
+	bool preverified, pcr4_done, cmdline_outside;
+	enum sb_mode sb_mode;
 };
 
 struct boot_plan {

@@ -167,6 +167,7 @@ void bp_setup_header(struct boot_params *bp, const struct bz_info *bz, const str
 	bp_set_kernel(bp, ld->kernel_addr);
 	bp_set_cmdline(bp, ld->cmdline_addr);
 	bp_set_initrd(bp, ld->initrd_addr, ld->initrd_size);
+	bp->secure_boot = ld->secure_boot;
 }
 
 EFI_STATUS bp_setup_memmap(struct boot_params *bp, uint64_t systab, const struct bp_memmap *m)

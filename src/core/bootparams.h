@@ -61,12 +61,14 @@ struct bp_load {
 	uint64_t kernel_addr;
 	uint64_t cmdline_addr;
 	uint64_t initrd_addr, initrd_size;   /* 0/0: no initrd */
+	uint8_t secure_boot;                 /* boot_params.secure_boot: enum sb_mode (src/core/trust.h) */
 };
 
 /**
  * bp_setup_header() - the zero page the handover scheme passes (and the
  * first half of legacy's): the image's setup header, loader type, kernel,
- * command line and initrd.
+ * command line, initrd and Secure Boot state (which the kernel's own EFI stub
+ * would have set: legacy boot has none, and its handover entry keeps a set value).
  */
 void bp_setup_header(struct boot_params *bp, const struct bz_info *bz, const struct bp_load *ld);
 

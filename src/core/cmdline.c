@@ -64,6 +64,74 @@ EFI_STATUS cmdline_initrd_paths(const char *cmdline, char ***ret, size_t *ret_n)
 	return EFI_SUCCESS;
 }
 
+/* The kernel's next_arg() on [*p, ...): an option ends at whitespace outside
+ * double quotes, which do not count; *p moves past it. */
+static bool next_word(const char **p, char *buf, size_t size)
+{
+	const char *s = *p;
+	size_t n = 0;
+	bool quoted = false;
+
+	while (is_space(*s))
+		s++;
+	for (; *s && (quoted || !is_space(*s)); s++) {
+		if (*s == '"')
+			quoted = !quoted;
+		else if (n < size - 1)
+			buf[n++] = *s;
+		else
+			buf[0] = '\0'; /* longer than any option looked for: matches none */
+	}
+	buf[n] = '\0';
+	*p = s;
+	return n > 0 || *s;
+}
+/* parameq(): a parameter's name, '-' and '_' alike, then its end or '='. */
+static bool option_is(const char *opt, const char *name)
+{
+	for (; *name; opt++, name++)
+		if (*opt != *name && !(*opt == '-' && *name == '_'))
+			return false;
+	return *opt == '\0' || *opt == '=';
+}
+
+/* parse_option_str(): @item is one of the comma-separated words of @list. */
+static bool list_has(const char *list, const char *item)
+{
+	for (const char *p = list;; p++) {
+		const char *i = item;
+
+		while (*i && *p == *i)
+			p++, i++;
+		if (!*i && (*p == ',' || *p == '\0'))
+			return true;
+		while (*p && *p != ',')
+			p++;
+		if (!*p)
+			return false;
+	}
+}
+
+unsigned cmdline_kernel_flags(const char *cmdline)
+{
+	unsigned flags = 0;
+	char opt[64];
+
+	while (next_word(&cmdline, opt, sizeof(opt)) && !(opt[0] == '-' && opt[1] == '-' && !opt[2])) {
+		if (option_is(opt, "disable_mtrr_trim"))
+			flags |= CMDLINE_DISABLE_MTRR_TRIM;
+		if (option_is(opt, "noefi"))
+			flags |= CMDLINE_EFI_NORUNTIME;
+		if (option_is(opt, "efi") && opt[3] == '=') {
+			if (list_has(opt + 4, "noruntime"))
+				flags |= CMDLINE_EFI_NORUNTIME;
+			if (list_has(opt + 4, "runtime"))
+				flags &= ~CMDLINE_EFI_NORUNTIME;
+		}
+	}
+	return flags;
+}
+
 char *cmdline_from_section(const uint8_t *data, size_t size)
 {
 	size_t n = 0;

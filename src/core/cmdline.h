@@ -68,4 +68,20 @@ EFI_STATUS cmdline_check(const char *s, size_t n, const char *what);
 EFI_STATUS cmdline_forms_make(const char *cmdline, struct cmdline_forms *ret);
 void cmdline_forms_free(struct cmdline_forms *f);
 
+/* What cmdline_kernel_flags() reports. */
+enum {
+	CMDLINE_DISABLE_MTRR_TRIM = 1 << 0, /* "disable_mtrr_trim" */
+	CMDLINE_EFI_NORUNTIME = 1 << 1,     /* "efi=noruntime" or "noefi": no EFI runtime services */
+};
+
+/**
+ * cmdline_kernel_flags() - which of the CMDLINE_* settings Linux takes from
+ * @cmdline, parsing it as the kernel does: '-' and '_' alike in a name,
+ * nothing after "--" (kernel/params.c parse_args()); "efi=" is a comma list
+ * in which "runtime" undoes "noruntime", and a later "efi=" an earlier one
+ * (drivers/firmware/efi/efi.c parse_efi_cmdline()).
+ * Return: a mask of CMDLINE_* (the ones found before memory ran out).
+ */
+unsigned cmdline_kernel_flags(const char *cmdline);
+
 #endif

@@ -35,12 +35,13 @@ struct measure_ctx {
 	uint8_t *pcr;
 };
 
-static void measure_section(void *ctx, const char *desc, const void *data, size_t size)
+static EFI_STATUS measure_section(void *ctx, const char *desc, const void *data, size_t size)
 {
 	struct measure_ctx *m = ctx;
 
 	(void)desc; /* the name is the event's description in a TPM log; here nothing logs */
 	pcr_measure(m->bank, m->pcr, data, size);
+	return EFI_SUCCESS;
 }
 
 void pcr_measure_uki(const struct pcr_bank *b, const struct uki_sections *u, uint8_t *ret)

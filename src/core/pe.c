@@ -59,8 +59,17 @@ static EFI_STATUS pe_read_optional(const uint8_t *opt, uint16_t opt_size, const 
 	return EFI_SUCCESS;
 }
 
+/* VirtualSize is the exact payload size, SizeOfRawData is rounded up to
+ * FileAlignment; a VirtualSize of 0 means "same as raw" for some linkers. */
+static size_t pe_section_init_size(const struct pe_section *s)
+{
+	return s->virtual_size ? MIN(s->virtual_size, s->raw_size) : s->raw_size;
+}
+
 /* In a file, a section's initialized bytes are at PointerToRawData; once the
- * firmware has loaded the image they are at VirtualAddress (PE/COFF §3.1). */
+ * firmware has loaded the image they are at VirtualAddress (PE/COFF §3.1), and
+ * @len is the firmware's ImageSize, which need not reach SizeOfImage: U-Boot
+ * counts to the end of the last section, not rounded up to SectionAlignment. */
 static EFI_STATUS pe_check_section(const struct pe_section *s, uint32_t i, uint64_t len, enum pe_layout layout,
 				   const char *name, const struct pe_info *pe)
 {
@@ -68,6 +77,11 @@ static EFI_STATUS pe_check_section(const struct pe_section *s, uint32_t i, uint6
 		return log_error_status(EFI_LOAD_ERROR,
 					"%s: section %u (%s) raw data %#x+%#x lies outside the file (%llu bytes)", name,
 					i, s->name, s->raw_offset, s->raw_size, (unsigned long long)len);
+	if (layout == PE_LAYOUT_MEMORY && !range_ok(s->virtual_address, pe_section_init_size(s), len))
+		return log_error_status(EFI_LOAD_ERROR,
+					"%s: section %u (%s) %#x+%#zx lies outside the loaded image (%llu bytes)",
+					name, i, s->name, s->virtual_address, pe_section_init_size(s),
+					(unsigned long long)len);
 	if ((uint64_t)s->virtual_address + MAX(s->virtual_size, s->raw_size) > pe->size_of_image)
 		return log_error_status(EFI_LOAD_ERROR, "%s: section %u (%s) ends past SizeOfImage %#x",
 					name, i, s->name, pe->size_of_image);
@@ -225,9 +239,6 @@ static EFI_STATUS pe_parse_layout(const uint8_t *buf, size_t len, uint64_t exten
 	if (layout == PE_LAYOUT_FILE && pe.cert_size && !range_ok(pe.cert_offset, pe.cert_size, extent))
 		return log_error_status(EFI_LOAD_ERROR, "%s: certificate table %#x+%#x lies outside the file", name,
 					pe.cert_offset, pe.cert_size);
-	if (layout == PE_LAYOUT_MEMORY && pe.size_of_image > extent)
-		return log_error_status(EFI_LOAD_ERROR, "%s: SizeOfImage %#x exceeds the loaded image (%llu bytes)",
-					name, pe.size_of_image, (unsigned long long)extent);
 	err = pe_read_sections(buf, extent, sec, layout, name, &pe);
 	if (EFI_ERROR(err))
 		return err;
@@ -255,9 +266,7 @@ EFI_STATUS pe_parse_loaded(const uint8_t *base, size_t image_size, const char *n
 const uint8_t *pe_section_data(const struct pe_section *s, const uint8_t *buf, size_t len, enum pe_layout layout,
 			       size_t *ret_size)
 {
-	/* VirtualSize is the exact payload size, SizeOfRawData is rounded up to
-	 * FileAlignment; a VirtualSize of 0 means "same as raw" for some linkers. */
-	size_t size = s->virtual_size ? MIN(s->virtual_size, s->raw_size) : s->raw_size;
+	size_t size = pe_section_init_size(s);
 	uint64_t off = layout == PE_LAYOUT_FILE ? s->raw_offset : s->virtual_address;
 
 	if (!range_ok(off, size, len))

@@ -73,7 +73,9 @@ enum pe_layout { PE_LAYOUT_FILE, PE_LAYOUT_MEMORY };
 /**
  * pe_parse_loaded() - pe_parse() for an image already loaded by the firmware:
  * @base is LoadedImage->ImageBase, @image_size LoadedImage->ImageSize. Section
- * ranges are checked against SizeOfImage instead of the (absent) file.
+ * ranges are checked against SizeOfImage instead of the (absent) file, and
+ * their initialized bytes against @image_size, which may be less than
+ * SizeOfImage (U-Boot's ImageSize ends with the last section).
  * Return: as pe_parse().
  */
 EFI_STATUS pe_parse_loaded(const uint8_t *base, size_t image_size, const char *name, struct pe_info *ret);

@@ -220,6 +220,25 @@ static uint64_t pe_footprint_after_setup(const struct image_info *img)
 	return img->pe.size_of_image - img->bz.setup_size;
 }
 
+/* pref_address is tried first only when the whole allocation fits there below
+ * max_address (no wrap: 64-bit checks), aligned; a relocatable kernel goes
+ * elsewhere otherwise (0: none), one that is not is refused. On 32-bit
+ * firmware the kernel addresses its image through 32 bits, so this is what
+ * keeps it below 4 GiB whatever memory the firmware would hand out there. */
+static EFI_STATUS plan_pref_address(struct kernel_layout *l, const char *name, struct kernel_layout *ret)
+{
+	if (l->pref_address % l->alignment || l->alloc_size > l->max_address ||
+	    l->pref_address > l->max_address - l->alloc_size) {
+		if (!l->relocatable)
+			return log_error_status(EFI_LOAD_ERROR,
+						"%s: not relocatable and pref_address %#llx is unusable", name,
+						(unsigned long long)l->pref_address);
+		l->pref_address = 0;
+	}
+	*ret = *l;
+	return EFI_SUCCESS;
+}
+
 EFI_STATUS plan_kernel_layout(const struct image_info *img, const char *name, struct kernel_layout *ret)
 {
 	const struct bz_info *bz = &img->bz;
@@ -242,12 +261,7 @@ EFI_STATUS plan_kernel_layout(const struct image_info *img, const char *name, st
 	l.alloc_size = ALIGN_UP(l.alloc_size, (uint64_t)EFI_PAGE_SIZE);
 	if (l.alignment < EFI_PAGE_SIZE)
 		l.alignment = EFI_PAGE_SIZE;
-	if (!l.relocatable && (l.pref_address % l.alignment || l.alloc_size > l.max_address ||
-			       l.pref_address > l.max_address - l.alloc_size))
-		return log_error_status(EFI_LOAD_ERROR, "%s: not relocatable and pref_address %#llx is unusable",
-					name, (unsigned long long)l.pref_address);
-	*ret = l;
-	return EFI_SUCCESS;
+	return plan_pref_address(&l, name, ret);
 }
 
 EFI_STATUS plan_compat_layout(const struct image_info *img, size_t len, const char *name, struct kernel_layout *ret)
@@ -272,21 +286,14 @@ EFI_STATUS plan_compat_layout(const struct image_info *img, size_t len, const ch
 		return log_error_status(EFI_LOAD_ERROR, "%s: .compat entry %#x outside SizeOfImage %#x", name,
 					pe->compat_entry_ia32, pe->size_of_image);
 	l.alloc_size = ALIGN_UP(MAX((uint64_t)pe->size_of_image, (uint64_t)img->bz.init_size), (uint64_t)EFI_PAGE_SIZE);
-	if (l.pref_address % l.alignment || l.pref_address + l.alloc_size > l.max_address) {
-		if (!l.relocatable)
-			return log_error_status(EFI_LOAD_ERROR,
-						"%s: not relocatable and pref_address %#llx is unusable", name,
-						(unsigned long long)l.pref_address);
-		l.pref_address = 0;
-	}
-	*ret = l;
-	return EFI_SUCCESS;
+	return plan_pref_address(&l, name, ret);
 }
 
-uint64_t plan_initrd_max(const struct bz_info *bz)
+uint64_t plan_initrd_max(const struct bz_info *bz, enum fw_arch fw)
 {
+	/* 32-bit firmware: the kernel's 32-bit entries see 4 GiB at most */
 	if (bz->xloadflags & XLF_CAN_BE_LOADED_ABOVE_4G)
-		return UINT64_MAX;
+		return fw == FW_IA32 ? FOUR_GIB : UINT64_MAX;
 	/* initrd_addr_max is the highest address the last byte may occupy. */
 	return (uint64_t)bz->initrd_addr_max + 1;
 }

@@ -77,7 +77,12 @@ EFI_STATUS plan_scheme_on(const struct image_info *img, enum boot_scheme request
  */
 EFI_STATUS plan_scheme_no_stub(const struct image_info *img, enum fw_arch fw, const char *name, enum boot_scheme *ret);
 
-/** plan_kernel_layout() - size, alignment and address limits for handover/legacy. */
+/**
+ * plan_kernel_layout() - size, alignment and address limits for handover/legacy.
+ * The whole allocation lies below max_address (4 GiB), at pref_address only
+ * when it fits there (else pref_address is 0 and a relocatable kernel goes
+ * anywhere below the limit).
+ */
 EFI_STATUS plan_kernel_layout(const struct image_info *img, const char *name, struct kernel_layout *ret);
 
 /**
@@ -95,8 +100,11 @@ EFI_STATUS plan_kernel_layout(const struct image_info *img, const char *name, st
  */
 EFI_STATUS plan_compat_layout(const struct image_info *img, size_t len, const char *name, struct kernel_layout *ret);
 
-/** plan_initrd_max() - highest address (exclusive) the initrd may end at. */
-uint64_t plan_initrd_max(const struct bz_info *bz);
+/**
+ * plan_initrd_max() - highest address (exclusive) the initrd may end at: the
+ * header's limit, and 4 GiB on 32-bit firmware @fw.
+ */
+uint64_t plan_initrd_max(const struct bz_info *bz, enum fw_arch fw);
 
 /**
  * plan_initrds_allowed() - may a loader offer initrds to this image? Never to

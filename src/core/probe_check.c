@@ -275,6 +275,7 @@ static void report_basics(struct probe_ctx *c)
 	r->version = c->bp.hdr.version;
 	r->type_of_loader = c->bp.hdr.type_of_loader;
 	r->loadflags = c->bp.hdr.loadflags;
+	r->secure_boot = c->bp.secure_boot;
 	r->kernel_addr = c->in->kernel_addr;
 	r->bp_addr = c->in->bp_addr;
 	r->e820_entries = c->bp.e820_entries;

@@ -128,6 +128,7 @@ struct probe_report {
 	uint16_t version;              /* hdr.version as seen */
 	uint8_t type_of_loader;
 	uint8_t loadflags;
+	uint8_t secure_boot;           /* boot_params.secure_boot (0x1ec) as the loader set it */
 	uint64_t kernel_addr, bp_addr;
 	uint32_t setup_data_types[PROBE_SETUP_DATA_MAX];
 	unsigned n_setup_data;

@@ -68,8 +68,8 @@ static void put_errors(struct jout *o, uint32_t errors)
 
 static void put_details(struct jout *o, const struct probe_report *r)
 {
-	put(o, ",\"version\":\"%#x\",\"type_of_loader\":\"%#x\",\"loadflags\":\"%#x\"", r->version, r->type_of_loader,
-	    r->loadflags);
+	put(o, ",\"version\":\"%#x\",\"type_of_loader\":\"%#x\",\"loadflags\":\"%#x\",\"secure_boot\":%u", r->version,
+	    r->type_of_loader, r->loadflags, r->secure_boot);
 	put(o, ",\"kernel_addr\":\"%#llx\",\"boot_params\":\"%#llx\",\"initrd_addr\":\"%#llx\"",
 	    (unsigned long long)r->kernel_addr, (unsigned long long)r->bp_addr, (unsigned long long)r->initrd_addr);
 	put(o, ",\"efi_systab_revision\":\"%#x\",\"fw_bits\":%u,\"video_type\":\"%#x\",\"cmdline_truncated\":%s",

@@ -68,6 +68,37 @@ uint8_t *tcg_event_new_ipl_ascii(uint32_t pcr, const char *desc, size_t *ret_siz
 	return tcg_event_new_ipl(pcr, w, n * sizeof(uint16_t), ret_size);
 }
 
+/* UINTN as the firmware this was built for has it: 8 bytes, or 4 on IA-32. */
+static size_t put_uintn(uint8_t *p, uint64_t v)
+{
+	if (sizeof(UINTN) == 8)
+		put_le64(p, v);
+	else
+		put_le32(p, (uint32_t)v);
+	return sizeof(UINTN);
+}
+
+uint8_t *tcg_event_new_image(uint32_t pcr, uint64_t addr, uint64_t len, const void *dp, size_t dp_len,
+			     size_t *ret_size)
+{
+	size_t head = sizeof(uint64_t) + 3 * sizeof(UINTN);
+	uint8_t *e = dp_len > SIZE_MAX / 2 ? NULL : event_alloc(pcr, EV_EFI_BOOT_SERVICES_APPLICATION, head + dp_len,
+								 ret_size);
+	uint8_t *d;
+
+	if (!e)
+		return NULL;
+	d = e + offsetof(EFI_TCG2_EVENT, Event);
+	put_le64(d, addr);               /* ImageLocationInMemory */
+	d += 8;
+	d += put_uintn(d, len);          /* ImageLengthInMemory */
+	d += put_uintn(d, 0);            /* ImageLinkTimeAddress */
+	d += put_uintn(d, dp_len);       /* LengthOfDevicePath */
+	if (dp_len)
+		memcpy(d, dp, dp_len);
+	return e;
+}
+
 /* TPM 2.0 Part 2 §6.3 TPM_ALG_ID: the digest sizes an event log may carry. */
 static size_t digest_size(uint16_t alg)
 {

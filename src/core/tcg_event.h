@@ -41,6 +41,17 @@ uint8_t *tcg_event_new_ipl(uint32_t pcr, const uint16_t *desc16, size_t desc_byt
 uint8_t *tcg_event_new_ipl_ascii(uint32_t pcr, const char *desc, size_t *ret_size);
 
 /**
+ * tcg_event_new_image() - an EV_EFI_BOOT_SERVICES_APPLICATION event for @pcr
+ * whose data is a UEFI_IMAGE_LOAD_EVENT (PC Client PFP §10.2.3; its lengths
+ * and link-time address are UINTN, as the firmware's LoadImage logs them):
+ * the image at @addr, @len bytes, link-time address 0, and the device path
+ * @dp of @dp_len bytes (may be 0).
+ * Return: as tcg_event_new_tagged().
+ */
+uint8_t *tcg_event_new_image(uint32_t pcr, uint64_t addr, uint64_t len, const void *dp, size_t dp_len,
+			     size_t *ret_size);
+
+/**
  * tcg2_event_size() - bytes of the TCG_PCR_EVENT2 (PC Client PFP §10.2.2) at
  * @ev, at most @max: pcrIndex, eventType, the digests (sizes by algorithm:
  * SHA-1, SHA-256, SHA-384, SHA-512, SM3-256), eventSize and the event data.

@@ -1,10 +1,12 @@
-/* The verification and measurement policy (issue 13). Under Secure Boot every
- * image is verified before any byte runs, by shim when handoff was started by
- * shim, else by the firmware's LoadImage; the verified buffer is the one that
- * boots. 32-bit firmware's LoadImage takes IA-32 images only: a 64-bit kernel
- * there is verified by shim or not booted under Secure Boot, and its .compat
- * entry (stub scheme) runs an image handoff placed, loaded only to measure. PCR 4 comes from LoadImage on every scheme;
- * PCR 9 is measured by Linux's own stub on the stub scheme and by handoff on the other two; PCR 12 gets a loader
+/* The verification and measurement policy (issue 13, issue 21). Under Secure
+ * Boot every image is verified before any byte runs, by shim when handoff was
+ * started by shim, else by the firmware's LoadImage; the verified buffer is
+ * the one that boots. 32-bit firmware's LoadImage takes IA-32 images only: a
+ * 64-bit kernel there is verified by shim or not booted under Secure Boot. With
+ * a TPM every kernel is in PCR 4 exactly once before it runs: by LoadImage
+ * where it loads the image anyway or can (Secure Boot off), by shim's Verify(),
+ * else by handoff itself (enum pcr4_by). PCR 9 is measured by Linux's own stub
+ * on the stub scheme and by handoff on the other two; PCR 12 gets a loader
  * entry's command line as systemd-boot does. */
 #include "trust.h"
 #include "log.h"
@@ -19,12 +21,29 @@ const char *verifier_name(enum verifier v)
 	}
 }
 
+/* Whoever runs before the kernel and measures it; handoff when nobody does.
+ * A preverified kernel without a PE header (a wrapped bzImage) is in PCR 4
+ * as part of the image that carries it, the one LoadImage measured. */
+static enum pcr4_by pcr4_measurer(const struct trust_request *req, const struct trust_plan *p)
+{
+	if (!req->tpm)
+		return PCR4_NONE;
+	if (p->load_image)
+		return PCR4_LOAD_IMAGE;
+	if (p->shim_verify_first)
+		return PCR4_SHIM;
+	if (req->pcr4_done || (req->preverified && !req->img->is_pe))
+		return PCR4_EARLIER;
+	return req->img->is_pe ? PCR4_HANDOFF_PE : PCR4_HANDOFF_FILE;
+}
+
 EFI_STATUS plan_trust(const struct trust_request *req, const char *name, struct trust_plan *ret)
 {
 	const struct image_info *img = req->img;
 	/* an image this firmware cannot LoadImage: a 64-bit kernel on 32-bit firmware */
 	bool foreign = req->fw == FW_IA32 && !(img->is_pe && pe_is_efi_app(&img->pe, PE_MACHINE_I386));
-	struct trust_plan p = { 0 };
+	bool stub = req->scheme == SCHEME_STUB && !foreign;
+	struct trust_plan p = { .bp_secure_boot = req->sb_mode };
 
 	if (req->secure_boot && !req->preverified) {
 		if (!img->is_pe)
@@ -34,29 +53,57 @@ EFI_STATUS plan_trust(const struct trust_request *req, const char *name, struct 
 						name);
 		p.verify = req->shim ? VERIFY_SHIM : VERIFY_FIRMWARE;
 	}
-	/* The stub scheme starts what LoadImage loaded. Handover and legacy load
-	 * it to have the firmware verify it (Secure Boot) or measure it into
-	 * PCR 4 (a TPM), then unload it. Under shim, shim's Verify() measures
-	 * PCR 4 itself, and the firmware would refuse a MOK-signed kernel. In
-	 * the stub under Secure Boot the firmware may not trust the embedded
-	 * kernel on its own: the signed image around it already was. */
 	if (p.verify == VERIFY_FIRMWARE && foreign)
 		return log_error_status(EFI_SECURITY_VIOLATION,
 					"%s: refused: Secure Boot is on and 32-bit firmware cannot verify a 64-bit "
 					"kernel (its LoadImage takes IA-32 images only; boot it from shim)",
 					name);
-	if (req->scheme == SCHEME_STUB && !foreign)
-		p.load_image = true;
-	else if (p.verify == VERIFY_FIRMWARE)
-		p.load_image = true;
-	else if (req->tpm && img->is_pe && p.verify == VERIFY_NONE && !(req->preverified && req->secure_boot))
-		p.load_image = true;
-	p.load_image_must_pass = (req->scheme == SCHEME_STUB && !foreign) || p.verify == VERIFY_FIRMWARE;
+	/* The stub scheme starts what LoadImage loaded. Handover and legacy load
+	 * it to have the firmware verify it (Secure Boot) or, with Secure Boot
+	 * off, measure it into PCR 4, then unload it. Under shim, shim's
+	 * Verify() measures PCR 4 itself, and the firmware would refuse a
+	 * MOK-signed kernel. A preverified kernel (in the stub) is measured by
+	 * handoff, with Secure Boot on or off alike: the firmware may not trust
+	 * it on its own. */
+	p.load_image = stub || p.verify == VERIFY_FIRMWARE ||
+		       (req->tpm && img->is_pe && p.verify == VERIFY_NONE && !foreign && !req->preverified);
+	p.load_image_must_pass = stub || p.verify == VERIFY_FIRMWARE;
+	p.refusal_falls_back = stub && req->preverified;
 	p.shim_verify_first = p.verify == VERIFY_SHIM && !p.load_image;
 	p.measure_pcr9 = req->tpm && req->scheme != SCHEME_STUB;
 	p.measure_pcr12 = req->tpm && req->cmdline_outside && !req->cmdline_empty;
+	p.pcr4 = pcr4_measurer(req, &p);
 	*ret = p;
 	return EFI_SUCCESS;
+}
+
+enum load_outcome trust_load_outcome(const struct trust_plan *p, EFI_STATUS err)
+{
+	if (err == EFI_SECURITY_VIOLATION || err == EFI_ACCESS_DENIED) {
+		if (p->verify == VERIFY_SHIM)
+			return LOAD_REFUSED_BY_SHIM;
+		return p->refusal_falls_back ? LOAD_FALLBACK : LOAD_REFUSED;
+	}
+	return p->load_image_must_pass ? LOAD_FAILED : LOAD_MEASURE;
+}
+
+bool sb_enforced(const struct sb_vars *v)
+{
+	return v->secure_boot_status == EFI_SUCCESS && v->secure_boot != 0 && v->setup_mode != 1;
+}
+
+enum sb_mode sb_mode(const struct sb_vars *v)
+{
+	if (v->secure_boot_status == EFI_NOT_FOUND)
+		return SB_MODE_DISABLED;
+	if (v->secure_boot_status != EFI_SUCCESS)
+		return SB_MODE_UNKNOWN;
+	if (!sb_enforced(v))
+		return SB_MODE_DISABLED;
+	/* shim's MokSBStateRT counts only when volatile, as Linux has it */
+	if (v->moksb_status == EFI_SUCCESS && !(v->moksb_attributes & EFI_VARIABLE_NON_VOLATILE) && v->moksb == 1)
+		return SB_MODE_DISABLED;
+	return SB_MODE_ENABLED;
 }
 
 const char *trust_status_meaning(EFI_STATUS status)

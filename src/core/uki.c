@@ -62,17 +62,20 @@ EFI_STATUS uki_parse(const struct pe_info *pe, const uint8_t *buf, size_t len, e
 	return EFI_SUCCESS;
 }
 
-void uki_measure_sections(const struct uki_sections *u,
-			  void (*measure)(void *ctx, const char *desc, const void *data, size_t size), void *ctx)
+EFI_STATUS uki_measure_sections(const struct uki_sections *u, uki_measure_fn measure, void *ctx)
 {
-	for (enum uki_section i = 0; i < _UKI_SECTION_MAX; i++) {
+	EFI_STATUS err = EFI_SUCCESS;
+
+	for (enum uki_section i = 0; i < _UKI_SECTION_MAX && !EFI_ERROR(err); i++) {
 		const char *name = uki_names[i];
 
 		if (i == UKI_PCRSIG || !u->s[i].data || u->s[i].size == 0)
 			continue;
-		measure(ctx, name, name, strlen(name) + 1);
-		measure(ctx, name, u->s[i].data, u->s[i].size);
+		err = measure(ctx, name, name, strlen(name) + 1);
+		if (!EFI_ERROR(err))
+			err = measure(ctx, name, u->s[i].data, u->s[i].size);
 	}
+	return err;
 }
 
 EFI_STATUS uki_check_kernel(const struct bz_info *bz, const char *name)

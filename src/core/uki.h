@@ -68,9 +68,10 @@ EFI_STATUS uki_parse(const struct pe_info *pe, const uint8_t *buf, size_t len, e
  * with its NUL, then its contents, each with the name as @desc. handoff's stub
  * measures through this, and `handoff uki`/`inspect --pcrs` predict through
  * it (src/core/pcr.c), so the two cannot disagree.
+ * Return: EFI_SUCCESS, or the first failure of @measure (the rest is not measured).
  */
-void uki_measure_sections(const struct uki_sections *u,
-			  void (*measure)(void *ctx, const char *desc, const void *data, size_t size), void *ctx);
+typedef EFI_STATUS (*uki_measure_fn)(void *ctx, const char *desc, const void *data, size_t size);
+EFI_STATUS uki_measure_sections(const struct uki_sections *u, uki_measure_fn measure, void *ctx);
 
 /**
  * uki_check_kernel() - can handoff's stub start this bzImage? It needs the

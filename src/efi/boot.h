@@ -47,7 +47,7 @@ struct boot_job {
 	struct kernel_region region; /* .kernel_addr != 0: @image was read into the kernel's pages */
 	struct image_info info;     /* image_identify() result */
 	const char *cmdline;        /* UTF-8, may be "" */
-	struct cmdline_forms cmdline_forms; /* boot_run(): @cmdline as every scheme hands it over and measures it */
+	struct cmdline_forms cmdline_forms; /* boot_verify(): @cmdline as every scheme hands it over and measures it */
 	bool cmdline_outside;       /* @cmdline is not the image's own: measured into PCR 12 (trust.h) */
 	struct initrd_set *initrds; /* may have n == 0 */
 	struct boot_plan plan;      /* plan_boot() */
@@ -98,9 +98,10 @@ EFI_STATUS initrd_set_add_foreign(struct initrd_set *set, struct lf2_foreign *sa
 /**
  * initrd_lf2_hide_foreign() - unregister another loader's initrd without
  * reading it, so the kernel started next cannot take it either.
- * Return: whether there was one.
+ * Return: EFI_SUCCESS (hidden), EFI_NOT_FOUND (there is none), or why it
+ * stays registered (logged).
  */
-bool initrd_lf2_hide_foreign(struct lf2_foreign *saved);
+EFI_STATUS initrd_lf2_hide_foreign(struct lf2_foreign *saved);
 void initrd_lf2_restore_foreign(struct lf2_foreign *saved);
 
 /* linux_load.c: shared by handover and legacy */
@@ -123,7 +124,10 @@ struct linux_loaded {
 /** linux_load() - kernel at an aligned address with init_size room, zero page, command line, initrd. */
 EFI_STATUS linux_load(const struct boot_job *job, struct linux_loaded *ret);
 void linux_unload(struct linux_loaded *l);
-/** boot_job_release() - free the kernel region the job's image was read into (for _cleanup_). */
+/**
+ * boot_job_release() - free the kernel region the job's image was read into
+ * and the command line's forms (for _cleanup_).
+ */
 void boot_job_release(struct boot_job *job);
 
 /* gop.c, pci.c: best effort, so void/bool */
@@ -131,11 +135,16 @@ bool gop_framebuffer(struct fb_info *ret);
 void pci_add_option_roms(struct boot_params *bp);
 
 /**
- * boot_run() - make the command line's forms (cmdline_forms_make(): a line
- * that is not well-formed UTF-8 boots nothing), verify @plan's image
- * (image_verify), measure the command line into PCR 12 when planned, and start
- * it by its scheme. Returns only on failure.
+ * boot_verify() - make the command line's forms (cmdline_forms_make(): a line
+ * that is not well-formed UTF-8 boots nothing), verify and measure @job's
+ * image (image_verify), then measure the command line into PCR 12 when
+ * planned. Nothing of it has run yet; boot_job_release() frees the forms.
+ * Return: EFI_SUCCESS with *@ret_child as image_verify(), or the refusal (logged).
  */
+EFI_STATUS boot_verify(struct boot_job *job, EFI_HANDLE *ret_child);
+/** boot_start() - start the image boot_verify() accepted by its scheme. Returns only on failure. */
+EFI_STATUS boot_start(const struct boot_job *job, EFI_HANDLE child);
+/** boot_run() - boot_verify(), then boot_start(). Returns only on failure. */
 EFI_STATUS boot_run(struct boot_job *job);
 
 /* the schemes */

@@ -9,6 +9,7 @@
 #include "boot.h"
 #include "measure.h"
 #include "core/fmt.h"
+#include "core/fwquirk.h"
 
 #define KERNEL_FILE_MAX (2ull << 30) /* no kernel or UKI is near this */
 
@@ -141,7 +142,7 @@ static EFI_STATUS open_initrds(const struct volume *vol, const struct bls_entry 
 /* A "linux" entry by its protocol; an "efi" entry (or a UKI) as an EFI
  * application for the firmware this loader was built for. */
 static EFI_STATUS plan_entry(struct boot_job *job, const struct bls_entry *e, const struct kernel_file *k,
-			     bool secure_boot)
+			     const struct loader *l)
 {
 	struct boot_request r = {
 		.img = &job->info,
@@ -150,10 +151,11 @@ static EFI_STATUS plan_entry(struct boot_job *job, const struct bls_entry *e, co
 		.fw = FW_ARCH_NATIVE,
 		.cmdline_len = strlen(job->cmdline),
 		.initrd_size = job->initrds->total_size,
-		.secure_boot = secure_boot,
-		.shim = secure_boot && shim_present(),
+		.secure_boot = l->secure_boot,
+		.shim = l->secure_boot && shim_present(),
 		.tpm = tpm_present(),
 		.cmdline_outside = job->cmdline_outside,
+		.sb_mode = l->sb_mode,
 	};
 
 	return plan_boot(&r, job->kernel_path, &job->plan);
@@ -171,6 +173,18 @@ static void say_what_boots(const struct boot_job *job, const struct bls_entry *e
 		 t->verify != VERIFY_NONE ? verifier_name(t->verify) : "");
 }
 
+/* Options Linux needs on this firmware that the line lacks: said, not added
+ * (the line is the user's, and measured), docs/compatibility.md "U-Boot". */
+static void warn_missing_options(const char *cmdline)
+{
+	unsigned missing = fwquirk_missing_options(FW_ARCH_NATIVE, ST->FirmwareVendor, cmdline);
+
+	if (missing)
+		log_warning("on U-Boot, Linux needs%s%s on its command line",
+			    missing & CMDLINE_DISABLE_MTRR_TRIM ? " disable_mtrr_trim" : "",
+			    missing & CMDLINE_EFI_NORUNTIME ? " efi=noruntime" : "");
+}
+
 /* One boot attempt of @e: every failure is said once, with the entry as its
  * context, and everything taken is released on the way out. */
 static EFI_STATUS boot_entry_job(struct loader *l, struct bls_entry *e, struct boot_job *job, const char *cmdline)
@@ -180,6 +194,7 @@ static EFI_STATUS boot_entry_job(struct loader *l, struct bls_entry *e, struct b
 	_cleanup_(kernel_file_close) struct kernel_file k = { 0 };
 	_cleanup_(initrd_set_close) struct initrd_set initrds = { 0 };
 	_cleanup_(initrd_paths_free) struct initrd_paths paths = { .n = e->n_initrd };
+	EFI_HANDLE child = NULL;
 	EFI_STATUS err;
 
 	job->initrds = &initrds;
@@ -194,16 +209,22 @@ static EFI_STATUS boot_entry_job(struct loader *l, struct bls_entry *e, struct b
 			    job->kernel_path);
 	err = open_initrds(vol, e, job, &paths.v, &initrds);
 	if (!EFI_ERROR(err))
-		err = plan_entry(job, e, &k, l->secure_boot);
+		err = plan_entry(job, e, &k, l);
 	if (!EFI_ERROR(err))
 		err = kernel_file_read(job, &k, &pool_image);
 	if (EFI_ERROR(err))
 		return err;
+	if (e->kernel)
+		warn_missing_options(job->cmdline);
 	say_what_boots(job, e);
 	loader_var_set_str(u"HandoffBootScheme", scheme_name(job->plan.scheme));
+	err = boot_verify(job, &child);
+	if (EFI_ERROR(err))
+		return err;
+	/* only an entry whose image was accepted is remembered (default @saved) */
 	loader_save_selected(l, e);
 	loader_var_set_time(u"LoaderTimeExecUSec");
-	return boot_run(job);
+	return boot_start(job, child);
 }
 
 EFI_STATUS boot_entry(struct loader *l, struct bls_entry *e, const char *cmdline)

@@ -1,21 +1,31 @@
 /* One path from a resolved plan to its scheme, for the loader and the stub:
  * the command line's forms (cmdline_forms_make(), the one place a line is
- * refused or becomes what is measured and handed over), verify
- * (src/efi/verify.c), measure the command line (PCR 12) only once the image is
- * accepted, then the scheme. */
+ * refused or becomes what is measured and handed over), verify and measure
+ * PCR 4 (src/efi/verify.c), measure the command line (PCR 12) only once the
+ * image is accepted, then the scheme. A measurement that cannot be made stops
+ * the boot (src/efi/tpm.c). */
 #include "boot.h"
 #include "measure.h"
 
-static EFI_STATUS boot_run_formed(const struct boot_job *job)
+EFI_STATUS boot_verify(struct boot_job *job, EFI_HANDLE *ret_child)
 {
-	EFI_HANDLE child = NULL;
 	EFI_STATUS err;
 
-	err = image_verify(job, &child);
-	if (EFI_ERROR(err))
+	*ret_child = NULL;
+	cmdline_forms_free(&job->cmdline_forms); /* the stub verifies again after a refusal */
+	err = cmdline_forms_make(job->cmdline, &job->cmdline_forms);
+	if (!EFI_ERROR(err))
+		err = image_verify(job, ret_child);
+	if (EFI_ERROR(err) || !job->plan.trust.measure_pcr12)
 		return err;
-	if (job->plan.trust.measure_pcr12)
-		measure_cmdline_pcr12(job->cmdline_forms.utf16, job->cmdline_forms.utf16_size);
+	err = measure_cmdline_pcr12(job->cmdline_forms.utf16, job->cmdline_forms.utf16_size);
+	if (EFI_ERROR(err) && *ret_child)
+		BS->UnloadImage(*ret_child);
+	return err;
+}
+
+EFI_STATUS boot_start(const struct boot_job *job, EFI_HANDLE child)
+{
 	switch (job->plan.scheme) {
 	case SCHEME_STUB: return boot_stub(job, child);
 	case SCHEME_HANDOVER: return boot_handover(job);
@@ -26,10 +36,8 @@ static EFI_STATUS boot_run_formed(const struct boot_job *job)
 
 EFI_STATUS boot_run(struct boot_job *job)
 {
-	EFI_STATUS err = cmdline_forms_make(job->cmdline, &job->cmdline_forms);
+	EFI_HANDLE child = NULL;
+	EFI_STATUS err = boot_verify(job, &child);
 
-	if (!EFI_ERROR(err))
-		err = boot_run_formed(job);
-	cmdline_forms_free(&job->cmdline_forms);
-	return err;
+	return EFI_ERROR(err) ? err : boot_start(job, child);
 }

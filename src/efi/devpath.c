@@ -26,7 +26,7 @@ const void *devpath_find(const EFI_DEVICE_PATH_PROTOCOL *dp, uint8_t type, uint8
 	return NULL;
 }
 
-static size_t devpath_size(const EFI_DEVICE_PATH_PROTOCOL *dp)
+size_t devpath_size(const EFI_DEVICE_PATH_PROTOCOL *dp)
 {
 	const EFI_DEVICE_PATH_PROTOCOL *n = dp;
 

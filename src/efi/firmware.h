@@ -6,6 +6,7 @@
 #include "core/array.h"
 #include "core/log.h"
 #include "core/str16.h"
+#include "core/trust.h"
 #include <efi/efi.h>
 #include <efi/proto/device_path.h>
 #include <efi/proto/file.h>
@@ -53,6 +54,8 @@ uint16_t devpath_node_len(const EFI_DEVICE_PATH_PROTOCOL *n);
 /** devpath_find() - @dp's first node of @type/@subtype at least @min_len long, before its end; NULL if none or @dp is
  * NULL. */
 const void *devpath_find(const EFI_DEVICE_PATH_PROTOCOL *dp, uint8_t type, uint8_t subtype, size_t min_len);
+/** devpath_size() - bytes of @dp, its end node included. */
+size_t devpath_size(const EFI_DEVICE_PATH_PROTOCOL *dp);
 /** devpath_for_file() - the device's path plus a file path node for @path. */
 EFI_DEVICE_PATH_PROTOCOL *devpath_for_file(EFI_HANDLE device, const char *path);
 
@@ -72,11 +75,26 @@ EFI_STATUS file_read_exact(EFI_FILE_PROTOCOL *f, void *buf, uint64_t size, const
 /** file_read_all() - whole file into a new pool buffer (+1 NUL byte); errors logged with @path. */
 EFI_STATUS file_read_all(EFI_FILE_PROTOCOL *root, const char *path, uint8_t **ret, size_t *ret_size);
 void file_close(EFI_FILE_PROTOCOL *f);
+/*
+ * struct file_fast_ops - a faster way to read large files of some volumes
+ * (fat_fast.c, set by the loader only): told of every file opened and
+ * closed; read() serves file_read_exact() calls of FILE_FAST_MIN bytes or
+ * more from the file's current position, returning EFI_SUCCESS only when it
+ * read them all (and moved the position past them), else the firmware reads.
+ */
+#define FILE_FAST_MIN (1u << 20)
+struct file_fast_ops {
+	void (*opened)(EFI_FILE_PROTOCOL *root, const char *path, EFI_FILE_PROTOCOL *f);
+	EFI_STATUS (*read)(EFI_FILE_PROTOCOL *f, void *buf, uint64_t size);
+	void (*closed)(EFI_FILE_PROTOCOL *f);
+};
+extern const struct file_fast_ops *file_fast;
 /** file_list_dir() - names (UTF-8) of regular files in @dir_path ending in @suffix. */
 EFI_STATUS file_list_dir(EFI_FILE_PROTOCOL *root, const char *dir_path, const char *suffix,
 			 char ***ret_names, size_t *ret_n);
 
 /* --- variables (vars.c) --- */
-bool secure_boot_enabled(void);
+/** secure_boot_read() - SecureBoot, SetupMode and shim's MokSBStateRT, as read. */
+void secure_boot_read(struct sb_vars *ret);
 
 #endif

@@ -176,12 +176,16 @@ static bool foreign_find(struct lf2_foreign *ret)
 
 /* Moves it out of the way (ours takes the path, or none is offered at all);
  * initrd_lf2_restore_foreign() puts it back. */
-static void foreign_unregister(struct lf2_foreign *saved)
+static EFI_STATUS foreign_unregister(struct lf2_foreign *saved)
 {
-	if (BS->HandleProtocol(saved->handle, &dp_guid, &saved->devpath) != EFI_SUCCESS ||
-	    BS->UninstallMultipleProtocolInterfaces(saved->handle, &dp_guid, saved->devpath, &lf2_guid, saved->lf2,
-						   NULL) != EFI_SUCCESS)
-		saved->handle = NULL; /* still registered: ours cannot be installed, said later */
+	EFI_STATUS err = BS->HandleProtocol(saved->handle, &dp_guid, &saved->devpath);
+
+	if (!EFI_ERROR(err))
+		err = BS->UninstallMultipleProtocolInterfaces(saved->handle, &dp_guid, saved->devpath, &lf2_guid,
+							      saved->lf2, NULL);
+	if (EFI_ERROR(err))
+		saved->handle = NULL; /* still registered */
+	return err;
 }
 
 /* The size comes from another program: capped before it is laid out. */
@@ -236,16 +240,20 @@ EFI_STATUS initrd_set_add_foreign(struct initrd_set *set, struct lf2_foreign *sa
 	if (EFI_ERROR(err))
 		return err;
 	*saved = found;
-	foreign_unregister(saved);
+	foreign_unregister(saved); /* if it stays, ours cannot be installed: said then */
 	return EFI_SUCCESS;
 }
 
-bool initrd_lf2_hide_foreign(struct lf2_foreign *saved)
+EFI_STATUS initrd_lf2_hide_foreign(struct lf2_foreign *saved)
 {
+	EFI_STATUS err;
+
 	if (!foreign_find(saved))
-		return false;
-	foreign_unregister(saved);
-	return true;
+		return EFI_NOT_FOUND;
+	err = foreign_unregister(saved);
+	if (EFI_ERROR(err))
+		return log_error_status(err, "the loader's initrd (LoadFile2) cannot be unregistered: %m");
+	return EFI_SUCCESS;
 }
 
 void initrd_lf2_restore_foreign(struct lf2_foreign *saved)

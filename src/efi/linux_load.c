@@ -14,8 +14,9 @@ EFI_STATUS kernel_region_alloc(const struct kernel_layout *lay, uint64_t below, 
 	uint64_t pad = ALIGN_UP(below, (uint64_t)EFI_PAGE_SIZE), off, a;
 	EFI_STATUS err;
 
-	/* pad <= BZ_HEAD_MAX rounded: no wrap; pref_address - pad only when it fits */
-	if (pad <= lay->pref_address && pages_alloc_at(lay->pref_address - pad, pad + lay->alloc_size) == EFI_SUCCESS) {
+	/* pad <= BZ_HEAD_MAX rounded: no wrap; pref_address - pad only when it fits (0: no pref_address) */
+	if (lay->pref_address && pad <= lay->pref_address &&
+	    pages_alloc_at(lay->pref_address - pad, pad + lay->alloc_size) == EFI_SUCCESS) {
 		*ret = (struct kernel_region){ lay->pref_address - pad, pad + lay->alloc_size, lay->pref_address };
 		return EFI_SUCCESS;
 	}
@@ -84,15 +85,6 @@ static EFI_STATUS load_initrd(const struct boot_job *job, struct linux_loaded *l
 	return initrd_set_read(set, (uint8_t *)(uintptr_t)l->initrd_addr, l->initrd_alloc);
 }
 
-/* PCR 9 as the kernel's own EFI stub would have measured it had it been
- * started by the stub scheme with these LoadOptions and this LoadFile2 initrd
- * (the handover entry and the 64-bit entry measure nothing). */
-static void measure_for_linux(const struct boot_job *job, const struct linux_loaded *l)
-{
-	measure_linux_stub_params(job->cmdline_forms.utf16, job->cmdline_forms.utf16_size,
-				  (const void *)(uintptr_t)l->initrd_addr, l->initrd_alloc);
-}
-
 EFI_STATUS linux_load(const struct boot_job *job, struct linux_loaded *ret)
 {
 	struct linux_loaded l = { 0 };
@@ -108,8 +100,12 @@ EFI_STATUS linux_load(const struct boot_job *job, struct linux_loaded *ret)
 		err = load_cmdline(job, &l);
 	if (!EFI_ERROR(err))
 		err = load_initrd(job, &l);
+	/* PCR 9 as the kernel's own EFI stub would have measured it had it been
+	 * started by the stub scheme with these LoadOptions and this LoadFile2
+	 * initrd (the handover entry and the 64-bit entry measure nothing). */
 	if (!EFI_ERROR(err) && job->plan.trust.measure_pcr9)
-		measure_for_linux(job, &l);
+		err = measure_linux_stub_params(job->cmdline_forms.utf16, job->cmdline_forms.utf16_size,
+						 (const void *)(uintptr_t)l.initrd_addr, l.initrd_alloc);
 	if (EFI_ERROR(err)) {
 		linux_unload(&l);
 		return err;
@@ -117,6 +113,7 @@ EFI_STATUS linux_load(const struct boot_job *job, struct linux_loaded *ret)
 	bp_setup_header(l.bp, &job->info.bz, &(struct bp_load){
 		.kernel_addr = l.kernel_addr, .cmdline_addr = l.cmdline_addr,
 		.initrd_addr = l.initrd_addr, .initrd_size = l.initrd_alloc,
+		.secure_boot = (uint8_t)job->plan.trust.bp_secure_boot,
 	});
 	*ret = l;
 	return EFI_SUCCESS;
@@ -126,6 +123,7 @@ void boot_job_release(struct boot_job *job)
 {
 	pages_free(job->region.addr, job->region.size);
 	job->region = (struct kernel_region){ 0 };
+	cmdline_forms_free(&job->cmdline_forms);
 }
 
 void linux_unload(struct linux_loaded *l)

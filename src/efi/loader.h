@@ -17,7 +17,8 @@ struct loader {
 	size_t default_idx;
 	bool oneshot;                 /* LoaderEntryOneShot chose default_idx */
 	struct bli_request req;       /* what the OS asked of this boot (kept for LoaderEntryLastBooted) */
-	bool secure_boot;
+	bool secure_boot;             /* sb_enforced() */
+	enum sb_mode sb_mode;         /* sb_mode(): what the kernel is told */
 	bool editor;                  /* cfg_editor_allowed() */
 };
 

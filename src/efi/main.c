@@ -7,6 +7,7 @@
 EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
 	struct loader l = { 0 };
+	struct sb_vars sb;
 	bool force_menu = false;
 	EFI_STATUS err;
 
@@ -18,7 +19,9 @@ EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		con_pause_before_exit();
 		return err;
 	}
-	l.secure_boot = secure_boot_enabled();
+	secure_boot_read(&sb);
+	l.secure_boot = sb_enforced(&sb);
+	l.sb_mode = sb_mode(&sb);
 	l.editor = cfg_editor_allowed(&l.cfg, l.secure_boot);
 	loader_info_publish(&l, image);
 	for (;;) {

@@ -37,63 +37,88 @@ bool tpm_present(void)
 	return tcg2() != NULL;
 }
 
-/* Best effort (a failed measurement leaves the PCR at a value no policy
- * expects, which fails closed); the reason is logged once per event. */
-static void extend(uint8_t *event, size_t event_size, const void *data, size_t size, const char *what)
+/* A measurement that fails stops the boot: a kernel that ran unmeasured could
+ * extend the PCR with the expected value itself (issue 21). Said once. */
+static EFI_STATUS extend(uint64_t flags, uint8_t *event, const void *data, size_t size, const char *what)
 {
 	EFI_TCG2_PROTOCOL *t = tcg2();
 	EFI_STATUS err;
 
 	if (!t) {
 		mem_free(event);
-		return;
+		return EFI_SUCCESS;
 	}
-	if (!event) {
-		log_warning("TPM: no memory to measure %s", what);
-		return;
-	}
-	err = t->HashLogExtendEvent(t, 0, (EFI_PHYSICAL_ADDRESS)(uintptr_t)data, size, (EFI_TCG2_EVENT *)event);
-	if (EFI_ERROR(err))
-		log_status(LOG_WARNING, err, "TPM: measuring %s (%zu bytes) failed: %m", what, event_size);
+	err = event ? t->HashLogExtendEvent(t, flags, (EFI_PHYSICAL_ADDRESS)(uintptr_t)data, size,
+					    (EFI_TCG2_EVENT *)event)
+		    : EFI_OUT_OF_RESOURCES;
 	mem_free(event);
+	if (EFI_ERROR(err))
+		return log_error_status(err, "TPM: cannot measure %s (%zu bytes): %m: not booting it unmeasured", what,
+					size);
+	return EFI_SUCCESS;
 }
 
-static void tpm_measure_tagged(uint32_t pcr, uint32_t tag_id, const char *desc, const void *data, size_t size)
+EFI_STATUS tpm_measure_ipl_ascii(uint32_t pcr, const char *desc, const void *data, size_t size)
 {
 	size_t n = 0;
 
-	if (tpm_present())
-		extend(tcg_event_new_tagged(pcr, tag_id, desc, &n), n, data, size, desc);
+	return extend(0, tcg_event_new_ipl_ascii(pcr, desc, &n), data, size, desc);
 }
 
-static void tpm_measure_ipl16(uint32_t pcr, const CHAR16 *desc, size_t desc_bytes, const void *data, size_t size)
+EFI_STATUS measure_linux_stub_params(const CHAR16 *opts, size_t opts_bytes, const void *initrd,
+				     size_t initrd_size)
+{
+	size_t n = 0;
+	uint8_t *event = tcg_event_new_tagged(TPM_PCR_LINUX_STUB, LINUX_EVENT_TAG_LOAD_OPTIONS,
+					      LINUX_EVENT_DESC_LOAD_OPTIONS, &n);
+	EFI_STATUS err = extend(0, event, opts, opts_bytes, LINUX_EVENT_DESC_LOAD_OPTIONS);
+
+	if (EFI_ERROR(err) || !initrd_size)
+		return err;
+	return extend(0, tcg_event_new_tagged(TPM_PCR_LINUX_STUB, LINUX_EVENT_TAG_INITRD, LINUX_EVENT_DESC_INITRD, &n),
+		      initrd, initrd_size, LINUX_EVENT_DESC_INITRD);
+}
+
+EFI_STATUS measure_cmdline_pcr12(const CHAR16 *opts, size_t opts_bytes)
 {
 	size_t n = 0;
 
-	if (tpm_present())
-		extend(tcg_event_new_ipl(pcr, desc, desc_bytes, &n), n, data, size, "the command line");
+	return extend(0, tcg_event_new_ipl(TPM_PCR_KERNEL_CONFIG, opts, opts_bytes, &n), opts, opts_bytes,
+		      "the command line");
 }
 
-void tpm_measure_ipl_ascii(uint32_t pcr, const char *desc, const void *data, size_t size)
+/* TCG EFI Protocol §6.6.5: with PE_COFF_IMAGE the firmware hashes the image as
+ * LoadImage does (the Authenticode digest), so PCR 4 gets the value
+ * LoadImage would have put there; else the file's SHA-256. */
+EFI_STATUS tpm_measure_image(const void *image, size_t size, bool pe, const EFI_DEVICE_PATH_PROTOCOL *dp,
+			     const char *path)
 {
 	size_t n = 0;
 
-	if (tpm_present())
-		extend(tcg_event_new_ipl_ascii(pcr, desc, &n), n, data, size, desc);
+	return extend(pe ? EFI_TCG2_PE_COFF_IMAGE : 0,
+		      tcg_event_new_image(TPM_PCR_BOOT_LOADER_CODE, (uintptr_t)image, size, dp,
+					  dp ? devpath_size(dp) : 0, &n),
+		      image, size, path);
 }
 
-void measure_linux_stub_params(const CHAR16 *opts, size_t opts_bytes, const void *initrd, size_t initrd_size)
+uint64_t tpm_log_mark(void)
 {
-	tpm_measure_tagged(TPM_PCR_LINUX_STUB, LINUX_EVENT_TAG_LOAD_OPTIONS, LINUX_EVENT_DESC_LOAD_OPTIONS, opts,
-			   opts_bytes);
-	if (initrd_size)
-		tpm_measure_tagged(TPM_PCR_LINUX_STUB, LINUX_EVENT_TAG_INITRD, LINUX_EVENT_DESC_INITRD, initrd,
-				   initrd_size);
+	EFI_TCG2_PROTOCOL *t = tcg2();
+	EFI_PHYSICAL_ADDRESS first = 0, last = 0;
+	BOOLEAN truncated = FALSE;
+
+	if (!t || t->GetEventLog(t, EFI_TCG2_EVENT_LOG_FORMAT_TCG_2, &first, &last, &truncated) != EFI_SUCCESS ||
+	    truncated)
+		return 0;
+	return last;
 }
 
-void measure_cmdline_pcr12(const CHAR16 *opts, size_t opts_bytes)
+/* The only event a LoadImage that fails logs is its measurement of the image:
+ * PCR 7's EV_EFI_VARIABLE_AUTHORITY event (PC Client PFP) comes with an image
+ * that passed verification, which the measurement then follows. */
+bool tpm_logged_since(uint64_t mark)
 {
-	tpm_measure_ipl16(TPM_PCR_KERNEL_CONFIG, opts, opts_bytes, opts, opts_bytes);
+	return mark && tpm_log_mark() != mark;
 }
 
 /* Bytes already in the final events table (logged after an earlier GetEventLog). */

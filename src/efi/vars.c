@@ -4,28 +4,33 @@
  * and `systemd-analyze` work on a system booted by handoff. */
 #include "loader_vars.h"
 #include "core/fmt.h"
+#include <efi/proto/shim_lock.h>
 #include <efi/vars.h>
 
 #define VAR_VOLATILE (EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS)
 
 static EFI_GUID global_guid = EFI_GLOBAL_VARIABLE_GUID;
 static EFI_GUID loader_guid = LOADER_GUID;
+static EFI_GUID shim_guid = SHIM_LOCK_GUID; /* shim's variables' vendor GUID */
 
-static bool global_flag(const CHAR16 *name)
+static EFI_STATUS get_u8(const CHAR16 *name, EFI_GUID *guid, uint32_t *attr, uint8_t *v)
 {
-	uint8_t v = 0;
-	UINTN size = sizeof(v);
+	UINTN size = sizeof(*v);
 
-	if (RT->GetVariable((CHAR16 *)name, &global_guid, NULL, &size, &v) != EFI_SUCCESS)
-		return false;
-	return size == 1 && v == 1;
+	return RT->GetVariable((CHAR16 *)name, guid, attr, &size, v);
 }
 
 /* UEFI 2.10 §32.3: images are verified when SecureBoot is 1, which the
- * firmware only reports in user mode; SetupMode is checked too. */
-bool secure_boot_enabled(void)
+ * firmware only reports in user mode; SetupMode is read too. What they mean
+ * is decided in src/core/trust.c (sb_enforced(), sb_mode()). */
+void secure_boot_read(struct sb_vars *ret)
 {
-	return global_flag(u"SecureBoot") && !global_flag(u"SetupMode");
+	struct sb_vars v = { 0 };
+
+	v.secure_boot_status = get_u8(u"SecureBoot", &global_guid, NULL, &v.secure_boot);
+	get_u8(u"SetupMode", &global_guid, NULL, &v.setup_mode);
+	v.moksb_status = get_u8(u"MokSBStateRT", &shim_guid, &v.moksb_attributes, &v.moksb);
+	*ret = v;
 }
 
 /* Boot Loader Interface strings are UCS-2 with the terminating NUL. */

@@ -1,10 +1,11 @@
-/* Verification before any byte of an image runs (issue 13): by shim when
- * handoff was started by shim (SHIM_LOCK.Verify(), or on the stub scheme the
- * LoadImage shim hooks for its second stage), else by the firmware's
- * LoadImage from the buffer already read (UEFI 2.10 §7.4: db/dbx under Secure
- * Boot, and the image measured into PCR 4 by a TPM-aware firmware). The
- * stub scheme starts the loaded image; handover and legacy unload it and
- * boot the very same buffer, so what runs is what was verified.
+/* Verification and PCR 4 before any byte of an image runs (issue 13, issue
+ * 21): by shim when handoff was started by shim (SHIM_LOCK.Verify(), or on the
+ * stub scheme the LoadImage shim hooks for its second stage), else by the
+ * firmware's LoadImage from the buffer already read (UEFI 2.10 §7.4: db/dbx
+ * under Secure Boot, and the image measured into PCR 4 by a TPM-aware
+ * firmware), else (no LoadImage can measure it) by handoff through the TPM.
+ * The stub scheme starts the loaded image; handover and legacy unload it and
+ * boot the very same buffer, so what runs is what was verified and measured.
  * src/core/trust.c decides what is done; this file only does it. */
 #include "boot.h"
 #include "measure.h"
@@ -76,82 +77,83 @@ static EFI_STATUS verify_by_shim(const struct boot_job *job)
 	return EFI_SUCCESS;
 }
 
-static bool is_policy_refusal(EFI_STATUS err)
+/* What a failed LoadImage means when it is not to be booted anyway. */
+static EFI_STATUS load_refused(const struct boot_job *job, enum load_outcome o, EFI_STATUS err, uint64_t n_before)
 {
-	return err == EFI_SECURITY_VIOLATION || err == EFI_ACCESS_DENIED;
+	EFI_STATUS shim_err;
+
+	if (o == LOAD_FAILED)
+		return log_error_status(err, "%s: LoadImage failed: %m", job->kernel_path);
+	if (o != LOAD_REFUSED_BY_SHIM)
+		return refused_by_firmware(job, err, n_before);
+	/* shim's own verdict when it has not been asked yet (trust.h
+	 * shim_verify_first): an unsigned kernel is "refused by shim". */
+	shim_err = job->plan.trust.shim_verify_first ? EFI_SUCCESS : verify_by_shim(job);
+	if (EFI_ERROR(shim_err))
+		return shim_err;
+	return log_error_status(err,
+				"%s: shim accepted it, but the firmware's LoadImage refused it (%s): boot it by "
+				"protocol handover or legacy",
+				job->kernel_path, trust_status_meaning(err));
 }
 
-/* LoadImage from the buffer, with the file's device path (also what the
- * firmware logs with the PCR 4 event). */
-static EFI_STATUS load_from_buffer(const struct boot_job *job, EFI_HANDLE *ret_child)
+/* LoadImage from the buffer (UEFI 2.10 §7.4), with the file's device path
+ * (also what the firmware logs with the PCR 4 event). The stub scheme keeps
+ * the loaded image; handover and legacy boot job->image itself. When it fails
+ * and the plan boots the kernel anyway (trust_load_outcome()), PCR 4 still
+ * gets it once: whether the firmware measured it before it failed depends on
+ * the firmware (on OVMF a refusal does not), its event log tells (@mark);
+ * else handoff does. A preverified kernel the firmware refused returns the
+ * refusal, measured: the caller boots it by another scheme. */
+static EFI_STATUS load_image(const struct boot_job *job, const EFI_DEVICE_PATH_PROTOCOL *dp, bool *ret_measure,
+			     EFI_HANDLE *ret_child)
 {
-	_cleanup_free_ EFI_DEVICE_PATH_PROTOCOL *own_dp =
-		job->devpath ? NULL : devpath_for_file(job->device, job->kernel_path);
-	const EFI_DEVICE_PATH_PROTOCOL *dp = job->devpath ? job->devpath : own_dp;
+	uint64_t n_before = exec_info_count(), mark = tpm_log_mark();
 	EFI_HANDLE child = NULL;
+	enum load_outcome o;
 	EFI_STATUS err;
 
 	err = BS->LoadImage(FALSE, IH, (EFI_DEVICE_PATH_PROTOCOL *)dp, (void *)job->image, job->image_size, &child);
-	/* §7.4: with EFI_SECURITY_VIOLATION the image was loaded and has a handle. */
-	if (EFI_ERROR(err) && child)
-		BS->UnloadImage(child);
-	else if (!EFI_ERROR(err))
-		*ret_child = child;
-	return err;
-}
-
-static EFI_STATUS load_failed(const struct boot_job *job, EFI_STATUS err, uint64_t n_before)
-{
-	const struct trust_plan *t = &job->plan.trust;
-
-	if (t->verify == VERIFY_FIRMWARE && is_policy_refusal(err))
-		return refused_by_firmware(job, err, n_before);
-	if (t->verify == VERIFY_SHIM && is_policy_refusal(err)) {
-		/* shim's own verdict when it has not been asked yet (trust.h
-		 * shim_verify_first): an unsigned kernel is "refused by shim". */
-		EFI_STATUS shim_err = t->shim_verify_first ? EFI_SUCCESS : verify_by_shim(job);
-
-		if (EFI_ERROR(shim_err))
-			return shim_err;
-		return log_error_status(err,
-					"%s: shim accepted it, but the firmware's LoadImage refused it (%s): boot it "
-					"by protocol handover or legacy",
-					job->kernel_path, trust_status_meaning(err));
-	}
-	if (!t->load_image_must_pass) {
-		log_status(LOG_WARNING, err, "%s: LoadImage failed (%m): the image is not measured into PCR 4",
-			   job->kernel_path);
+	if (!EFI_ERROR(err)) {
+		if (job->plan.scheme == SCHEME_STUB)
+			*ret_child = child;
+		else
+			BS->UnloadImage(child); /* verified and measured: boot job->image itself */
 		return EFI_SUCCESS;
 	}
-	if (is_policy_refusal(err)) {
-		/* Preverified (inside a signed image): the caller may boot the same bytes another way. */
-		log_status(LOG_INFO, err, "%s: the firmware does not trust it on its own (%m)", job->kernel_path);
-		return err;
-	}
-	return log_error_status(err, "%s: LoadImage failed: %m", job->kernel_path);
+	/* §7.4: with EFI_SECURITY_VIOLATION the image was loaded and has a handle. */
+	if (child)
+		BS->UnloadImage(child);
+	o = trust_load_outcome(&job->plan.trust, err);
+	if (o != LOAD_MEASURE && o != LOAD_FALLBACK)
+		return load_refused(job, o, err, n_before);
+	log_status(LOG_INFO, err, o == LOAD_FALLBACK ? "%s: the firmware does not trust it on its own (%m)"
+						     : "%s: LoadImage failed (%m): handoff measures it",
+		   job->kernel_path);
+	*ret_measure = job->plan.trust.pcr4 == PCR4_LOAD_IMAGE && !tpm_logged_since(mark);
+	return o == LOAD_FALLBACK ? err : EFI_SUCCESS;
 }
 
 EFI_STATUS image_verify(const struct boot_job *job, EFI_HANDLE *ret_child)
 {
 	const struct trust_plan *t = &job->plan.trust;
-	uint64_t n_before = exec_info_count();
-	EFI_HANDLE child = NULL;
-	EFI_STATUS err;
+	_cleanup_free_ EFI_DEVICE_PATH_PROTOCOL *own_dp = NULL;
+	const EFI_DEVICE_PATH_PROTOCOL *dp = job->devpath;
+	bool measure = t->pcr4 == PCR4_HANDOFF_PE || t->pcr4 == PCR4_HANDOFF_FILE;
+	EFI_STATUS err = EFI_SUCCESS, m;
 
 	*ret_child = NULL;
-	if (t->shim_verify_first) {
+	if (!dp)
+		dp = own_dp = devpath_for_file(job->device, job->kernel_path);
+	if (t->shim_verify_first)
 		err = verify_by_shim(job);
-		if (EFI_ERROR(err))
-			return err;
+	if (!EFI_ERROR(err) && t->load_image)
+		err = load_image(job, dp, &measure, ret_child);
+	if ((!EFI_ERROR(err) || t->refusal_falls_back) && measure) {
+		/* PCR 4 by handoff (trust.h PCR4_HANDOFF_*): the buffer that boots */
+		m = tpm_measure_image(job->image, job->image_size, job->info.is_pe, dp, job->kernel_path);
+		if (EFI_ERROR(m))
+			return m;
 	}
-	if (!t->load_image)
-		return EFI_SUCCESS;
-	err = load_from_buffer(job, &child);
-	if (EFI_ERROR(err))
-		return load_failed(job, err, n_before);
-	if (job->plan.scheme == SCHEME_STUB)
-		*ret_child = child;
-	else
-		BS->UnloadImage(child); /* verified and measured: boot job->image itself */
-	return EFI_SUCCESS;
+	return err;
 }

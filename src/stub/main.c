@@ -46,14 +46,15 @@ static EFI_STATUS add_cmdline_initrds(struct initrd_set *set, const EFI_LOADED_I
 
 /* The embedded kernel was verified with this whole image by whoever started
  * it ("preverified", src/core/trust.h). A wrapped bzImage's PE entry is this
- * stub itself, so the stub scheme would start us again: @no_stub. */
-static EFI_STATUS plan_embedded(struct boot_job *job, bool no_stub, bool secure_boot)
+ * stub itself, so the stub scheme would start us again: @no_stub. After the
+ * firmware refused to load it, PCR 4 has it already (@pcr4_done). */
+static EFI_STATUS plan_embedded(struct boot_job *job, bool no_stub, const struct sb_vars *sb, bool pcr4_done)
 {
 	struct boot_request r = {
 		.img = &job->info, .image_size = job->image_size, .requested = SCHEME_AUTO, .fw = FW_ARCH_NATIVE,
 		.no_stub = no_stub, .cmdline_len = strlen(job->cmdline), .initrd_size = job->initrds->total_size,
-		.secure_boot = secure_boot, .tpm = tpm_present(), .preverified = true,
-		.cmdline_outside = job->cmdline_outside,
+		.secure_boot = sb_enforced(sb), .sb_mode = sb_mode(sb), .tpm = tpm_present(), .preverified = true,
+		.pcr4_done = pcr4_done, .cmdline_outside = job->cmdline_outside,
 	};
 
 	return plan_boot(&r, job->kernel_path, &job->plan);
@@ -61,7 +62,7 @@ static EFI_STATUS plan_embedded(struct boot_job *job, bool no_stub, bool secure_
 
 /* A wrapped kernel is in two pieces (wrap.h): planned from its head, then
  * put together once, in its final pages, so linux_load() copies nothing. */
-static EFI_STATUS place_wrapped(struct boot_job *job, const struct stub_sections *s, bool secure_boot)
+static EFI_STATUS place_wrapped(struct boot_job *job, const struct stub_sections *s, const struct sb_vars *sb)
 {
 	size_t total = s->head.size + s->body.size, head_len = MIN(total, (size_t)BZ_HEAD_MAX);
 	_cleanup_free_ uint8_t *head = mem_alloc(head_len);
@@ -76,7 +77,7 @@ static EFI_STATUS place_wrapped(struct boot_job *job, const struct stub_sections
 	job->image_size = total;
 	err = image_identify_head(head, head_len, total, job->kernel_path, &job->info);
 	if (!EFI_ERROR(err))
-		err = plan_embedded(job, /* no_stub= */ true, secure_boot);
+		err = plan_embedded(job, /* no_stub= */ true, sb, /* pcr4_done= */ false);
 	if (!EFI_ERROR(err))
 		err = kernel_region_alloc(&job->plan.kernel, job->info.bz.setup_size, job->kernel_path, &job->region);
 	if (EFI_ERROR(err))
@@ -88,27 +89,28 @@ static EFI_STATUS place_wrapped(struct boot_job *job, const struct stub_sections
 	return image_identify(dst, total, job->kernel_path, &job->info);
 }
 
-static EFI_STATUS plan_kernel(struct boot_job *job, const struct stub_sections *s, bool secure_boot)
+static EFI_STATUS plan_kernel(struct boot_job *job, const struct stub_sections *s, const struct sb_vars *sb)
 {
 	EFI_STATUS err;
 
 	if (s->wrapped)
-		return place_wrapped(job, s, secure_boot);
+		return place_wrapped(job, s, sb);
 	job->image = s->linux.data;
 	job->image_size = s->linux.size;
 	err = image_identify(job->image, job->image_size, job->kernel_path, &job->info);
-	return EFI_ERROR(err) ? err : plan_embedded(job, /* no_stub= */ false, secure_boot);
+	return EFI_ERROR(err) ? err : plan_embedded(job, /* no_stub= */ false, sb, /* pcr4_done= */ false);
 }
 
 /* The firmware refused to LoadImage the embedded kernel on its own: boot the
- * same (already verified) bytes by the next scheme. */
-static EFI_STATUS boot_embedded(struct boot_job *job, bool secure_boot)
+ * same (already verified) bytes by the next scheme. image_verify() has put it
+ * into PCR 4 before it said so (LOAD_FALLBACK, src/core/trust.h). */
+static EFI_STATUS boot_embedded(struct boot_job *job, const struct sb_vars *sb)
 {
 	EFI_STATUS err = boot_run(job);
 
-	if ((err != EFI_SECURITY_VIOLATION && err != EFI_ACCESS_DENIED) || job->plan.scheme != SCHEME_STUB)
+	if ((err != EFI_SECURITY_VIOLATION && err != EFI_ACCESS_DENIED) || !job->plan.trust.refusal_falls_back)
 		return err;
-	err = plan_embedded(job, /* no_stub= */ true, secure_boot);
+	err = plan_embedded(job, /* no_stub= */ true, sb, /* pcr4_done= */ true);
 	if (EFI_ERROR(err))
 		return err;
 	log_info("stub: booting the embedded kernel by %s, covered by this image's signature",
@@ -119,16 +121,22 @@ static EFI_STATUS boot_embedded(struct boot_job *job, bool secure_boot)
 /* Under Secure Boot a UKI that carries its own .initrd or .cmdline is a sealed
  * unit: an initrd from outside (a loader's LoadFile2, initrd= files) would run
  * unverified code as /init, so none is taken and the loader's is hidden from
- * the kernel too. Said once, so that a missing initrd is not a mystery. */
-static bool outside_initrds_refused(const struct stub_sections *s, bool secure_boot, struct lf2_foreign *hidden)
+ * the kernel too (its EFI stub would take it, on handover too). Said once, so
+ * that a missing initrd is not a mystery; one that cannot be hidden stops the
+ * boot (issue 21). */
+static EFI_STATUS hide_outside_initrd(const struct stub_sections *s, struct lf2_foreign *hidden)
 {
-	if (plan_stub_takes_outside_initrds(secure_boot, s->initrd.size != 0, s->has_cmdline))
-		return false;
-	if (initrd_lf2_hide_foreign(hidden))
-		log_warning("stub: Secure Boot: the initrd offered by the loader is not used: this image carries its "
-			    "own %s",
-			    s->initrd.size ? ".initrd" : ".cmdline");
-	return true;
+	const char *own = s->initrd.size ? ".initrd" : ".cmdline";
+	EFI_STATUS err = initrd_lf2_hide_foreign(hidden);
+
+	if (err == EFI_NOT_FOUND)
+		return EFI_SUCCESS;
+	if (EFI_ERROR(err))
+		return log_error_status(err, "stub: Secure Boot: not booting this image, which carries its own %s, "
+					"with the loader's initrd in reach of its kernel", own);
+	log_warning("stub: Secure Boot: the initrd offered by the loader is not used: this image carries its own %s",
+		    own);
+	return EFI_SUCCESS;
 }
 
 /* Initrds in order: the embedded one, then a loader's (LoadFile2) or, when
@@ -141,8 +149,10 @@ static EFI_STATUS gather_initrds(struct initrd_set *set, const struct stub_secti
 
 	if (s->initrd.size)
 		err = initrd_set_add_data(set, ".initrd section", s->initrd.data, s->initrd.size);
-	if (EFI_ERROR(err) || outside_initrds_refused(s, secure_boot, &o->foreign))
+	if (EFI_ERROR(err))
 		return err;
+	if (!plan_stub_takes_outside_initrds(secure_boot, s->initrd.size != 0, s->has_cmdline))
+		return hide_outside_initrd(s, &o->foreign);
 	err = initrd_set_add_foreign(set, &o->foreign);
 	if (err == EFI_NOT_FOUND)
 		err = add_cmdline_initrds(set, li, cmdline, &o->root, &o->paths, &o->n_paths);
@@ -158,13 +168,17 @@ static EFI_STATUS stub_boot(const EFI_LOADED_IMAGE_PROTOCOL *li, const EFI_DEVIC
 							    .device = li->DeviceHandle, .devpath = self_dp,
 							    .initrds = &initrds };
 	struct stub_sections s;
-	bool secure_boot = secure_boot_enabled();
+	struct sb_vars sb;
+	bool secure_boot;
 	EFI_STATUS err;
 
+	secure_boot_read(&sb);
+	secure_boot = sb_enforced(&sb);
 	err = stub_find_sections(li, &s);
+	if (!EFI_ERROR(err))
+		err = stub_measure_sections(&s);
 	if (EFI_ERROR(err))
 		return err;
-	stub_measure_sections(&s);
 	cmdline = cmdline_for_stub(li->LoadOptions, li->LoadOptionsSize, s.has_cmdline ? s.cmdline.data : NULL,
 				   s.cmdline.size, secure_boot);
 	if (!cmdline)
@@ -177,12 +191,12 @@ static EFI_STATUS stub_boot(const EFI_LOADED_IMAGE_PROTOCOL *li, const EFI_DEVIC
 	err = gather_initrds(&initrds, &s, li, cmdline, secure_boot, &o);
 	if (EFI_ERROR(err))
 		return err;
-	err = plan_kernel(&job, &s, secure_boot);
+	err = plan_kernel(&job, &s, &sb);
 	if (EFI_ERROR(err))
 		return err;
 	log_info("stub: booting the embedded kernel by %s (%zu initrd, %llu KiB)", scheme_name(job.plan.scheme),
 		 initrds.n, (unsigned long long)(initrds.total_size >> 10));
-	return boot_embedded(&job, secure_boot);
+	return boot_embedded(&job, &sb);
 }
 
 EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)

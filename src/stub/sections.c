@@ -56,12 +56,12 @@ EFI_STATUS stub_find_sections(const EFI_LOADED_IMAGE_PROTOCOL *li, struct stub_s
 	return EFI_SUCCESS;
 }
 
-static void measure_pcr11(void *ctx, const char *desc, const void *data, size_t size)
+static EFI_STATUS measure_pcr11(void *ctx, const char *desc, const void *data, size_t size)
 {
-	tpm_measure_ipl_ascii(TPM_PCR_KERNEL_BOOT, desc, data, size);
+	return tpm_measure_ipl_ascii(TPM_PCR_KERNEL_BOOT, desc, data, size);
 }
 
-void stub_measure_sections(const struct stub_sections *s)
+EFI_STATUS stub_measure_sections(const struct stub_sections *s)
 {
-	uki_measure_sections(&s->uki, measure_pcr11, /* ctx= */ NULL);
+	return uki_measure_sections(&s->uki, measure_pcr11, /* ctx= */ NULL);
 }

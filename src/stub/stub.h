@@ -30,7 +30,8 @@ EFI_STATUS stub_find_sections(const EFI_LOADED_IMAGE_PROTOCOL *li, struct stub_s
  * order, its name (ASCII with NUL), then its contents, as EV_IPL events;
  * the order and the rule are uki_measure_sections()'s, which the signed PCR
  * policies of `handoff uki` are computed with.
+ * Return: EFI_SUCCESS, or why one could not be measured (logged): not booted.
  */
-void stub_measure_sections(const struct stub_sections *s);
+EFI_STATUS stub_measure_sections(const struct stub_sections *s);
 
 #endif

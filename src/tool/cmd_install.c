@@ -2,8 +2,10 @@
  * (unless another loader owns it) the removable-media path
  * \EFI\BOOT\BOOTX64.EFI (UEFI 2.10 §3.5.1.1), plus \loader\loader.conf and
  * \loader\entries\; with --arch ia32 (or both) the loader for 32-bit
- * firmware as handoffia32.efi and BOOTIA32.EFI. Files already right are not
- * touched, so a second run changes nothing. */
+ * firmware as handoffia32.efi and BOOTIA32.EFI. With --netboot, a network
+ * boot server's tree: the removable-media paths only (the firmware's DHCP
+ * answer names them), loader.conf and loader/entries.list (netlist.c). Files
+ * already right are not touched, so a second run changes nothing. */
 #include "entry.h"
 #include "esp.h"
 #include "loader_conf.h"
@@ -17,7 +19,7 @@
 
 static const char help[] =
 	"Usage: handoff install [--esp DIR] [--arch x64|ia32|both] [--force] [--variables yes|no]\n"
-	"                      [--loader FILE] [--boot DIR]\n\n"
+	"                      [--loader FILE] [--boot DIR] [--netboot]\n\n"
 	"Install the loader on the EFI system partition mounted (or staged) at DIR:\n"
 	"DIR/EFI/handoff/handoffx64.efi and DIR/EFI/BOOT/BOOTX64.EFI, DIR/loader/loader.conf\n"
 	"and DIR/loader/entries/ when missing. Another boot loader already at\n"
@@ -37,7 +39,11 @@ static const char help[] =
 	"                       not with --arch both\n"
 	"  --boot DIR           the distribution's /boot (default): when it already has\n"
 	"                       loader/entries and is not on the ESP, loader.conf names\n"
-	"                       its partition (boot-partition PARTUUID), as entry add does\n";
+	"                       its partition (boot-partition PARTUUID), as entry add does\n"
+	"  --netboot            DIR is a network boot server's tree (HTTP or TFTP root):\n"
+	"                       EFI/BOOT/BOOTX64.EFI and BOOTIA32.EFI (--arch both is the\n"
+	"                       default here), loader/loader.conf and loader/entries.list,\n"
+	"                       which entry add/remove keep current; needs --esp\n";
 
 /* What one firmware word size gets (UEFI 2.10 §3.5.1.1 names the fallbacks). */
 struct arch_files {
@@ -62,7 +68,8 @@ struct install_args {
 	const char *loader_opt;
 	bool force;
 	bool variables;
-	bool x64, ia32;
+	bool x64, ia32, arch_given;
+	bool netboot;
 };
 
 static int parse_args(int argc, char **argv, struct install_args *a)
@@ -71,6 +78,7 @@ static int parse_args(int argc, char **argv, struct install_args *a)
 		{ "esp", required_argument, NULL, 'e' }, { "force", no_argument, NULL, 'f' },
 		{ "variables", required_argument, NULL, 'V' }, { "loader", required_argument, NULL, 'l' },
 		{ "arch", required_argument, NULL, 'a' }, { "boot", required_argument, NULL, 'b' },
+		{ "netboot", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' }, { 0 },
 	};
 	int c;
@@ -88,7 +96,9 @@ static int parse_args(int argc, char **argv, struct install_args *a)
 				return tool_usage("--arch '%s': expected x64, ia32 or both", optarg);
 			a->x64 = strcmp(optarg, "ia32") != 0;
 			a->ia32 = strcmp(optarg, "x64") != 0;
+			a->arch_given = true;
 			break;
+		case 'n': a->netboot = true; break;
 		case 'V':
 			if (strcmp(optarg, "yes") != 0 && strcmp(optarg, "no") != 0)
 				return tool_usage("--variables '%s': expected yes or no", optarg);
@@ -100,6 +110,10 @@ static int parse_args(int argc, char **argv, struct install_args *a)
 	}
 	if (optind < argc)
 		return tool_usage("unexpected argument '%s'", argv[optind]);
+	if (a->netboot && !a->arch_given)
+		a->ia32 = true; /* a fleet's server serves both kinds of firmware */
+	if (a->netboot && (!a->esp || a->variables))
+		return tool_usage("--netboot: give the server's tree with --esp DIR; no --variables");
 	if (a->x64 && a->ia32 && a->loader_opt)
 		return tool_usage("--loader names one image: use it with --arch x64 or --arch ia32");
 	return 0;
@@ -152,7 +166,7 @@ static int install_fallback(const struct install_args *a, const char *path, cons
 
 static int install_files(const struct install_args *a, const struct arch_files *arch, const uint8_t *buf, size_t len)
 {
-	char *hdir = path_join(a->esp, "EFI/handoff"), *bdir = path_join(a->esp, "EFI/BOOT");
+	char *hdir = path_join(a->esp, a->netboot ? "EFI/BOOT" : "EFI/handoff"), *bdir = path_join(a->esp, "EFI/BOOT");
 	char *main_path = path_join(hdir, arch->main), *fb_path = path_join(bdir, arch->fallback);
 	char *entries = path_join(a->esp, "loader/entries"), *conf = path_join(a->esp, "loader/loader.conf");
 	uint8_t *old = NULL;
@@ -164,13 +178,15 @@ static int install_files(const struct install_args *a, const struct arch_files *
 		goto out;
 	if (install_fallback(a, fb_path, buf, len, old, old_len) < 0)
 		goto out;
-	r = install_file(main_path, buf, len, 0644);
+	r = a->netboot ? 0 : install_file(main_path, buf, len, 0644); /* no Boot#### names it on a server */
 	report(r, main_path);
 	if (r >= 0 && !is_file(conf)) {
 		r = write_file_atomic(conf, default_loader_conf, strlen(default_loader_conf), 0644);
 		if (r == 0)
 			printf("created %s\n", conf);
 	}
+	if (r >= 0 && a->netboot)
+		r = netlist_update(a->esp, /* create= */ true);
 out:
 	free(old);
 	free(conf);
@@ -267,8 +283,8 @@ int cmd_install(int argc, char **argv)
 	r = EXIT_FAIL;
 	if ((!a.x64 || load_loader(&a, &arch_x64, &x64) == 0) && (!a.ia32 || load_loader(&a, &arch_ia32, &ia32) == 0) &&
 	    (!a.x64 || install_files(&a, &arch_x64, x64.buf, x64.len) == 0) &&
-	    (!a.ia32 || install_files(&a, &arch_ia32, ia32.buf, ia32.len) == 0) && esp_record(esp) == 0 &&
-	    name_boot_partition(esp, a.boot) == 0)
+	    (!a.ia32 || install_files(&a, &arch_ia32, ia32.buf, ia32.len) == 0) &&
+	    (a.netboot || (esp_record(esp) == 0 && name_boot_partition(esp, a.boot) == 0)))
 		r = a.variables ? efivar_add_boot_entry(a.esp, variables_arch(&a)->main) : EXIT_OK;
 	free(x64.buf);
 	free(ia32.buf);

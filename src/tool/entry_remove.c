@@ -160,6 +160,8 @@ int entry_remove_id(const char *root, const char *id, const char *keep, bool fil
 	strv_free(refs, n_refs);
 	strv_free(names, n);
 	free(dir);
+	if (netlist_update(root, /* create= */ false) < 0) /* a network boot tree lists its entries */
+		r = -1;
 	return r < 0 ? -1 : (int)n;
 }
 

@@ -54,6 +54,12 @@ int disk_build(const char *img, const char *esp, const char *xbootldr, bool xboo
  * BootOrder. Return: EXIT_OK or EXIT_FAIL.
  */
 int efivar_add_boot_entry(const char *esp, const char *loader_name);
+/**
+ * netlist_update() - rewrite ROOT/loader/entries.list (netlist.c) from the entry
+ * files under @root, keeping its other lines; only when it exists, unless @create.
+ * Return: 0 (also when there is none) or -1 (reason printed).
+ */
+int netlist_update(const char *root, bool create);
 /** efivars_dir() - where EFI variables are (efivarfs, or $HANDOFF_EFIVARS_DIR in tests). */
 const char *efivars_dir(void);
 

@@ -19,7 +19,8 @@
   the certificate table itself left out.
 - parse_event_log(bytes): the crypto-agile TCG event log (PC Client PFP
   §10.2: a SHA-1 format Spec ID event, then TCG_PCR_EVENT2 records), and
-  replay(events) -> {pcr: sha256 value}.
+  replay(events) -> {pcr: sha256 value}; pcr4_apps(events): the digests of
+  PCR 4's EV_EFI_BOOT_SERVICES_APPLICATION events (a kernel must be there once).
 """
 import hashlib
 import struct
@@ -162,6 +163,11 @@ def parse_event_log(log):
         events.append((pcr, etype, digests, log[off + 4:off + 4 + esize]))
         off += 4 + esize
     return events
+
+
+def pcr4_apps(events):
+    """The SHA-256 digests of PCR 4's EV_EFI_BOOT_SERVICES_APPLICATION events, in log order."""
+    return [e[2].get(TPM_ALG_SHA256) for e in events if e[0] == 4 and e[1] == EV_EFI_BOOT_SERVICES_APPLICATION]
 
 
 def replay(events):

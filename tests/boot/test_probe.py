@@ -14,7 +14,7 @@ from harness.paths import LOADER, PROBE_BARE, root_path
 
 @case.needs(PROBE_BARE)
 def test_probe_real_mode_entry_reports_itself():
-    res = qemu.run_qemu(None, 60, kernel=root_path(PROBE_BARE), append="console=ttyS0", firmware=False)
+    res = qemu.run_qemu(None, 60, kernel=root_path(PROBE_BARE), append="console=ttyS0", firmware=None)
     p = res.probe
     if p is None:
         qemu.fail("no HANDOFF-PROBE line from the real-mode setup code", res)

@@ -81,10 +81,8 @@ def check_measurements(res, init, options, kernel, pcr4s):
     for i in ("4", "9", "12"):
         qemu.expect_eq(replayed.get(int(i), measured.ZERO).hex().upper(), pcrs.get(i),
                        "event log replays to PCR %s" % i, res)
-    apps = [e[2].get(measured.TPM_ALG_SHA256) for e in events
-            if e[0] == 4 and e[1] == measured.EV_EFI_BOOT_SERVICES_APPLICATION]
-    qemu.expect(measured.authenticode_sha256(kernel) in apps,
-                "PCR 4 has the kernel's Authenticode digest (EV_EFI_BOOT_SERVICES_APPLICATION)", res)
+    qemu.expect_eq(measured.pcr4_apps(events).count(measured.authenticode_sha256(kernel)), 1,
+                   "PCR 4 has the kernel's Authenticode digest once (EV_EFI_BOOT_SERVICES_APPLICATION)", res)
     tags = [e for e in events if e[0] == 9 and e[1] == measured.EV_EVENT_TAG]
     qemu.expect_eq(len(tags), 2, "PCR 9: two tagged events (LoadOptions, initrd)", res)
 
@@ -105,6 +103,11 @@ def measured_boots(secure_boot):
         res = qemu.run_qemu(img, TIMEOUT, name=scheme, secure_boot=secure_boot, tpm=True)
         init = qemu.expect_linux_saw(res, options)
         qemu.expect_eq(init.get("secureboot"), "1" if secure_boot else "0", "Linux's SecureBoot variable", res)
+        # issue 21: by legacy nothing told the kernel, which then ran unlocked
+        qemu.expect_eq(init.get("bp_secure_boot"), 3 if secure_boot else 2,
+                       "boot_params.secure_boot (3 enabled, 2 disabled)", res)
+        qemu.expect_eq(init.get("lockdown"), "integrity" if secure_boot else "none",
+                       "/sys/kernel/security/lockdown of Debian's signed kernel", res)
         qemu.expect(res.time_of(r"handoff: booting 'Debian' by %s\b" % scheme) is not None, "booted by %s" % scheme,
                     res)
         if secure_boot:
@@ -190,6 +193,12 @@ def test_secureboot_signed_uki_measures_pcr11():
     events = measured.parse_event_log(eventlog(res) or b"")
     qemu.expect_eq(measured.replay(events).get(11, measured.ZERO).hex().upper(), pcrs.get("11"),
                    "event log replays to PCR 11", res)
+    # issue 21: refused by LoadImage and booted by handover, the kernel went unmeasured
+    linux = measured.authenticode_sha256(measured.section(data, ".linux"))
+    qemu.expect_eq(measured.pcr4_apps(events).count(linux), 1, "PCR 4 has the UKI's kernel once", res)
+    qemu.expect_eq(measured.replay(events).get(4, measured.ZERO).hex().upper(), pcrs.get("4"),
+                   "event log replays to PCR 4", res)
+    qemu.expect_eq(init.get("lockdown"), "integrity", "the UKI's kernel is locked down", res)
 
 
 @case.needs(TOOL, STUB, LOADER, KERNEL, INITRD)
@@ -214,6 +223,10 @@ def test_tpm_uki_measures_the_load_options_it_takes():
     events = measured.parse_event_log(eventlog(res) or b"")
     qemu.expect_eq(measured.replay(events).get(12, measured.ZERO).hex().upper(), pcrs.get("12"),
                    "event log replays to PCR 12", res)
+    apps = measured.pcr4_apps(events)
+    qemu.expect_eq((apps.count(measured.authenticode_sha256(data)),
+                    apps.count(measured.authenticode_sha256(measured.section(data, ".linux")))), (1, 1),
+                   "PCR 4: the UKI once, its kernel once (LoadImage)", res)
 
 
 def shim_esp(entries, loader_conf, files=None):

@@ -5,18 +5,24 @@ application subsystem, 4 KiB section alignment,
 a .reloc section with base relocations, no section both writable and
 executable, NX compatible, a .sbat section in shim's format (SBAT.md: the
 "sbat,1," header line, then handoff's own line), and the size budgets
-(tests/harness/paths.py SIZE_BUDGETS, docs/style.md rule 12)."""
+(tests/harness/paths.py SIZE_BUDGETS, docs/style.md rule 12). The packed
+loaders (docs/design.md "Packed loaders"): the images they carry pass the same
+checks but the budget, and each loader's .image section decodes with the
+reference DEFLATE implementation (Python's zlib) to exactly its image laid out here."""
 import os
 import struct
 import sys
+import zlib
+
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/: the harness package
-from harness.paths import LOADER, LOADER32, STUB, SIZE_BUDGETS  # noqa: E402
+from harness.paths import LOADER, LOADER32, LOADER_IMAGE, LOADER32_IMAGE, STUB, SIZE_BUDGETS  # noqa: E402
 
 # path: (size budget, machine, optional header magic, its size before the data directories)
 X64, IA32 = (0x8664, 0x20B, 112), (0x14C, 0x10B, 96)
 BINARIES = {LOADER: (SIZE_BUDGETS[LOADER],) + X64, STUB: (SIZE_BUDGETS[STUB],) + X64,
-            LOADER32: (SIZE_BUDGETS[LOADER32],) + IA32}
+            LOADER32: (SIZE_BUDGETS[LOADER32],) + IA32, LOADER_IMAGE: (None,) + X64, LOADER32_IMAGE: (None,) + IA32}
+PACKED = {LOADER: LOADER_IMAGE, LOADER32: LOADER32_IMAGE}
 SCN_MEM_EXECUTE, SCN_MEM_WRITE = 0x20000000, 0x80000000
 DLL_NX_COMPAT = 0x0100
 
@@ -46,7 +52,7 @@ def inspect(path, budget, want_machine, want_magic, dirs):
     check(f"{path}: section alignment 4096", sect_align == 4096, str(sect_align))
     check(f"{path}: NX compatible", bool(dllchar & DLL_NX_COMPAT), hex(dllchar))
     sections = []
-    sbat = None
+    sbat = image = None
     for i in range(nsec):
         h = opt + optsize + 40 * i
         name = data[h:h + 8].rstrip(b"\0").decode()
@@ -55,15 +61,60 @@ def inspect(path, budget, want_machine, want_magic, dirs):
         sections.append((name, va, vsize, chars))
         if name == ".sbat":
             sbat = data[roff:roff + vsize]
-    check(f"{path}: .reloc section with base relocations",
-          any(s[0] == ".reloc" for s in sections) and reloc_size > 0, f"reloc dir size {reloc_size}")
+        if name == ".image":
+            image = data[roff:roff + vsize]
+    coff_chars = struct.unpack_from("<H", data, pe + 22)[0]
+    check(f"{path}: relocatable (IMAGE_FILE_RELOCS_STRIPPED clear)", not coff_chars & 1, hex(coff_chars))
+    if path == LOADER:  # the x86-64 unpacker addresses everything RIP-relative: nothing to relocate
+        check(f"{path}: no base relocation needed, none present", reloc_size == 0, f"reloc dir size {reloc_size}")
+    else:
+        check(f"{path}: .reloc section with base relocations",
+              any(s[0] == ".reloc" for s in sections) and reloc_size > 0, f"reloc dir size {reloc_size}")
     wx = [s[0] for s in sections if s[3] & SCN_MEM_EXECUTE and s[3] & SCN_MEM_WRITE]
     check(f"{path}: no writable+executable section", not wx, ", ".join(wx))
     lines = sbat.decode("ascii", "replace").splitlines() if sbat is not None else []
     check(f"{path}: .sbat: 'sbat,1,' then a 'handoff,N,' line, no NUL",
           len(lines) >= 2 and lines[0].startswith("sbat,1,") and lines[1].startswith("handoff,")
           and len(lines[1].split(",")) == 6 and b"\0" not in sbat, repr(sbat))
-    check(f"{path}: size {len(data)} <= budget {budget}", len(data) <= budget, f"{len(data)} bytes")
+    if budget is not None:
+        check(f"{path}: size {len(data)} <= budget {budget}", len(data) <= budget, f"{len(data)} bytes")
+    if path in PACKED:
+        check_packed(path, image, want_machine, PACKED[path])
+
+
+def memory_layout(path):
+    """The image as a firmware lays it out: headers, then each section at its RVA."""
+    data = open(path, "rb").read()
+    pe = struct.unpack_from("<I", data, 0x3C)[0]
+    nsec, optsize = struct.unpack_from("<H", data, pe + 6)[0], struct.unpack_from("<H", data, pe + 20)[0]
+    opt = pe + 24
+    size, headers = struct.unpack_from("<II", data, opt + 56)
+    m = bytearray(size)
+    m[:headers] = data[:headers]
+    for i in range(nsec):
+        vsize, va, rsize, roff = struct.unpack_from("<IIII", data, opt + optsize + 40 * i + 8)
+        n = min(vsize, rsize) if vsize else rsize
+        m[va:va + n] = data[roff:roff + n]
+    return bytes(m)
+
+
+def check_packed(path, payload, want_machine, inner):
+    ok = payload is not None and len(payload) >= 16 and payload[:4] == b"HOPK"
+    check(f"{path}: an .image section with a packed image", ok)
+    if not ok:
+        return
+    version, machine, size, block = struct.unpack_from("<HHII", payload, 4)
+    check(f"{path}: .image: version 2, the loader's machine", version == 2 and machine == want_machine,
+          f"version {version}, machine {machine:#x}")
+    try:
+        z = zlib.decompressobj(-15)
+        got = z.decompress(payload[16:16 + block], size + 1)
+        if not z.eof or len(got) != size:
+            got = "stream of %d bytes, ended %s" % (len(got), z.eof)
+    except zlib.error as e:
+        got = repr(e)
+    check(f"{path}: .image decodes (zlib) to {inner} laid out", got == memory_layout(inner),
+          f"{len(got)} bytes" if isinstance(got, bytes) else got)
 
 
 for path, args in BINARIES.items():

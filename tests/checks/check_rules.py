@@ -5,7 +5,7 @@
 - what each layer may include, resolved as the compiler does (-Iinclude -Isrc):
   core no src/efi, src/tool or src/stub header; tool no src/efi or src/stub
   header; stub none of the loader's menu/config/entries/bls; probe none of the
-  loader (src/efi, src/stub);
+  loader (src/efi, src/stub); the unpacker (src/pack) only src/core;
 - OpenSSL headers only in src/tool/pcr_crypto.c (the tool links libcrypto, the
   loaders and the stub never);
 - the host objects of src/core reference no firmware table (BS, RT, ST, IH);
@@ -72,6 +72,7 @@ FORBIDDEN = {  # layer -> (prefixes or files it must not include, why)
     "src/tool/": (("src/efi/", "src/stub/"), "the host tool links libc, libcrypto and src/core only"),
     "src/stub/": (LOADER_ONLY, "the stub has no menu, configuration or entries"),
     "src/probe/": (("src/efi/", "src/stub/"), "the probe is not the loader"),
+    "src/pack/": (("src/efi/", "src/stub/", "src/tool/"), "the unpacker runs before the loader: core only"),
 }
 inc = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 bad, n_includes = [], 0

@@ -2,8 +2,11 @@
  * split at its first byte: LoadOptions (UCS-2 of any size and alignment) and
  * a .cmdline section; the command line chosen (Secure Boot off and on) and
  * the initrd= paths taken from it must be sane: bounded, NUL-terminated,
- * and under Secure Boot never the LoadOptions when there is a section. */
+ * and under Secure Boot never the LoadOptions when there is a section. The
+ * loader's reading of a line for U-Boot (cmdline_kernel_flags(),
+ * fwquirk_missing_options()) runs on each line too. */
 #include "core/cmdline.h"
+#include "core/fwquirk.h"
 #include "core/array.h"
 #include <stdlib.h>
 
@@ -49,6 +52,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    strcmp(line, from_section) != 0)
 			abort(); /* options not taken (so not measured into PCR 12): the section's line */
 		check_initrds(line);
+		if ((cmdline_kernel_flags(line) & ~(unsigned)(CMDLINE_DISABLE_MTRR_TRIM | CMDLINE_EFI_NORUNTIME)) ||
+		    (fwquirk_missing_options(FW_X64, u"Das U-Boot", line) & cmdline_kernel_flags(line)))
+			abort(); /* only its flags, and what the line has is never said to be missing */
 		mem_free(from_section);
 		mem_free(line);
 	}

@@ -1,6 +1,8 @@
 /* libFuzzer: PE/COFF reader (PE32+ and PE32), on the input as a file and as
- * a loaded image (then relocated, on a copy); ".compat" records. */
+ * a loaded image (then relocated, on a copy; every section of a loaded image
+ * that parses must be readable); ".compat" records. */
 #include "core/pe.h"
+#include <stdlib.h>
 
 static void use_sections(const struct pe_info *pe, const uint8_t *data, size_t size, enum pe_layout layout)
 {
@@ -8,6 +10,8 @@ static void use_sections(const struct pe_info *pe, const uint8_t *data, size_t s
 
 	for (uint32_t i = 0; i < pe->n_sections; i++) {
 		const uint8_t *p = pe_section_data(&pe->sections[i], data, size, layout, &n);
+		if (!p && layout == PE_LAYOUT_MEMORY)
+			abort(); /* pe_parse_loaded() checked every section against the loaded image */
 		if (p && n)
 			(void)*(volatile const uint8_t *)(p + n - 1); /* must be readable */
 	}

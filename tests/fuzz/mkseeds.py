@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes the hand-made inputs of tests/fuzz/corpus/{bzimage,initrd,cmdline,gpt,pcr,
+"""Writes the hand-made inputs of tests/fuzz/corpus/{bzimage,initrd,cmdline,gpt,pe,pcr,inflate,pack,fat,
 cmdline_measure,str16,bli,tool_readers} and the UTF-8 regressions of
 {bls,config,osrel} (committed; run by hand after changing it). Each is a regression or an edge
 the fuzzers must keep reaching: see the comment beside each."""
@@ -60,6 +60,9 @@ put("cmdline", "opts-and-section", bytes([12]) + u("ro quiet") [:12] + b"root=/d
 put("cmdline", "odd-unterminated", bytes([7]) + u("initrd=\"/a b\"")[:7] + b"x")
 put("cmdline", "quoted-initrds", bytes([0]) + b'initrd="/with space" initrd=/b initrd= initrd=""\n')
 put("cmdline", "nul-in-section", bytes([0]) + b"console=ttyS0\0initrd=/hidden")
+# the options handoff names on U-Boot, as the kernel parses them (cmdline_kernel_flags)
+put("cmdline", "uboot-options", bytes([0]) + b'"disable-mtrr-trim" efi=debug,noruntime,runtime noefi -- efi=x\n')
+put("cmdline", "long-option", bytes([0]) + b"efi=noruntime," + b"a" * 200 + b" efi= efi ,,,")
 put("cmdline", "surrogates", bytes([8]) + b"\x3d\xd8\x00\xde\x00\xdc\xff\xff" + b"")
 
 
@@ -183,3 +186,134 @@ put("osrel", "kernel-version-not-utf8", b"\xd3\xd11.0-57-amd64 (debian-kernel@li
 # LoadOptions ending at a line feed, with pairs and a lone surrogate; an overlong NUL in a .cmdline
 put("cmdline", "load-options-line-feed", bytes([16]) + u("a\U0001f600") + b"\x00\xdc" + u("\nb ") + b"x")
 put("cmdline", "section-overlong-nul", bytes([0]) + EVIL + b"\n")
+
+def loaded_pe(length, vsize=0x10, size_of_image=0x2000):
+    """A PE32+ EFI application as the firmware loaded it (headers at 0, its one
+    section .data at RVA 0x1000, VirtualSize @vsize, 0x200 raw), @length bytes."""
+    b = bytearray(max(length, 0x400))
+    b[0:2] = b"MZ"
+    struct.pack_into("<I", b, 0x3c, 0x80)
+    b[0x80:0x84] = b"PE\0\0"
+    struct.pack_into("<HH", b, 0x84, 0x8664, 1)                    # machine, one section
+    struct.pack_into("<H", b, 0x94, 112 + 16 * 8)                  # optional header size
+    opt = 0x98
+    struct.pack_into("<HI", b, opt, 0x20b, 0)
+    struct.pack_into("<I", b, opt + 16, 0x1000)                    # entry point
+    struct.pack_into("<QII", b, opt + 24, 0x10000000, 0x1000, 0x200)  # ImageBase, alignments
+    struct.pack_into("<IIIH", b, opt + 56, size_of_image, 0x400, 0, 10)  # SizeOfImage, headers, EFI app
+    struct.pack_into("<I", b, opt + 108, 16)                       # data directories
+    sec = opt + 112 + 16 * 8
+    b[sec:sec + 8] = b".data\0\0\0"
+    struct.pack_into("<IIII", b, sec + 8, vsize, 0x1000, 0x200, 0x400)
+    return bytes(b[:length])
+
+
+# U-Boot's ImageSize ends with the last section (RVA + VirtualSize), short of
+# SizeOfImage: a whole loaded image; one byte less cuts into the section.
+put("pe", "loaded-short-of-size-of-image", loaded_pe(0x1010))
+put("pe", "loaded-cut-in-last-section", loaded_pe(0x100f))
+
+
+# fuzz_inflate: 2 bytes of output size, then a raw DEFLATE stream (RFC 1951), each block type and the
+# refusals the decoder must keep reaching.
+def inflate_seed(out_size, stream):
+    return struct.pack("<H", out_size) + stream
+
+
+def raw_deflate(data, level=9, strategy=zlib.Z_DEFAULT_STRATEGY):
+    c = zlib.compressobj(level, zlib.DEFLATED, -15, 9, strategy)
+    return c.compress(data) + c.flush()
+
+
+TEXT = b"the quick brown fox jumps over the lazy dog " * 20
+put("inflate", "stored", inflate_seed(len(TEXT), raw_deflate(TEXT, level=0)))
+put("inflate", "fixed", inflate_seed(len(TEXT), raw_deflate(TEXT, strategy=zlib.Z_FIXED)))
+put("inflate", "dynamic", inflate_seed(len(TEXT), raw_deflate(TEXT)))
+put("inflate", "huffman-only", inflate_seed(len(TEXT), raw_deflate(TEXT, strategy=zlib.Z_HUFFMAN_ONLY)))
+put("inflate", "rle-overlapping", inflate_seed(3000, raw_deflate(b"\0" * 3000, strategy=zlib.Z_RLE)))
+put("inflate", "one-short", inflate_seed(len(TEXT) - 1, raw_deflate(TEXT)))
+put("inflate", "cut", inflate_seed(len(TEXT), raw_deflate(TEXT)[:-3]))
+# fixed block: literal 'a', then length 3 at distance 2, before anything is two bytes back
+put("inflate", "distance-before-start", inflate_seed(4, bytes([0x4b, 0x04, 0x42, 0x00])))
+put("inflate", "block-type-3", inflate_seed(1, b"\x07\x00"))
+put("inflate", "stored-nlen-wrong", inflate_seed(1, b"\x01\x01\x00\xff\xfe\x61"))
+
+
+def packed(image, machine=0x8664, block=None, size=None):
+    """fuzz_pack: a payload (src/core/pack.h) of the memory image @image."""
+    block = raw_deflate(image) if block is None else block
+    return b"HOPK" + struct.pack("<HHII", 2, machine, len(image) if size is None else size, len(block)) + block
+
+
+def relocated_pe():
+    """loaded_pe() with a .reloc directory: one DIR64 fixup at RVA 0x1008, in the one section."""
+    b = bytearray(loaded_pe(0x2000, vsize=0x200))
+    struct.pack_into("<II", b, 0x98 + 112 + 5 * 8, 0x1100, 12)
+    struct.pack_into("<IIHH", b, 0x1100, 0x1000, 12, 0xA008, 0)
+    struct.pack_into("<Q", b, 0x1008, 0x10001000)
+    return bytes(b)
+
+
+put("pack", "x64-relocated", packed(relocated_pe()))
+put("pack", "x64-stored", packed(relocated_pe(), block=raw_deflate(relocated_pe(), level=0)))
+put("pack", "machine-ia32-of-x64-image", packed(relocated_pe(), machine=0x14c))
+put("pack", "size-one-short", packed(relocated_pe(), size=0x1fff))
+put("pack", "not-an-efi-app", packed(relocated_pe()[:0xdc] + b"\x0b" + relocated_pe()[0xdd:]))
+
+
+def fat_image(fat_bits, kib, keep=None):
+    """fuzz_fat: a mkfs.fat volume of @kib KiB with /B (5 bytes), /dir/long-file-name.bin (3000) and a
+    fragmented /a (3000 bytes around a deleted file), cut to its first @keep bytes (fuzz_fat reads zeros past
+    the input)."""
+    import subprocess
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        img = os.path.join(d, "v.img")
+        run = lambda *c: subprocess.run(c, check=True, cwd=d, capture_output=True,
+                                        env=dict(os.environ, MTOOLS_SKIP_CHECK="1"))
+        run("/usr/sbin/mkfs.fat", "-C", "-F", str(fat_bits), "-s", "1", "-r", "16", "-i", "12345678", img, str(kib))
+        for name, size in (("b", 5), ("a", 3000), ("gap", 600)):
+            with open(os.path.join(d, name), "wb") as f:
+                f.write(bytes((i * 7 + size) & 0xff for i in range(size)))
+        run("mmd", "-i", img, "::/dir")
+        run("mcopy", "-i", img, "b", "::/B")
+        run("mcopy", "-i", img, "gap", "::/gap")
+        run("mcopy", "-i", img, "a", "::/dir/long-file-name.bin")
+        run("mdel", "-i", img, "::/gap")
+        run("mcopy", "-i", img, "a", "::/a")
+        with open(img, "rb") as f:
+            data = f.read()
+    return data[:keep] if keep else data
+
+
+def fat_patch(data, find, offset, value):
+    """@data with the bytes at @offset from the first directory entry named @find (11 bytes) replaced."""
+    b = bytearray(data)
+    at = b.index(find)
+    b[at + offset:at + offset + len(value)] = value
+    return bytes(b)
+
+
+fat12 = fat_image(12, 40)
+fat16 = fat_image(16, 2100, keep=24 * 1024)
+put("fat", "seed-fat12", fat12)
+put("fat", "seed-fat16", fat16)
+# /a's first cluster pointing at itself in the FAT: the walk stops at the size (fat.c, chain loops).
+a_cluster = struct.unpack_from("<H", fat12, fat12.index(b"A          ") + 26)[0]
+loop = bytearray(fat12)
+for fat in (512, 512 + 512):  # reserved 1 sector, 1-sector FATs
+    entry = fat + a_cluster + a_cluster // 2
+    v = struct.unpack_from("<H", loop, entry)[0]
+    v = (v & 0x000f) | (a_cluster << 4) if a_cluster & 1 else (v & 0xf000) | a_cluster
+    struct.pack_into("<H", loop, entry, v)
+put("fat", "chain-self-loop", bytes(loop))
+# A long-name entry with sequence number 0 after number 1 (lfn_add() must not index chars[-13]).
+lfn = bytearray(fat12)
+at = lfn.index("long-".encode("utf-16-le")[:8]) - 1  # the entry holding the name's first characters
+lfn[at + 32:at + 32 + 32] = lfn[at:at + 32]
+lfn[at + 32] = 0x80  # sequence number 0 (0x00 would end the directory)
+put("fat", "lfn-sequence-zero", bytes(lfn[:len(fat12)]))
+# /B claims 70000 bytes in a 40 KiB volume: more clusters than the volume has.
+put("fat", "size-past-volume", fat_patch(fat12, b"B          ", 28, struct.pack("<I", 70000)))
+# A root directory entry count that does not fill its sector (fat.c scans root_entries, not whole sectors).
+put("fat", "root-entries-odd", fat12[:17] + struct.pack("<H", 3) + fat12[19:])

@@ -1,6 +1,6 @@
-"""The machine's firmware side: Debian's OVMF builds (ovmf, ovmf-ia32), the
-snakeoil key their Secure Boot build trusts and signing with it (sbsigntool),
-and a software TPM 2.0 (swtpm) for measured boot."""
+"""The machine's firmware side: Debian's OVMF builds (ovmf, ovmf-ia32) and
+U-Boot's (u-boot-qemu), the snakeoil key OVMF's Secure Boot build trusts and
+signing with it (sbsigntool), and a software TPM 2.0 (swtpm) for measured boot."""
 import os
 import shutil
 import socket
@@ -20,6 +20,11 @@ BUILDS = {
     "sb": ("OVMF_CODE_4M.snakeoil.fd", "OVMF_VARS_4M.snakeoil.fd", "ovmf"),
     "ia32": ("OVMF32_CODE_4M.secboot.fd", "OVMF32_VARS_4M.fd", "ovmf-ia32"),
 }
+# U-Boot's UEFI (Debian's u-boot-qemu, 2023.01): SPL and 64-bit U-Boot in one
+# ROM for -bios on QEMU's i440fx machine ("pc"), with no variable store. It
+# starts \EFI\BOOT\BOOTX64.EFI from a partition of the disk (a GPT disk);
+# what Linux needs there: docs/compatibility.md "U-Boot".
+UBOOT_ROM = "/usr/lib/u-boot/qemu-x86_64/u-boot.rom"
 SNAKEOIL_KEY = "/usr/share/ovmf/PkKek-1-snakeoil.key"
 SNAKEOIL_CERT = "/usr/share/ovmf/PkKek-1-snakeoil.pem"
 
@@ -33,6 +38,11 @@ def ovmf(build="x64"):
             return code, vars_
     raise host.HarnessError("OVMF firmware (%s, %s) not found in %s: install the Debian package '%s' "
                             "(scripts/deps.sh)" % (code_name, vars_name, " or ".join(OVMF_DIRS), package))
+
+
+def uboot():
+    """The U-Boot ROM (UBOOT_ROM); HarnessError naming its package when missing."""
+    return host.need_file(UBOOT_ROM, "u-boot-qemu")
 
 
 def snakeoil_key(out_dir):

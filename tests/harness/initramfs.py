@@ -83,13 +83,18 @@ done
 # Secure Boot as the firmware told Linux (efivar: 4 bytes of attributes, then 0 or 1).
 sbvar=/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c
 sb=$(tail -c 1 $sbvar 2>/dev/null | od -An -tu1 | tr -d ' \n')
+mount -t securityfs securityfs /sys/kernel/security 2>/dev/null
+# What the kernel made of it: its lockdown level (the bracketed word; a signed
+# Debian kernel locks itself down to "integrity" under Secure Boot), and
+# boot_params.secure_boot (0x1ec: 0 unset, 1 unknown, 2 disabled, 3 enabled).
+lockdown=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/security/lockdown 2>/dev/null)
+bp_sb=$(dd if=/sys/kernel/boot_params/data bs=1 skip=492 count=1 2>/dev/null | od -An -tu1 | tr -d ' \n')
 # With a TPM: the sha256 PCRs a boot loader and a stub measure into, and the
 # firmware's event log (on a line of its own, base64) so the host can replay it.
 tpm=
 if [ -d /sys/class/tpm/tpm0/pcr-sha256 ]; then
     for i in 4 9 11 12; do tpm="$tpm\"$i\":\"$(cat /sys/class/tpm/tpm0/pcr-sha256/$i)\","; done
     tpm=",\"pcr_sha256\":{${tpm%,}}"
-    mount -t securityfs securityfs /sys/kernel/security 2>/dev/null
 fi
 # Every Boot Loader Interface variable, raw (hex, attributes stripped), so the
 # host decodes UCS-2 lists and binary values (LoaderFeatures) itself.
@@ -113,6 +118,7 @@ sha=$(sha256sum /payload.bin 2>/dev/null | cut -d' ' -f1)
 report="{\"cmdline\":\"$cmdline\",\"secureboot\":\"$sb\"$tpm,\"efi\":$efi,\"efivars\":$nvars,\"fb\":\"$fb\""
 report="$report,\"payload_sha256\":\"$sha\",\"extra_sha256\":\"$extra_sha\""
 report="$report,\"bp_type_of_loader\":${bp_loader:-null},\"bp_efi_sig\":\"$bp_efisig\""
+report="$report,\"lockdown\":\"$lockdown\",\"bp_secure_boot\":${bp_sb:-null}"
 report="HANDOFF-INIT $report,\"fw_platform_size\":\"$fwsize\",\"loader\":{$loader},\"bli_hex\":{$blihex}}"
 banner="handoff demo: Linux $(uname -r) booted, initramfs running"
 

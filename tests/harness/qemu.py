@@ -6,11 +6,14 @@
     init = qemu.expect_linux_saw(r, options)          # the HANDOFF-INIT report, checked
     qemu.expect_eq(init["efi"], True, "efi", r)
 
-Machine: q35, -cpu max, 512 MiB, TCG, no display/network, serial on QEMU's
+Machine: q35, -cpu max, 512 MiB, TCG, no display, no network (net=: net.py), serial on QEMU's
 stdio, OVMF_CODE_4M read-only pflash + a per-run copy of OVMF_VARS_4M
 (ia32=True: Debian's 32-bit OVMF, ovmf-ia32, on the same 64-bit CPU: mixed mode),
 isa-debug-exit at 0xf4 (guest writes N -> QEMU exits 2N+1), -no-reboot (a
-guest reset or poweroff ends QEMU). Firmware files: firmware.py.
+guest reset or poweroff ends QEMU). firmware="uboot": U-Boot's ROM as -bios
+on the i440fx machine ("pc") it is built for, nothing in pflash; it boots
+from a partition, so give it a GPT disk (disk.gpt_disk()). Firmware files:
+firmware.py.
 
 Disk: a bare FAT image (esp.image) boots: OVMF finds \\EFI\\BOOT\\BOOTX64.EFI
 on it through its removable-media fallback. virtio-blk is the default
@@ -43,11 +46,12 @@ import threading
 import time
 
 from . import case, initramfs, paths
-from .firmware import ovmf, start_swtpm, stop_swtpm
+from .firmware import ovmf, start_swtpm, stop_swtpm, uboot
 from .host import HarnessError
 
 QEMU = "qemu-system-x86_64"
 INTERFACES = ("virtio", "ide", "none")
+FIRMWARE = ("ovmf", "uboot", None)
 
 
 @dataclasses.dataclass
@@ -141,7 +145,7 @@ def parse_tagged(line, tag):
 
 def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_args=(),
              keys=(), stop_on=None, interface="virtio", memory=512, vars_file=None,
-             name=None, firmware=True, secure_boot=False, tpm=False, ia32=False):
+             name=None, firmware="ovmf", secure_boot=False, tpm=False, ia32=False, net=None):
     """Boot QEMU/OVMF and collect the serial output. Never raises on guest failure.
 
     disk_img: raw image (FAT or GPT) or None. kernel/initrd/append: QEMU direct
@@ -151,12 +155,16 @@ def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_a
     interface: "virtio" (virtio-blk, default), "ide" (AHCI on q35) or "none"
     (-drive if=none + your own -device in extra_args).
     vars_file: VARS template to copy (default OVMF_VARS_4M.fd).
-    firmware: False to run without pflash (SeaBIOS), for experiments only.
+    firmware: "ovmf" (pflash; the build by secure_boot and ia32), "uboot"
+    (U-Boot's ROM as -bios, machine pc; not with secure_boot, ia32, vars_file)
+    or None (QEMU's own BIOS, SeaBIOS: no UEFI), for experiments only.
     secure_boot: Debian's Secure Boot OVMF with the snakeoil keys enrolled
     (SMM, secure pflash); Secure Boot is on.
     tpm: a TPM 2.0 (swtpm, fresh state per run) on tpm-crb.
     ia32: 32-bit UEFI firmware (firmware.BUILDS, SMM, secure pflash; no keys
     enrolled, so not with secure_boot) on the same 64-bit CPU.
+    net: the network's QEMU arguments (net.http_args(), net.tftp_args(), ...)
+    instead of no network at all.
     """
     if shutil.which(QEMU) is None:
         raise HarnessError("%s not found: install the Debian package 'qemu-system-x86' "
@@ -165,27 +173,22 @@ def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_a
         raise ValueError("interface must be one of %s" % (INTERFACES,))
     if ia32 and secure_boot:
         raise ValueError("no 32-bit OVMF with Secure Boot keys enrolled: ia32 and secure_boot exclude each other")
+    if firmware not in FIRMWARE or (firmware != "ovmf" and (secure_boot or ia32 or vars_file)):
+        raise ValueError("firmware must be one of %s; secure_boot, ia32 and vars_file are OVMF's" % (FIRMWARE,))
     run_dir = os.path.join(case.workdir(), name or "run-%d" % (len(case.results()) + 1))
     if os.path.exists(run_dir):
         shutil.rmtree(run_dir)
     os.makedirs(run_dir)
 
-    smm = secure_boot or ia32  # both firmware builds keep their variables in SMM
-    cmd = [QEMU, "-machine", "q35,smm=on" if smm else "q35", "-cpu", "max", "-m", str(memory), "-accel", "tcg",
-           "-display", "none", "-no-reboot", "-net", "none", "-serial", "stdio",
-           "-monitor", "none", "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
-    if smm:
-        cmd += ["-global", "driver=cfi.pflash01,property=secure,value=on"]
+    machine, fw_args = _firmware_args(firmware, secure_boot, ia32, vars_file, run_dir)
+    cmd = [QEMU, "-machine", machine, "-cpu", "max", "-m", str(memory), "-accel", "tcg",
+           "-display", "none", "-no-reboot", "-serial", "stdio",
+           "-monitor", "none", "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"] + fw_args
+    cmd += list(net) if net is not None else ["-net", "none"]
     tpm_proc = None
     if tpm:
         tpm_proc, tpm_args = start_swtpm(run_dir)
         cmd += tpm_args
-    if firmware:
-        code, vars_tmpl = ovmf("sb" if secure_boot else "ia32" if ia32 else "x64")
-        vars_copy = os.path.join(run_dir, "OVMF_VARS.fd")
-        shutil.copyfile(vars_file or vars_tmpl, vars_copy)
-        cmd += ["-drive", "if=pflash,format=raw,unit=0,readonly=on,file=" + code,
-                "-drive", "if=pflash,format=raw,unit=1,file=" + vars_copy]
     if disk_img is not None:
         if not os.path.isfile(disk_img):
             raise HarnessError("disk image %s does not exist" % disk_img)
@@ -345,6 +348,47 @@ def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_a
     return res
 
 
+def _firmware_args(firmware, secure_boot, ia32, vars_file, run_dir):
+    """The machine type and the arguments that give it @firmware (run_qemu())."""
+    if firmware == "uboot":
+        return "pc", ["-bios", uboot()]
+    if firmware is None:
+        return "q35", []
+    code, vars_tmpl = ovmf("sb" if secure_boot else "ia32" if ia32 else "x64")
+    vars_copy = os.path.join(run_dir, "OVMF_VARS.fd")
+    shutil.copyfile(vars_file or vars_tmpl, vars_copy)
+    args = ["-drive", "if=pflash,format=raw,unit=0,readonly=on,file=" + code,
+            "-drive", "if=pflash,format=raw,unit=1,file=" + vars_copy]
+    if not (secure_boot or ia32):
+        return "q35", args
+    # both of these builds keep their variables in SMM, behind a secure pflash
+    return "q35,smm=on", ["-global", "driver=cfi.pflash01,property=secure,value=on"] + args
+
+
+# QEMU's own log of the guest's CPU exceptions and resets (TCG), for a run
+# that is expected to crash: run_qemu(..., extra_args=CPU_LOG_ARGS), then
+# first_exception(). QEMU writes it into the run's directory (its cwd).
+CPU_LOG = "qemu-cpu.log"
+CPU_LOG_ARGS = ("-d", "int,cpu_reset", "-D", CPU_LOG)
+_EXCEPTION = re.compile(r"^\s*\d+: v=([0-9a-f]{2}) .* pc=([0-9a-f]+)")
+
+
+def first_exception(res):
+    """The first CPU exception (vector < 0x20; interrupts are not) in the run's
+    CPU_LOG: (vector, rip, cr4), or None; and whether the log ends in a triple
+    fault."""
+    with open(os.path.join(res.run_dir, CPU_LOG), errors="replace") as f:
+        found, triple = None, False
+        for line in f:
+            m = _EXCEPTION.match(line)
+            if found is None and m and int(m.group(1), 16) < 0x20:
+                found = [int(m.group(1), 16), int(m.group(2), 16), None]
+            elif found is not None and found[2] is None and "CR4=" in line:
+                found[2] = int(line.split("CR4=")[1].split()[0], 16)
+            triple = triple or line.startswith("Triple fault")
+    return (tuple(found) if found else None), triple
+
+
 def _shquote(s):
     return s if re.fullmatch(r"[\w@%+=:,./-]+", s) else "'" + s.replace("'", "'\\''") + "'"
 
@@ -402,11 +446,12 @@ def expect_init(res):
     return res.init
 
 
-def expect_linux_saw(res, cmdline, initrd=paths.INITRD, exact=True, fb="EFI"):
+def expect_linux_saw(res, cmdline, initrd=paths.INITRD, exact=True, fb="EFI", runtime=True):
     """What the kernel and the test initramfs report (HANDOFF-INIT), against
     what was configured: the command line (@exact: exactly @cmdline, else it
-    contains it), /sys/firmware/efi, efivarfs entries, the framebuffer named
-    by /proc/fb (containing @fb; None: not checked) and the SHA-256 of
+    contains it), /sys/firmware/efi, efivarfs entries (@runtime False: none,
+    the line turned EFI runtime services off), the framebuffer named by
+    /proc/fb (containing @fb; None: not checked) and the SHA-256 of
     /payload.bin from @initrd. Returns the report."""
     init = expect_init(res)
     if exact:
@@ -414,8 +459,11 @@ def expect_linux_saw(res, cmdline, initrd=paths.INITRD, exact=True, fb="EFI"):
     else:
         expect_in(cmdline, init.get("cmdline"), "the configured options in the kernel command line", res)
     expect_eq(init.get("efi"), True, "/sys/firmware/efi exists", res)
-    expect(isinstance(init.get("efivars"), int) and init["efivars"] > 0,
-           "efivarfs lists variables (runtime services work), got %r" % init.get("efivars"), res)
+    if runtime:
+        expect(isinstance(init.get("efivars"), int) and init["efivars"] > 0,
+               "efivarfs lists variables (runtime services work), got %r" % init.get("efivars"), res)
+    else:
+        expect_eq(init.get("efivars"), 0, "efivarfs entries (EFI runtime services off)", res)
     if fb is not None:
         expect_in(fb, init.get("fb", ""), "/proc/fb names the EFI framebuffer", res)
     expect_eq(init.get("payload_sha256"), initramfs.expected_payload_sha256(initrd),

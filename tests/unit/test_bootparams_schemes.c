@@ -4,6 +4,7 @@
 #include "test.h"
 #include "fake_fw.h"
 #include "fake_image.h"
+#include "core/boot_plan.h"
 #include "core/bootparams.h"
 #include <stdlib.h>
 
@@ -133,4 +134,37 @@ TEST(scheme_legacy_zero_page_and_retry)
 	free(pci);
 	free(bp);
 	free(img);
+}
+
+/* issue 21: boot_params.secure_boot (0x1ec) was never set, so a kernel booted
+ * by legacy (64- or 32-bit boot protocol) ran unlocked under Secure Boot. The
+ * mode goes from the plan (plan_boot: sb_mode) to the zero page as
+ * src/efi/linux_load.c hands it over, on 64-bit and 32-bit firmware alike. */
+TEST(scheme_zero_page_says_secure_boot_on_every_scheme_and_firmware)
+{
+	struct fake_bz f = fake_bz_default();
+	struct boot_params *bp = malloc(sizeof(*bp));
+	struct image_info img = { 0 };
+	struct boot_plan p;
+	size_t len;
+	uint8_t *buf;
+
+	f.xloadflags |= XLF_EFI_HANDOVER_32;
+	buf = fake_bz_build(&f, &len);
+	CHECK_EQ(image_identify(buf, len, "k", &img), EFI_SUCCESS);
+	for (enum fw_arch fw = FW_X64; fw <= FW_IA32; fw++)
+		for (enum boot_scheme s = SCHEME_HANDOVER; s <= SCHEME_LEGACY; s++)
+			for (enum sb_mode m = SB_MODE_UNKNOWN; m <= SB_MODE_ENABLED; m++) {
+				struct boot_request r = { .img = &img, .image_size = len, .requested = s, .fw = fw,
+							  .sb_mode = m };
+				struct bp_load ld = LOAD;
+
+				CHECK_EQ(plan_boot(&r, "k", &p), EFI_SUCCESS);
+				ld.secure_boot = (uint8_t)p.trust.bp_secure_boot; /* as linux_load() */
+				memset(bp, 0xa5, sizeof(*bp));
+				bp_setup_header(bp, &img.bz, &ld);
+				CHECK_EQ(at8(bp, 0x1ec), m);
+			}
+	free(bp);
+	free(buf);
 }

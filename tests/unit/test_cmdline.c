@@ -2,6 +2,7 @@
 #include "test.h"
 #include "core/array.h"
 #include "core/cmdline.h"
+#include "core/fwquirk.h"
 
 static void check_paths(const char *cmdline, const char *const *want, size_t n_want)
 {
@@ -175,4 +176,46 @@ TEST(cmdline_for_stub_load_options_become_well_formed)
 	CHECK_LOG("command line: invalid UTF-8 at byte offset 1 (0xc0)");
 	cmdline_forms_free(&f);
 	mem_free(s);
+}
+
+/* Which of the options handoff advises on U-Boot Linux takes from a line, by
+ * the kernel's own rules (kernel/params.c, drivers/firmware/efi/efi.c). */
+TEST(cmdline_kernel_flags_as_the_kernel_parses)
+{
+	const unsigned both = CMDLINE_DISABLE_MTRR_TRIM | CMDLINE_EFI_NORUNTIME;
+
+	CHECK_EQ(cmdline_kernel_flags(""), 0);
+	CHECK_EQ(cmdline_kernel_flags("console=ttyS0 quiet"), 0);
+	CHECK_EQ(cmdline_kernel_flags("console=ttyS0 disable_mtrr_trim efi=noruntime"), both);
+	CHECK_EQ(cmdline_kernel_flags("disable-mtrr-trim"), CMDLINE_DISABLE_MTRR_TRIM);  /* parameq(): - is _ */
+	CHECK_EQ(cmdline_kernel_flags("\tdisable_mtrr_trim=1\n"), CMDLINE_DISABLE_MTRR_TRIM);
+	CHECK_EQ(cmdline_kernel_flags("noefi"), CMDLINE_EFI_NORUNTIME);
+	CHECK_EQ(cmdline_kernel_flags("efi=debug,noruntime"), CMDLINE_EFI_NORUNTIME);
+	CHECK_EQ(cmdline_kernel_flags("\"efi=noruntime\""), CMDLINE_EFI_NORUNTIME);     /* quotes do not count */
+	CHECK_EQ(cmdline_kernel_flags("efi=noruntime efi=runtime"), 0);                 /* a later efi= undoes it */
+	CHECK_EQ(cmdline_kernel_flags("efi=noruntime,runtime"), 0);                     /* "runtime" is checked last */
+	CHECK_EQ(cmdline_kernel_flags("efi=runtime efi=noruntime"), CMDLINE_EFI_NORUNTIME);
+	/* not these: other names, words inside a list item, no "=", and anything after "--" (init's) */
+	CHECK_EQ(cmdline_kernel_flags("disable_mtrr_trimx xdisable_mtrr_trim efi=noruntimex efi=xnoruntime"), 0);
+	CHECK_EQ(cmdline_kernel_flags("efi noefix myefi=noruntime"), 0);
+	CHECK_EQ(cmdline_kernel_flags("quiet -- disable_mtrr_trim efi=noruntime"), 0);
+	CHECK_EQ(cmdline_kernel_flags("disable_mtrr_trim --x efi=noruntime"), both);
+	/* an option longer than any looked for matches none, and the next still counts */
+	CHECK_EQ(cmdline_kernel_flags("efi=noruntime,aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+				       " disable_mtrr_trim"),
+		 CMDLINE_DISABLE_MTRR_TRIM);
+}
+
+TEST(fwquirk_missing_options_on_x64_uboot_only)
+{
+	const unsigned both = CMDLINE_DISABLE_MTRR_TRIM | CMDLINE_EFI_NORUNTIME;
+
+	CHECK_EQ(fwquirk_missing_options(FW_X64, u"Das U-Boot", "console=ttyS0"), both);
+	CHECK_EQ(fwquirk_missing_options(FW_X64, u"Das U-Boot", "efi=noruntime"), CMDLINE_DISABLE_MTRR_TRIM);
+	CHECK_EQ(fwquirk_missing_options(FW_X64, u"Das U-Boot", "noefi disable_mtrr_trim"), 0);
+	CHECK_EQ(fwquirk_missing_options(FW_X64, u"EDK II", "console=ttyS0"), 0);
+	CHECK_EQ(fwquirk_missing_options(FW_X64, u"Das U-Bo", "console=ttyS0"), 0);
+	CHECK_EQ(fwquirk_missing_options(FW_X64, u"", ""), 0);
+	CHECK_EQ(fwquirk_missing_options(FW_X64, NULL, ""), 0);
+	CHECK_EQ(fwquirk_missing_options(FW_IA32, u"Das U-Boot", "console=ttyS0"), 0); /* not on 32-bit U-Boot */
 }

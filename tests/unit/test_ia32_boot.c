@@ -6,6 +6,7 @@
 #include "test.h"
 #include "fake_image.h"
 #include "pe_fixtures.h"
+#include "core/boot_plan.h"
 #include "core/bootparams.h"
 #include "core/plan.h"
 #include "core/trust.h"
@@ -144,14 +145,24 @@ TEST(ia32_trust_for_images_the_firmware_cannot_load)
 	CHECK_EQ(plan_trust(&r, "vmlinuz", &p), EFI_SUCCESS);
 	CHECK(!p.load_image);
 	CHECK(p.shim_verify_first);
-	r = (struct trust_request){ .img = &img, .scheme = SCHEME_STUB, .fw = FW_IA32, .tpm = true };
+	CHECK_EQ(p.pcr4, PCR4_NONE);        /* no TPM */
+	r.tpm = true;
 	CHECK_EQ(plan_trust(&r, "vmlinuz", &p), EFI_SUCCESS);
-	CHECK_EQ(p.verify, VERIFY_NONE);
-	CHECK(p.load_image);                /* for PCR 4, if the firmware can */
-	CHECK(!p.load_image_must_pass);     /* it cannot here: the .compat entry runs anyway */
+	CHECK_EQ(p.pcr4, PCR4_SHIM);        /* shim's Verify() measures it */
+	/* issue 21: LoadImage of another machine's image may fail, unmeasured:
+	 * handoff measures it itself, the digest LoadImage would log, on every scheme */
+	for (enum boot_scheme s = SCHEME_STUB; s <= SCHEME_LEGACY; s++) {
+		r = (struct trust_request){ .img = &img, .scheme = s, .fw = FW_IA32, .tpm = true };
+		CHECK_EQ(plan_trust(&r, "vmlinuz", &p), EFI_SUCCESS);
+		CHECK_EQ(p.verify, VERIFY_NONE);
+		CHECK(!p.load_image);
+		CHECK_EQ(p.pcr4, PCR4_HANDOFF_PE);
+	}
+	r.scheme = SCHEME_STUB;
 	r.fw = FW_X64;
 	CHECK_EQ(plan_trust(&r, "vmlinuz", &p), EFI_SUCCESS);
 	CHECK(p.load_image_must_pass);      /* on 64-bit firmware the stub scheme starts what LoadImage loaded */
+	CHECK_EQ(p.pcr4, PCR4_LOAD_IMAGE);
 	/* a native IA-32 application: the firmware verifies it */
 	img.is_bz = false;
 	img.pe.machine = PE_MACHINE_I386;
@@ -194,6 +205,47 @@ TEST(ia32_debian_kernel_schemes_and_compat_layout)
 	CHECK_LOG(".compat entry");
 	img.is_bz = false;
 	CHECK_EQ(plan_compat_layout(&img, len, "vmlinuz", &l), EFI_LOAD_ERROR);
+	free(buf);
+}
+
+/* issue 21: on 32-bit firmware everything the kernel addresses is allocated
+ * below 4 GiB by the plan's limits, not by the firmware's habits: the
+ * kernel (pref_address too), the initrd of a kernel that could take one
+ * anywhere, and the .compat image, whose pref_address + size may not wrap. */
+TEST(ia32_plan_keeps_everything_below_4g)
+{
+	struct fake_bz f = fake_bz_default();
+	struct image_info img;
+	struct boot_plan p;
+	struct kernel_layout l;
+	uint8_t *buf;
+	size_t len;
+
+	f.xloadflags |= XLF_EFI_HANDOVER_32;
+	f.pref_address = 0x1fffe00000ull;   /* 128 GiB: fine for a 64-bit loader's wish, not here */
+	buf = fake_bz_build(&f, &len);
+	CHECK_EQ(image_identify(buf, len, "k", &img), EFI_SUCCESS);
+	for (enum boot_scheme s = SCHEME_HANDOVER; s <= SCHEME_LEGACY; s++) {
+		struct boot_request r = { .img = &img, .image_size = len, .requested = s, .fw = FW_IA32,
+					  .initrd_size = 4096 };
+
+		CHECK_EQ(plan_boot(&r, "k", &p), EFI_SUCCESS);
+		CHECK_EQ(p.initrd_max, 0x100000000ull);
+		CHECK_EQ(p.kernel.max_address, 0x100000000ull);
+		CHECK_EQ(p.kernel.pref_address, 0);
+	}
+	/* .compat: pref_address + alloc_size wrapped past 2^64 and passed the check */
+	img.is_pe = true;
+	img.pe.size_of_image = 0x1000000;
+	img.pe.size_of_headers = 0x400;
+	img.pe.section_alignment = 0x1000;
+	img.pe.compat_entry_ia32 = 0x3000;
+	img.bz.pref_address = 0xffffffffffe00000ull;
+	CHECK_EQ(plan_compat_layout(&img, len, "k", &l), EFI_SUCCESS);
+	CHECK_EQ(l.pref_address, 0);
+	img.bz.relocatable = false;
+	CHECK_EQ(plan_compat_layout(&img, len, "k", &l), EFI_LOAD_ERROR);
+	CHECK_LOG("not relocatable and pref_address 0xffffffffffe00000 is unusable");
 	free(buf);
 }
 

@@ -92,13 +92,14 @@ struct seen {
 	size_t bytes;
 };
 
-static void record(void *ctx, const char *desc, const void *data, size_t size)
+static EFI_STATUS record(void *ctx, const char *desc, const void *data, size_t size)
 {
 	struct seen *s = ctx;
 	size_t len = strlen(s->descs);
 
 	snprintf(s->descs + len, sizeof(s->descs) - len, "%s/", desc);
 	s->bytes += size;
+	return EFI_SUCCESS;
 }
 
 /* .uname and .sbat as systemd-stub 254+ and handoff's stub measure them;
@@ -117,7 +118,7 @@ TEST(pcr_uki_sections_uname_sbat_skips_pcrsig)
 	set(&u, UKI_OSREL, "ID=test\n");
 	set(&u, UKI_LINUX, "LINUX");
 	u.s[UKI_DTB] = (struct uki_blob){ (const uint8_t *)"", 0 };
-	uki_measure_sections(&u, record, &s);
+	CHECK_EQ(uki_measure_sections(&u, record, &s), EFI_SUCCESS);
 	CHECK_STR(s.descs, ".linux/.linux/.osrel/.osrel/.uname/.uname/.sbat/.sbat/.pcrpkey/.pcrpkey/");
 	CHECK_EQ(s.bytes, 7 + 5 + 7 + 8 + 7 + 10 + 6 + 7 + 9 + 4);
 	pcr_measure_uki(&pcr_bank_sha256, &u, v);

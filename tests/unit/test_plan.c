@@ -111,9 +111,12 @@ TEST(plan_initrd_limit_and_cmdline_size)
 	uint8_t *buf;
 
 	bz_image(&img, &f, &buf);
-	CHECK_EQ(plan_initrd_max(&img.bz), UINT64_MAX);
+	CHECK_EQ(plan_initrd_max(&img.bz, FW_X64), UINT64_MAX);
+	/* issue 21: on 32-bit firmware the initrd placed "anywhere" stays below 4 GiB */
+	CHECK_EQ(plan_initrd_max(&img.bz, FW_IA32), 0x100000000ull);
 	img.bz.xloadflags &= (uint16_t)~XLF_CAN_BE_LOADED_ABOVE_4G;
-	CHECK_EQ(plan_initrd_max(&img.bz), 0x80000000ull);
+	CHECK_EQ(plan_initrd_max(&img.bz, FW_X64), 0x80000000ull);
+	CHECK_EQ(plan_initrd_max(&img.bz, FW_IA32), 0x80000000ull);
 	CHECK_EQ(plan_check_cmdline(&img.bz, 2047, "k"), EFI_SUCCESS);
 	CHECK_EQ(plan_check_cmdline(&img.bz, 2048, "k"), EFI_INVALID_PARAMETER);
 	CHECK_LOG("cmdline_size");
@@ -190,6 +193,34 @@ TEST(plan_non_relocatable_pref_address_wrap_is_refused)
 	CHECK_EQ(plan_kernel_layout(&img, "k", &l), EFI_SUCCESS);
 	img.bz.pref_address += 0x200000;                   /* one alignment step more: does not */
 	CHECK_EQ(plan_kernel_layout(&img, "k", &l), EFI_LOAD_ERROR);
+	free(buf);
+}
+
+/* issue 21: a relocatable kernel's pref_address was tried as it came, so
+ * the kernel could land above 4 GiB (or at a wrapped address) when the
+ * firmware had memory there: the plan keeps it only when the whole
+ * allocation fits below max_address. */
+TEST(plan_relocatable_pref_address_only_below_4g)
+{
+	struct fake_bz f = fake_bz_default();
+	struct image_info img;
+	uint8_t *buf;
+	struct kernel_layout l;
+
+	f.pref_address = 0x100000000ull;              /* at 4 GiB */
+	bz_image(&img, &f, &buf);
+	CHECK_EQ(plan_kernel_layout(&img, "k", &l), EFI_SUCCESS);
+	CHECK_EQ(l.pref_address, 0);                  /* anywhere below max_address instead */
+	CHECK_EQ(l.max_address, 0x100000000ull);
+	img.bz.pref_address = 0xffffffffffe00000ull;  /* + alloc_size wraps */
+	CHECK_EQ(plan_kernel_layout(&img, "k", &l), EFI_SUCCESS);
+	CHECK_EQ(l.pref_address, 0);
+	img.bz.pref_address = 0x1000100;              /* not aligned */
+	CHECK_EQ(plan_kernel_layout(&img, "k", &l), EFI_SUCCESS);
+	CHECK_EQ(l.pref_address, 0);
+	img.bz.pref_address = 0x100000000ull - 0x2000000; /* ends exactly at 4 GiB: kept */
+	CHECK_EQ(plan_kernel_layout(&img, "k", &l), EFI_SUCCESS);
+	CHECK_EQ(l.pref_address, 0x100000000ull - 0x2000000);
 	free(buf);
 }
 

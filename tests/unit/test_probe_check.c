@@ -129,6 +129,7 @@ static void make_bp(struct world *w)
 
 	memcpy((uint8_t *)bp + 0x1f1, w->hdr, HDR_SIZE);
 	bp->hdr.type_of_loader = 0xff;
+	bp->secure_boot = 2; /* efi_secureboot_mode_disabled */
 	bp->hdr.cmd_line_ptr = CMDLINE;
 	bp->hdr.ramdisk_image = INITRD;
 	bp->hdr.ramdisk_size = INITRD_SIZE;
@@ -461,6 +462,7 @@ TEST(probe_json_line)
 		      72) == 0);
 	CHECK(strstr(line, "\"errors\":[\"e820_overlap\",\"sentinel\"]") != NULL);
 	CHECK(strstr(line, "\"initrd_size\":4660,") != NULL);
+	CHECK(strstr(line, ",\"secure_boot\":2,") != NULL); /* boot_params 0x1ec */
 	CHECK(strstr(line, "\"e820\":3,\"efi_systab\":true,\"efi_memmap\":6,\"efi_sig\":\"EL64\",\"screen\":\"efi\"") !=
 	      NULL);
 	f = fopen(path, "w");

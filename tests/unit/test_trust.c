@@ -82,11 +82,12 @@ TEST(trust_tpm_without_secure_boot_loads_pe_for_pcr4)
 
 	CHECK_EQ(p.verify, VERIFY_NONE);
 	CHECK(p.load_image);
-	CHECK(!p.load_image_must_pass); /* only PCR 4 is at stake */
+	CHECK(!p.load_image_must_pass); /* only PCR 4 is at stake: handoff measures it if LoadImage fails */
 	CHECK(p.measure_pcr9);
 	CHECK(p.measure_pcr12);
 	p = plan(&bare, SCHEME_LEGACY, false, false, true);
 	CHECK(!p.load_image);
+	CHECK_EQ(p.pcr4, PCR4_HANDOFF_FILE);
 	/* no TPM, Secure Boot off: nothing changes */
 	p = plan(&img, SCHEME_HANDOVER, false, false, false);
 	CHECK(!p.load_image);
@@ -111,20 +112,130 @@ TEST(trust_pcr12_only_for_a_command_line_from_outside_the_image)
 	CHECK(!p.measure_pcr12);
 }
 
-TEST(trust_stub_under_secure_boot_does_not_reload_embedded_kernel_for_handover)
+/* issue 21: under Secure Boot the stub's kernel went unmeasured by handover
+ * and legacy; with Secure Boot off LoadImage measured it. Now handoff measures
+ * it itself either way (the firmware may not trust it on its own), and the
+ * stub scheme's refused LoadImage falls back with PCR 4 seen to. */
+TEST(trust_stub_measures_embedded_kernel_the_same_with_secure_boot_on_and_off)
 {
 	struct image_info img = pe_bz();
+	struct image_info bare = { .is_bz = true };
 	struct trust_request r = { .img = &img, .scheme = SCHEME_HANDOVER, .secure_boot = true, .tpm = true,
 				   .preverified = true };
 	struct trust_plan p;
 
+	for (int sb = 0; sb < 2; sb++) {
+		r.secure_boot = sb;
+		CHECK_EQ(plan_trust(&r, "k", &p), EFI_SUCCESS);
+		CHECK_EQ(p.verify, VERIFY_NONE);
+		CHECK(!p.load_image);
+		CHECK_EQ(p.pcr4, PCR4_HANDOFF_PE);
+		CHECK(p.measure_pcr9);
+	}
+	r.scheme = SCHEME_STUB;
 	CHECK_EQ(plan_trust(&r, "k", &p), EFI_SUCCESS);
-	CHECK_EQ(p.verify, VERIFY_NONE);
+	CHECK_EQ(p.pcr4, PCR4_LOAD_IMAGE);
+	CHECK(p.refusal_falls_back);
+	CHECK_EQ(trust_load_outcome(&p, EFI_SECURITY_VIOLATION), LOAD_FALLBACK);
+	CHECK_EQ(trust_load_outcome(&p, EFI_OUT_OF_RESOURCES), LOAD_FAILED);
+	r.scheme = SCHEME_HANDOVER; /* the fallback: PCR 4 was seen to before it */
+	r.pcr4_done = true;
+	CHECK_EQ(plan_trust(&r, "k", &p), EFI_SUCCESS);
+	CHECK_EQ(p.pcr4, PCR4_EARLIER);
 	CHECK(!p.load_image);
-	CHECK(p.measure_pcr9);
+	/* a wrapped bzImage: in PCR 4 as the image that carries it */
+	r = (struct trust_request){ .img = &bare, .scheme = SCHEME_LEGACY, .tpm = true, .preverified = true };
+	CHECK_EQ(plan_trust(&r, "k", &p), EFI_SUCCESS);
+	CHECK_EQ(p.pcr4, PCR4_EARLIER);
+}
+
+/* issue 21: a bzImage without a PE header, and a LoadImage that failed for
+ * another reason than the policy, reached the kernel with no PCR 4 event. */
+TEST(trust_every_kernel_in_pcr4_once_with_a_tpm)
+{
+	struct image_info img = pe_bz();
+	struct image_info bare = { .is_bz = true };
+	struct trust_plan p = plan(&bare, SCHEME_LEGACY, false, false, true);
+
+	CHECK_EQ(p.pcr4, PCR4_HANDOFF_FILE); /* the file's SHA-256 */
+	CHECK(!p.load_image);
+	p = plan(&img, SCHEME_HANDOVER, false, false, true);
+	CHECK_EQ(p.pcr4, PCR4_LOAD_IMAGE);
+	CHECK_EQ(trust_load_outcome(&p, EFI_UNSUPPORTED), LOAD_MEASURE); /* handoff measures it then */
+	p = plan(&img, SCHEME_HANDOVER, true, true, true);
+	CHECK_EQ(p.pcr4, PCR4_SHIM);
+	p = plan(&img, SCHEME_STUB, true, true, true);
+	CHECK_EQ(p.pcr4, PCR4_LOAD_IMAGE); /* shim's LoadImage hook */
+	p = plan(&img, SCHEME_STUB, false, false, false);
+	CHECK_EQ(p.pcr4, PCR4_NONE);
+}
+
+/* issue 21: with Secure Boot off a policy refusal only cost PCR 4 and the
+ * kernel booted; it is a refusal whatever the SecureBoot variable says. */
+TEST(trust_load_refusal_is_a_refusal_with_secure_boot_off)
+{
+	struct image_info img = pe_bz();
+	struct trust_plan p = plan(&img, SCHEME_LEGACY, false, false, true);
+
+	CHECK_EQ(trust_load_outcome(&p, EFI_SECURITY_VIOLATION), LOAD_REFUSED);
+	CHECK_EQ(trust_load_outcome(&p, EFI_ACCESS_DENIED), LOAD_REFUSED);
+	p = plan(&img, SCHEME_STUB, false, false, false);
+	CHECK_EQ(trust_load_outcome(&p, EFI_ACCESS_DENIED), LOAD_REFUSED);
+	CHECK_EQ(trust_load_outcome(&p, EFI_LOAD_ERROR), LOAD_FAILED);
+	p = plan(&img, SCHEME_STUB, true, true, true);
+	CHECK_EQ(trust_load_outcome(&p, EFI_SECURITY_VIOLATION), LOAD_REFUSED_BY_SHIM);
+	p = plan(&img, SCHEME_STUB, true, false, true);
+	CHECK_EQ(trust_load_outcome(&p, EFI_SECURITY_VIOLATION), LOAD_REFUSED);
+}
+
+/* include/linux/efi.h efi_get_secureboot_mode() and libstub's efi_get_secureboot(). */
+TEST(trust_secure_boot_mode_as_linux_decides_it)
+{
+	struct sb_vars v = { .secure_boot_status = EFI_SUCCESS, .secure_boot = 1, .moksb_status = EFI_NOT_FOUND };
+
+	CHECK(sb_enforced(&v));
+	CHECK_EQ(sb_mode(&v), SB_MODE_ENABLED);
+	CHECK_EQ(SB_MODE_ENABLED, 3);
+	v.setup_mode = 1;
+	CHECK(!sb_enforced(&v));
+	CHECK_EQ(sb_mode(&v), SB_MODE_DISABLED);
+	v.setup_mode = 0;
+	v.secure_boot = 0;
+	CHECK_EQ(sb_mode(&v), SB_MODE_DISABLED);
+	CHECK_EQ(SB_MODE_DISABLED, 2);
+	v.secure_boot_status = EFI_NOT_FOUND;
+	CHECK_EQ(sb_mode(&v), SB_MODE_DISABLED);
+	v.secure_boot_status = EFI_DEVICE_ERROR;
+	CHECK_EQ(sb_mode(&v), SB_MODE_UNKNOWN);
+	CHECK_EQ(SB_MODE_UNKNOWN, 1);
+	CHECK(!sb_enforced(&v));
+	/* shim's validation switched off (mokutil --disable-validation): volatile MokSBStateRT = 1 */
+	v = (struct sb_vars){ .secure_boot_status = EFI_SUCCESS, .secure_boot = 1, .moksb_status = EFI_SUCCESS,
+			      .moksb_attributes = EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS,
+			      .moksb = 1 };
+	CHECK_EQ(sb_mode(&v), SB_MODE_DISABLED);
+	CHECK(sb_enforced(&v)); /* handoff still verifies what it boots */
+	v.moksb_attributes |= EFI_VARIABLE_NON_VOLATILE; /* only shim's volatile copy counts */
+	CHECK_EQ(sb_mode(&v), SB_MODE_ENABLED);
+	v.moksb_attributes = 0;
+	v.moksb = 0;
+	CHECK_EQ(sb_mode(&v), SB_MODE_ENABLED);
+}
+
+/* The plan carries the mode to boot_params on the schemes handoff fills it. */
+TEST(trust_plan_carries_the_secure_boot_mode)
+{
+	struct image_info img = pe_bz();
+	struct trust_request r = { .img = &img, .scheme = SCHEME_LEGACY, .secure_boot = true,
+				   .sb_mode = SB_MODE_ENABLED };
+	struct trust_plan p;
+
+	CHECK_EQ(plan_trust(&r, "k", &p), EFI_SUCCESS);
+	CHECK_EQ(p.bp_secure_boot, SB_MODE_ENABLED);
+	r.sb_mode = SB_MODE_DISABLED;
 	r.secure_boot = false;
 	CHECK_EQ(plan_trust(&r, "k", &p), EFI_SUCCESS);
-	CHECK(p.load_image);
+	CHECK_EQ(p.bp_secure_boot, SB_MODE_DISABLED);
 }
 
 TEST(trust_refusal_reasons)
@@ -226,4 +337,29 @@ TEST(tcg2_event_size_walks_digests_and_data)
 	CHECK_EQ(tcg2_event_size(ev, sizeof(ev)), 0);
 	put_le32(ev + 8, 0xffffffff);
 	CHECK_EQ(tcg2_event_size(ev, sizeof(ev)), 0);
+}
+
+/* The event handoff logs with the kernel it measures into PCR 4: the
+ * UEFI_IMAGE_LOAD_EVENT the firmware's LoadImage logs (PC Client PFP
+ * §10.2.3), UINTN fields 8 bytes on x86-64 (and the host). */
+TEST(tcg_event_image_is_uefi_image_load_event)
+{
+	static const uint8_t dp[] = { 0x7f, 0xff, 4, 0 }; /* the end node alone */
+	size_t n;
+	uint8_t *e = tcg_event_new_image(4, 0x12345000, 0x800123, dp, sizeof(dp), &n);
+	static const uint8_t want[] = {
+		18 + 32 + 4, 0, 0, 0,                       /* Size */
+		14, 0, 0, 0, 1, 0,                          /* HeaderSize, HeaderVersion */
+		4, 0, 0, 0, 0x03, 0, 0, 0x80,               /* PCR 4, EV_EFI_BOOT_SERVICES_APPLICATION */
+		0x00, 0x50, 0x34, 0x12, 0, 0, 0, 0,         /* ImageLocationInMemory */
+		0x23, 0x01, 0x80, 0, 0, 0, 0, 0,            /* ImageLengthInMemory */
+		0, 0, 0, 0, 0, 0, 0, 0,                     /* ImageLinkTimeAddress */
+		4, 0, 0, 0, 0, 0, 0, 0,                     /* LengthOfDevicePath */
+		0x7f, 0xff, 4, 0,                           /* DevicePath */
+	};
+
+	CHECK(e != NULL);
+	CHECK_EQ(n, sizeof(want));
+	CHECK_MEM(e, want, sizeof(want));
+	free(e);
 }

@@ -1,0 +1,123 @@
+/* efi_main of the packed loaders, handoff.efi and handoffia32.efi
+ * (docs/design.md "Packed loaders"): the loader's own image rides in this
+ * program's .image section (src/pack/image.S), LZ4-compressed (src/core/pack.h).
+ * It is laid out in EfiLoaderCode pages below 4 GiB, relocated, given execute
+ * permission where the firmware manages page attributes (UEFI 2.10 §37.7),
+ * and entered with this image's handle and system table, so the loader runs as
+ * if the firmware had loaded it. Secure Boot and PCR 4 see this file, which
+ * holds every byte of the loader. */
+#include "core/log.h"
+#include "core/pack.h"
+#include <efi/efi.h>
+#include <efi/proto/memory_attribute.h>
+#include <efi/proto/simple_text_out.h>
+
+#ifdef __x86_64__
+#define PACK_MACHINE PE_MACHINE_X64
+#else
+#define PACK_MACHINE PE_MACHINE_I386
+#endif
+#define PAGE_SIZE 4096u
+#define FOUR_GIB_MINUS_1 0xffffffffu /* the IA-32 build addresses no more; the x86-64 one keeps its image there too */
+
+extern const uint8_t handoff_image[], handoff_image_end[]; /* src/pack/image.S */
+
+static EFI_SYSTEM_TABLE *systab;
+
+/* core/log.h for the few lines pack.c and pe.c can say here, all about a
+ * damaged file: the format itself is printed, without its values, so that
+ * this program does not carry a formatter for lines nobody should see. */
+static void say(const char *fmt)
+{
+	CHAR16 buf[160];
+	size_t n = 0;
+
+	if (!systab->ConOut)
+		return;
+	for (const char *p = "handoff: "; *p; p++)
+		buf[n++] = (CHAR16)*p;
+	for (; *fmt && n < ARRAY_SIZE(buf) - 3; fmt++)
+		buf[n++] = (CHAR16)(unsigned char)*fmt; /* ASCII */
+	buf[n++] = '\r';
+	buf[n++] = '\n';
+	buf[n] = 0;
+	systab->ConOut->OutputString(systab->ConOut, buf);
+}
+
+void log_printf(enum log_level level, const char *fmt, ...)
+{
+	if (level <= LOG_WARNING)
+		say(fmt);
+}
+
+EFI_STATUS log_error_status(EFI_STATUS status, const char *fmt, ...)
+{
+	say(fmt);
+	return status;
+}
+
+/* NULL when the firmware does not manage page attributes: all pages run. */
+static EFI_MEMORY_ATTRIBUTE_PROTOCOL *memory_attributes(void)
+{
+	static EFI_GUID guid = EFI_MEMORY_ATTRIBUTE_PROTOCOL_GUID;
+	EFI_MEMORY_ATTRIBUTE_PROTOCOL *ma;
+
+	return systab->BootServices->LocateProtocol(&guid, NULL, (void **)&ma) == EFI_SUCCESS ? ma : NULL;
+}
+
+/* Code sections executable and read-only. Only clearing EFI_MEMORY_XP is
+ * needed to run; read-only is hardening. */
+static EFI_STATUS set_attributes(uint64_t base, const struct pe_info *pe)
+{
+	EFI_MEMORY_ATTRIBUTE_PROTOCOL *ma = memory_attributes();
+
+	if (!ma)
+		return EFI_SUCCESS;
+	for (uint32_t i = 0; i < pe->n_sections; i++) {
+		const struct pe_section *s = &pe->sections[i];
+		/* pack_unpack() checked every section against SizeOfImage */
+		uint64_t start = base + s->virtual_address;
+		uint64_t len = ((uint64_t)s->virtual_size + PAGE_SIZE - 1) & ~(uint64_t)(PAGE_SIZE - 1);
+		EFI_STATUS err;
+
+		if (!(s->characteristics & PE_SCN_MEM_EXECUTE) || !len)
+			continue;
+		err = ma->ClearMemoryAttributes(ma, start, len, EFI_MEMORY_XP);
+		if (EFI_ERROR(err))
+			return log_error_status(err, "cannot make section %s executable: %m", s->name);
+		if (!(s->characteristics & PE_SCN_MEM_WRITE))
+			ma->SetMemoryAttributes(ma, start, len, EFI_MEMORY_RO);
+	}
+	return EFI_SUCCESS;
+}
+
+EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
+{
+	const size_t len = (size_t)(handoff_image_end - handoff_image);
+	EFI_BOOT_SERVICES *bs = st->BootServices;
+	EFI_PHYSICAL_ADDRESS addr = FOUR_GIB_MINUS_1;
+	EFI_MEMORY_ATTRIBUTE_PROTOCOL *ma;
+	struct pe_info pe;
+	UINTN pages;
+	uint32_t size;
+	EFI_STATUS err;
+
+	systab = st;
+	err = pack_image_size(handoff_image, len, PACK_MACHINE, &size);
+	if (EFI_ERROR(err))
+		return err;
+	pages = (size + PAGE_SIZE - 1) / PAGE_SIZE;
+	err = bs->AllocatePages(AllocateMaxAddress, EfiLoaderCode, pages, &addr);
+	if (EFI_ERROR(err))
+		return log_error_status(err, "no memory for the loader (%u bytes): %m", size);
+	err = pack_unpack(handoff_image, len, PACK_MACHINE, (uint8_t *)(uintptr_t)addr, size, addr, &pe);
+	if (!EFI_ERROR(err))
+		err = set_attributes(addr, &pe);
+	if (!EFI_ERROR(err))
+		err = ((EFI_IMAGE_ENTRY_POINT)(uintptr_t)(addr + pe.entry_point))(image, st);
+	/* the loader returned (to the firmware's next boot option): its pages go back writable */
+	if ((ma = memory_attributes()))
+		ma->ClearMemoryAttributes(ma, addr, (uint64_t)pages * PAGE_SIZE, EFI_MEMORY_RO);
+	bs->FreePages(addr, pages);
+	return err;
+}

@@ -1,0 +1,134 @@
+/* The packed loaders' payload (src/core/pack.c), on the real loaders the build
+ * links (build/efi/handoff-image.efi, build/efi32/handoffia32-image.efi):
+ * packed, then unpacked at the preferred base (the layout must be what
+ * fake_pe_load() lays out) and elsewhere (exactly the base relocations must
+ * move, by a walker written here from PE/COFF §6.6); then damaged payloads. */
+#include "test.h"
+#include "pe_fixtures.h"
+#include "core/pack.h"
+#include "pack/zdeflate.h"
+#include "core/platform.h"
+#include <stdlib.h>
+
+#define LOADER_IMAGE "build/efi/handoff-image.efi"
+#define LOADER32_IMAGE "build/efi32/handoffia32-image.efi"
+
+struct ref_pe {
+	uint16_t machine;
+	uint64_t image_base;
+	uint32_t reloc_rva, reloc_size;
+};
+
+static struct ref_pe ref_pe(const uint8_t *f)
+{
+	uint32_t opt = ref_opt(f);
+	bool plus = get_le16(f + opt) == 0x20b;
+	uint32_t dirs = opt + (plus ? 112 : 96);
+	uint64_t base = plus ? get_le64(f + opt + 24) : get_le32(f + opt + 28);
+
+	return (struct ref_pe){ get_le16(f + ref_pe_offset(f) + 4), base, get_le32(f + dirs + 5 * 8),
+				get_le32(f + dirs + 5 * 8 + 4) };
+}
+
+/* IMAGE_REL_BASED_HIGHLOW (3) and DIR64 (10); ABSOLUTE (0) pads a block. */
+static void ref_relocate(uint8_t *m, const struct ref_pe *r, uint64_t delta)
+{
+	for (uint32_t b = r->reloc_rva; b < r->reloc_rva + r->reloc_size;) {
+		uint32_t page = get_le32(m + b), size = get_le32(m + b + 4);
+
+		for (uint32_t e = b + 8; e < b + size; e += 2) {
+			uint16_t v = get_le16(m + e);
+			uint8_t *site = m + page + (v & 0xfff);
+
+			if (v >> 12 == 10)
+				put_le64(site, get_le64(site) + delta);
+			else if (v >> 12 == 3)
+				put_le32(site, get_le32(site) + (uint32_t)delta);
+		}
+		b += size;
+	}
+}
+
+static void check_round_trip(const char *env, const char *path, uint64_t elsewhere)
+{
+	size_t len, plen, want_size;
+	uint8_t *file = fixture_read(env, path, &len), *payload = NULL, *want, *image;
+	struct pe_info pe;
+	struct ref_pe r;
+	uint32_t size = 0;
+
+	if (!file)
+		return;
+	r = ref_pe(file);
+	CHECK_EQ(pack_build(file, len, path, zdeflate_raw, &payload, &plen), EFI_SUCCESS);
+	CHECK(plen < len); /* it compresses */
+	CHECK_EQ(pack_image_size(payload, plen, r.machine, &size), EFI_SUCCESS);
+	want = fake_pe_load(file, len, &want_size);
+	CHECK_EQ(size, want_size);
+	image = malloc(size);
+	CHECK_EQ(pack_unpack(payload, plen, r.machine, image, size, r.image_base, &pe), EFI_SUCCESS);
+	CHECK_MEM(image, want, size);
+	CHECK(r.reloc_size > 0);
+	CHECK_EQ(pack_unpack(payload, plen, r.machine, image, size, elsewhere, &pe), EFI_SUCCESS);
+	ref_relocate(want, &r, elsewhere - r.image_base);
+	CHECK_MEM(image, want, size);
+	CHECK_EQ(pe.machine, r.machine);
+	free(file);
+	free(payload);
+	free(want);
+	free(image);
+}
+
+TEST(pack_loader_x64_round_trip_and_relocation)
+{
+	check_round_trip("HANDOFF_TEST_LOADER_IMAGE", LOADER_IMAGE, 0x7e5f3000);
+}
+
+TEST(pack_loader_ia32_round_trip_and_relocation)
+{
+	check_round_trip("HANDOFF_TEST_LOADER32_IMAGE", LOADER32_IMAGE, 0x3e5f3000);
+}
+
+/* Each damage on its own copy of a good payload is refused before the image is used. */
+TEST(pack_damaged_payloads_are_refused)
+{
+	size_t len, plen;
+	uint8_t *file = fixture_read("HANDOFF_TEST_LOADER_IMAGE", LOADER_IMAGE, &len), *good = NULL, *p, *image;
+	struct pe_info pe;
+	uint32_t size = 0;
+	static const struct {
+		const char *what;
+		size_t at;
+		uint8_t value;
+	} damage[] = {
+		{ "magic", 0, 'X' }, { "version 1 (LZ4)", 4, 1 }, { "machine", 6, 0x4c }, { "size 0", 8, 0 },
+		{ "size over the limit", 11, 0x10 }, { "block past the payload", 15, 0x7f },
+		{ "the stream's first block type", PACK_HEADER_SIZE, 0x07 },
+	};
+
+	if (!file)
+		return;
+	CHECK_EQ(pack_build(file, len, "loader", zdeflate_raw, &good, &plen), EFI_SUCCESS);
+	CHECK_EQ(pack_image_size(good, plen, PE_MACHINE_X64, &size), EFI_SUCCESS);
+	image = malloc(size);
+	p = malloc(plen);
+	for (size_t i = 0; i < ARRAY_SIZE(damage); i++) {
+		memcpy(p, good, plen);
+		if (damage[i].at == 8)
+			memset(p + 8, 0, 4);
+		else
+			p[damage[i].at] = damage[i].value;
+		if (!EFI_ERROR(pack_unpack(p, plen, PE_MACHINE_X64, image, size, 0x1000000, &pe)))
+			test_fail(__FILE__, __LINE__, "not refused: %s", damage[i].what);
+	}
+	CHECK(EFI_ERROR(pack_unpack(good, plen - 1, PE_MACHINE_X64, image, size, 0x1000000, &pe))); /* cut short */
+	CHECK(EFI_ERROR(pack_unpack(good, plen, PE_MACHINE_X64, image, size - 1, 0x1000000, &pe)));
+	CHECK(EFI_ERROR(pack_unpack(good, plen, PE_MACHINE_I386, image, size, 0x1000000, &pe)));
+	CHECK(EFI_ERROR(pack_unpack(good, 3, PE_MACHINE_X64, image, size, 0x1000000, &pe)));
+	CHECK_LOG("packed image");
+	CHECK(EFI_ERROR(pack_build((const uint8_t *)"not a PE", 8, "text", zdeflate_raw, &p, &plen)));
+	free(file);
+	free(good);
+	free(p);
+	free(image);
+}
