@@ -64,7 +64,8 @@ def install_and_update_sign_with_handoff_conf():
         for p in LOADERS:
             assert signed_by(os.path.join(esp, p), cert), p
         conf(cdir, sign_key=key)
-        t.fails(t.h("update", "--esp", esp, "--loader", t.LOADER, env=env), 1, "sign-key and sign-cert go together (sign-cert is missing)")
+        t.fails(t.h("update", "--esp", esp, "--loader", t.LOADER, env=env), 1,
+                "sign-key and sign-cert go together (sign-cert is missing)")
         conf(cdir, sign_key=key, sign_cert=cert)
         r = t.h("update", "--esp", esp, "--loader", t.LOADER, env=dict(env, PATH="/nonexistent"))
         t.fails(r, 1, "sbsign is not installed (Debian package sbsigntool)")
