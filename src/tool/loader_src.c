@@ -7,6 +7,7 @@
 #include "pe_sig.h"
 #include "sign.h"
 #include "core/pe.h"
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +40,14 @@ int loader_src_load(const char *opt, char *(*find)(const char *opt), uint16_t ma
 	*ret = (struct loader_src){ 0 };
 	if (!path)
 		return -1;
+	if (!opt) { /* the shipped one: named plainly in messages, not as /usr/bin/../lib/... */
+		char *real = realpath(path, NULL);
+
+		if (real) {
+			free(path);
+			path = real;
+		}
+	}
 	signed_path = xasprintf("%s.signed", path);
 	if (!opt && is_file(signed_path)) {
 		free(path);

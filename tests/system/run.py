@@ -191,7 +191,7 @@ apt-get install -y -q --no-install-recommends sbsigntool
 rm -rf /tmp/sdboot && mkdir /tmp/sdboot && cd /tmp/sdboot
 apt-get download -q systemd-boot
 dpkg-deb -x systemd-boot_*.deb x
-install -m 0755 "$(find x -type f -name bootctl | head -n1)" /usr/local/bin/bootctl
+install -m 0755 "$(find x -type f -path '*/bin/bootctl' | head -n1)" /usr/local/bin/bootctl
 cd / && rm -rf /tmp/sdboot
 """
 BLESS_BINARIES = ("usr/lib/systemd/systemd-bless-boot", "lib/systemd/systemd-bless-boot")
@@ -238,7 +238,7 @@ def prepare(root, deb, token):
     r = chroot(root, TOOLS_SCRIPT, "chroot.log")
     check("sbsigntool installed; bootctl taken alone; no systemd-boot, no systemd-bless-boot in the root",
           r.returncode == 0 and os.path.exists(os.path.join(root, "usr/bin/sbsign")) and
-          os.path.exists(os.path.join(root, "usr/local/bin/bootctl")) and
+          elf(os.path.join(root, "usr/local/bin/bootctl")) and
           not os.path.exists(os.path.join(root, "var/lib/dpkg/info/systemd-boot.list")) and
           not any(os.path.exists(os.path.join(root, p)) for p in BLESS_BINARIES), r.stdout[-1500:] + r.stderr[-1500:])
     entries = os.path.join(root, "boot/loader/entries")
@@ -269,6 +269,10 @@ def prepare(root, deb, token):
     check("kernel-install add: the plugin wrote the same entry again", r.returncode == 0 and
           os.path.exists(older_conf) and open(older_conf).read() == text, r.stdout + r.stderr)
     return newest, older
+
+
+def elf(path):
+    return os.path.exists(path) and open(path, "rb").read(4) == b"\x7fELF"
 
 
 def tree(d):
