@@ -133,7 +133,11 @@ def layout_uki_hooks_write_one_signed_uki_per_kernel():
         s = System(tmp, tries=3)
         key, cert = make_keys(tmp)
         conf(s.conf, layout="uki", sign_key=key, sign_cert=cert)
-        t.ok(s.add())  # what /etc/kernel/postinst.d/zz-handoff runs
+        # what /etc/kernel/postinst.d/zz-handoff runs; MALLOC_PERTURB_ fills new memory, so text read
+        # without its NUL shows (os-release once got garbage lines)
+        r = t.ok(t.h("entry", "add", "--kernel-version", KV, "--boot", s.boot, "--entry-token", "tok",
+                     env=dict(s.env, MALLOC_PERTURB_="165")))
+        assert r.stderr == b"", r.stderr
         name = "tok-%s+3.efi" % KV
         assert uki_names(s) == [name], uki_names(s)
         uki = os.path.join(s.esp, LINUX_DIR, name)
@@ -141,6 +145,8 @@ def layout_uki_hooks_write_one_signed_uki_per_kernel():
         assert section(uki, ".linux", tmp) == open(t.KERNEL, "rb").read()
         assert section(uki, ".initrd", tmp) == open(t.INITRD, "rb").read()
         assert section(uki, ".cmdline", tmp).rstrip(b"\0") == b"root=UUID=1234 ro quiet"
+        osrel = "/etc/os-release" if os.path.exists("/etc/os-release") else "/usr/lib/os-release"
+        assert section(uki, ".osrel", tmp).rstrip(b"\0") == open(osrel, "rb").read().rstrip(b"\0"), "os-release"
         assert s.entries("esp") == [] and s.entries("boot") == []
         before = t.tree_state(s.esp)
         t.ok(s.add())
