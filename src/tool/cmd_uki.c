@@ -125,30 +125,6 @@ static int text_arg(const char *arg, bool at_means_file, char **ret)
 	return 0;
 }
 
-/* Write @data to @a->out, signed by sbsign when asked: the unsigned image and
- * sbsign's output are temporary files beside OUT, renamed over it at the end. */
-static int write_output(const struct uki_args *a, const uint8_t *data, size_t len)
-{
-	char *unsigned_path, *signed_path;
-	int r;
-
-	if (!a->sign_key)
-		return write_file_atomic(a->out, data, len, 0644);
-	unsigned_path = xasprintf("%s.unsigned-tmp", a->out);
-	signed_path = xasprintf("%s.signed-tmp", a->out);
-	r = write_file_atomic(unsigned_path, data, len, 0644);
-	if (r == 0)
-		r = sign_file(a->out, a->sign_key, a->sign_cert, unsigned_path, signed_path);
-	if (r == 0 && rename(signed_path, a->out) < 0) {
-		tool_fail("%s: rename: %s", a->out, strerror(errno));
-		r = -1;
-	}
-	unlink(unsigned_path);
-	unlink(signed_path);
-	free(unsigned_path);
-	free(signed_path);
-	return r;
-}
 
 static int build(const struct uki_args *a, const char *stub)
 {
@@ -168,7 +144,7 @@ static int build(const struct uki_args *a, const char *stub)
 	spec.os_release = osrel;
 	if (uki_image(&spec, &out, &out_len) < 0)
 		goto out; /* nothing was written */
-	r = write_output(a, out, out_len);
+	r = write_image_signed(a->out, a->sign_key, a->sign_cert, out, out_len);
 	if (r == 0 && a->pcr_key)
 		printf("signed PCR 11 policies for %zu phase%s (%zu bank%s)\n", a->pcr.phases.n,
 		       a->pcr.phases.n == 1 ? "" : "s", a->pcr.n_banks, a->pcr.n_banks == 1 ? "" : "s");

@@ -25,6 +25,7 @@ static const struct command commands[] = {
 	{ "disk", cmd_disk, "-o IMG --esp DIR", "build a GPT disk image from directories" },
 	{ "run", cmd_run, "TARGET [-- QEMU-ARGS]", "boot a disk, ESP or EFI file in QEMU/OVMF" },
 	{ "uki", cmd_uki, "--linux FILE -o OUT.efi", "build a unified kernel image" },
+	{ "addon", cmd_addon, "--cmdline TEXT -o OUT.efi", "build a UKI addon (.cmdline)" },
 	{ "wrap", cmd_wrap, "--linux FILE -o OUT.efi", "make any bzImage an EFI application" },
 };
 

@@ -2,7 +2,11 @@
  * are (an encrypted key cannot be used: sbsign would ask for the pass
  * phrase on a terminal, and stdin is /dev/null). */
 #include "sign.h"
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 int sign_file(const char *what, const char *key, const char *cert, const char *in, const char *out)
 {
@@ -33,5 +37,30 @@ int sign_buffer(const char *what, const char *key, const char *cert, const uint8
 	free(out);
 	free(in);
 	free(dir);
+	return r;
+}
+
+/* The unsigned image and sbsign's output are temporary files beside OUT,
+ * renamed over it at the end. */
+int write_image_signed(const char *out, const char *key, const char *cert, const uint8_t *data, size_t len)
+{
+	char *unsigned_path, *signed_path;
+	int r;
+
+	if (!key)
+		return write_file_atomic(out, data, len, 0644);
+	unsigned_path = xasprintf("%s.unsigned-tmp", out);
+	signed_path = xasprintf("%s.signed-tmp", out);
+	r = write_file_atomic(unsigned_path, data, len, 0644);
+	if (r == 0)
+		r = sign_file(out, key, cert, unsigned_path, signed_path);
+	if (r == 0 && rename(signed_path, out) < 0) {
+		tool_fail("%s: rename: %s", out, strerror(errno));
+		r = -1;
+	}
+	unlink(unsigned_path);
+	unlink(signed_path);
+	free(unsigned_path);
+	free(signed_path);
 	return r;
 }

@@ -36,6 +36,7 @@ int cmd_entry(int argc, char **argv);
 int cmd_disk(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_uki(int argc, char **argv);
+int cmd_addon(int argc, char **argv);
 int cmd_wrap(int argc, char **argv);
 int cmd_bless(int argc, char **argv);
 
@@ -112,6 +113,12 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int read_file(const char *path, uint64_t max, uint8_t **ret, size_t *ret_len);
 /** read_file_opt() - as read_file(), but a missing file gives 0 and *ret = NULL. */
 int read_file_opt(const char *path, uint64_t max, uint8_t **ret, size_t *ret_len);
+/**
+ * write_image_signed() - write_file_atomic() of an EFI image to @out, signed
+ * first by sbsign (sbsigntool) with @key and @cert when @key is set.
+ * Return: 0, or -1 after one error line.
+ */
+int write_image_signed(const char *out, const char *key, const char *cert, const uint8_t *data, size_t len);
 /**
  * write_file_atomic() - replace @path with @data: temp file in the same
  * directory, fsync, rename, fsync the directory. A reader sees the old file

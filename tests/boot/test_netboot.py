@@ -8,11 +8,15 @@ which files were fetched, and it misbehaves on demand (404, a truncated body,
 no answer). Each boot checks what Linux saw (HANDOFF-INIT), or the exact
 error naming the URL with the menu back; LoaderDeviceURL says where handoff
 came from and LoaderDevicePartUUID is not set. QEMU's own TFTP server keeps
-no log: the TFTP test checks what Linux saw and the URL handoff reports.
+no log: the TFTP tests check what Linux saw and the URL handoff reports.
+The HTTP scheme tests run with a TPM and check PCR 4, 9 and 12 as the disk
+tests do (measured_boot.py); 32-bit firmware boots by all three schemes over
+HTTP and by TFTP.
 """
 import hashlib
 import os
 
+from measured_boot import check_measurements
 from harness import case, esp, firmware, net, qemu, tool
 from harness.esp import entry
 from harness.paths import INITRD, KERNEL, LOADER, LOADER32, STUB, root_path
@@ -43,17 +47,19 @@ def check_gets(res, server, want):
 
 
 def http_scheme_test(protocol, counted):
-    """Debian's kernel by @protocol over HTTP: the server sees the loader's GET
-    (the firmware's), entries.list, loader.conf, the entry, the kernel and the
-    initrd, once each, nothing else. A counted entry boots uncounted, with one
-    warning (the server cannot rename it)."""
+    """Debian's kernel by @protocol over HTTP, with a TPM: the server sees the
+    loader's GET (the firmware's), entries.list, loader.conf, the entry, the
+    kernel and the initrd, once each, nothing else; PCR 4, 9 and 12 are those of
+    a disk boot (the kernel's digest once in PCR 4, the log replays). A counted
+    entry boots uncounted, with one warning (the server cannot rename it)."""
     options = "console=ttyS0 handoff.marker=net-%s panic=-1" % protocol
     name = "debian+3.conf" if counted else "debian.conf"
     srv = net.Server(net_tree({name: entry("Debian", options, protocol)}))
-    res = qemu.run_qemu(None, TIMEOUT, net=net.http_args(srv))
+    res = qemu.run_qemu(None, TIMEOUT, net=net.http_args(srv), tpm=True)
     init = qemu.expect_linux_saw(res, options)
     qemu.expect(res.time_of(r"handoff: booting 'Debian' by %s\b" % protocol) is not None,
                 "handoff says it boots by %s" % protocol, res)
+    check_measurements(res, init, options, open(root_path(KERNEL), "rb").read(), [])
     qemu.expect_eq(init.get("loader", {}).get("HandoffBootScheme"), protocol, "HandoffBootScheme", res)
     check_net_vars(res, init, URL + FIRMWARE_GET)
     check_gets(res, srv, [FIRMWARE_GET, "/loader/entries.list", "/loader/loader.conf", "/loader/entries/" + name,
@@ -89,16 +95,24 @@ def test_net_http_uki_fetched_once():
     check_gets(res, srv, [FIRMWARE_GET, "/loader/entries.list", "/loader/loader.conf", "/EFI/Linux/net.efi"])
 
 
-@case.needs(LOADER, KERNEL, INITRD)
-def test_net_tftp():
+def tftp_test(arch, protocol):
     """PXE: the firmware TFTPs handoff; handoff TFTPs the rest from the server
     its DHCP answer named, with the tree's root before EFI/."""
-    options = "console=ttyS0 handoff.marker=net-tftp panic=-1"
-    root = net_tree({"debian.conf": entry("Debian", options)})
-    res = qemu.run_qemu(None, TIMEOUT, net=net.tftp_args(root))
+    options = "console=ttyS0 handoff.marker=net-tftp-%s panic=-1" % arch
+    boot_file = "EFI/BOOT/BOOT%s.EFI" % arch.upper()
+    root = net_tree({"debian.conf": entry("Debian", options, protocol)},
+                    **({"loader": LOADER32, "arch": "ia32"} if arch == "ia32" else {}))
+    res = qemu.run_qemu(None, TIMEOUT, ia32=arch == "ia32", net=net.tftp_args(root, loader=boot_file))
     init = qemu.expect_linux_saw(res, options)
-    check_net_vars(res, init, "tftp://%s/EFI/BOOT/BOOTX64.EFI" % net.SLIRP_TFTP_IP)
-    qemu.expect(res.time_of(r"handoff: booting 'Debian' by stub") is not None, "handoff boots by stub", res)
+    check_net_vars(res, init, "tftp://%s/%s" % (net.SLIRP_TFTP_IP, boot_file))
+    qemu.expect(res.time_of(r"handoff: booting 'Debian' by %s\b" % protocol) is not None,
+                "handoff boots by %s" % protocol, res)
+
+
+case.each(globals(), tftp_test, {
+    "test_net_tftp": ("x64", "stub"),
+    "test_net_tftp_ia32": ("ia32", "handover"),
+}, needs=(LOADER, LOADER32, KERNEL, INITRD))
 
 
 def https_boot(tls, trusted_connections=None, options="x", stop_on=None):
@@ -208,16 +222,25 @@ def test_net_secureboot():
                 "both kernels were fetched (the refusal is of the bytes read)", res)
 
 
-@case.needs(LOADER32, KERNEL, INITRD)
-def test_net_http_ia32():
+def http_ia32_test(protocol):
     """32-bit firmware: handoffia32.efi by HTTP Boot, the same protocols with
-    32-bit UINTN and pointers, boots Debian's kernel by handover."""
-    options = "console=ttyS0 handoff.marker=net-ia32 panic=-1"
-    tree = net_tree({"debian.conf": entry("Debian", options, "handover")}, loader=LOADER32, arch="ia32")
+    32-bit UINTN and pointers, boots Debian's kernel by @protocol."""
+    options = "console=ttyS0 handoff.marker=net-ia32-%s panic=-1" % protocol
+    tree = net_tree({"debian.conf": entry("Debian", options, protocol)}, loader=LOADER32, arch="ia32")
     srv = net.Server(tree)
     res = qemu.run_qemu(None, TIMEOUT, ia32=True, net=net.http_args(srv, loader="EFI/BOOT/BOOTIA32.EFI"))
     init = qemu.expect_linux_saw(res, options)
+    qemu.expect(res.time_of(r"handoff: booting 'Debian' by %s\b" % protocol) is not None,
+                "handoffia32 says it boots by %s" % protocol, res)
     qemu.expect_eq(init.get("bp_efi_sig"), "EL32", "boot_params.efi_info.efi_loader_signature", res)
+    qemu.expect_eq(init.get("fw_platform_size"), "32", "/sys/firmware/efi/fw_platform_size", res)
     check_net_vars(res, init, URL + "/EFI/BOOT/BOOTIA32.EFI")
     check_gets(res, srv, ["/EFI/BOOT/BOOTIA32.EFI", "/loader/entries.list", "/loader/loader.conf",
                           "/loader/entries/debian.conf", "/debian/vmlinuz", "/debian/initrd.img"])
+
+
+case.each(globals(), http_ia32_test, {
+    "test_net_http_ia32_stub": ("stub",),
+    "test_net_http_ia32": ("handover",),
+    "test_net_http_ia32_legacy": ("legacy",),
+}, needs=(LOADER32, KERNEL, INITRD))
