@@ -143,7 +143,8 @@ def layout_uki_hooks_write_one_signed_uki_per_kernel():
         uki = os.path.join(s.esp, LINUX_DIR, name)
         assert signed_by(uki, cert)
         assert section(uki, ".linux", tmp) == open(t.KERNEL, "rb").read()
-        assert section(uki, ".initrd", tmp) == open(t.INITRD, "rb").read()
+        initrd = open(t.INITRD, "rb").read()
+        assert section(uki, ".initrd", tmp) == initrd + b"\0" * (-len(initrd) % 4)  # each initrd 4-byte aligned
         assert section(uki, ".cmdline", tmp).rstrip(b"\0") == b"root=UUID=1234 ro quiet"
         osrel = "/etc/os-release" if os.path.exists("/etc/os-release") else "/usr/lib/os-release"
         assert section(uki, ".osrel", tmp).rstrip(b"\0") == open(osrel, "rb").read().rstrip(b"\0"), "os-release"
