@@ -62,7 +62,8 @@ EFI32_LIB := $(B)/efi32/libhandoff.a
 EFI32_RT  := $(B)/efi32/efi/runtime_ia32.o
 EFI32_OBJS := $(filter-out $(EFI32_RT),$(patsubst src/%.c,$(B)/efi32/%.o,$(CORE_SRCS) $(EFI32_SRCS)))
 HOST_CORE_OBJS := $(patsubst src/%.c,$(B)/host/%.o,$(CORE_SRCS))
-SAN_OBJS  := $(patsubst %.c,$(B)/san/%.o,$(CORE_SRCS) $(HOST_EFI_SRCS) $(UNIT_SRCS) src/tool/platform_host.c)
+SAN_OBJS  := $(patsubst %.c,$(B)/san/%.o,$(CORE_SRCS) $(HOST_EFI_SRCS) $(UNIT_SRCS) src/tool/platform_host.c \
+	     src/pack/zdeflate.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
 
 ARTIFACTS := $(B)/handoff.efi $(B)/handoffia32.efi $(B)/handoff
@@ -107,8 +108,12 @@ $(B)/efi/pack/image.o: src/pack/image.S $(B)/efi/handoff.packed
 	@mkdir -p $(dir $@)
 	$(Q)$(call msg,AS,$@) $(EFI_CC) -DHANDOFF_PACKED='"$(B)/efi/handoff.packed"' -c $< -o $@
 
+# The unpacker's constants and few variables share .image's pages: one
+# section (and file alignment) less than .rdata and .data of their own.
+PACK_LDFLAGS := /merge:.rdata=.image /merge:.data=.image
+
 $(B)/handoff.efi: $(B)/efi/pack/unpack.o $(B)/efi/pack/image.o $(EFI_LIB)
-	$(Q)$(call msg,LINK,$@) $(EFI_LD) $(EFI_LDFLAGS) $(SBAT_LDFLAGS) /out:$@ $^
+	$(Q)$(call msg,LINK,$@) $(EFI_LD) $(EFI_LDFLAGS) $(PACK_LDFLAGS) $(SBAT_LDFLAGS) /out:$@ $^
 
 # The map lets tests/checks/check_rules.py see which functions the stub links.
 $(B)/handoff-stub.efi: $(patsubst src/%.c,$(B)/efi/%.o,$(STUB_SRCS)) $(EFI_LIB)
@@ -132,8 +137,9 @@ $(B)/efi32/pack/image.o: src/pack/image.S $(B)/efi32/handoffia32.packed
 	@mkdir -p $(dir $@)
 	$(Q)$(call msg,AS32,$@) $(EFI32_CC) -DHANDOFF_PACKED='"$(B)/efi32/handoffia32.packed"' -c $< -o $@
 
-$(B)/handoffia32.efi: $(B)/efi32/pack/unpack.o $(B)/efi32/pack/image.o $(EFI32_RT) $(EFI32_LIB)
-	$(Q)$(call msg,LINK,$@) $(EFI_LD) $(EFI32_LDFLAGS) /include:_handoff_sbat /out:$@ $^
+# The unpacker does no 64-bit division: no $(EFI32_RT) (645 bytes).
+$(B)/handoffia32.efi: $(B)/efi32/pack/unpack.o $(B)/efi32/pack/image.o $(EFI32_LIB)
+	$(Q)$(call msg,LINK,$@) $(EFI_LD) $(EFI32_LDFLAGS) $(PACK_LDFLAGS) /include:_handoff_sbat /out:$@ $^
 
 # --- host side -------------------------------------------------------------
 $(B)/host/%.o: src/%.c
@@ -144,8 +150,11 @@ $(B)/host/%.o: src/%.c
 # src/tool/pcr_crypto.c only; the loaders, the stub and the tests do not.
 TOOL_LIBS := -lcrypto
 
-$(B)/mkpack: $(B)/host/pack/mkpack.o $(HOST_CORE_OBJS) $(B)/host/tool/platform_host.o
-	$(Q)$(call msg,LINK,$@) $(HOST_CC) $(HOST_CFLAGS) $^ -o $@
+# mkpack compresses with zlib (zlib1g-dev); the loaders carry their own
+# decoder (src/core/inflate.c), which the unit tests and fuzz_inflate check
+# against zlib.
+$(B)/mkpack: $(B)/host/pack/mkpack.o $(B)/host/pack/zdeflate.o $(HOST_CORE_OBJS) $(B)/host/tool/platform_host.o
+	$(Q)$(call msg,LINK,$@) $(HOST_CC) $(HOST_CFLAGS) $^ -o $@ -lz
 
 $(B)/handoff: $(patsubst src/%.c,$(B)/host/%.o,$(TOOL_SRCS)) $(HOST_CORE_OBJS)
 	$(Q)$(call msg,LINK,$@) $(HOST_CC) $(HOST_CFLAGS) $^ -o $@ $(TOOL_LIBS)
@@ -155,7 +164,7 @@ $(B)/san/%.o: %.c
 	$(Q)$(call msg,SANCC,$@) $(HOST_CC) $(HOST_CFLAGS) -Itests/unit $(SAN) -MMD -MP -c $< -o $@
 
 $(B)/unit-tests: $(SAN_OBJS)
-	$(Q)$(call msg,LINK,$@) $(HOST_CC) $(SAN) $^ -o $@
+	$(Q)$(call msg,LINK,$@) $(HOST_CC) $(SAN) $^ -o $@ -lz
 
 unit: $(B)/unit-tests
 	$(B)/unit-tests
@@ -169,9 +178,10 @@ FUZZ_CFLAGS := $(HOST_CFLAGS) -DFUZZING -fsanitize=fuzzer-no-link $(FUZZ_SAN)
 FUZZ_OBJS := $(patsubst %.c,$(B)/fuzzobj/%.o,$(CORE_SRCS) src/tool/platform_host.c)
 # The host tool's readers of untrusted bytes that need no file system (they
 # use libc and src/core only) are an archive after src/core, so a fuzzer
-# takes only what it calls: `handoff inspect`, the entry-file, word and
-# BootOrder readers (src/tool/readers.c).
-FUZZ_TOOL_SRCS := $(addprefix src/tool/,inspect.c inspect_render.c json.c readers.c strbuf.c)
+# takes only what it calls: `handoff inspect`, Authenticode signatures
+# (pe_sig.c), the entry-file, word, BootOrder, LoaderBootCountPath and
+# configuration readers (src/tool/readers.c).
+FUZZ_TOOL_SRCS := $(addprefix src/tool/,inspect.c inspect_render.c json.c pe_sig.c readers.c strbuf.c)
 FUZZ_TOOL_LIB := $(B)/fuzzobj/libtool.a
 .SECONDARY: $(FUZZ_OBJS) $(patsubst %.c,$(B)/fuzzobj/%.o,$(FUZZ_TOOL_SRCS))
 
@@ -186,7 +196,7 @@ $(FUZZ_TOOL_LIB): $(patsubst %.c,$(B)/fuzzobj/%.o,$(FUZZ_TOOL_SRCS))
 $(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS) $(FUZZ_TOOL_LIB)
 	@mkdir -p $(dir $@)
 	$(Q)$(call msg,FUZZ,$@) $(HOST_CC) $(HOST_CFLAGS) -DFUZZING -fsanitize=fuzzer $(FUZZ_SAN) $< $(FUZZ_OBJS) \
-		$(FUZZ_TOOL_LIB) -o $@
+		$(FUZZ_TOOL_LIB) -o $@ -lz
 
 # New inputs go to build/fuzz/corpus-NAME; the curated corpus in the tree is read only.
 fuzz: $(FUZZ_BINS)

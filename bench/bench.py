@@ -8,9 +8,12 @@ Every loader boots the same Debian kernel with the same busybox initramfs,
 padded with incompressible data to each size, from the same disk layout (GPT,
 one 1022 MiB FAT32 ESP with 4 KiB clusters: \\debian\\vmlinuz,
 \\debian\\initrd.img, \\loader\\..., the loader as \\EFI\\BOOT\\BOOTX64.EFI).
-handoff-ext4 is handoff-handover with the entry, kernel and initrd on an
-ext4 XBOOTLDR partition instead (the ESP holds only handoff and loader.conf),
-paired per round against handoff-handover from FAT. handoffia32-* and
+handoff-uki-menu and sdboot-uki-menu start the handoff-uki image (the same
+`handoff uki` UKI, initrd inside) from \\EFI\\Linux as their menu's only entry,
+paired per round against each other and against handoff-uki (started
+directly by OVMF). handoff-ext4 is handoff-handover with the entry, kernel
+and initrd on an ext4 XBOOTLDR partition instead (the ESP holds only handoff
+and loader.conf), paired per round against handoff-handover from FAT. handoffia32-* and
 grub-ia32 boot the same disk layout on 32-bit OVMF (ovmf-ia32, mixed mode),
 the loader as \\EFI\\BOOT\\BOOTIA32.EFI; they are paired against GRUB's i386-efi
 build, the only other loader that boots a 64-bit kernel there. The disks,
@@ -51,7 +54,7 @@ READBENCH = os.path.join(ROOT, "build/bench/readbench.efi")
 
 # Ratio columns: per-round pairs against these references (ratio_vs_KEY).
 REFERENCES = (("systemd_boot", "systemd-boot"), ("grub", "grub"), ("fat", "handoff-handover"),
-              ("grub_ia32", "grub-ia32"))
+              ("grub_ia32", "grub-ia32"), ("sdboot_uki", "sdboot-uki-menu"), ("uki", "handoff-uki"))
 SIZES = (8, 64, 256)
 CMDLINE = "earlyprintk=serial,ttyS0,115200 quiet console=ttyS0 panic=-1"
 MEMORY_MIB = 1536         # initrd + its unpacked copy + the kernel, at 256 MiB

@@ -19,10 +19,14 @@ HANDOFF32 = paths.root_path(paths.LOADER32)
 STUB = paths.root_path(paths.STUB)
 TOOL = paths.root_path(paths.TOOL)
 
-LOADERS = ("handoff-stub", "handoff-handover", "handoff-legacy", "handoff-uki", "handoff-ext4", "systemd-boot", "grub",
-           "handoffia32-stub", "handoffia32-handover", "handoffia32-legacy", "grub-ia32")
+LOADERS = ("handoff-stub", "handoff-handover", "handoff-legacy", "handoff-uki", "handoff-uki-menu",
+           "sdboot-uki-menu", "handoff-ext4", "systemd-boot", "grub", "handoffia32-stub",
+           "handoffia32-handover", "handoffia32-legacy", "grub-ia32")
 # Loaders booted on 32-bit OVMF (mixed mode).
 IA32 = ("handoffia32-stub", "handoffia32-handover", "handoffia32-legacy", "grub-ia32")
+# The same handoff UKI as handoff-uki, as the only entry (Type #2, \EFI\Linux) of a loader's menu.
+UKI_MENU = {"handoff-uki-menu": HANDOFF, "sdboot-uki-menu": SDBOOT}
+UKI_PATH = "EFI/Linux/debian.efi"
 DISK_MIB = 1024           # ESP 1022 MiB, 4 KiB clusters; holds the 256 MiB UKI beside the 256 MiB initrd
 LOADER_GUID = "4a67b082-0a4c-41cf-b6c7-440b29bb8c4f"
 
@@ -150,19 +154,25 @@ def build_disk(work, loader, mib, initrd, grub, grub32, cmdline):
     the entry (with the scheme of a handoff-SCHEME), the kernel and the
     initrd; handoff-ext4 has all but handoff on an ext4 XBOOTLDR. The UKI
     carries the initrd inside itself, and its ESP still holds the same files
-    so the layout is the same."""
+    so the layout is the same; handoff-uki-menu and sdboot-uki-menu have the
+    same UKI in \\EFI\\Linux as their menu's only entry (no Type #1 entry)."""
     if loader not in LOADERS:
         raise SystemExit("bench: unknown loader %r (known: %s)" % (loader, ", ".join(LOADERS)))
     img = os.path.join(work, "disk-%s-%d.img" % (loader, mib))
-    binary = {"handoff-uki": STUB, "systemd-boot": SDBOOT, "grub": grub, "grub-ia32": grub32,
-              "handoffia32-stub": HANDOFF32, "handoffia32-handover": HANDOFF32,
+    binary = {"handoff-uki": STUB, "handoff-uki-menu": STUB, "sdboot-uki-menu": STUB, "systemd-boot": SDBOOT,
+              "grub": grub, "grub-ia32": grub32, "handoffia32-stub": HANDOFF32, "handoffia32-handover": HANDOFF32,
               "handoffia32-legacy": HANDOFF32}.get(loader, HANDOFF)
-    if up_to_date(img, [binary, KERNEL, TOOL, initrd], "%s %s %d" % (loader, cmdline, DISK_MIB)):
+    used = [binary, KERNEL, TOOL, initrd] + ([UKI_MENU[loader]] if loader in UKI_MENU else [])
+    if up_to_date(img, used, "%s %s %d" % (loader, cmdline, DISK_MIB)):
         return img
     if loader == "handoff-ext4":
         return stamp(make_disk(img, esp.loader_files(HANDOFF), boot_files(initrd, cmdline, "handover")))
     if loader == "handoff-uki":
         binary = build_uki(work, initrd, mib, cmdline)
+    if loader in UKI_MENU:  # the kernel and initrd stay (same layout), but no Type #1 entry: the UKI is the menu
+        uki = build_uki(work, initrd, mib, cmdline)
+        files = {**esp.loader_files(UKI_MENU[loader]), **esp.boot_files({}, KERNEL, initrd), UKI_PATH: uki}
+        return stamp(make_disk(img, files))
     protocol = loader.split("-", 1)[1] if loader.startswith("handoff") and loader != "handoff-uki" else None
     files = esp_files(binary, initrd, cmdline, protocol, "ia32" if loader in IA32 else "x64")
     return stamp(make_disk(img, files))

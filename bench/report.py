@@ -5,7 +5,8 @@
 
 The plot (t1−t0 median against initrd size, min–max bars, one line per
 loader) goes beside OUT.md as bench-t1.svg. bench/notes.md (hand-written
-analysis of the figures) is appended verbatim when it exists.
+analysis of the figures) is appended verbatim when it exists, and before it
+the network boot section bench/netbench.py wrote beside RESULTS.json.
 """
 import json
 import math
@@ -16,7 +17,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 COLORS = {"handoff-stub": "#1f77b4", "handoff-handover": "#2ca02c", "handoff-legacy": "#17becf",
           "handoff-uki": "#9467bd", "handoff-ext4": "#8c564b", "systemd-boot": "#ff7f0e", "grub": "#d62728",
           "handoffia32-stub": "#7f7f7f", "handoffia32-handover": "#bcbd22", "handoffia32-legacy": "#e377c2",
-          "grub-ia32": "#000000"}
+          "grub-ia32": "#000000", "handoff-uki-menu": "#aec7e8", "sdboot-uki-menu": "#ffbb78"}
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests"))  # the harness package
 from harness.paths import SIZE_BUDGETS  # noqa: E402
 
@@ -24,6 +25,8 @@ from harness.paths import SIZE_BUDGETS  # noqa: E402
 SIZE_TARGETS = {os.path.basename(path): limit for path, limit in SIZE_BUDGETS.items()}
 # Loaders on 32-bit OVMF (bench.py IA32): their own table, against GRUB i386-efi.
 IA32 = ("handoffia32-stub", "handoffia32-handover", "handoffia32-legacy", "grub-ia32")
+# The same UKI from a loader's menu (\\EFI\\Linux): their own table and targets (issue 24).
+UKI_MENU = ("handoff-uki-menu", "sdboot-uki-menu")
 
 
 def fmt_s(x):
@@ -43,7 +46,7 @@ def table(res):
            "| best vs best: systemd-boot, GRUB | t2−t0 median [min–max] s | t2 vs systemd-boot |",
            "|---:|---|---:|---|---:|---:|---|---|---:|"]
     for mib in res["config"]["sizes_mib"]:
-        for r in (x for x in res["records"] if x["initrd_mib"] == mib and x["loader"] not in IA32):
+        for r in (x for x in res["records"] if x["initrd_mib"] == mib and x["loader"] not in IA32 + UKI_MENU):
             fail = " (+%d failed)" % r["failed_runs"] if r.get("failed_runs") else ""
             out.append("| %d MiB | %s | %d%s | %s [%s–%s] | %s | %s | %s, %s | %s [%s–%s] | %s |" % (
                 mib, r["loader"], r["runs"], fail, fmt_s(r["t1_median_s"]), fmt_s(r["t1_min_s"]),
@@ -90,7 +93,8 @@ def targets(res):
     sizes = res["config"]["sizes_mib"]
     # issue 7's targets compare loaders reading the same FAT ESP; handoff-ext4
     # reads another partition (systemd-boot cannot) and has its own rows
-    handoffs = [l for l in res["config"]["loaders"] if l.startswith("handoff-") and l != "handoff-ext4"]
+    handoffs = [l for l in res["config"]["loaders"] if l.startswith("handoff-") and l not in ("handoff-ext4",)
+                and l not in UKI_MENU]
     out = ["| target | measured | verdict |", "|---|---|---|"]
 
     def ratio(l, mib, key):
@@ -106,6 +110,13 @@ def targets(res):
             x = ratio(l, mib, key)
             out.append("| %s t1−t0 ≤ %.2f× %s, %d MiB | %s | %s |" % (
                 l, limit, what, mib, fmt_r(x), verdict(None if x is None else x <= limit)))
+    for mib in sizes:  # issue 24: the same UKI from handoff's menu against systemd-boot's, and started directly
+        for key, limit, what in (("ratio_vs_sdboot_uki", 0.70, "systemd-boot's (same UKI from its menu)"),
+                                 ("ratio_vs_uki", 1.0, "OVMF starting the same UKI")):
+            x = ratio("handoff-uki-menu", mib, key)
+            if x is not None:
+                out.append("| handoff-uki-menu t1−t0 ≤ %.2f× %s, %d MiB | %s | %s |" % (
+                    limit, what, mib, fmt_r(x), verdict(x <= limit)))
     worst = [(ratio(l, m, "ratio_vs_systemd_boot"), l, m) for l in handoffs for m in sizes]
     worst = [w for w in worst if w[0] is not None]
     if worst:
@@ -132,6 +143,28 @@ def targets(res):
             bound = "%d KiB" % (limit >> 10) if limit % 1024 == 0 else "%d bytes" % limit
             out.append("| %s ≤ %s | %.1f KiB (%d bytes) | %s |" % (name, bound, size / 1024, size,
                                                                   verdict(size <= limit)))
+    return out
+
+
+def uki_menu_lines(res):
+    """The same handoff UKI from handoff's menu, from systemd-boot's and started by OVMF, paired per round."""
+    recs = records_by(res)
+    rows = [recs[(l, mib)] for mib in res["config"]["sizes_mib"] for l in UKI_MENU + ("handoff-uki",)
+            if (l, mib) in recs]
+    if not any(r["loader"] in UKI_MENU for r in rows):
+        return ["Not run (needs the loaders handoff-uki-menu, sdboot-uki-menu and handoff-uki)."]
+    out = ["The `handoff uki` image of handoff-uki (initrd inside) as `\\EFI\\Linux\\debian.efi`, the only "
+           "entry of handoff's menu (handoff-uki-menu) and of systemd-boot's (sdboot-uki-menu), both with "
+           "`timeout 0`; handoff-uki is the same image started directly by OVMF.", "",
+           "| initrd | loader | runs | t1−t0 median [min–max] s | vs systemd-boot + UKI | vs OVMF + UKI "
+           "| best vs best: systemd-boot + UKI | t2−t0 median [min–max] s |", "|---:|---|---:|---|---:|---:|---:|---|"]
+    for r in rows:
+        fail = " (+%d failed)" % r["failed_runs"] if r.get("failed_runs") else ""
+        out.append("| %d MiB | %s | %d%s | %s [%s–%s] | %s | %s | %s | %s [%s–%s] |" % (
+            r["initrd_mib"], r["loader"], r["runs"], fail, fmt_s(r["t1_median_s"]), fmt_s(r["t1_min_s"]),
+            fmt_s(r["t1_max_s"]), fmt_r(r.get("ratio_vs_sdboot_uki")), fmt_r(r.get("ratio_vs_uki")),
+            fmt_r(r.get("min_ratio_vs_sdboot_uki")), fmt_s(r["t2_median_s"]), fmt_s(r.get("t2_min_s")),
+            fmt_s(r.get("t2_max_s"))))
     return out
 
 
@@ -306,7 +339,8 @@ def render(res, svg_name):
            "on a shared machine it is the least disturbed estimate (see the notes on noise)."
            % (cfg["rounds"], ", after a discarded warm-up boot" if cfg["warmup"] else ""), "",
            "Loaders: handoff `protocol stub|handover|legacy` (handoff.efi reading a BLS Type #1 entry), "
-           "handoff-uki (`handoff uki` image started directly by OVMF), handoff-ext4 (`protocol handover`, "
+           "handoff-uki (`handoff uki` image started directly by OVMF), handoff-uki-menu and sdboot-uki-menu (the same "
+           "image from handoff's and systemd-boot's menu), handoff-ext4 (`protocol handover`, "
            "with the entry, kernel and initrd on an ext4 XBOOTLDR partition instead of the ESP), "
            "systemd-boot (Debian systemd-boot-efi, "
            "same Type #1 entry), GRUB (standalone `grub-mkstandalone` image, config in its memdisk, modules: "
@@ -315,8 +349,10 @@ def render(res, svg_name):
            "## Results", ""]
     out += table(res)
     out += ["", "![t1−t0 against initrd size](%s)" % svg_name, "",
-            "## Targets (issues 7 and 8)", ""]
+            "## Targets (issues 7, 8 and 24)", ""]
     out += targets(res)
+    out += ["", "## A UKI from the menu (issue 24)", ""]
+    out += uki_menu_lines(res)
     out += ["", "## 32-bit UEFI: handoffia32 against GRUB i386-efi (issue 14)", ""]
     out += ia32_table(res)
     out += ["", "## ext4 against FAT (issue 8)", ""]
@@ -360,6 +396,10 @@ def main(argv):
     svg = os.path.join(os.path.dirname(os.path.abspath(argv[1])), "bench-t1.svg")
     svg_plot(res, svg)
     text = render(res, os.path.basename(svg))
+    net = os.path.join(os.path.dirname(os.path.abspath(argv[0])), "netbench.md")  # bench/netbench.py's section
+    if os.path.isfile(net) and "\n## Notes" in text:
+        a, b = text.split("\n## Notes", 1)
+        text = a + "\n" + open(net).read() + "\n## Notes" + b
     with open(argv[1] + ".tmp", "w") as f:
         f.write(text)
     os.replace(argv[1] + ".tmp", argv[1])

@@ -102,6 +102,22 @@ typedef struct EFI_GUID {
 } EFI_GUID;
 _Static_assert(sizeof(EFI_GUID) == 16, "EFI_GUID size");
 
+/* Network addresses (UEFI 2.10 §2.3.1, "Common UEFI Data Types"): byte arrays
+ * in network order; EFI_IP_ADDRESS is 4-byte aligned (its UINT32 view). */
+typedef struct EFI_IPv4_ADDRESS {
+	UINT8 Addr[4];
+} EFI_IPv4_ADDRESS;
+typedef struct EFI_IPv6_ADDRESS {
+	UINT8 Addr[16];
+} EFI_IPv6_ADDRESS;
+typedef union EFI_IP_ADDRESS {
+	UINT32 Addr[4];
+	EFI_IPv4_ADDRESS v4;
+	EFI_IPv6_ADDRESS v6;
+} EFI_IP_ADDRESS;
+_Static_assert(sizeof(EFI_IPv4_ADDRESS) == 4 && _Alignof(EFI_IPv4_ADDRESS) == 1, "EFI_IPv4_ADDRESS");
+_Static_assert(sizeof(EFI_IP_ADDRESS) == 16 && _Alignof(EFI_IP_ADDRESS) == 4, "EFI_IP_ADDRESS");
+
 /* ---- Status codes (UEFI 2.10 Appendix D) ---- */
 
 /* The high bit of UINTN: bit 63 on x86-64, bit 31 on IA-32 (Appendix D). */

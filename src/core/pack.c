@@ -1,10 +1,10 @@
 /* The payload of the packed loaders (pack.h): written by the build, read by
  * the unpacker before anything else of the loader runs. The payload is part
  * of the signed loader file, and is still checked as if it were not: sizes
- * before allocation, the block against both buffers (lz4_decode), the image
+ * before allocation, the stream against both buffers (deflate_decode), the image
  * by the same PE checks as any image (pe_parse_loaded, pe_relocate). */
 #include "pack.h"
-#include "lz4.h"
+#include "inflate.h"
 #include "log.h"
 
 static const char pack_magic[4] = { 'H', 'O', 'P', 'K' };
@@ -30,11 +30,12 @@ static uint8_t *layout(const uint8_t *pe_file, size_t len, const struct pe_info 
 	return image;
 }
 
-EFI_STATUS pack_build(const uint8_t *pe_file, size_t len, const char *name, uint8_t **ret, size_t *ret_len)
+EFI_STATUS pack_build(const uint8_t *pe_file, size_t len, const char *name, pack_compress_fn compress,
+		      uint8_t **ret, size_t *ret_len)
 {
 	struct pe_info pe;
 	uint8_t *image, *out;
-	size_t block;
+	size_t block, cap;
 	EFI_STATUS err = pe_parse(pe_file, len, name, &pe);
 
 	if (EFI_ERROR(err))
@@ -43,12 +44,13 @@ EFI_STATUS pack_build(const uint8_t *pe_file, size_t len, const char *name, uint
 		return log_error_status(EFI_UNSUPPORTED, "%s: SizeOfImage %#x is over %#x", name, pe.size_of_image,
 					PACK_IMAGE_MAX);
 	image = layout(pe_file, len, &pe);
-	out = image ? mem_alloc(PACK_HEADER_SIZE + lz4_encode_bound(pe.size_of_image)) : NULL;
-	block = out ? lz4_encode(image, pe.size_of_image, out + PACK_HEADER_SIZE) : 0;
+	cap = pe.size_of_image + pe.size_of_image / 8 + 64; /* more than stored blocks take (RFC 1951 §3.2.4) */
+	out = image ? mem_alloc(PACK_HEADER_SIZE + cap) : NULL;
+	block = out ? compress(image, pe.size_of_image, out + PACK_HEADER_SIZE, cap) : 0;
 	mem_free(image);
-	if (!block) {
+	if (!block || block > cap) {
 		mem_free(out);
-		return log_error_status(EFI_OUT_OF_RESOURCES, "%s: no memory to pack it", name);
+		return log_error_status(EFI_OUT_OF_RESOURCES, "%s: cannot compress it", name);
 	}
 	memcpy(out, pack_magic, sizeof(pack_magic));
 	put_le16(out + 4, PACK_VERSION);
@@ -85,7 +87,7 @@ EFI_STATUS pack_unpack(const uint8_t *payload, size_t len, uint16_t machine, uin
 	if (EFI_ERROR(err))
 		return err;
 	if (size != image_size ||
-	    lz4_decode(payload + PACK_HEADER_SIZE, get_le32(payload + 12), image, size) != EFI_SUCCESS)
+	    deflate_decode(payload + PACK_HEADER_SIZE, get_le32(payload + 12), image, size) != EFI_SUCCESS)
 		return log_error_status(EFI_COMPROMISED_DATA,
 					"packed image: the block does not decompress to %#x bytes", image_size);
 	err = pe_parse_loaded(image, size, "packed image", ret);

@@ -1,29 +1,37 @@
 /* Packed loaders (docs/image-formats.md "Packed loaders"): handoff.efi and
  * handoffia32.efi are a small unpacker (src/pack/unpack.c) carrying the
  * loader's own PE image, laid out as a firmware loads it (headers and sections
- * at their RVAs, SizeOfImage bytes, the rest zero) and LZ4-compressed (lz4.h),
- * behind a 16-byte header, all little-endian:
+ * at their RVAs, SizeOfImage bytes, the rest zero) as a raw DEFLATE stream
+ * (RFC 1951; inflate.h), behind a 16-byte header, all little-endian:
  *    0  "HOPK"
- *    4  u16 format version, 1
+ *    4  u16 format version, 2 (1 was an LZ4 block)
  *    6  u16 machine (PE_MACHINE_X64 or PE_MACHINE_I386)
- *    8  u32 SizeOfImage: what the block decompresses to
- *   12  u32 the LZ4 block's size, which follows */
+ *    8  u32 SizeOfImage: what the stream decompresses to
+ *   12  u32 the stream's size, which follows */
 #ifndef CORE_PACK_H
 #define CORE_PACK_H
 
 #include "pe.h"
 
 #define PACK_HEADER_SIZE 16u
-#define PACK_VERSION 1u
+#define PACK_VERSION 2u
 #define PACK_IMAGE_MAX (16u << 20) /* a loader is far below; keeps a damaged header from allocating much */
+
+/*
+ * pack_compress_fn - write @len bytes of @src as a raw DEFLATE stream into
+ * @dst (@cap bytes); return its size, or 0 when it does not fit or fails.
+ * Host side only (the build uses zlib: src/pack/mkpack.c).
+ */
+typedef size_t (*pack_compress_fn)(const uint8_t *src, size_t len, uint8_t *dst, size_t cap);
 
 /**
  * pack_build() - the payload for the PE file @pe (@len bytes, named @name in
- * messages): its memory image, compressed, behind the header.
+ * messages): its memory image, compressed by @compress, behind the header.
  * Return: EFI_SUCCESS with *@ret (mem_alloc'd) and *@ret_len; EFI_LOAD_ERROR /
  * EFI_UNSUPPORTED for an unusable PE, EFI_OUT_OF_RESOURCES; logged.
  */
-EFI_STATUS pack_build(const uint8_t *pe, size_t len, const char *name, uint8_t **ret, size_t *ret_len);
+EFI_STATUS pack_build(const uint8_t *pe, size_t len, const char *name, pack_compress_fn compress, uint8_t **ret,
+		      size_t *ret_len);
 
 /**
  * pack_image_size() - check the header of @payload (@len bytes) and the size

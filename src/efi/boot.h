@@ -49,6 +49,7 @@ struct boot_job {
 	const char *cmdline;        /* UTF-8, may be "" */
 	struct cmdline_forms cmdline_forms; /* boot_verify(): @cmdline as every scheme hands it over and measures it */
 	bool cmdline_outside;       /* @cmdline is not the image's own: measured into PCR 12 (trust.h) */
+	const char *cmdline_addons; /* the end of @cmdline that UKI addons added: PCR 12 after it (stub) */
 	struct initrd_set *initrds; /* may have n == 0 */
 	struct boot_plan plan;      /* plan_boot() */
 };

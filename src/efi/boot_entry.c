@@ -6,7 +6,7 @@
  * returns to the menu. */
 #include "loader.h"
 #include "loader_vars.h"
-#include "boot.h"
+#include "arch.h"
 #include "measure.h"
 #include "core/fmt.h"
 #include "core/fwquirk.h"
@@ -189,6 +189,20 @@ static void warn_missing_options(const char *cmdline)
 			    missing & CMDLINE_EFI_NORUNTIME ? " efi=noruntime" : "");
 }
 
+/* The stub scheme starts the copy the firmware loaded (LoadImage from our
+ * buffer): our read buffer is dropped before it starts, so a booting image
+ * is never held more times than systemd-boot holds it: the loaded image and
+ * what the kernel copies out of it (a UKI's initrd), not a third copy (issue
+ * 24). A kernel the firmware did not load (the IA-32 .compat entry) still
+ * boots from the buffer. */
+static void drop_read_buffer(struct boot_job *job, EFI_HANDLE child, uint8_t **pool)
+{
+	if (!child || !*pool || job->plan.scheme != SCHEME_STUB || job->info.pe.machine != PE_MACHINE_NATIVE)
+		return;
+	mem_free(TAKE_PTR(*pool));
+	job->image = NULL;
+}
+
 /* One boot attempt of @e: every failure is said once, with the entry as its
  * context, and everything taken is released on the way out. */
 static EFI_STATUS boot_entry_job(struct loader *l, struct bls_entry *e, struct boot_job *job, const char *cmdline)
@@ -228,6 +242,7 @@ static EFI_STATUS boot_entry_job(struct loader *l, struct bls_entry *e, struct b
 	/* only an entry whose image was accepted is remembered (default @saved) */
 	loader_save_selected(l, e);
 	loader_var_set_time(u"LoaderTimeExecUSec");
+	drop_read_buffer(job, child, &pool_image);
 	return boot_start(job, child);
 }
 

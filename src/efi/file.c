@@ -8,6 +8,7 @@
 #define DIR_INFO_SIZE (sizeof(EFI_FILE_INFO) + 512 * sizeof(CHAR16))
 
 static EFI_GUID sfs_guid = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID;
+const struct file_fast_ops *file_fast;
 static EFI_GUID file_info_guid = EFI_FILE_INFO_ID;
 
 EFI_STATUS file_open_root(EFI_HANDLE device, EFI_FILE_PROTOCOL **ret)
@@ -27,16 +28,23 @@ EFI_STATUS file_open_root(EFI_HANDLE device, EFI_FILE_PROTOCOL **ret)
 EFI_STATUS file_open(EFI_FILE_PROTOCOL *root, const char *path, EFI_FILE_PROTOCOL **ret)
 {
 	_cleanup_free_ CHAR16 *p16 = str8_to_16(path, /* path= */ true);
+	EFI_STATUS err;
 
 	if (!p16)
 		return EFI_OUT_OF_RESOURCES;
-	return root->Open(root, ret, p16, EFI_FILE_MODE_READ, 0);
+	err = root->Open(root, ret, p16, EFI_FILE_MODE_READ, 0);
+	if (err == EFI_SUCCESS && file_fast)
+		file_fast->opened(root, path, *ret);
+	return err;
 }
 
 void file_close(EFI_FILE_PROTOCOL *f)
 {
-	if (f)
-		f->Close(f);
+	if (!f)
+		return;
+	if (file_fast)
+		file_fast->closed(f);
+	f->Close(f);
 }
 
 EFI_STATUS file_open_rw(EFI_FILE_PROTOCOL *root, const char *path, EFI_FILE_PROTOCOL **ret)
@@ -88,6 +96,8 @@ EFI_STATUS file_read_exact(EFI_FILE_PROTOCOL *f, void *buf, uint64_t size, const
 {
 	uint8_t *p = buf;
 
+	if (size >= FILE_FAST_MIN && file_fast && file_fast->read(f, buf, size) == EFI_SUCCESS)
+		return EFI_SUCCESS;
 	while (size) {
 		UINTN n = MIN(size, (uint64_t)READ_CHUNK);
 		EFI_STATUS err = f->Read(f, &n, p);

@@ -6,8 +6,6 @@
  * and the entry booted (LoaderEntrySelected, LoaderEntryLastBooted). */
 #include "loader.h"
 #include "loader_vars.h"
-#include "core/fmt.h"
-#include "core/guid.h"
 
 /* LoaderFeatures bits handoff implements (systemd's numbering). */
 #define FEATURE_CONFIG_TIMEOUT          (1ull << 0)
@@ -20,36 +18,6 @@
 #define FEATURE_SAVED_ENTRY             (1ull << 9)
 
 static EFI_GUID li_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
-static EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
-
-/* The GPT partition GUID of the boot volume, from its hard-drive node. */
-static void set_device_part_uuid(EFI_HANDLE device)
-{
-	const EFI_DEVICE_PATH_PROTOCOL *dp;
-	const HARDDRIVE_DEVICE_PATH *hd;
-	char s[GUID_STRING_SIZE];
-
-	if (BS->HandleProtocol(device, &dp_guid, (void **)&dp) != EFI_SUCCESS)
-		return;
-	hd = devpath_find(dp, MEDIA_DEVICE_PATH, MEDIA_HARDDRIVE_DP, sizeof(*hd));
-	if (hd && hd->SignatureType == SIGNATURE_TYPE_GUID) {
-		guid_format((const EFI_GUID *)hd->Signature, s);
-		loader_var_set_str(u"LoaderDevicePartUUID", s);
-	}
-}
-
-/* The loader's own path on its volume ("\EFI\BOOT\BOOTX64.EFI"). */
-static void set_image_identifier(const EFI_LOADED_IMAGE_PROTOCOL *li)
-{
-	const FILEPATH_DEVICE_PATH *fp = devpath_find(li->FilePath, MEDIA_DEVICE_PATH, MEDIA_FILEPATH_DP, sizeof(*fp));
-	_cleanup_free_ char *path = NULL;
-
-	if (!fp)
-		return;
-	path = str16_to_8(fp->PathName, (devpath_node_len(&fp->Header) - sizeof(*fp)) / sizeof(CHAR16));
-	if (path)
-		loader_var_set_str(u"LoaderImageIdentifier", path);
-}
 
 /* LoaderEntries: every id, each NUL-terminated, in menu order. */
 static void set_entries(const struct loader *l)
@@ -80,20 +48,11 @@ void loader_info_publish(const struct loader *l, EFI_HANDLE image)
 			    FEATURE_ENTRY_ONESHOT | FEATURE_BOOT_COUNTING | FEATURE_XBOOTLDR | FEATURE_SORT_KEY |
 			    FEATURE_SAVED_ENTRY;
 	EFI_LOADED_IMAGE_PROTOCOL *li;
-	_cleanup_free_ char *vendor = str16_to_8(ST->FirmwareVendor ? ST->FirmwareVendor : u"unknown", 128);
-	char buf[192];
 
 	loader_var_set_str(u"LoaderInfo", "handoff " HANDOFF_VERSION);
-	fmt_snprintf(buf, sizeof(buf), "UEFI %u.%02u", ST->Hdr.Revision >> 16, ST->Hdr.Revision & 0xffff);
-	loader_var_set_str(u"LoaderFirmwareType", buf);
-	fmt_snprintf(buf, sizeof(buf), "%s %u.%02u", vendor ? vendor : "unknown", ST->FirmwareRevision >> 16,
-		     ST->FirmwareRevision & 0xffff);
-	loader_var_set_str(u"LoaderFirmwareInfo", buf);
 	loader_var_set_raw(u"LoaderFeatures", &features, sizeof(features));
-	if (BS->HandleProtocol(image, &li_guid, (void **)&li) == EFI_SUCCESS) {
-		set_image_identifier(li);
-		set_device_part_uuid(li->DeviceHandle);
-	}
+	if (BS->HandleProtocol(image, &li_guid, (void **)&li) == EFI_SUCCESS)
+		bli_publish_origin(li, /* keep= */ false);
 	set_entries(l);
 }
 

@@ -12,12 +12,25 @@ void loader_var_set_str(const CHAR16 *name, const char *value);
 /** loader_var_set_str_attr() - the same with @attributes (EFI_VARIABLE_NON_VOLATILE for LoaderEntryLastBooted). */
 void loader_var_set_str_attr(const CHAR16 *name, const char *value, uint32_t attributes);
 void loader_var_set_raw(const CHAR16 *name, const void *data, size_t size);
+/** loader_var_exists() - the Boot Loader Interface variable @name is set. */
+bool loader_var_exists(const CHAR16 *name);
 /** loader_var_get_str() - a Boot Loader Interface string variable as UTF-8; NULL when unset or not a string. */
 char *loader_var_get_str(const CHAR16 *name);
 /** loader_var_delete() - remove a (one-shot) Boot Loader Interface variable. */
 void loader_var_delete(const CHAR16 *name);
 /** loader_var_set_time() - microseconds since CPU reset (TSC), as LoaderTime*USec. */
 void loader_var_set_time(const CHAR16 *name);
+
+/* bli_origin.c */
+struct EFI_LOADED_IMAGE_PROTOCOL;
+/**
+ * bli_publish_origin() - LoaderFirmwareType, LoaderFirmwareInfo,
+ * LoaderImageIdentifier (from @li's FilePath) and LoaderDevicePartUUID (its
+ * DeviceHandle's GPT partition); with @keep, only those no loader has set.
+ */
+void bli_publish_origin(const struct EFI_LOADED_IMAGE_PROTOCOL *li, bool keep);
+/** image_file_path() - @li's own path on its volume (its file path node), UTF-8; NULL if none. */
+char *image_file_path(const struct EFI_LOADED_IMAGE_PROTOCOL *li);
 
 /** firmware_ui_supported() - OsIndicationsSupported has EFI_OS_INDICATIONS_BOOT_TO_FW_UI (UEFI 2.10 §8.5.4). */
 bool firmware_ui_supported(void);

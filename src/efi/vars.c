@@ -79,6 +79,13 @@ void loader_var_set_raw(const CHAR16 *name, const void *data, size_t size)
 	RT->SetVariable((CHAR16 *)name, &loader_guid, VAR_VOLATILE, size, (void *)data);
 }
 
+bool loader_var_exists(const CHAR16 *name)
+{
+	UINTN size = 0;
+
+	return RT->GetVariable((CHAR16 *)name, &loader_guid, NULL, &size, NULL) == EFI_BUFFER_TOO_SMALL;
+}
+
 #define LOADER_VAR_MAX 512 /* bytes: entry ids and timeouts are short */
 
 char *loader_var_get_str(const CHAR16 *name)

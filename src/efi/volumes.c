@@ -74,7 +74,9 @@ static void consider_partition(EFI_HANDLE h, const HARDDRIVE_DEVICE_PATH *hd, st
 
 	memcpy(&number, &hd->PartitionNumber, sizeof(number)); /* the node is packed */
 	fmt_snprintf(vol.name, sizeof(vol.name), "partition %u", number);
-	if (BS->HandleProtocol(h, &sfs_guid, &sfs) != EFI_SUCCESS && ext4_sfs_install(h, vol.name) != EFI_SUCCESS)
+	bool firmware_fs = BS->HandleProtocol(h, &sfs_guid, &sfs) == EFI_SUCCESS;
+
+	if (!firmware_fs && ext4_sfs_install(h, vol.name) != EFI_SUCCESS)
 		return;
 	if (file_open_root(h, &vol.root) != EFI_SUCCESS)
 		return;
@@ -83,8 +85,11 @@ static void consider_partition(EFI_HANDLE h, const HARDDRIVE_DEVICE_PATH *hd, st
 		_cleanup_free_ char *uki = fmt_asprintf("%s/EFI/Linux", prefixes[i]);
 		if ((dir && dir_exists(vol.root, dir)) || (uki && dir_exists(vol.root, uki))) {
 			vol.prefix = prefixes[i];
-			if (array_append(v, n, sizeof(vol), &vol) == EFI_SUCCESS)
-				return;
+			if (array_append(v, n, sizeof(vol), &vol) != EFI_SUCCESS)
+				break;
+			if (firmware_fs)
+				fat_fast_attach(h, vol.root);
+			return;
 		}
 	}
 	file_close(vol.root);
@@ -97,7 +102,9 @@ EFI_STATUS volumes_boot(EFI_HANDLE boot_device, struct volume **ret, size_t *ret
 
 	*ret = NULL;
 	*ret_n = 0;
-	err = file_open_root(boot_device, &boot.root);
+	err = net_volume_open(boot_device, &boot);
+	if (err == EFI_UNSUPPORTED && (err = file_open_root(boot_device, &boot.root)) == EFI_SUCCESS)
+		fat_fast_attach(boot_device, boot.root);
 	if (EFI_ERROR(err))
 		return err;
 	return array_append(ret, ret_n, sizeof(boot), &boot);

@@ -30,6 +30,22 @@ EFI_STATUS volumes_boot(EFI_HANDLE boot_device, struct volume **ret, size_t *ret
  */
 void volumes_add_partitions(const EFI_GUID *named, size_t n_named, struct volume **v, size_t *n);
 
+/**
+ * net_volume_open() - when @device is a network boot without a file system
+ * (UEFI HTTP Boot or PXE), the server it came from as @vol's root (net_fs.c).
+ * Return: EFI_UNSUPPORTED (quietly) when it is not one; else EFI_SUCCESS or
+ * the reason, logged.
+ */
+EFI_STATUS net_volume_open(EFI_HANDLE device, struct volume *vol);
+
+/**
+ * fat_fast_attach() - when @device holds a FAT file system whose root the
+ * firmware opened as @root, let file_read_exact() read that volume's large
+ * files through Disk I/O (fat_fast.c). Quiet: a volume it cannot use stays
+ * the firmware's alone.
+ */
+void fat_fast_attach(EFI_HANDLE device, EFI_FILE_PROTOCOL *root);
+
 /** ext4_sfs_install() - mount @partition as ext4 and install a Simple File System on it. */
 EFI_STATUS ext4_sfs_install(EFI_HANDLE partition, const char *name);
 

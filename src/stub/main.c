@@ -9,6 +9,7 @@
  * kernel starts by its own EFI stub when it has one, else by handover, else by
  * legacy boot: the loader's schemes, one code path. */
 #include "stub.h"
+#include "core/addon.h"
 #include "core/cmdline.h"
 #include "efi/measure.h"
 #include <efi/proto/loaded_image.h>
@@ -162,8 +163,9 @@ static EFI_STATUS gather_initrds(struct initrd_set *set, const struct stub_secti
 static EFI_STATUS stub_boot(const EFI_LOADED_IMAGE_PROTOCOL *li, const EFI_DEVICE_PATH_PROTOCOL *self_dp)
 {
 	_cleanup_(stub_outside_release) struct stub_outside o = { 0 };
+	_cleanup_(stub_extras_free) struct stub_extras extras = { 0 };
 	_cleanup_(initrd_set_close) struct initrd_set initrds = { 0 };
-	_cleanup_free_ char *cmdline = NULL;
+	_cleanup_free_ char *cmdline = NULL, *addons = NULL, *full = NULL;
 	_cleanup_(boot_job_release) struct boot_job job = { .title = "stub", .kernel_path = "embedded kernel",
 							    .device = li->DeviceHandle, .devpath = self_dp,
 							    .initrds = &initrds };
@@ -184,16 +186,27 @@ static EFI_STATUS stub_boot(const EFI_LOADED_IMAGE_PROTOCOL *li, const EFI_DEVIC
 	if (!cmdline)
 		return EFI_OUT_OF_RESOURCES;
 	job.cmdline = cmdline;
+	if (!s.wrapped) { /* addons extend a UKI's line, whichever it is (systemd-stub) */
+		err = stub_load_addons(li, &s, &addons);
+		if (EFI_ERROR(err))
+			return err;
+		if (*addons && !(job.cmdline = full = addon_join(cmdline, addons)))
+			return EFI_OUT_OF_RESOURCES;
+		job.cmdline_addons = addons;
+	}
 	/* A UKI measures the LoadOptions it takes into PCR 12, as systemd-stub; a
 	 * wrapped bzImage stands in for Linux's own stub, which measures PCR 9 only. */
 	job.cmdline_outside = !s.wrapped && cmdline_stub_takes_load_options(li->LoadOptions, li->LoadOptionsSize,
 									     s.has_cmdline, secure_boot);
 	err = gather_initrds(&initrds, &s, li, cmdline, secure_boot, &o);
+	if (!EFI_ERROR(err))
+		err = stub_add_extras(&initrds, &s, &extras);
+	if (!EFI_ERROR(err))
+		err = plan_kernel(&job, &s, &sb);
 	if (EFI_ERROR(err))
 		return err;
-	err = plan_kernel(&job, &s, &sb);
-	if (EFI_ERROR(err))
-		return err;
+	if (!s.wrapped) /* a UKI: what systemd-stub tells the system */
+		stub_export_variables(li, tpm_present(), tpm_present() && (job.plan.trust.measure_pcr12 || *addons));
 	log_info("stub: booting the embedded kernel by %s (%zu initrd, %llu KiB)", scheme_name(job.plan.scheme),
 		 initrds.n, (unsigned long long)(initrds.total_size >> 10));
 	return boot_embedded(&job, &sb);

@@ -34,4 +34,38 @@ EFI_STATUS stub_find_sections(const EFI_LOADED_IMAGE_PROTOCOL *li, struct stub_s
  */
 EFI_STATUS stub_measure_sections(const struct stub_sections *s);
 
+/* addons.c */
+/**
+ * stub_load_addons() - the command line the UKI's addons add (src/core/addon.h):
+ * \loader\addons\ then <this image's path>.extra.d\, each in name order,
+ * each verified by the firmware's LoadImage (refused ones are said and left
+ * out), joined with spaces; "" when there are none.
+ * Return: EFI_SUCCESS with *@ret (mem_alloc'd), or EFI_OUT_OF_RESOURCES (logged).
+ */
+EFI_STATUS stub_load_addons(const EFI_LOADED_IMAGE_PROTOCOL *li, const struct stub_sections *s, char **ret);
+
+/* extras.c */
+/**
+ * stub_export_variables() - the Boot Loader Interface variables systemd-stub
+ * sets: StubInfo, LoaderImageIdentifier & co. where no loader set them, and
+ * StubPcrKernelImage (@pcr11: the sections were measured) and
+ * StubPcrKernelParameters (@pcr12: a command line is measured into PCR 12).
+ */
+void stub_export_variables(const EFI_LOADED_IMAGE_PROTOCOL *li, bool pcr11, bool pcr12);
+
+#define STUB_N_EXTRAS 2
+/* The cpio archives of .pcrsig and .pcrpkey, owned until the boot is over. */
+struct stub_extras {
+	uint8_t *buf[STUB_N_EXTRAS];
+	size_t size[STUB_N_EXTRAS];
+};
+/**
+ * stub_add_extras() - .pcrsig and .pcrpkey (when present) as
+ * /.extra/tpm2-pcr-signature.json and /.extra/tpm2-pcr-public-key.pem, each
+ * in its own cpio archive appended to @set, as systemd-stub does.
+ * Return: EFI_SUCCESS, or why not (logged): not booted.
+ */
+EFI_STATUS stub_add_extras(struct initrd_set *set, const struct stub_sections *s, struct stub_extras *x);
+void stub_extras_free(struct stub_extras *x);
+
 #endif

@@ -2,11 +2,15 @@
  * (unless another loader owns it) the removable-media path
  * \EFI\BOOT\BOOTX64.EFI (UEFI 2.10 §3.5.1.1), plus \loader\loader.conf and
  * \loader\entries\; with --arch ia32 (or both) the loader for 32-bit
- * firmware as handoffia32.efi and BOOTIA32.EFI. Files already right are not
- * touched, so a second run changes nothing. */
+ * firmware as handoffia32.efi and BOOTIA32.EFI. With --netboot, a network
+ * boot server's tree: the removable-media paths only (the firmware's DHCP
+ * answer names them), loader.conf and loader/entries.list (netlist.c). Files
+ * already right are not touched, so a second run changes nothing. The
+ * image is signed when it must be (loader_src.h). */
 #include "entry.h"
 #include "esp.h"
 #include "loader_conf.h"
+#include "loader_src.h"
 #include "core/pe.h"
 #include <getopt.h>
 #include <stdio.h>
@@ -17,14 +21,17 @@
 
 static const char help[] =
 	"Usage: handoff install [--esp DIR] [--arch x64|ia32|both] [--force] [--variables yes|no]\n"
-	"                      [--loader FILE] [--boot DIR]\n\n"
+	"                      [--loader FILE] [--boot DIR] [--netboot]\n\n"
 	"Install the loader on the EFI system partition mounted (or staged) at DIR:\n"
 	"DIR/EFI/handoff/handoffx64.efi and DIR/EFI/BOOT/BOOTX64.EFI, DIR/loader/loader.conf\n"
 	"and DIR/loader/entries/ when missing. Another boot loader already at\n"
 	"EFI/BOOT/BOOTX64.EFI is kept unless --force is given. Running it twice changes\n"
 	"nothing. Without --esp, the ESP is found as bootctl finds it: /efi, /boot/efi or\n"
 	"/boot, mounted, FAT, of partition type ESP. The ESP used is recorded in\n"
-	"/etc/handoff/esp (when /etc/handoff exists) for the kernel hooks.\n\n"
+	"/etc/handoff/esp (when /etc/handoff exists) for the kernel hooks.\n"
+	"Secure Boot: the shipped FILE.signed is installed when it exists, else FILE\n"
+	"signed by sbsign with sign-key= and sign-cert= of /etc/handoff/handoff.conf when\n"
+	"set; a signed loader on the ESP is never replaced by an unsigned one.\n\n"
 	"  --esp DIR            the ESP (or any directory: a chroot's, an image's)\n"
 	"  --arch ARCH          x64 (default), ia32 (32-bit UEFI: handoffia32.efi and\n"
 	"                       EFI/BOOT/BOOTIA32.EFI) or both\n"
@@ -37,7 +44,11 @@ static const char help[] =
 	"                       not with --arch both\n"
 	"  --boot DIR           the distribution's /boot (default): when it already has\n"
 	"                       loader/entries and is not on the ESP, loader.conf names\n"
-	"                       its partition (boot-partition PARTUUID), as entry add does\n";
+	"                       its partition (boot-partition PARTUUID), as entry add does\n"
+	"  --netboot            DIR is a network boot server's tree (HTTP or TFTP root):\n"
+	"                       EFI/BOOT/BOOTX64.EFI and BOOTIA32.EFI (--arch both is the\n"
+	"                       default here), loader/loader.conf and loader/entries.list,\n"
+	"                       which entry add/remove keep current; needs --esp\n";
 
 /* What one firmware word size gets (UEFI 2.10 §3.5.1.1 names the fallbacks). */
 struct arch_files {
@@ -62,7 +73,8 @@ struct install_args {
 	const char *loader_opt;
 	bool force;
 	bool variables;
-	bool x64, ia32;
+	bool x64, ia32, arch_given;
+	bool netboot;
 };
 
 static int parse_args(int argc, char **argv, struct install_args *a)
@@ -71,6 +83,7 @@ static int parse_args(int argc, char **argv, struct install_args *a)
 		{ "esp", required_argument, NULL, 'e' }, { "force", no_argument, NULL, 'f' },
 		{ "variables", required_argument, NULL, 'V' }, { "loader", required_argument, NULL, 'l' },
 		{ "arch", required_argument, NULL, 'a' }, { "boot", required_argument, NULL, 'b' },
+		{ "netboot", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' }, { 0 },
 	};
 	int c;
@@ -88,7 +101,9 @@ static int parse_args(int argc, char **argv, struct install_args *a)
 				return tool_usage("--arch '%s': expected x64, ia32 or both", optarg);
 			a->x64 = strcmp(optarg, "ia32") != 0;
 			a->ia32 = strcmp(optarg, "x64") != 0;
+			a->arch_given = true;
 			break;
+		case 'n': a->netboot = true; break;
 		case 'V':
 			if (strcmp(optarg, "yes") != 0 && strcmp(optarg, "no") != 0)
 				return tool_usage("--variables '%s': expected yes or no", optarg);
@@ -100,23 +115,12 @@ static int parse_args(int argc, char **argv, struct install_args *a)
 	}
 	if (optind < argc)
 		return tool_usage("unexpected argument '%s'", argv[optind]);
+	if (a->netboot && !a->arch_given)
+		a->ia32 = true; /* a fleet's server serves both kinds of firmware */
+	if (a->netboot && (!a->esp || a->variables))
+		return tool_usage("--netboot: give the server's tree with --esp DIR; no --variables");
 	if (a->x64 && a->ia32 && a->loader_opt)
 		return tool_usage("--loader names one image: use it with --arch x64 or --arch ia32");
-	return 0;
-}
-
-static int check_loader(const struct arch_files *arch, const char *path, const uint8_t *buf, size_t len)
-{
-	struct pe_info *pe = xmalloc(sizeof(*pe));
-	EFI_STATUS err = pe_parse(buf, len, path, pe);
-	bool ok = err == EFI_SUCCESS && pe_is_efi_app(pe, arch->machine);
-
-	free(pe);
-	if (err == EFI_LOAD_ERROR)
-		return -1;
-	if (!ok)
-		return -tool_fail("%s: not an %s EFI application", path,
-				  arch->machine == PE_MACHINE_X64 ? "x86-64" : "IA-32");
 	return 0;
 }
 
@@ -150,9 +154,9 @@ static int install_fallback(const struct install_args *a, const char *path, cons
 	return r < 0 ? -1 : 0;
 }
 
-static int install_files(const struct install_args *a, const struct arch_files *arch, const uint8_t *buf, size_t len)
+static int install_files(const struct install_args *a, const struct arch_files *arch, struct loader_src *src)
 {
-	char *hdir = path_join(a->esp, "EFI/handoff"), *bdir = path_join(a->esp, "EFI/BOOT");
+	char *hdir = path_join(a->esp, a->netboot ? "EFI/BOOT" : "EFI/handoff"), *bdir = path_join(a->esp, "EFI/BOOT");
 	char *main_path = path_join(hdir, arch->main), *fb_path = path_join(bdir, arch->fallback);
 	char *entries = path_join(a->esp, "loader/entries"), *conf = path_join(a->esp, "loader/loader.conf");
 	uint8_t *old = NULL;
@@ -162,15 +166,19 @@ static int install_files(const struct install_args *a, const struct arch_files *
 	if (mkdir_p(hdir, 0755) < 0 || mkdir_p(bdir, 0755) < 0 || mkdir_p(entries, 0755) < 0 ||
 	    read_file_opt(main_path, TOOL_READ_MAX, &old, &old_len) < 0)
 		goto out;
-	if (install_fallback(a, fb_path, buf, len, old, old_len) < 0)
+	/* signed when it must be; on a server the fallback is the copy that counts */
+	if (loader_src_for(src, a->netboot ? fb_path : main_path, old, old_len) < 0 ||
+	    install_fallback(a, fb_path, src->buf, src->len, old, old_len) < 0)
 		goto out;
-	r = install_file(main_path, buf, len, 0644);
+	r = a->netboot ? 0 : install_file(main_path, src->buf, src->len, 0644); /* no Boot#### names it on a server */
 	report(r, main_path);
 	if (r >= 0 && !is_file(conf)) {
 		r = write_file_atomic(conf, default_loader_conf, strlen(default_loader_conf), 0644);
 		if (r == 0)
 			printf("created %s\n", conf);
 	}
+	if (r >= 0 && a->netboot)
+		r = netlist_update(a->esp, /* create= */ true);
 out:
 	free(old);
 	free(conf);
@@ -180,23 +188,6 @@ out:
 	free(bdir);
 	free(hdir);
 	return r < 0 ? -1 : 0;
-}
-
-/* The loader image for @arch, read and checked before anything is written. */
-struct loader_image {
-	uint8_t *buf;
-	size_t len;
-};
-
-static int load_loader(const struct install_args *a, const struct arch_files *arch, struct loader_image *ret)
-{
-	char *loader = arch->find(a->loader_opt);
-	int r = -1;
-
-	if (loader && read_file(loader, TOOL_READ_MAX, &ret->buf, &ret->len) == 0)
-		r = check_loader(arch, loader, ret->buf, ret->len);
-	free(loader);
-	return r;
 }
 
 /* Entries already in place in /boot (kernels installed before handoff, or a
@@ -250,7 +241,7 @@ static const struct arch_files *variables_arch(const struct install_args *a)
 int cmd_install(int argc, char **argv)
 {
 	struct install_args a = { 0 };
-	struct loader_image x64 = { 0 }, ia32 = { 0 };
+	struct loader_src x64 = { 0 }, ia32 = { 0 };
 	char *esp;
 	int r = parse_args(argc, argv, &a);
 
@@ -265,13 +256,14 @@ int cmd_install(int argc, char **argv)
 				 efivars_dir());
 	}
 	r = EXIT_FAIL;
-	if ((!a.x64 || load_loader(&a, &arch_x64, &x64) == 0) && (!a.ia32 || load_loader(&a, &arch_ia32, &ia32) == 0) &&
-	    (!a.x64 || install_files(&a, &arch_x64, x64.buf, x64.len) == 0) &&
-	    (!a.ia32 || install_files(&a, &arch_ia32, ia32.buf, ia32.len) == 0) && esp_record(esp) == 0 &&
-	    name_boot_partition(esp, a.boot) == 0)
+	if ((!a.x64 || loader_src_load(a.loader_opt, arch_x64.find, arch_x64.machine, &x64) == 0) &&
+	    (!a.ia32 || loader_src_load(a.loader_opt, arch_ia32.find, arch_ia32.machine, &ia32) == 0) &&
+	    (!a.x64 || install_files(&a, &arch_x64, &x64) == 0) &&
+	    (!a.ia32 || install_files(&a, &arch_ia32, &ia32) == 0) &&
+	    (a.netboot || (esp_record(esp) == 0 && name_boot_partition(esp, a.boot) == 0)))
 		r = a.variables ? efivar_add_boot_entry(a.esp, variables_arch(&a)->main) : EXIT_OK;
-	free(x64.buf);
-	free(ia32.buf);
+	loader_src_free(&x64);
+	loader_src_free(&ia32);
 	free(esp);
 	return r;
 }

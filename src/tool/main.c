@@ -17,6 +17,7 @@ static const struct command commands[] = {
 	{ "update", cmd_update, "[--esp DIR] [--graceful]", "replace an installed loader by this version's" },
 	{ "entry", cmd_entry, "add|list|remove ...", "manage Boot Loader Specification entries" },
 	{ "status", cmd_status, "[--json]", "what booted, what will boot, the ESP and entries" },
+	{ "bless", cmd_bless, "[--bad|--status]", "mark this counted boot good (or bad)" },
 	{ "set-default", cmd_set_default, "ID", "the default entry (LoaderEntryDefault)" },
 	{ "set-oneshot", cmd_set_oneshot, "ID", "the entry for the next boot only (LoaderEntryOneShot)" },
 	{ "set-timeout", cmd_set_timeout, "SECONDS", "the menu timeout (LoaderConfigTimeout)" },
@@ -24,6 +25,7 @@ static const struct command commands[] = {
 	{ "disk", cmd_disk, "-o IMG --esp DIR", "build a GPT disk image from directories" },
 	{ "run", cmd_run, "TARGET [-- QEMU-ARGS]", "boot a disk, ESP or EFI file in QEMU/OVMF" },
 	{ "uki", cmd_uki, "--linux FILE -o OUT.efi", "build a unified kernel image" },
+	{ "addon", cmd_addon, "--cmdline TEXT -o OUT.efi", "build a UKI addon (.cmdline)" },
 	{ "wrap", cmd_wrap, "--linux FILE -o OUT.efi", "make any bzImage an EFI application" },
 };
 

@@ -9,7 +9,6 @@ initrd's payload) and, with a TPM (swtpm), the PCRs it reads against the
 values computed here from the entry's command line and initrd
 (tests/boot/measured.py), and the firmware's event log replayed.
 """
-import base64
 import hashlib
 import io
 import os
@@ -17,6 +16,7 @@ import shutil
 import subprocess
 
 import measured
+from measured_boot import check_measurements, eventlog
 from harness import case, esp, firmware, initramfs, loaders, qemu, tool
 from harness.esp import entry
 from harness.paths import INITRD, KERNEL, LOADER, STUB, TOOL, root_path
@@ -55,36 +55,6 @@ def signed_loader():
 
 def sb_esp(entries, files, loader_conf="timeout 0\n"):
     return esp.image(esp.loader_tree(entries, loader_conf, files, loader=signed_loader()))
-
-
-def eventlog(res):
-    for _, line in res.lines:
-        if line.startswith("HANDOFF-EVENTLOG "):
-            return base64.b64decode(line.split(" ", 1)[1].strip())
-    return None
-
-
-def check_measurements(res, init, options, kernel, pcr4s):
-    """PCR 9 and 12 as predicted, the kernel's Authenticode digest in PCR 4, the log replays."""
-    pcrs = init.get("pcr_sha256")
-    qemu.expect(isinstance(pcrs, dict), "Linux sees a TPM (pcr_sha256 in HANDOFF-INIT)", res)
-    initrd = open(root_path(INITRD), "rb").read()
-    qemu.expect_eq(pcrs.get("9"), measured.linux_stub_pcr9(options, initrd).hex().upper(),
-                   "PCR 9 = Linux stub's LoadOptions + initrd measurements", res)
-    qemu.expect_eq(pcrs.get("12"), measured.options_pcr12(options).hex().upper(),
-                   "PCR 12 = the entry's options as systemd-boot measures them", res)
-    pcr4s.append(pcrs.get("4"))
-    log = eventlog(res)
-    qemu.expect(log is not None, "the kernel exposes the firmware's event log", res)
-    events = measured.parse_event_log(log)
-    replayed = measured.replay(events)
-    for i in ("4", "9", "12"):
-        qemu.expect_eq(replayed.get(int(i), measured.ZERO).hex().upper(), pcrs.get(i),
-                       "event log replays to PCR %s" % i, res)
-    qemu.expect_eq(measured.pcr4_apps(events).count(measured.authenticode_sha256(kernel)), 1,
-                   "PCR 4 has the kernel's Authenticode digest once (EV_EFI_BOOT_SERVICES_APPLICATION)", res)
-    tags = [e for e in events if e[0] == 9 and e[1] == measured.EV_EVENT_TAG]
-    qemu.expect_eq(len(tags), 2, "PCR 9: two tagged events (LoadOptions, initrd)", res)
 
 
 def measured_boots(secure_boot):

@@ -6,6 +6,7 @@ policies carries, for each boot phase, the policy of the PCR 11 value Linux
 reads once it is up, signed with its .pcrpkey.
 """
 import base64
+import hashlib
 import json
 import os
 import re
@@ -131,6 +132,56 @@ def test_uki_initrd_from_its_command_line():
     qemu.expect_linux_saw(res, options)
 
 
+def bli_vars(init):
+    return {k: bytes.fromhex(h) for k, h in init.get("bli_hex", {}).items()}
+
+
+def ucs2(text):
+    return (text + "\0").encode("utf-16-le")
+
+
+def expect_stub_handover(res, init, uki, pcr12, image_id=None):
+    """What systemd-stub hands the system, from handoff's stub: .pcrsig and
+    .pcrpkey as /.extra/tpm2-pcr-signature.json and tpm2-pcr-public-key.pem
+    (mode 0444, the sections' bytes), StubPcrKernelImage "11" (UCS-2 with NUL,
+    as systemd's efivar_set_uint_string()), StubPcrKernelParameters "12" only
+    when PCR 12 got a command line, StubInfo; LoaderImageIdentifier as given."""
+    extra = init.get("dot_extra") or {}
+    for name, section in (("tpm2-pcr-signature.json", ".pcrsig"), ("tpm2-pcr-public-key.pem", ".pcrpkey")):
+        want = hashlib.sha256(measured.section(uki, section)).hexdigest()
+        qemu.expect_eq(extra.get(name), {"sha256": want, "mode": "444"}, "/.extra/%s is %s" % (name, section), res)
+    v = bli_vars(init)
+    qemu.expect_eq(v.get("StubPcrKernelImage"), ucs2("11"), "StubPcrKernelImage in efivarfs", res)
+    qemu.expect_eq(v.get("StubPcrKernelParameters"), ucs2("12") if pcr12 else None, "StubPcrKernelParameters", res)
+    qemu.expect(v.get("StubInfo", b"").startswith("handoff-stub ".encode("utf-16-le")), "StubInfo names handoff's "
+                "stub: %r" % v.get("StubInfo"), res)
+    if image_id:
+        qemu.expect_eq(v.get("LoaderImageIdentifier"), ucs2(image_id), "LoaderImageIdentifier", res)
+
+
+def pcr_keys(wd):
+    key, pub = os.path.join(wd, "pcr.pem"), os.path.join(wd, "pcr.pub")
+    subprocess.run(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", key],
+                   check=True, capture_output=True)
+    subprocess.run(["openssl", "pkey", "-in", key, "-pubout", "-out", pub], check=True, capture_output=True)
+    return key, pub
+
+
+@case.needs(TOOL, STUB, KERNEL, INITRD)
+def test_uki_from_ovmf_hands_over_pcr_files_and_variables():
+    """A UKI with .pcrsig and .pcrpkey started by OVMF itself, with a TPM and
+    no loader: the stub sets LoaderImageIdentifier (no loader did), the Stub*
+    variables, and the initrd has both /.extra files."""
+    wd = case.workdir()
+    key, pub = pcr_keys(wd)
+    options = "console=ttyS0 handoff.marker=uki-extra panic=-1"
+    uki = tool.uki(os.path.join(wd, "pcr.efi"), KERNEL, INITRD, options, 'PRETTY_NAME="PCR UKI"',
+                   extra=("--pcr-private-key", key, "--pcr-public-key", pub))
+    res = qemu.run_qemu(esp_with({"EFI/BOOT/BOOTX64.EFI": uki}), TIMEOUT, tpm=True)
+    init = qemu.expect_linux_saw(res, options)
+    expect_stub_handover(res, init, open(uki, "rb").read(), pcr12=False, image_id="\\EFI\\BOOT\\BOOTX64.EFI")
+
+
 PHASES = ("enter-initrd", "enter-initrd:leave-initrd", "enter-initrd:leave-initrd:sysinit",
           "enter-initrd:leave-initrd:sysinit:ready")
 
@@ -154,10 +205,7 @@ def test_uki_pcr_policies_sign_the_booted_pcr11():
     that value extended by the phase's words, and openssl verifies its
     signature against .pcrpkey."""
     wd = case.workdir()
-    key, pub = os.path.join(wd, "pcr.pem"), os.path.join(wd, "pcr.pub")
-    subprocess.run(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", key],
-                   check=True, capture_output=True)
-    subprocess.run(["openssl", "pkey", "-in", key, "-pubout", "-out", pub], check=True, capture_output=True)
+    key, pub = pcr_keys(wd)
     options = "console=ttyS0 handoff.marker=pcr-policies panic=-1"
     uki = tool.uki(os.path.join(wd, "pcr.efi"), KERNEL, INITRD, options, 'PRETTY_NAME="PCR UKI"',
                    extra=("--pcr-private-key", key, "--pcr-public-key", pub))
@@ -169,6 +217,7 @@ def test_uki_pcr_policies_sign_the_booted_pcr11():
     qemu.expect(re.fullmatch(r"[0-9A-F]{64}", seen) and seen != "0" * 64, "Linux read PCR 11: %r" % seen, res)
     pcrpkey = measured.section(data, ".pcrpkey")
     qemu.expect_eq(pcrpkey, open(pub, "rb").read(), ".pcrpkey is the public key", res)
+    expect_stub_handover(res, init, data, pcr12=False, image_id="\\EFI\\BOOT\\BOOTX64.EFI")
     policies = json.loads(measured.section(data, ".pcrsig") or b"{}").get("sha256", [])
     qemu.expect_eq(len(policies), len(PHASES), "one sha256 policy per default phase", res)
     for phase, p in zip(PHASES, policies):

@@ -8,12 +8,12 @@ executable, NX compatible, a .sbat section in shim's format (SBAT.md: the
 (tests/harness/paths.py SIZE_BUDGETS, docs/style.md rule 12). The packed
 loaders (docs/design.md "Packed loaders"): the images they carry pass the same
 checks but the budget, and each loader's .image section decodes with the
-reference LZ4 implementation (python3-lz4) to exactly its image laid out here."""
+reference DEFLATE implementation (Python's zlib) to exactly its image laid out here."""
 import os
 import struct
 import sys
+import zlib
 
-import lz4.block
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/: the harness package
 from harness.paths import LOADER, LOADER32, LOADER_IMAGE, LOADER32_IMAGE, STUB, SIZE_BUDGETS  # noqa: E402
@@ -104,13 +104,16 @@ def check_packed(path, payload, want_machine, inner):
     if not ok:
         return
     version, machine, size, block = struct.unpack_from("<HHII", payload, 4)
-    check(f"{path}: .image: version 1, the loader's machine", version == 1 and machine == want_machine,
+    check(f"{path}: .image: version 2, the loader's machine", version == 2 and machine == want_machine,
           f"version {version}, machine {machine:#x}")
     try:
-        got = lz4.block.decompress(payload[16:16 + block], uncompressed_size=size)
-    except lz4.block.LZ4BlockError as e:
+        z = zlib.decompressobj(-15)
+        got = z.decompress(payload[16:16 + block], size + 1)
+        if not z.eof or len(got) != size:
+            got = "stream of %d bytes, ended %s" % (len(got), z.eof)
+    except zlib.error as e:
         got = repr(e)
-    check(f"{path}: .image decodes (python3-lz4) to {inner} laid out", got == memory_layout(inner),
+    check(f"{path}: .image decodes (zlib) to {inner} laid out", got == memory_layout(inner),
           f"{len(got)} bytes" if isinstance(got, bytes) else got)
 
 

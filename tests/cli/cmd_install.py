@@ -1,5 +1,6 @@
 """handoff install: a fresh ESP, idempotence, a foreign loader kept, 32-bit
-firmware, the Boot#### variable."""
+firmware, the Boot#### variable, a network boot server's tree (--netboot) and
+its entries.list kept current by entry add/remove."""
 import os
 import shutil
 import struct
@@ -7,6 +8,8 @@ import struct
 from common import (
     CORPUS,
     GRUB32,
+    INITRD,
+    KERNEL,
     LOADER,
     LOADER32,
     SDBOOT,
@@ -14,6 +17,7 @@ from common import (
     Tmp,
     fails,
     h,
+    need,
     ok,
     sha256,
     test,
@@ -104,6 +108,45 @@ def install_for_32bit_firmware():
         fails(h("install", "--esp", esp, "--arch", "both", "--loader", LOADER), 2, "--arch x64 or --arch ia32")
         fails(h("install", "--esp", esp, "--arch", "arm64"), 2, "expected x64, ia32 or both")
         assert tree_state(esp) == before, "a refused install wrote something"
+
+
+@test
+def install_netboot_tree_and_entries_list():
+    """--netboot: the fallback loaders for both firmware word sizes, loader.conf
+    and loader/entries.list; entry add/remove rewrite its entry lines and keep
+    the others (comments, pins); nothing recorded in /etc/handoff."""
+    need(KERNEL, INITRD)
+    with Tmp() as tmp:
+        srv = os.path.join(tmp, "srv")
+        os.mkdir(srv)
+        conf_dir = os.path.join(tmp, "etc-handoff")
+        os.mkdir(conf_dir)
+        env = {"HANDOFF_CONF_DIR": conf_dir}
+        ok(h("install", "--esp", srv, "--netboot", env=env))
+        assert sorted(os.listdir(os.path.join(srv, "EFI/BOOT"))) == ["BOOTIA32.EFI", "BOOTX64.EFI"]
+        assert sha256(os.path.join(srv, "EFI/BOOT/BOOTX64.EFI")) == sha256(LOADER)
+        assert sha256(os.path.join(srv, "EFI/BOOT/BOOTIA32.EFI")) == sha256(LOADER32)
+        assert not os.path.exists(os.path.join(srv, "EFI/handoff")), "no Boot#### names a loader on a server"
+        assert os.listdir(conf_dir) == [], "a server tree is not this machine's ESP"
+        listing = os.path.join(srv, "loader/entries.list")
+        head = open(listing).read()
+        assert all(l.startswith("#") for l in head.splitlines()), head
+        before = tree_state(srv)
+        r = ok(h("install", "--esp", srv, "--netboot", env=env))
+        assert tree_state(srv) == before and r.stdout == b"", "second install changed the tree"
+        ok(h("entry", "add", "--esp", srv, "--linux", KERNEL, "--initrd", INITRD, "--entry-token", "fleet",
+             "--version", "1.0", "--options", "console=ttyS0"))
+        with open(listing, "a") as f:
+            f.write("sha256 %s fleet/1.0/linux\nloader/entries/gone.conf\n" % ("ab" * 32))
+        ok(h("entry", "add", "--esp", srv, "--linux", KERNEL, "--entry-token", "fleet", "--version", "2.0"))
+        lines = open(listing).read().splitlines()
+        assert lines == head.splitlines() + ["sha256 %s fleet/1.0/linux" % ("ab" * 32),
+                                             "loader/entries/fleet-1.0.conf", "loader/entries/fleet-2.0.conf"], lines
+        ok(h("entry", "remove", "--esp", srv, "fleet-1.0"))
+        assert open(listing).read().splitlines()[-2:] == ["sha256 %s fleet/1.0/linux" % ("ab" * 32),
+                                                          "loader/entries/fleet-2.0.conf"]
+        fails(h("install", "--netboot"), 2, "--esp")
+        fails(h("install", "--esp", srv, "--netboot", "--variables", "yes"), 2, "no --variables")
 
 
 # The ESP as the test hook HANDOFF_ESP_PARTITION gives it: number, first sector, sectors, partition GUID.

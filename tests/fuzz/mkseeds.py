@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes the hand-made inputs of tests/fuzz/corpus/{bzimage,initrd,cmdline,gpt,pe,pcr,
+"""Writes the hand-made inputs of tests/fuzz/corpus/{bzimage,initrd,cmdline,gpt,pe,pcr,inflate,pack,fat,
 cmdline_measure,str16,bli,tool_readers,relocate} and the UTF-8 regressions of
 {bls,config,osrel} (committed; run by hand after changing it). Each is a regression or an edge
 the fuzzers must keep reaching: see the comment beside each."""
@@ -214,47 +214,35 @@ put("pe", "loaded-short-of-size-of-image", loaded_pe(0x1010))
 put("pe", "loaded-cut-in-last-section", loaded_pe(0x100f))
 
 
-# fuzz_lz4: 2 bytes of output size, then an LZ4 block (the format's description)
-def lz4_seed(out_size, block):
-    return struct.pack("<H", out_size) + block
+# fuzz_inflate: 2 bytes of output size, then a raw DEFLATE stream (RFC 1951), each block type and the
+# refusals the decoder must keep reaching.
+def inflate_seed(out_size, stream):
+    return struct.pack("<H", out_size) + stream
 
 
-put("lz4", "overlapping-match", lz4_seed(10, b"\x14a\x01\x00\x10b"))
-put("lz4", "extended-lengths", lz4_seed(294, b"\xff\x03" + bytes(range(65, 83)) + b"\x12\x00\xff\x01\x10z"))
-put("lz4", "offset-zero", lz4_seed(5, b"\x10a\x00\x00\x00"))
-put("lz4", "offset-before-start", lz4_seed(5, b"\x10a\x02\x00\x00"))
-put("lz4", "length-bytes-cut", lz4_seed(300, b"\xf0\xff"))
-put("lz4", "ends-with-match", lz4_seed(5, b"\x10a\x01\x00"))
-put("lz4", "text", b"the quick brown fox jumps over the lazy dog " * 20)
+def raw_deflate(data, level=9, strategy=zlib.Z_DEFAULT_STRATEGY):
+    c = zlib.compressobj(level, zlib.DEFLATED, -15, 9, strategy)
+    return c.compress(data) + c.flush()
 
 
-def lz4_zero_runs(data):
-    """An LZ4 block of @data: literals, and each run of 20+ zeros (not in the
-    last 12 bytes) as one zero literal and a match at offset 1."""
-    out, lit, i, n = bytearray(), bytearray(), 0, len(data)
-
-    def length(v):
-        return bytes([255] * ((v - 15) // 255) + [(v - 15) % 255]) if v >= 15 else b""
-    while i < n:
-        run = 0
-        while i + run < n - 5 and data[i + run] == 0:
-            run += 1
-        if run >= 20 and i + 12 <= n:
-            lit.append(0)
-            m = run - 1
-            out += bytes([min(len(lit), 15) << 4 | min(m - 4, 15)]) + length(len(lit)) + lit
-            out += struct.pack("<H", 1) + length(m - 4)
-            lit, i = bytearray(), i + run
-        else:
-            lit.append(data[i])
-            i += 1
-    return bytes(out + bytes([min(len(lit), 15) << 4]) + length(len(lit)) + lit)
+TEXT = b"the quick brown fox jumps over the lazy dog " * 20
+put("inflate", "stored", inflate_seed(len(TEXT), raw_deflate(TEXT, level=0)))
+put("inflate", "fixed", inflate_seed(len(TEXT), raw_deflate(TEXT, strategy=zlib.Z_FIXED)))
+put("inflate", "dynamic", inflate_seed(len(TEXT), raw_deflate(TEXT)))
+put("inflate", "huffman-only", inflate_seed(len(TEXT), raw_deflate(TEXT, strategy=zlib.Z_HUFFMAN_ONLY)))
+put("inflate", "rle-overlapping", inflate_seed(3000, raw_deflate(b"\0" * 3000, strategy=zlib.Z_RLE)))
+put("inflate", "one-short", inflate_seed(len(TEXT) - 1, raw_deflate(TEXT)))
+put("inflate", "cut", inflate_seed(len(TEXT), raw_deflate(TEXT)[:-3]))
+# fixed block: literal 'a', then length 3 at distance 2, before anything is two bytes back
+put("inflate", "distance-before-start", inflate_seed(4, bytes([0x4b, 0x04, 0x42, 0x00])))
+put("inflate", "block-type-3", inflate_seed(1, b"\x07\x00"))
+put("inflate", "stored-nlen-wrong", inflate_seed(1, b"\x01\x01\x00\xff\xfe\x61"))
 
 
 def packed(image, machine=0x8664, block=None, size=None):
     """fuzz_pack: a payload (src/core/pack.h) of the memory image @image."""
-    block = lz4_zero_runs(image) if block is None else block
-    return b"HOPK" + struct.pack("<HHII", 1, machine, len(image) if size is None else size, len(block)) + block
+    block = raw_deflate(image) if block is None else block
+    return b"HOPK" + struct.pack("<HHII", 2, machine, len(image) if size is None else size, len(block)) + block
 
 
 def relocated_pe():
@@ -267,7 +255,7 @@ def relocated_pe():
 
 
 put("pack", "x64-relocated", packed(relocated_pe()))
-put("pack", "x64-literals-only", packed(relocated_pe(), block=b"\xf0" + bytes([255] * 32 + [17]) + relocated_pe()))
+put("pack", "x64-stored", packed(relocated_pe(), block=raw_deflate(relocated_pe(), level=0)))
 put("pack", "machine-ia32-of-x64-image", packed(relocated_pe(), machine=0x14c))
 put("pack", "size-one-short", packed(relocated_pe(), size=0x1fff))
 put("pack", "not-an-efi-app", packed(relocated_pe()[:0xdc] + b"\x0b" + relocated_pe()[0xdd:]))
@@ -295,3 +283,61 @@ put("relocate", "descriptor-wraps", move_seed(0x100000, 0x1000, [(7, 0xfffffffff
 put("relocate", "soft-reserved", move_seed(0x100000, 0x1000, [(7, 0x100000, MIB_PAGES, 0x40000)]))
 put("relocate", "desc-size-64", move_seed(0x100000, 0x1000, [(7, 0x100000, MIB_PAGES, 0)], sel=3))
 put("relocate", "desc-size-32", move_seed(0x100000, 0x1000, [(7, 0x100000, MIB_PAGES, 0)], sel=4))
+
+
+def fat_image(fat_bits, kib, keep=None):
+    """fuzz_fat: a mkfs.fat volume of @kib KiB with /B (5 bytes), /dir/long-file-name.bin (3000) and a
+    fragmented /a (3000 bytes around a deleted file), cut to its first @keep bytes (fuzz_fat reads zeros past
+    the input)."""
+    import subprocess
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        img = os.path.join(d, "v.img")
+        run = lambda *c: subprocess.run(c, check=True, cwd=d, capture_output=True,
+                                        env=dict(os.environ, MTOOLS_SKIP_CHECK="1"))
+        run("/usr/sbin/mkfs.fat", "-C", "-F", str(fat_bits), "-s", "1", "-r", "16", "-i", "12345678", img, str(kib))
+        for name, size in (("b", 5), ("a", 3000), ("gap", 600)):
+            with open(os.path.join(d, name), "wb") as f:
+                f.write(bytes((i * 7 + size) & 0xff for i in range(size)))
+        run("mmd", "-i", img, "::/dir")
+        run("mcopy", "-i", img, "b", "::/B")
+        run("mcopy", "-i", img, "gap", "::/gap")
+        run("mcopy", "-i", img, "a", "::/dir/long-file-name.bin")
+        run("mdel", "-i", img, "::/gap")
+        run("mcopy", "-i", img, "a", "::/a")
+        with open(img, "rb") as f:
+            data = f.read()
+    return data[:keep] if keep else data
+
+
+def fat_patch(data, find, offset, value):
+    """@data with the bytes at @offset from the first directory entry named @find (11 bytes) replaced."""
+    b = bytearray(data)
+    at = b.index(find)
+    b[at + offset:at + offset + len(value)] = value
+    return bytes(b)
+
+
+fat12 = fat_image(12, 40)
+fat16 = fat_image(16, 2100, keep=24 * 1024)
+put("fat", "seed-fat12", fat12)
+put("fat", "seed-fat16", fat16)
+# /a's first cluster pointing at itself in the FAT: the walk stops at the size (fat.c, chain loops).
+a_cluster = struct.unpack_from("<H", fat12, fat12.index(b"A          ") + 26)[0]
+loop = bytearray(fat12)
+for fat in (512, 512 + 512):  # reserved 1 sector, 1-sector FATs
+    entry = fat + a_cluster + a_cluster // 2
+    v = struct.unpack_from("<H", loop, entry)[0]
+    v = (v & 0x000f) | (a_cluster << 4) if a_cluster & 1 else (v & 0xf000) | a_cluster
+    struct.pack_into("<H", loop, entry, v)
+put("fat", "chain-self-loop", bytes(loop))
+# A long-name entry with sequence number 0 after number 1 (lfn_add() must not index chars[-13]).
+lfn = bytearray(fat12)
+at = lfn.index("long-".encode("utf-16-le")[:8]) - 1  # the entry holding the name's first characters
+lfn[at + 32:at + 32 + 32] = lfn[at:at + 32]
+lfn[at + 32] = 0x80  # sequence number 0 (0x00 would end the directory)
+put("fat", "lfn-sequence-zero", bytes(lfn[:len(fat12)]))
+# /B claims 70000 bytes in a 40 KiB volume: more clusters than the volume has.
+put("fat", "size-past-volume", fat_patch(fat12, b"B          ", 28, struct.pack("<I", 70000)))
+# A root directory entry count that does not fill its sector (fat.c scans root_entries, not whole sectors).
+put("fat", "root-entries-odd", fat12[:17] + struct.pack("<H", 3) + fat12[19:])

@@ -12,6 +12,7 @@
     tool       running build/handoff (`handoff uki`, ...)
     loaders    the other loaders: systemd-boot, shim, standalone GRUB images
     initramfs  the test initramfs (its /init reports HANDOFF-INIT) and its checksum
+    net        network boots: the logging HTTP(S) test server, TFTP, the QEMU network arguments
 
 An entry point puts tests/ on sys.path once and imports `from harness import
 qemu, esp`; nothing imports another suite's directory.

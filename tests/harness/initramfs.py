@@ -109,6 +109,14 @@ done
 bp_loader=$(dd if=/sys/kernel/boot_params/data bs=1 skip=528 count=1 2>/dev/null | od -An -tu1 | tr -d ' \n')
 bp_efisig=$(dd if=/sys/kernel/boot_params/data bs=1 skip=448 count=4 2>/dev/null | tr -dc 'A-Z0-9')
 extra_sha=$(sha256sum /extra.bin 2>/dev/null | cut -d' ' -f1)
+# Files a stub appended to the initrd in /.extra (systemd-stub: the UKI's
+# .pcrsig and .pcrpkey), by name: SHA-256 and octal mode.
+dotextra=
+for f in /.extra/*; do
+    [ -f "$f" ] || continue
+    h=$(sha256sum "$f" | cut -d' ' -f1)
+    dotextra="$dotextra${dotextra:+,}\"${f#/.extra/}\":{\"sha256\":\"$h\",\"mode\":\"$(stat -c %a "$f")\"}"
+done
 cmdline=$(cat /proc/cmdline | jesc)
 fb=$(head -n 1 /proc/fb 2>/dev/null | jesc)
 # 32 or 64: the firmware's word size as the kernel found it (32: mixed mode)
@@ -117,6 +125,7 @@ sha=$(sha256sum /payload.bin 2>/dev/null | cut -d' ' -f1)
 
 report="{\"cmdline\":\"$cmdline\",\"secureboot\":\"$sb\"$tpm,\"efi\":$efi,\"efivars\":$nvars,\"fb\":\"$fb\""
 report="$report,\"payload_sha256\":\"$sha\",\"extra_sha256\":\"$extra_sha\""
+report="$report,\"dot_extra\":{$dotextra}"
 report="$report,\"bp_type_of_loader\":${bp_loader:-null},\"bp_efi_sig\":\"$bp_efisig\""
 report="$report,\"lockdown\":\"$lockdown\",\"bp_secure_boot\":${bp_sb:-null}"
 report="HANDOFF-INIT $report,\"fw_platform_size\":\"$fwsize\",\"loader\":{$loader},\"bli_hex\":{$blihex}}"

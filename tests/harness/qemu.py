@@ -6,7 +6,7 @@
     init = qemu.expect_linux_saw(r, options)          # the HANDOFF-INIT report, checked
     qemu.expect_eq(init["efi"], True, "efi", r)
 
-Machine: q35, -cpu max, 512 MiB, TCG, no display/network, serial on QEMU's
+Machine: q35, -cpu max, 512 MiB, TCG, no display, no network (net=: net.py), serial on QEMU's
 stdio, OVMF_CODE_4M read-only pflash + a per-run copy of OVMF_VARS_4M
 (ia32=True: Debian's 32-bit OVMF, ovmf-ia32, on the same 64-bit CPU: mixed mode),
 isa-debug-exit at 0xf4 (guest writes N -> QEMU exits 2N+1), -no-reboot (a
@@ -145,7 +145,7 @@ def parse_tagged(line, tag):
 
 def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_args=(),
              keys=(), stop_on=None, interface="virtio", memory=512, vars_file=None,
-             name=None, firmware="ovmf", secure_boot=False, tpm=False, ia32=False):
+             name=None, firmware="ovmf", secure_boot=False, tpm=False, ia32=False, net=None):
     """Boot QEMU/OVMF and collect the serial output. Never raises on guest failure.
 
     disk_img: raw image (FAT or GPT) or None. kernel/initrd/append: QEMU direct
@@ -163,6 +163,8 @@ def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_a
     tpm: a TPM 2.0 (swtpm, fresh state per run) on tpm-crb.
     ia32: 32-bit UEFI firmware (firmware.BUILDS, SMM, secure pflash; no keys
     enrolled, so not with secure_boot) on the same 64-bit CPU.
+    net: the network's QEMU arguments (net.http_args(), net.tftp_args(), ...)
+    instead of no network at all.
     """
     if shutil.which(QEMU) is None:
         raise HarnessError("%s not found: install the Debian package 'qemu-system-x86' "
@@ -180,8 +182,9 @@ def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_a
 
     machine, fw_args = _firmware_args(firmware, secure_boot, ia32, vars_file, run_dir)
     cmd = [QEMU, "-machine", machine, "-cpu", "max", "-m", str(memory), "-accel", "tcg",
-           "-display", "none", "-no-reboot", "-net", "none", "-serial", "stdio",
+           "-display", "none", "-no-reboot", "-serial", "stdio",
            "-monitor", "none", "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"] + fw_args
+    cmd += list(net) if net is not None else ["-net", "none"]
     tpm_proc = None
     if tpm:
         tpm_proc, tpm_args = start_swtpm(run_dir)

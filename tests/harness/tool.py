@@ -32,3 +32,12 @@ def uki(out, linux=paths.KERNEL, initrd=None, cmdline=None, os_release=None, stu
         args += ["--sign-key", sign[0], "--sign-cert", sign[1]]
     handoff(*args, *extra)
     return out
+
+
+def addon(out, cmdline, sign=None, extra=()):
+    """`handoff addon`: an addon with @cmdline; @sign: (key, certificate). Returns @out."""
+    args = ["addon", "--cmdline", cmdline, "-o", out]
+    if sign:
+        args += ["--sign-key", sign[0], "--sign-cert", sign[1]]
+    handoff(*args, *extra)
+    return out

@@ -114,4 +114,30 @@ typedef struct FILEPATH_DEVICE_PATH {
 _Static_assert(offsetof(FILEPATH_DEVICE_PATH, PathName) == 4, "FILEPATH_DEVICE_PATH.PathName");
 _Static_assert(sizeof(FILEPATH_DEVICE_PATH) == 4, "FILEPATH_DEVICE_PATH size");
 
+/* IPv4 messaging node (§10.3.4.12): what a network boot configured. */
+typedef struct IPv4_DEVICE_PATH {
+	EFI_DEVICE_PATH_PROTOCOL Header;
+	EFI_IPv4_ADDRESS LocalIpAddress;
+	EFI_IPv4_ADDRESS RemoteIpAddress;
+	UINT16 LocalPort;
+	UINT16 RemotePort;
+	UINT16 Protocol;
+	BOOLEAN StaticIpAddress;
+	EFI_IPv4_ADDRESS GatewayIpAddress;
+	EFI_IPv4_ADDRESS SubnetMask;
+} __attribute__((packed)) IPv4_DEVICE_PATH;
+_Static_assert(offsetof(IPv4_DEVICE_PATH, LocalIpAddress) == 4, "IPv4_DEVICE_PATH.LocalIpAddress");
+_Static_assert(offsetof(IPv4_DEVICE_PATH, StaticIpAddress) == 18, "IPv4_DEVICE_PATH.StaticIpAddress");
+_Static_assert(offsetof(IPv4_DEVICE_PATH, GatewayIpAddress) == 19, "IPv4_DEVICE_PATH.GatewayIpAddress");
+_Static_assert(offsetof(IPv4_DEVICE_PATH, SubnetMask) == 23, "IPv4_DEVICE_PATH.SubnetMask");
+_Static_assert(sizeof(IPv4_DEVICE_PATH) == 27, "IPv4_DEVICE_PATH size");
+
+/* URI messaging node (§10.3.4.23): the URI (RFC 3986), not NUL-terminated,
+ * fills the node after its header. */
+typedef struct URI_DEVICE_PATH {
+	EFI_DEVICE_PATH_PROTOCOL Header;
+	CHAR8 Uri[];
+} __attribute__((packed)) URI_DEVICE_PATH;
+_Static_assert(offsetof(URI_DEVICE_PATH, Uri) == 4, "URI_DEVICE_PATH.Uri");
+
 #endif /* EFI_PROTO_DEVICE_PATH_H */

@@ -1,0 +1,183 @@
+#!/usr/bin/python3
+"""Network boot benchmark: handoff over HTTP against GRUB's http module (stdlib only).
+
+    bench/netbench.py [--rounds 3] [--sizes 8,64,256] [--out DIR] [--doc docs/bench.md]
+
+Both boot by UEFI HTTP Boot from the same server tree (tests/helpers/httpserve.py
+behind QEMU's user network, tests/harness/net.py): the firmware fetches the
+loader from http://10.0.2.100/EFI/BOOT/BOOTX64.EFI and the loader fetches
+/debian/vmlinuz and /debian/initrd.img (the benchmark's initramfs padded to
+each size, bench/inputs.py) from the same server. handoff reads
+loader/entries.list, loader.conf and the entry first and boots by handover;
+GRUB is `grub-mkimage -O x86_64-efi` with http, net, efinet (net_bootp), linux,
+boot and the video modules, its commands built in (-c), and boots by its own
+`linux` (the EFI handover protocol in Debian's GRUB 2.06). Marks as bench.py:
+t0 OVMF's "BdsDxe: loading Boot####", t1 "Linux version", t2 BENCH-INIT.
+Rounds interleave the two loaders and the sizes, shuffled. Writes
+DIR/netbench.json and DIR/netbench.md, and puts that section into --doc
+between <!-- netbench --> markers (bench/report.py keeps it).
+"""
+import argparse
+import json
+import os
+import random
+import shutil
+import statistics
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+sys.path.insert(0, HERE)
+from harness import case, esp, host, net, qemu  # noqa: E402
+import bench  # noqa: E402
+import inputs  # noqa: E402
+
+LOADERS = ("handoff-http", "grub-http")
+GRUB_NET_MODULES = "http net efinet linux boot echo gzio all_video efi_gop efi_uga video_bochs video_cirrus"
+MARK_BEGIN, MARK_END = "<!-- netbench -->", "<!-- /netbench -->"
+
+
+def grub_image(work, cmdline):
+    """GRUB with its commands built in: DHCP through efinet, then the kernel and initrd over HTTP."""
+    cfg = os.path.join(work, "grub-http.cfg")
+    out = os.path.join(work, "grub-http.efi")
+    with open(cfg, "w") as f:
+        f.write("set timeout=0\nnet_bootp\n"
+                "linux (http,%s)/debian/vmlinuz %s\ninitrd (http,%s)/debian/initrd.img\nboot\n"
+                % (net.SERVER_IP, cmdline, net.SERVER_IP))
+    host.run(["grub-mkimage", "-O", "x86_64-efi", "-o", out, "-p", "/grub", "-c", cfg] + GRUB_NET_MODULES.split())
+    return out
+
+
+def server_tree(work, loader, efi, initrd, cmdline):
+    """The same tree for both loaders: the loader as BOOTX64.EFI, handoff's
+    loader.conf, entries.list and entry (GRUB ignores them), kernel, initrd."""
+    d = os.path.join(work, "srv-%s-%s" % (loader, os.path.basename(initrd)))
+    files = {**inputs.esp_files(efi, initrd, cmdline, "handover"),
+             "loader/entries.list": b"loader/entries/debian.conf\n"}
+    return esp.tree(files, d)
+
+
+def summarize(boots, sizes):
+    rows = []
+    for mib in sizes:
+        by = {l: {b["round"]: b for b in boots if b["loader"] == l and b["initrd_mib"] == mib and "t1_s" in b}
+              for l in LOADERS}
+        for l in LOADERS:
+            ok = list(by[l].values())
+            ratios = [b["t2_s"] / by["grub-http"][r]["t2_s"] for r, b in by[l].items() if r in by["grub-http"]]
+            rows.append({"loader": l, "initrd_mib": mib, "runs": len(ok),
+                         "t1_median_s": bench.rnd(bench.median([b["t1_s"] for b in ok])),
+                         "t2_median_s": bench.rnd(bench.median([b["t2_s"] for b in ok])),
+                         "t2_min_s": bench.rnd(min([b["t2_s"] for b in ok])) if ok else None,
+                         "t2_ratio_vs_grub": bench.rnd(bench.median(ratios), 3)})
+    return rows
+
+
+def render(res):
+    out = [MARK_BEGIN, "## Network boot: handoff over HTTP against GRUB's http module (issue 25)", "",
+           "`bench/netbench.py` (%d rounds, %s): UEFI HTTP Boot of each loader from the same server tree, "
+           "the kernel and the %s MiB initrds fetched over HTTP (QEMU user network, "
+           "tests/helpers/httpserve.py). t1/t2 as above (s after the firmware starts the HTTP boot option, "
+           "which includes fetching the loader: handoff.efi %d B, GRUB %d B); ratio: t2 against GRUB's, "
+           "paired per round." % (res["config"]["rounds"], res["config"]["started"],
+                                  "/".join(map(str, res["config"]["sizes_mib"])), res["sizes"]["handoff.efi"],
+                                  res["sizes"]["grub-http.efi"]), "",
+           "| initrd | loader | runs | t1 median | t2 median | t2 best | t2 vs GRUB |", "|---|---|---|---|---|---|---|"]
+    for r in res["records"]:
+        out.append("| %d MiB | %s | %d | %s | %s | %s | %s |"
+                   % (r["initrd_mib"], r["loader"], r["runs"], fmt(r["t1_median_s"]), fmt(r["t2_median_s"]),
+                      fmt(r["t2_min_s"]), "–" if r["t2_ratio_vs_grub"] is None else "%.2f×" % r["t2_ratio_vs_grub"]))
+    failed = [b for b in res["boots"] if "error" in b]
+    if failed:
+        out += ["", "Failed boots: " + "; ".join("%s %d MiB round %d: %s" % (b["loader"], b["initrd_mib"],
+                                                                            b["round"], b["error"]) for b in failed)]
+    out += ["", MARK_END]
+    return "\n".join(out) + "\n"
+
+
+def fmt(x):
+    return "–" if x is None else "%.3f s" % x
+
+
+def put_section(doc, section):
+    """Replace the marked section of @doc, or insert it before the hand-written notes."""
+    text = open(doc).read() if os.path.isfile(doc) else ""
+    if MARK_BEGIN in text and MARK_END in text:
+        a, rest = text.split(MARK_BEGIN, 1)
+        text = a + section.rstrip("\n") + rest.split(MARK_END, 1)[1]
+    elif "\n## Notes" in text:
+        a, b = text.split("\n## Notes", 1)
+        text = a + "\n" + section + "\n## Notes" + b
+    else:
+        text += "\n" + section
+    with open(doc + ".tmp", "w") as f:
+        f.write(text)
+    os.replace(doc + ".tmp", doc)
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--sizes", default="8,64,256")
+    ap.add_argument("--out", default=os.path.join(ROOT, "build", "bench"))
+    ap.add_argument("--doc", default=os.path.join(ROOT, "docs", "bench.md"))
+    ap.add_argument("--seed", type=int, default=None)
+    a = ap.parse_args(argv)
+    sizes = [int(s) for s in a.sizes.split(",") if s]
+    work = os.path.join(os.path.abspath(a.out), "work")
+    os.makedirs(work, exist_ok=True)
+    case.set_test("netbench", os.path.join(os.path.abspath(a.out), "net-runs"))
+    shutil.rmtree(os.path.join(os.path.abspath(a.out), "net-runs"), ignore_errors=True)
+    t_start = time.time()
+    grub = grub_image(work, bench.CMDLINE)
+    efi = {"handoff-http": inputs.HANDOFF, "grub-http": grub}
+    servers = {}
+    for mib in sizes:
+        initrd = inputs.build_initrd(work, mib)
+        for l in LOADERS:
+            servers[(l, mib)] = net.Server(server_tree(work, l, efi[l], initrd, bench.CMDLINE), name="%s-%d" % (l, mib))
+    rng = random.Random(a.seed)
+    boots = []
+    for rd in range(1, a.rounds + 1):
+        pairs = [(l, mib) for mib in sizes for l in LOADERS]
+        rng.shuffle(pairs)
+        for l, mib in pairs:
+            load = bench.loadavg()
+            res = qemu.run_qemu(None, bench.BOOT_TIMEOUT, memory=bench.MEMORY_MIB, name="r%d-%d-%s" % (rd, mib, l),
+                                stop_on=r"BENCH-DONE", net=net.http_args(servers[(l, mib)]))
+            t0, t1, t2, _, _ = bench.parse_boot(res)
+            rec = {"loader": l, "initrd_mib": mib, "round": rd, "loadavg_before": load,
+                   "log": os.path.relpath(res.log_path, ROOT)}
+            if None in (t0, t1, t2):
+                rec["error"] = "no t0/t1/t2 (%s)" % ("timeout" if res.timed_out else "exit %s" % res.exit_code)
+            else:
+                rec.update(t1_s=round(t1 - t0, 4), t2_s=round(t2 - t0, 4))
+            boots.append(rec)
+            bench.log("netbench round %d %4d MiB %-13s %s" % (rd, mib, l, rec.get("error") or
+                                                              "t1-t0 %.3f s  t2-t0 %.3f s  load %.1f"
+                                                              % (rec["t1_s"], rec["t2_s"], load or 0)))
+    res = {"config": {"rounds": a.rounds, "sizes_mib": sizes, "cmdline": bench.CMDLINE, "memory_mib": bench.MEMORY_MIB,
+                      "grub_modules": GRUB_NET_MODULES,
+                      "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(t_start)),
+                      "duration_s": round(time.time() - t_start)},
+           "sizes": {"handoff.efi": os.path.getsize(inputs.HANDOFF), "grub-http.efi": os.path.getsize(grub)},
+           "records": summarize(boots, sizes), "boots": boots}
+    out = os.path.abspath(a.out)
+    with open(os.path.join(out, "netbench.json"), "w") as f:
+        json.dump(res, f, indent=1)
+    section = render(res)
+    with open(os.path.join(out, "netbench.md"), "w") as f:
+        f.write(section)
+    if a.doc:
+        put_section(a.doc, section)
+    bench.log("netbench: wrote %s (%d boots, %d failed, %.0f s)" % (os.path.join(out, "netbench.json"), len(boots),
+                                                                  sum("error" in b for b in boots),
+                                                                  time.time() - t_start))
+    return 1 if any("error" in b for b in boots) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

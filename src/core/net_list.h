@@ -1,0 +1,53 @@
+/* loader/entries.list (README "Network boot"): HTTP cannot list a directory,
+ * so the server's tree names its entries in a file. One path per line,
+ * relative to the tree's root: Type #1 entry files (loader/entries/NAME.conf)
+ * and Type #2 UKIs (EFI/Linux/NAME.efi); '#' comments and blank lines; a line
+ * "sha256 HEX PATH" pins PATH (any file the loader fetches) to a digest.
+ * A malformed line is logged as "<name>:<line>: <reason>" and skipped. */
+#ifndef CORE_NET_LIST_H
+#define CORE_NET_LIST_H
+
+#include "platform.h"
+#include "sha256.h"
+#include <efi/efi.h>
+
+/* One line: a listed entry file, or ("sha256 HEX PATH") a pinned file. */
+struct net_list_item {
+	char *path;                         /* normalized (net_path_normalize()) */
+	bool pinned;
+	uint8_t sha256[SHA256_DIGEST_SIZE];  /* when pinned */
+};
+
+struct net_list {
+	struct net_list_item *items;        /* in file order */
+	size_t n;
+	unsigned n_errors;                  /* malformed lines skipped */
+};
+
+/**
+ * net_list_parse() - parse @text (@len bytes, need not be NUL-terminated)
+ * named @name in messages into @ret (freed by net_list_free()).
+ * Return: EFI_SUCCESS (bad lines are logged and skipped) or EFI_OUT_OF_RESOURCES.
+ */
+EFI_STATUS net_list_parse(const char *text, size_t len, const char *name, struct net_list *ret);
+void net_list_free(struct net_list *l);
+
+/**
+ * net_list_pin() - the digest pinned for the normalized @path (ASCII letters
+ * compared case-insensitively, so that a case-insensitive server cannot be
+ * asked for a pinned file under another spelling), the first such line's.
+ * Return: the digest, or NULL when @path is not pinned.
+ */
+const uint8_t *net_list_pin(const struct net_list *l, const char *path);
+
+/**
+ * net_list_next_in() - the file name of the next listed path directly in the
+ * directory @dir (normalized, "" the root), from *@cursor (start at 0) on.
+ * Return: the name (inside the list), or NULL when there are no more.
+ */
+const char *net_list_next_in(const struct net_list *l, const char *dir, size_t *cursor);
+
+/** net_list_has_dir() - some listed path lies below the directory @dir ("" is the root: always). */
+bool net_list_has_dir(const struct net_list *l, const char *dir);
+
+#endif

@@ -1,0 +1,67 @@
+/* What systemd-stub hands the booted system besides the kernel, so that the
+ * system's tools work the same after handoff's stub (systemd's
+ * src/boot/efi/stub.c, docs/design.md "Signed PCR policies"):
+ * - Boot Loader Interface variables: StubInfo; StubPcrKernelImage once the
+ *   sections are in PCR 11 (systemd-pcrphase extends the boot phases only when
+ *   it is set), StubPcrKernelParameters when PCR 12 gets a command line; the
+ *   image's origin where no loader set it (bli_publish_origin());
+ * - .pcrsig and .pcrpkey as /.extra/tpm2-pcr-signature.json and
+ *   /.extra/tpm2-pcr-public-key.pem, each in a cpio archive after the initrds
+ *   (systemd-cryptsetup looks there). Neither is measured again: .pcrpkey is
+ *   in PCR 11 already, .pcrsig signs PCR values so cannot be part of them. */
+#include "stub.h"
+#include "core/cpio.h"
+#include "core/fmt.h"
+#include "core/tcg_event.h"
+#include "efi/loader_vars.h"
+
+static void set_pcr_var(const CHAR16 *name, uint32_t pcr)
+{
+	char s[12];
+
+	fmt_snprintf(s, sizeof(s), "%u", pcr); /* systemd's efivar_set_uint_string(): decimal UCS-2 with NUL */
+	loader_var_set_str(name, s);
+}
+
+void stub_export_variables(const EFI_LOADED_IMAGE_PROTOCOL *li, bool pcr11, bool pcr12)
+{
+	bli_publish_origin(li, /* keep= */ true);
+	loader_var_set_str(u"StubInfo", "handoff-stub " HANDOFF_VERSION);
+	if (pcr11)
+		set_pcr_var(u"StubPcrKernelImage", TPM_PCR_KERNEL_BOOT);
+	if (pcr12)
+		set_pcr_var(u"StubPcrKernelParameters", TPM_PCR_KERNEL_CONFIG);
+}
+
+static const struct {
+	enum uki_section id;
+	const char *name;
+} extra_files[STUB_N_EXTRAS] = {
+	{ UKI_PCRSIG, "tpm2-pcr-signature.json" },
+	{ UKI_PCRPKEY, "tpm2-pcr-public-key.pem" },
+};
+
+EFI_STATUS stub_add_extras(struct initrd_set *set, const struct stub_sections *s, struct stub_extras *x)
+{
+	for (size_t i = 0; i < STUB_N_EXTRAS; i++) {
+		const struct uki_blob *b = &s->uki.s[extra_files[i].id];
+		EFI_STATUS err;
+
+		if (!b->data || b->size == 0)
+			continue;
+		err = cpio_one_file(".extra", extra_files[i].name, b->data, b->size, CPIO_DIR_MODE, CPIO_FILE_MODE,
+				    &x->buf[i], &x->size[i]);
+		if (!EFI_ERROR(err))
+			err = initrd_set_add_data(set, extra_files[i].name, x->buf[i], x->size[i]);
+		if (EFI_ERROR(err))
+			return err;
+	}
+	return EFI_SUCCESS;
+}
+
+void stub_extras_free(struct stub_extras *x)
+{
+	for (size_t i = 0; i < STUB_N_EXTRAS; i++)
+		mem_free(x->buf[i]);
+	*x = (struct stub_extras){ 0 };
+}

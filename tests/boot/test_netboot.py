@@ -1,0 +1,246 @@
+"""Network boot (issue 25): OVMF fetches handoff by UEFI HTTP Boot, HTTPS or
+PXE/TFTP, and handoff fetches the rest from the same server: loader.conf,
+loader/entries.list, the entries it names, the chosen kernel and initrd.
+
+The HTTP(S) server is tests/helpers/httpserve.py behind QEMU's user network
+(tests/harness/net.py): it logs every request, so each test checks exactly
+which files were fetched, and it misbehaves on demand (404, a truncated body,
+no answer). Each boot checks what Linux saw (HANDOFF-INIT), or the exact
+error naming the URL with the menu back; LoaderDeviceURL says where handoff
+came from and LoaderDevicePartUUID is not set. QEMU's own TFTP server keeps
+no log: the TFTP tests check what Linux saw and the URL handoff reports.
+The HTTP scheme tests run with a TPM and check PCR 4, 9 and 12 as the disk
+tests do (measured_boot.py); 32-bit firmware boots by all three schemes over
+HTTP and by TFTP.
+"""
+import hashlib
+import os
+
+from measured_boot import check_measurements
+from harness import case, esp, firmware, net, qemu, tool
+from harness.esp import entry
+from harness.paths import INITRD, KERNEL, LOADER, LOADER32, STUB, root_path
+
+TIMEOUT = 300
+MENU = r"handoff [0-9.]+ boot menu"
+URL = "http://%s" % net.SERVER_IP
+FIRMWARE_GET = "/EFI/BOOT/BOOTX64.EFI"
+
+
+def net_tree(entries, loader_conf="timeout 0\n", files=None, listed=None, list_extra="", **kw):
+    """The server's root: an ESP-like tree (loader, loader.conf, entries, kernel,
+    initrd, @files) and loader/entries.list naming @listed (default: every entry)."""
+    listed = listed if listed is not None else ["loader/entries/" + n for n in sorted(entries)]
+    text = "# entries on this server\n" + "".join(p + "\n" for p in listed) + list_extra
+    files = {**(files or {}), "loader/entries.list": text.encode()}
+    return esp.loader_tree(entries, loader_conf, files, path=os.path.join(case.workdir(), "srv"), **kw)
+
+
+def check_net_vars(res, init, url):
+    """The Boot Loader Interface of a network boot, as Linux reads it."""
+    qemu.expect_eq(net.bli_var(init, "LoaderDeviceURL"), url, "LoaderDeviceURL", res)
+    qemu.expect_eq(init.get("loader", {}).get("LoaderDevicePartUUID"), "", "no LoaderDevicePartUUID", res)
+
+
+def check_gets(res, server, want):
+    qemu.expect_eq(net.gets(server), want, "the files the server was asked for, in order", res)
+
+
+def http_scheme_test(protocol, counted):
+    """Debian's kernel by @protocol over HTTP, with a TPM: the server sees the
+    loader's GET (the firmware's), entries.list, loader.conf, the entry, the
+    kernel and the initrd, once each, nothing else; PCR 4, 9 and 12 are those of
+    a disk boot (the kernel's digest once in PCR 4, the log replays). A counted
+    entry boots uncounted, with one warning (the server cannot rename it)."""
+    options = "console=ttyS0 handoff.marker=net-%s panic=-1" % protocol
+    name = "debian+3.conf" if counted else "debian.conf"
+    srv = net.Server(net_tree({name: entry("Debian", options, protocol)}))
+    res = qemu.run_qemu(None, TIMEOUT, net=net.http_args(srv), tpm=True)
+    init = qemu.expect_linux_saw(res, options)
+    qemu.expect(res.time_of(r"handoff: booting 'Debian' by %s\b" % protocol) is not None,
+                "handoff says it boots by %s" % protocol, res)
+    check_measurements(res, init, options, open(root_path(KERNEL), "rb").read(), [])
+    qemu.expect_eq(init.get("loader", {}).get("HandoffBootScheme"), protocol, "HandoffBootScheme", res)
+    check_net_vars(res, init, URL + FIRMWARE_GET)
+    check_gets(res, srv, [FIRMWARE_GET, "/loader/entries.list", "/loader/loader.conf", "/loader/entries/" + name,
+                          "/debian/vmlinuz", "/debian/initrd.img"])
+    warnings = [l for _, l in res.lines if "booting without boot counting" in l]
+    if counted:
+        qemu.expect_eq(len(warnings), 1, "one warning for the counted entry, got %r" % warnings, res)
+        qemu.expect_in("/loader/entries/debian+3.conf is on a read-only volume (network boot)", warnings[0],
+                       "the warning names the entry file", res)
+        qemu.expect(net.bli_var(init, "LoaderBootCountPath") is None, "no LoaderBootCountPath", res)
+    else:
+        qemu.expect_eq(warnings, [], "no boot counting warning", res)
+
+
+case.each(globals(), http_scheme_test, {
+    "test_net_http_stub_counted_entry": ("stub", True),
+    "test_net_http_handover": ("handover", False),
+    "test_net_http_legacy": ("legacy", False),
+}, needs=(LOADER, KERNEL, INITRD))
+
+
+@case.needs(LOADER, STUB, KERNEL, INITRD)
+def test_net_http_uki_fetched_once():
+    """A Type #2 UKI named by entries.list: read for the menu (its .osrel) and
+    booted from the same download, so the server sends it once."""
+    cmdline = "console=ttyS0 handoff.marker=net-uki panic=-1"
+    uki = tool.uki(os.path.join(case.workdir(), "uki.efi"), KERNEL, INITRD, cmdline,
+                   "ID=netuki\nPRETTY_NAME=\"Net UKI\"\n")
+    srv = net.Server(net_tree({}, files={"EFI/Linux/net.efi": uki}, listed=["EFI/Linux/net.efi"]))
+    res = qemu.run_qemu(None, TIMEOUT, net=net.http_args(srv))
+    init = qemu.expect_linux_saw(res, cmdline)
+    qemu.expect_eq(init.get("loader", {}).get("LoaderEntrySelected"), "net.efi", "LoaderEntrySelected", res)
+    check_gets(res, srv, [FIRMWARE_GET, "/loader/entries.list", "/loader/loader.conf", "/EFI/Linux/net.efi"])
+
+
+def tftp_test(arch, protocol):
+    """PXE: the firmware TFTPs handoff; handoff TFTPs the rest from the server
+    its DHCP answer named, with the tree's root before EFI/."""
+    options = "console=ttyS0 handoff.marker=net-tftp-%s panic=-1" % arch
+    boot_file = "EFI/BOOT/BOOT%s.EFI" % arch.upper()
+    root = net_tree({"debian.conf": entry("Debian", options, protocol)},
+                    **({"loader": LOADER32, "arch": "ia32"} if arch == "ia32" else {}))
+    res = qemu.run_qemu(None, TIMEOUT, ia32=arch == "ia32", net=net.tftp_args(root, loader=boot_file))
+    init = qemu.expect_linux_saw(res, options)
+    check_net_vars(res, init, "tftp://%s/%s" % (net.SLIRP_TFTP_IP, boot_file))
+    qemu.expect(res.time_of(r"handoff: booting 'Debian' by %s\b" % protocol) is not None,
+                "handoff boots by %s" % protocol, res)
+
+
+case.each(globals(), tftp_test, {
+    "test_net_tftp": ("x64", "stub"),
+    "test_net_tftp_ia32": ("ia32", "handover"),
+}, needs=(LOADER, LOADER32, KERNEL, INITRD))
+
+
+def https_boot(tls, trusted_connections=None, options="x", stop_on=None):
+    srv = net.Server(net_tree({"debian.conf": entry("Debian", options)}),
+                     tls=tls.server_config(trusted_connections))
+    disk = net.uriboot_disk("https://%s%s" % (net.SERVER_IP, FIRMWARE_GET))
+    res = qemu.run_qemu(disk, TIMEOUT, interface="none", net=net.https_args(srv, tls) + net.first_boot_disk_args(),
+                        stop_on=stop_on)
+    return srv, res
+
+
+@case.needs(LOADER, KERNEL, INITRD)
+def test_net_https():
+    """HTTPS with the server's CA in the firmware's list: the loader came over
+    TLS, so does every file after it."""
+    options = "console=ttyS0 handoff.marker=net-https panic=-1"
+    srv, res = https_boot(net.Tls(), options=options)
+    init = qemu.expect_linux_saw(res, options)
+    check_net_vars(res, init, "https://%s%s" % (net.SERVER_IP, FIRMWARE_GET))
+    check_gets(res, srv, [FIRMWARE_GET, "/loader/entries.list", "/loader/loader.conf", "/loader/entries/debian.conf",
+                          "/debian/vmlinuz", "/debian/initrd.img"])
+    qemu.expect(all(r["tls"] for r in srv.requests()), "every request came over TLS", res)
+
+
+@case.needs(LOADER, KERNEL, INITRD)
+def test_net_https_untrusted_certificate():
+    """After the loader, the server presents a certificate from a CA the
+    firmware does not trust: handoff's fetch fails closed, naming the URL;
+    nothing is read over an unverified connection (the server logs the failed
+    handshakes and no request after the loader's)."""
+    srv, res = https_boot(net.Tls(), trusted_connections=1, stop_on=r"URIBOOT: the image did not start")
+    qemu.expect(res.time_of(r"https://%s/loader/entries.list: no connection \(TLS: is the server's CA enrolled\?\)"
+                            % net.SERVER_IP) is not None, "the refusal names the URL and TLS", res)
+    qemu.expect(res.time_of(r"no boot entries") is not None,
+                "handoff says it has nothing to boot", res)
+    check_gets(res, srv, [FIRMWARE_GET])
+    qemu.expect(any(r.get("tls_error") for r in srv.requests()), "the server saw failed TLS handshakes", res)
+    qemu.expect(res.init is None, "Linux never started", res)
+
+
+@case.needs(LOADER, KERNEL, INITRD)
+def test_net_errors_name_the_url_and_return_to_the_menu():
+    """A missing initrd (404), a kernel that is not the one entries.list pins,
+    a body cut short (Content-Length not reached) and a server that stops
+    answering (NET_STALL_SEC): each error names the URL, the menu comes back
+    by itself, and a good entry then boots."""
+    good = "console=ttyS0 handoff.marker=net-after-errors panic=-1"
+    kernel = open(root_path(KERNEL), "rb").read()
+    changed = bytearray(kernel)
+    changed[len(changed) // 2] ^= 1
+    entries = {
+        "a1.conf": entry("Missing initrd", "x", initrds=("/debian/missing.img",), sort_key="a1"),
+        "a2.conf": entry("Pinned", "x", linux="/k/pinned", sort_key="a2"),
+        "a3.conf": entry("Truncated", "x", linux="/k/truncated", sort_key="a3"),
+        "a4.conf": entry("Stalled", "x", linux="/k/stalled", sort_key="a4"),
+        "a5.conf": entry("Good", good, sort_key="a5"),
+    }
+    pin = "sha256 %s k/pinned\n" % hashlib.sha256(kernel).hexdigest()
+    tree = net_tree(entries, "timeout menu-force\n", {"k/pinned": bytes(changed), "k/truncated": KERNEL,
+                                                      "k/stalled": KERNEL}, list_extra=pin)
+    srv = net.Server(tree, faults={"/k/truncated": "truncate", "/k/stalled": "stall"})
+    errors = [
+        "%s/debian/missing.img: HTTP status 404" % URL,
+        "%s/k/pinned: SHA-256 %s is not the one entries.list pins: refused"
+        % (URL, hashlib.sha256(changed).hexdigest()),
+        "%s/k/truncated: the body ended after [0-9]+ of %d bytes" % (URL, len(kernel)),
+        "%s/k/stalled: no answer \\(timed out\\)" % URL,
+    ]
+    keys = [(MENU, b"1")] + [(r"Problems: [\s\S]*" + e, str(i + 2).encode(), 0.5) for i, e in enumerate(errors)]
+    res = qemu.run_qemu(None, TIMEOUT + 60, keys=keys, net=net.http_args(srv))
+    qemu.expect_eq(res.keys_pending, [], "the menu came back after every error", res)
+    for e in errors:
+        qemu.expect(res.time_of(r"handoff: error: entry '[^']+': " + e) is not None, "error %r" % e, res)
+    qemu.expect_linux_saw(res, good)
+    reqs = {r["path"]: r for r in srv.requests()}
+    qemu.expect_eq(reqs.get("/debian/missing.img", {}).get("status"), 404, "the server answered 404", res)
+    qemu.expect_eq(reqs.get("/k/truncated", {}).get("sent"), len(kernel) // 2, "half the body was sent", res)
+    qemu.expect("/k/stalled" in reqs, "the stalled kernel was asked for", res)
+
+
+@case.needs(LOADER, KERNEL, INITRD)
+def test_net_secureboot():
+    """Secure Boot over HTTP: the firmware verifies the signed handoff it
+    fetched; handoff verifies the bytes it fetched: an unsigned kernel is
+    refused (menu back), the snakeoil-signed one boots."""
+    wd = case.workdir()
+    key, cert = firmware.snakeoil_key(wd)
+    signed = firmware.sbsign(root_path(KERNEL), os.path.join(wd, "vmlinuz.signed"), key, cert)
+    unsigned = os.path.join(wd, "vmlinuz.unsigned")
+    with open(unsigned, "wb") as f:
+        f.write(open(root_path(KERNEL), "rb").read())
+    os.system("sbattach --remove %s >/dev/null 2>&1" % unsigned)
+    loader = firmware.sbsign(root_path(LOADER), os.path.join(wd, "handoff.signed.efi"), key, cert)
+    good = "console=ttyS0 handoff.marker=net-sb panic=-1"
+    tree = net_tree({"a1.conf": entry("Unsigned", "x", linux="/k/unsigned", sort_key="a1"),
+                     "a2.conf": entry("Signed", good, linux="/k/signed", sort_key="a2")},
+                    "timeout menu-force\n", {"k/unsigned": unsigned, "k/signed": signed}, loader=loader)
+    srv = net.Server(tree)
+    res = qemu.run_qemu(None, TIMEOUT, secure_boot=True, net=net.http_args(srv),
+                        keys=[(MENU, b"1"), (r"Problems: [\s\S]*/k/unsigned: refused", b"2", 0.5)])
+    qemu.expect_eq(res.keys_pending, [], "the menu came back after the refusal", res)
+    qemu.expect(res.time_of(r"/k/unsigned: refused.*not signed, and its hash is not in db") is not None,
+                "the unsigned kernel is refused with the reason", res)
+    init = qemu.expect_linux_saw(res, good)
+    qemu.expect_eq(init.get("secureboot"), "1", "Linux sees Secure Boot on", res)
+    qemu.expect(net.gets(srv).count("/k/unsigned") == 1 and "/k/signed" in net.gets(srv),
+                "both kernels were fetched (the refusal is of the bytes read)", res)
+
+
+def http_ia32_test(protocol):
+    """32-bit firmware: handoffia32.efi by HTTP Boot, the same protocols with
+    32-bit UINTN and pointers, boots Debian's kernel by @protocol."""
+    options = "console=ttyS0 handoff.marker=net-ia32-%s panic=-1" % protocol
+    tree = net_tree({"debian.conf": entry("Debian", options, protocol)}, loader=LOADER32, arch="ia32")
+    srv = net.Server(tree)
+    res = qemu.run_qemu(None, TIMEOUT, ia32=True, net=net.http_args(srv, loader="EFI/BOOT/BOOTIA32.EFI"))
+    init = qemu.expect_linux_saw(res, options)
+    qemu.expect(res.time_of(r"handoff: booting 'Debian' by %s\b" % protocol) is not None,
+                "handoffia32 says it boots by %s" % protocol, res)
+    qemu.expect_eq(init.get("bp_efi_sig"), "EL32", "boot_params.efi_info.efi_loader_signature", res)
+    qemu.expect_eq(init.get("fw_platform_size"), "32", "/sys/firmware/efi/fw_platform_size", res)
+    check_net_vars(res, init, URL + "/EFI/BOOT/BOOTIA32.EFI")
+    check_gets(res, srv, ["/EFI/BOOT/BOOTIA32.EFI", "/loader/entries.list", "/loader/loader.conf",
+                          "/loader/entries/debian.conf", "/debian/vmlinuz", "/debian/initrd.img"])
+
+
+case.each(globals(), http_ia32_test, {
+    "test_net_http_ia32_stub": ("stub",),
+    "test_net_http_ia32": ("handover",),
+    "test_net_http_ia32_legacy": ("legacy",),
+}, needs=(LOADER32, KERNEL, INITRD))

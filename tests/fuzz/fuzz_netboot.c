@@ -1,0 +1,86 @@
+/* libFuzzer: network boot paths and URLs (src/core/netboot.c). The input is
+ * a location (the loader's URL or TFTP boot file, from the firmware) and a
+ * path (from an entry on the server), NUL-separated; then the same bytes as
+ * an HTTP Content-Length value and status index. Checks: the root is a
+ * prefix of the location ending in '/' (or empty, or the URL up to its host's
+ * end: corpus query-right-after-host); a
+ * normalized path never climbs (no ".." component) and normalizing is
+ * idempotent; a joined URL is the root plus only unreserved characters, '/'
+ * and %XX escapes. */
+#include "core/netboot.h"
+#include <stdlib.h>
+#include <string.h>
+
+static bool hex(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'F');
+}
+
+static void check_join(const char *loc, size_t root, const char *path)
+{
+	char *u = net_url_join(loc, root, path, /* encode= */ true);
+
+	if (!u)
+		return;
+	if (memcmp(u, loc, root) != 0)
+		__builtin_trap();
+	for (const char *c = u + root; *c; c++) {
+		if (*c == '%') {
+			if (!hex(c[1]) || !hex(c[2]))
+				__builtin_trap();
+			c += 2;
+		} else if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/", *c)) {
+			__builtin_trap();
+		}
+	}
+	free(u);
+}
+
+static void check_path(const char *loc, size_t root, const char *path)
+{
+	char *norm = NULL, *again = NULL;
+
+	if (net_path_normalize(path, &norm) != EFI_SUCCESS)
+		return;
+	if (norm[0] == '/' || strstr(norm, "//") || strchr(norm, '\\') || !strcmp(norm, "..") ||
+	    !strncmp(norm, "../", 3) || strstr(norm, "/../") ||
+	    (strlen(norm) >= 3 && !strcmp(norm + strlen(norm) - 3, "/..")))
+		__builtin_trap();
+	if (net_path_normalize(norm, &again) != EFI_SUCCESS || strcmp(norm, again) != 0)
+		__builtin_trap();
+	check_join(loc, root, norm);
+	free(norm);
+	free(again);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *buf = malloc(size + 2), *path;
+	const char *host;
+	size_t root, auth;
+	uint64_t len;
+
+	if (!buf)
+		return 0;
+	memcpy(buf, data, size);
+	buf[size] = buf[size + 1] = 0;
+	path = buf + strlen(buf) + 1 <= buf + size ? buf + strlen(buf) + 1 : buf + size + 1;
+	root = net_root_len(buf);
+	/* after a '/', or at the end of a URL's host (then the join adds the '/') */
+	if (root > strlen(buf) || (root && buf[root - 1] != '/' && buf[root] && buf[root] != '?' && buf[root] != '#'))
+		__builtin_trap();
+	auth = net_url_authority(buf, &host);
+	if (auth && (host < buf || host + auth > buf + strlen(buf)))
+		__builtin_trap();
+	check_path(buf, root, path);
+	(void)net_url_is_http(buf);
+	if (http_content_length(buf, &len) && strlen(buf) == 0)
+		__builtin_trap();
+	uint32_t code = 0;
+
+	memcpy(&code, data, size < 4 ? size : 4);
+	if (http_status_number(code) > 505)
+		__builtin_trap();
+	free(buf);
+	return 0;
+}

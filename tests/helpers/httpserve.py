@@ -1,0 +1,170 @@
+#!/usr/bin/python3
+"""A one-connection HTTP(S) file server for QEMU's user network (stdlib only).
+
+QEMU's `-netdev user,guestfwd=tcp:IP:PORT-cmd:httpserve.py CONFIG` starts it for
+every connection the guest makes to IP:PORT, with that connection on its
+standard input and output (a socket; standard error is the same socket, so
+nothing is ever written there). CONFIG is a JSON file:
+
+    {"root": DIR, "log": FILE,
+     "tls": {"cert": PEM, "key": PEM, "dh": PEM,        (optional: speak HTTPS)
+             "trusted_connections": N, "untrusted": {"cert": PEM, "key": PEM}},
+     "faults": {"/path": FAULT, ...}}                   (optional)
+
+With "untrusted", the first N connections (counted in LOG.count) present
+"cert", the later ones the untrusted certificate: the firmware fetches the
+loader, then the loader meets a certificate its CA list does not vouch for.
+
+FAULT: "404" (or any status number: that status, no body), "truncate" (the
+full Content-Length, half the body, then close), "close" (close without an
+answer), "stall" (read the request, never answer).
+
+Every request is appended to the log as one JSON line: method, path, status,
+the body bytes sent, the fault applied, whether TLS was on. Requests on one
+connection are served in turn (HTTP/1.1 keep-alive) until the client closes.
+"""
+import json
+import os
+import socket
+import ssl
+import sys
+import time
+import fcntl
+import urllib.parse
+
+REASONS = {200: "OK", 400: "Bad Request", 403: "Forbidden", 404: "Not Found", 500: "Internal Server Error"}
+
+
+def log(cfg, record):
+    line = (json.dumps(record, sort_keys=True) + "\n").encode()
+    fd = os.open(cfg["log"], os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, line)   # one write with O_APPEND: lines of parallel connections do not mix
+    finally:
+        os.close(fd)
+
+
+def read_request(f):
+    """(method, target, headers) of the next request, or None at the end."""
+    line = f.readline(65536)
+    if not line:
+        return None
+    parts = line.decode("latin-1").split()
+    headers = {}
+    while True:
+        h = f.readline(65536)
+        if not h or h in (b"\r\n", b"\n"):
+            break
+        k, _, v = h.decode("latin-1").partition(":")
+        headers[k.strip().lower()] = v.strip()
+    if len(parts) != 3:
+        return ("?", "?", headers)
+    return parts[0], parts[1], headers
+
+
+CHUNK = 1 << 20
+
+
+def respond(sock, status, body=b"", length=None, path=None, send=None):
+    """The status line and headers at once, then the body: @body, or @send
+    bytes of the file @path read and sent a chunk at a time (as a real server
+    streams a large file: a client waits for the headers, not for the file)."""
+    length = len(body) if length is None else length
+    head = "HTTP/1.1 %d %s\r\nContent-Length: %d\r\nContent-Type: application/octet-stream\r\n\r\n" % (
+        status, REASONS.get(status, "Status"), length)
+    sock.sendall(head.encode() + body)
+    if path:
+        with open(path, "rb") as f:
+            while send > 0:
+                b = f.read(min(CHUNK, send))
+                if not b:
+                    break
+                sock.sendall(b)
+                send -= len(b)
+
+
+def serve_one(cfg, sock, method, target, tls):
+    path = urllib.parse.unquote(urllib.parse.urlsplit(target).path)
+    fault = cfg.get("faults", {}).get(path)
+    record = {"method": method, "path": path, "fault": fault, "tls": tls, "time": round(time.time(), 3)}
+    if fault == "close":
+        log(cfg, dict(record, status=None, sent=0))
+        return False
+    if fault == "stall":
+        log(cfg, dict(record, status=None, sent=0))
+        time.sleep(3600)
+        return False
+    if fault and fault.isdigit():
+        log(cfg, dict(record, status=int(fault), sent=0))
+        respond(sock, int(fault))
+        return True
+    full = os.path.realpath(os.path.join(cfg["root"], path.lstrip("/")))
+    inside = full.startswith(os.path.realpath(cfg["root"]) + os.sep)
+    if method not in ("GET", "HEAD") or not inside or not os.path.isfile(full):
+        status = 404 if method in ("GET", "HEAD") else 400
+        log(cfg, dict(record, status=status, sent=0))
+        respond(sock, status)
+        return True
+    size = os.path.getsize(full)
+    if fault == "truncate":
+        log(cfg, dict(record, status=200, sent=size // 2, size=size))
+        respond(sock, 200, length=size, path=full, send=size // 2)
+        return False
+    sent = size if method == "GET" else 0
+    log(cfg, dict(record, status=200, sent=sent, size=size))
+    respond(sock, 200, length=size, path=full, send=sent)
+    return True
+
+
+def connection_number(cfg):
+    """How many connections came before this one (a counter file beside the log)."""
+    with open(cfg["log"] + ".count", "a+") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        f.seek(0)
+        n = int(f.read() or "0")
+        f.seek(0)
+        f.truncate()
+        f.write(str(n + 1))
+    return n
+
+
+def certificate(cfg):
+    t = cfg["tls"]
+    if "untrusted" in t and connection_number(cfg) >= t.get("trusted_connections", 0):
+        return t["untrusted"]["cert"], t["untrusted"]["key"]
+    return t["cert"], t["key"]
+
+
+def main():
+    with open(sys.argv[1]) as f:
+        cfg = json.load(f)
+    sock = socket.socket(fileno=0)
+    tls = "tls" in cfg
+    if tls:
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.load_cert_chain(*certificate(cfg))
+        ctx.load_dh_params(cfg["tls"]["dh"])
+        ctx.set_ciphers("DHE:ECDHE:@SECLEVEL=1")
+        try:
+            sock = ctx.wrap_socket(sock, server_side=True)
+        except (ssl.SSLError, OSError) as e:
+            log(cfg, {"method": None, "path": None, "status": None, "sent": 0, "fault": None, "tls": True,
+                      "tls_error": str(e), "time": round(time.time(), 3)})
+            return
+    f = sock.makefile("rb")
+    while True:
+        req = read_request(f)
+        if req is None:
+            break
+        method, target, headers = req
+        if not serve_one(cfg, sock, method, target, tls) or headers.get("connection", "").lower() == "close":
+            break
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+    sock.close()
+
+
+if __name__ == "__main__":
+    main()
