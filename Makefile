@@ -115,9 +115,19 @@ PACK_LDFLAGS := /merge:.rdata=.image /merge:.data=.image
 $(B)/handoff.efi: $(B)/efi/pack/unpack.o $(B)/efi/pack/image.o $(EFI_LIB)
 	$(Q)$(call msg,LINK,$@) $(EFI_LD) $(EFI_LDFLAGS) $(PACK_LDFLAGS) $(SBAT_LDFLAGS) /out:$@ $^
 
-# The map lets tests/checks/check_rules.py see which functions the stub links.
-$(B)/handoff-stub.efi: $(patsubst src/%.c,$(B)/efi/%.o,$(STUB_SRCS)) $(EFI_LIB)
+# The stub is packed the same way: its UKI sections follow the unpacker's in
+# the file, and it finds them through LoadedImage (docs/design.md "Packed
+# loaders"). The map lets tests/checks/check_rules.py see which functions the
+# stub links.
+$(B)/efi/handoff-stub-image.efi: $(patsubst src/%.c,$(B)/efi/%.o,$(STUB_SRCS)) $(EFI_LIB)
 	$(Q)$(call msg,LINK,$@) $(EFI_LD) $(EFI_LDFLAGS) $(SBAT_LDFLAGS) /map:$(B)/handoff-stub.map /out:$@ $^
+
+$(B)/efi/pack/stub-image.o: src/pack/image.S $(B)/efi/handoff-stub.packed
+	@mkdir -p $(dir $@)
+	$(Q)$(call msg,AS,$@) $(EFI_CC) -DHANDOFF_PACKED='"$(B)/efi/handoff-stub.packed"' -c $< -o $@
+
+$(B)/handoff-stub.efi: $(B)/efi/pack/unpack.o $(B)/efi/pack/stub-image.o $(EFI_LIB)
+	$(Q)$(call msg,LINK,$@) $(EFI_LD) $(EFI_LDFLAGS) $(PACK_LDFLAGS) $(SBAT_LDFLAGS) /out:$@ $^
 
 $(B)/efi32/%.o: src/%.c
 	@mkdir -p $(dir $@)

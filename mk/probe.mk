@@ -78,9 +78,19 @@ $(B)/probe/probe-bare.img: $(B)/probe/probe.bin $(B)/probe/probe.elf $(B)/mkprob
 	$(Q)$(call msg,MKPROBE,$@) $(B)/mkprobe --payload $< -o $@ $(PROBE_IMG_ARGS) \
 		--init-size 0x$$(llvm-nm $(B)/probe/probe.elf | awk '$$3 == "_end" {print $$1}')
 
-probe: $(B)/probe.img $(B)/probe/probe-bare.img
+# Not relocatable, pref_address 1 MiB (where OVMF's pages sit): what handoff
+# must load at pref_address or move there (docs/design.md "Kernels that are not
+# relocatable"); wrapped like probe.img.
+PROBE_NONRELOC_ARGS := $(filter-out --kernel-alignment 0x200000 --pref-address 0x1000000,$(PROBE_IMG_ARGS)) \
+	--kernel-alignment 0x100000 --pref-address 0x100000 --relocatable 0
+$(B)/probe/probe-nonreloc.img: $(B)/probe/probe.bin $(B)/probe/probe.elf $(B)/mkprobe $(PROBE_STUB)
+	$(Q)$(call msg,MKPROBE,$@) $(B)/mkprobe --payload $< -o $@ $(PROBE_NONRELOC_ARGS) \
+		--init-size 0x$$(llvm-nm $(B)/probe/probe.elf | awk '$$3 == "_end" {print $$1}') \
+		$(if $(PROBE_STUB),--stub $(PROBE_STUB) --compat-entry 0x800)
+
+probe: $(B)/probe.img $(B)/probe/probe-bare.img $(B)/probe/probe-nonreloc.img
 .PHONY: probe
-all: $(B)/probe/probe-bare.img
+all: $(B)/probe/probe-bare.img $(B)/probe/probe-nonreloc.img
 
 clean: clean-probe
 clean-probe:

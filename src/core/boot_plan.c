@@ -21,6 +21,7 @@ static EFI_STATUS plan_linux_load(const struct boot_request *req, const char *na
 			EFI_BAD_BUFFER_SIZE, "%s: %llu MiB of initrds cannot lie below initrd_addr_max %#llx", name,
 			(unsigned long long)(req->initrd_size >> 20), (unsigned long long)(p->initrd_max - 1));
 	p->place_kernel = true;
+	p->kernel.move_after_exit = p->scheme == SCHEME_LEGACY && !p->kernel.relocatable;
 	return EFI_SUCCESS;
 }
 

@@ -70,7 +70,7 @@ static void write_header(uint8_t *img, size_t payload_padded, const struct bz_pa
 	put_le32(img + 0x214, CODE32_START);
 	put_le32(img + 0x22c, p->initrd_addr_max);
 	put_le32(img + 0x230, p->kernel_alignment);
-	img[0x234] = 1; /* relocatable_kernel */
+	img[0x234] = !p->fixed; /* relocatable_kernel */
 	img[0x235] = log2_u32(p->kernel_alignment);
 	put_le16(img + 0x236, p->xloadflags);
 	put_le32(img + 0x238, p->cmdline_size);

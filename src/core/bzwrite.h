@@ -23,13 +23,14 @@ struct bz_params {
 	uint64_t pref_address;
 	uint32_t initrd_addr_max;
 	uint16_t xloadflags;        /* XLF_* */
+	bool fixed;                 /* relocatable_kernel = 0: runs at pref_address only */
 	const char *kernel_version; /* at most BZW_VERSION_MAX bytes; NULL: none */
 };
 
 /**
  * bz_write() - lay out setup sectors and header, then @payload (its 64-bit
  * entry at offset 0x200, boot.rst "64-bit boot protocol"). The header says
- * protocol 2.15, LOADED_HIGH, relocatable, code32_start 0x100000. Entering
+ * protocol 2.15, LOADED_HIGH, relocatable unless @p->fixed, code32_start 0x100000. Entering
  * the setup code in real mode prints an error line on COM1 and exits QEMU.
  * Return: EFI_SUCCESS with *@ret (mem_alloc'd) and *@ret_len;
  * EFI_INVALID_PARAMETER for inconsistent parameters (logged, naming the

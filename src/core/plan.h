@@ -24,6 +24,11 @@ struct kernel_layout {
 	uint64_t pref_address;   /* tried first */
 	uint64_t max_address;    /* exclusive upper bound for the whole allocation */
 	bool relocatable;        /* may go elsewhere than pref_address */
+	/* not relocatable, legacy scheme: when pref_address is in use, loaded
+	 * anywhere and moved there after ExitBootServices (src/core/relocate.h);
+	 * else (handover: the kernel's EFI code moves itself) at the lowest
+	 * free aligned address from pref_address up */
+	bool move_after_exit;
 };
 
 const char *scheme_name(enum boot_scheme s);

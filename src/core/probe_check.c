@@ -36,6 +36,7 @@ static const char *const error_names[PROBE_ERR__MAX] = {
 	[PROBE_ERR_NOT_IDENTITY_MAPPED] = "not_identity_mapped",
 	[PROBE_ERR_SENTINEL] = "sentinel",
 	[PROBE_ERR_BOOT_PARAMS_UNREADABLE] = "boot_params_unreadable",
+	[PROBE_ERR_KERNEL_NOT_AT_PREF] = "kernel_not_at_pref_address",
 };
 
 const char *probe_error_name(enum probe_error err)
@@ -184,20 +185,29 @@ static void check_initrd(struct probe_ctx *c)
 }
 
 /* Legacy boot: the loader must place a relocatable kernel at a multiple of
- * kernel_alignment (boot.rst, relocatable_kernel). On EFI entries Linux
- * moves itself when needed, so only the allocation is checked there: the
- * whole init_size must belong to the loader, or the kernel's stack and heap
- * in it are memory the firmware may hand out again. */
+ * kernel_alignment (boot.rst, relocatable_kernel), one that is not at
+ * pref_address. On EFI entries Linux moves itself when needed, so only the
+ * allocation is checked there: the whole init_size must belong to the
+ * loader, or the kernel's stack and heap in it are memory the firmware may
+ * hand out again; and a kernel that is not relocatable must not lie below
+ * pref_address (Linux's stub moves it up to pref_address or the lowest free
+ * aligned address above it, efi_relocate_kernel()). */
 static void check_kernel_placement(struct probe_ctx *c)
 {
 	uint64_t align = expected_le(c, 0x230, 4);
+	uint64_t at = c->in->kernel_addr;
+	bool legacy = probe_entry_is_legacy(c->in->entry);
 
-	if (probe_entry_is_legacy(c->in->entry)) {
-		if (align && c->in->kernel_addr % align)
+	c->r->fixed = c->in->expected_hdr_size >= 0x260 - SETUP_HEADER_OFFSET && !expected_le(c, 0x234, 1);
+	c->r->pref_address = expected_le(c, 0x258, 8);
+	if (c->r->fixed && (legacy ? at != c->r->pref_address : at < c->r->pref_address))
+		probe_fail(c, PROBE_ERR_KERNEL_NOT_AT_PREF);
+	if (legacy) {
+		if (align && at % align)
 			probe_fail(c, PROBE_ERR_KERNEL_MISALIGNED);
 		return;
 	}
-	if (c->map_ok && !probe_map_covers_allocated(c, c->in->kernel_addr, c->init_size))
+	if (c->map_ok && !probe_map_covers_allocated(c, at, c->init_size))
 		probe_fail(c, PROBE_ERR_KERNEL_NOT_ALLOCATED);
 }
 

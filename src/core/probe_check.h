@@ -67,6 +67,7 @@ enum probe_error {
 	PROBE_ERR_NOT_IDENTITY_MAPPED,
 	PROBE_ERR_SENTINEL,
 	PROBE_ERR_BOOT_PARAMS_UNREADABLE,
+	PROBE_ERR_KERNEL_NOT_AT_PREF,
 	PROBE_ERR__MAX,
 };
 
@@ -130,6 +131,8 @@ struct probe_report {
 	uint8_t loadflags;
 	uint8_t secure_boot;           /* boot_params.secure_boot (0x1ec) as the loader set it */
 	uint64_t kernel_addr, bp_addr;
+	bool fixed;                    /* the image says relocatable_kernel = 0 ... */
+	uint64_t pref_address;         /* ... so it must run here (legacy) or above (EFI entries) */
 	uint32_t setup_data_types[PROBE_SETUP_DATA_MAX];
 	unsigned n_setup_data;
 };

@@ -72,6 +72,8 @@ static void put_details(struct jout *o, const struct probe_report *r)
 	    r->type_of_loader, r->loadflags, r->secure_boot);
 	put(o, ",\"kernel_addr\":\"%#llx\",\"boot_params\":\"%#llx\",\"initrd_addr\":\"%#llx\"",
 	    (unsigned long long)r->kernel_addr, (unsigned long long)r->bp_addr, (unsigned long long)r->initrd_addr);
+	put(o, ",\"relocatable\":%s,\"pref_address\":\"%#llx\"", r->fixed ? "false" : "true",
+	    (unsigned long long)r->pref_address);
 	put(o, ",\"efi_systab_revision\":\"%#x\",\"fw_bits\":%u,\"video_type\":\"%#x\",\"cmdline_truncated\":%s",
 	    r->efi_systab_revision, r->fw_bits, r->video_type, r->cmdline_truncated ? "true" : "false");
 	if (r->hdr_mismatch_at)

@@ -117,6 +117,7 @@ EFI_STATUS kernel_region_alloc(const struct kernel_layout *lay, uint64_t below, 
 			       struct kernel_region *ret);
 struct linux_loaded {
 	uint64_t kernel_addr;
+	uint64_t move_to;              /* legacy, not relocatable: pref_address, moved to after the exit */
 	struct kernel_region region;   /* allocated here (the image was elsewhere), else empty */
 	struct boot_params *bp;
 	uint64_t cmdline_addr, cmdline_alloc;

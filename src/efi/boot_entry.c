@@ -57,14 +57,18 @@ static EFI_STATUS kernel_file_open(EFI_FILE_PROTOCOL *root, const char *path, st
 
 /* The whole file, read once: into the kernel's region when the plan places
  * the kernel for handover or legacy (its protected-mode part lands at its
- * final address), else into pool memory. The plan was made from the head, so
- * the head read again must be the same bytes. */
+ * final address), else into pool memory. A kernel that is not relocatable
+ * and not moved after the exit goes to pool memory too: its region is then
+ * asked for at pref_address exactly, without the setup area below it
+ * (linux_load()). The plan was made from the head, so the head read again
+ * must be the same bytes. */
 static EFI_STATUS kernel_file_read(struct boot_job *job, struct kernel_file *k, uint8_t **ret_pool)
 {
+	const struct kernel_layout *lay = &job->plan.kernel;
 	uint8_t *buf;
 	EFI_STATUS err;
 
-	if (job->plan.place_kernel && job->plan.scheme != SCHEME_STUB) {
+	if (job->plan.place_kernel && job->plan.scheme != SCHEME_STUB && (lay->relocatable || lay->move_after_exit)) {
 		err = kernel_region_alloc(&job->plan.kernel, job->info.bz.setup_size, job->kernel_path, &job->region);
 		if (EFI_ERROR(err))
 			return err;

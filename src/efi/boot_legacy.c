@@ -3,15 +3,28 @@
  * efi_info "EL64" or "EL32", e820 from the final memory map), exits boot
  * services itself and enters the kernel (arch_kernel_enter: load address +
  * 0x200 in long mode, or the load address in flat protected mode) with
- * CS=0x10, DS=0x18, interrupts off and rsi/esi = boot_params. */
+ * CS=0x10, DS=0x18, interrupts off and rsi/esi = boot_params. A kernel
+ * that is not relocatable and could not be loaded at pref_address is moved
+ * there after the exit, when the final map says that memory is the OS's
+ * (src/core/relocate.h, docs/design.md "Kernels that are not relocatable"). */
 #include "arch.h"
 #include "exit_boot.h"
 #include "measure.h"
+#include "core/relocate.h"
+
+/* The stack kept around boot_legacy()'s frame address: its locals and the
+ * few frames of memmove() and arch_kernel_enter() below it, with a wide
+ * margin, and its return address and the page above. */
+#define MOVE_STACK_BELOW 0x4000u
+#define MOVE_STACK_ABOVE 0x2000u
 
 struct legacy_ctx {
 	struct boot_params *bp;
 	struct bp_memmap m;             /* buffers sized before the exit */
 	struct memmap_buf map;
+	uint64_t move_to, move_size;    /* move_size: the kernel's whole allocation (0: no move) */
+	struct move_keep keep;          /* what the move must not touch */
+	struct move_verdict verdict;
 };
 
 static void legacy_ctx_free(struct legacy_ctx *c)
@@ -25,12 +38,60 @@ static void legacy_ctx_free(struct legacy_ctx *c)
 static EFI_STATUS fill_from_final_map(void *p, const struct memmap_buf *map)
 {
 	struct legacy_ctx *c = p;
+	EFI_STATUS err;
 
 	c->m.map = map->buf;
 	c->m.size = map->size;
 	c->m.desc_size = map->desc_size;
 	c->m.desc_version = map->desc_version;
-	return bp_setup_memmap(c->bp, (uintptr_t)ST, &c->m);
+	err = bp_setup_memmap(c->bp, (uintptr_t)ST, &c->m);
+	if (EFI_ERROR(err) || !c->move_size)
+		return err;
+	return move_check(c->move_to, c->move_size, map->buf, map->size, map->desc_size, &c->keep, &c->verdict)
+		       ? EFI_LOAD_ERROR : EFI_SUCCESS;
+}
+
+/* What is still read or run after the exit, when the kernel moves: the
+ * parts of boot_params (setup_data: the e820 overflow node is linked into the
+ * chain at the exit, so its buffer is named here), the EFI memory map
+ * (efi_info), every configuration table's first byte (their sizes are their
+ * own), this loader's image (the copy and the jump, its GDT) and its stack. */
+static void legacy_keep(struct legacy_ctx *c, const struct linux_loaded *l, uint64_t frame)
+{
+	extern const uint8_t __ImageBase[];
+	const uint8_t *pe = __ImageBase + get_le32(__ImageBase + 0x3c); /* PE/COFF §2: e_lfanew */
+	struct move_keep *k = &c->keep;
+
+	move_keep_add(k, (uintptr_t)c->bp, sizeof(*c->bp), "boot_params");
+	move_keep_add(k, l->cmdline_addr, l->cmdline_alloc, "the command line");
+	move_keep_add(k, l->initrd_addr, l->initrd_alloc, "the initrd");
+	move_keep_setup_data(k, c->bp);
+	move_keep_add(k, (uintptr_t)c->m.ext, bp_e820_ext_size(c->m.cap), "setup_data");
+	move_keep_add(k, (uintptr_t)c->map.buf, c->map.capacity, "the EFI memory map");
+	for (UINTN i = 0; i < ST->NumberOfTableEntries; i++)
+		move_keep_add(k, (uintptr_t)ST->ConfigurationTable[i].VendorTable, 1, "a configuration table");
+	/* SizeOfImage: offset 56 of the optional header, PE32 and PE32+ (PE/COFF §3.4) */
+	move_keep_add(k, (uintptr_t)__ImageBase, get_le32(pe + 24 + 56), "handoff's image");
+	move_keep_add(k, ALIGN_DOWN(frame, EFI_PAGE_SIZE) - MOVE_STACK_BELOW, MOVE_STACK_BELOW + MOVE_STACK_ABOVE,
+		      "handoff's stack");
+}
+
+/* The move's check on today's map, before the exit: the final map
+ * (fill_from_final_map()) must say the same, so a refusal is said here. */
+static EFI_STATUS move_predict(struct legacy_ctx *c, const struct boot_job *job, const struct linux_loaded *l,
+				uint64_t frame)
+{
+	struct memmap_buf *m = &c->map;
+
+	c->move_to = l->move_to;
+	c->move_size = job->plan.kernel.alloc_size;
+	legacy_keep(c, l, frame);
+	m->size = m->capacity;
+	if (BS->GetMemoryMap(&m->size, m->buf, &m->key, &m->desc_size, &m->desc_version) != EFI_SUCCESS)
+		return log_error_status(EFI_LOAD_ERROR, "cannot read the memory map");
+	if (move_check(c->move_to, c->move_size, m->buf, m->size, m->desc_size, &c->keep, &c->verdict))
+		return move_refusal(job->kernel_path, c->move_to, c->move_size, &c->verdict);
+	return EFI_SUCCESS;
 }
 
 static EFI_STATUS alloc_map_buffers(struct legacy_ctx *c)
@@ -80,10 +141,26 @@ EFI_STATUS boot_legacy(const struct boot_job *job)
 	if (EFI_ERROR(err))
 		return err;
 	c.m.chain_tail = bp_setup_data_tail(c.bp);
+	if (l.move_to) {
+		err = move_predict(&c, job, &l, (uintptr_t)__builtin_frame_address(0));
+		if (EFI_ERROR(err))
+			return err;
+	}
+	/* A move the final map refuses after a stale key, past the first call,
+	 * ends here too (docs/design.md "Kernels that are not relocatable"). */
 	err = exit_boot_services(BS, IH, &c.map, fill_from_final_map, &c, &called);
 	if (EFI_ERROR(err) && called)
 		exit_boot_dead_end(err);
+	if (EFI_ERROR(err) && c.verdict.why)
+		return move_refusal(job->kernel_path, c.move_to, c.move_size, &c.verdict);
 	if (EFI_ERROR(err))
 		return log_error_status(err, "%s: cannot prepare the final memory map: %m", job->kernel_path);
+	if (l.move_to) {
+		/* memmove: the staged copy may overlap its target; this code, this
+		 * frame and everything the kernel reads lie outside (c.keep) */
+		memmove((void *)(uintptr_t)l.move_to, (const void *)(uintptr_t)l.kernel_addr,
+			job->plan.kernel.copy_size + job->plan.kernel.zero_size);
+		l.kernel_addr = l.move_to;
+	}
 	arch_kernel_enter(l.kernel_addr, c.bp); /* no return: nothing above is undone */
 }

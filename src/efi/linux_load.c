@@ -5,8 +5,31 @@
  * the limits the header allows. */
 #include "boot.h"
 #include "measure.h"
+#include "core/relocate.h"
 
 #define FOUR_GIB 0x100000000ull
+
+/* At pref_address; a kernel that is neither relocatable nor moved after the
+ * exit (handover: its EFI code moves itself, as Linux's efi_relocate_kernel()
+ * does, to pref_address or the lowest aligned address above) tries each
+ * aligned address above it too, up to the limit (plan_kernel_layout()). */
+static bool alloc_from_pref(const struct kernel_layout *lay, uint64_t pad, struct kernel_region *ret)
+{
+	bool look_up = !lay->relocatable && !lay->move_after_exit;
+
+	/* pad <= BZ_HEAD_MAX rounded: no wrap; 0: no pref_address */
+	if (!lay->pref_address || pad > lay->pref_address)
+		return false;
+	for (uint64_t a = lay->pref_address;; a = ALIGN_DOWN(a, lay->alignment) + lay->alignment) {
+		if (pages_alloc_at(a - pad, pad + lay->alloc_size) == EFI_SUCCESS) {
+			*ret = (struct kernel_region){ a - pad, pad + lay->alloc_size, a };
+			return true;
+		}
+		/* a + alloc_size <= max_address holds: does it for the next a? */
+		if (!look_up || lay->alignment > lay->max_address - lay->alloc_size - ALIGN_DOWN(a, lay->alignment))
+			return false;
+	}
+}
 
 EFI_STATUS kernel_region_alloc(const struct kernel_layout *lay, uint64_t below, const char *name,
 			       struct kernel_region *ret)
@@ -14,16 +37,14 @@ EFI_STATUS kernel_region_alloc(const struct kernel_layout *lay, uint64_t below, 
 	uint64_t pad = ALIGN_UP(below, (uint64_t)EFI_PAGE_SIZE), off, a;
 	EFI_STATUS err;
 
-	/* pad <= BZ_HEAD_MAX rounded: no wrap; pref_address - pad only when it fits (0: no pref_address) */
-	if (lay->pref_address && pad <= lay->pref_address &&
-	    pages_alloc_at(lay->pref_address - pad, pad + lay->alloc_size) == EFI_SUCCESS) {
-		*ret = (struct kernel_region){ lay->pref_address - pad, pad + lay->alloc_size, lay->pref_address };
+	if (alloc_from_pref(lay, pad, ret))
 		return EFI_SUCCESS;
-	}
-	if (!lay->relocatable)
-		return log_error_status(EFI_OUT_OF_RESOURCES, "%s: not relocatable and pref_address %#llx is in use",
-					name, (unsigned long long)lay->pref_address);
-	/* an aligned block with room for the setup area below the kernel's aligned start */
+	if (!lay->relocatable && !lay->move_after_exit)
+		return log_error_status(EFI_OUT_OF_RESOURCES,
+					"%s: not relocatable and no room from pref_address %#llx up", name,
+					(unsigned long long)lay->pref_address);
+	/* relocatable, or staged for the move: an aligned block with room for
+	 * the setup area below the kernel's aligned start */
 	off = ALIGN_UP(pad, lay->alignment);
 	err = pages_alloc(off + lay->alloc_size, lay->alignment, lay->max_address, &a);
 	if (EFI_ERROR(err))
@@ -50,9 +71,28 @@ static EFI_STATUS load_kernel(const struct boot_job *job, struct linux_loaded *l
 		memcpy((void *)(uintptr_t)r.kernel_addr, job->info.bz.kernel, lay->copy_size);
 	}
 	l->kernel_addr = r.kernel_addr;
+	if (lay->move_after_exit && r.kernel_addr != lay->pref_address)
+		l->move_to = lay->pref_address;
 	/* boot.rst: memory the PE headers declare beyond the file must be zero. */
 	memset((uint8_t *)(uintptr_t)r.kernel_addr + lay->copy_size, 0, lay->zero_size);
 	return EFI_SUCCESS;
+}
+
+/* Pages below @max_end, clear of the range the kernel moves to after the
+ * exit (boot_legacy()): where the firmware hands out pages in it, ask again
+ * below it, then give the first ones back. */
+static EFI_STATUS pages_alloc_clear(const struct boot_job *job, const struct linux_loaded *l, uint64_t size,
+				    uint64_t max_end, uint64_t *ret)
+{
+	uint64_t a;
+	EFI_STATUS err = pages_alloc(size, EFI_PAGE_SIZE, max_end, ret);
+
+	if (EFI_ERROR(err) || !l->move_to || !move_overlaps(*ret, size, l->move_to, job->plan.kernel.alloc_size))
+		return err;
+	a = *ret;
+	err = pages_alloc(size, EFI_PAGE_SIZE, MIN(max_end, l->move_to), ret);
+	pages_free(a, size);
+	return err;
 }
 
 /* The UTF-8 form of the line whose UTF-16 form is measured (cmdline_forms_make()). */
@@ -62,7 +102,7 @@ static EFI_STATUS load_cmdline(const struct boot_job *job, struct linux_loaded *
 	EFI_STATUS err;
 
 	l->cmdline_alloc = f->utf8_len + 1;
-	err = pages_alloc(l->cmdline_alloc, EFI_PAGE_SIZE, FOUR_GIB, &l->cmdline_addr);
+	err = pages_alloc_clear(job, l, l->cmdline_alloc, FOUR_GIB, &l->cmdline_addr);
 	if (EFI_ERROR(err))
 		return log_error_status(err, "no memory below 4 GiB for the command line");
 	memcpy((void *)(uintptr_t)l->cmdline_addr, f->utf8, f->utf8_len + 1);
@@ -76,7 +116,7 @@ static EFI_STATUS load_initrd(const struct boot_job *job, struct linux_loaded *l
 
 	if (!set || set->n == 0)
 		return EFI_SUCCESS;
-	err = pages_alloc(set->total_size, EFI_PAGE_SIZE, job->plan.initrd_max, &l->initrd_addr);
+	err = pages_alloc_clear(job, l, set->total_size, job->plan.initrd_max, &l->initrd_addr);
 	if (EFI_ERROR(err))
 		return log_error_status(err, "initrd: no room for %llu MiB below %#llx: %m",
 					(unsigned long long)(set->total_size >> 20),
@@ -88,14 +128,17 @@ static EFI_STATUS load_initrd(const struct boot_job *job, struct linux_loaded *l
 EFI_STATUS linux_load(const struct boot_job *job, struct linux_loaded *ret)
 {
 	struct linux_loaded l = { 0 };
-	uint64_t bp_addr;
+	uint64_t bp_addr = 0;
 	EFI_STATUS err;
 
-	err = pages_alloc(sizeof(struct boot_params), EFI_PAGE_SIZE, FOUR_GIB, &bp_addr);
-	if (EFI_ERROR(err))
-		return log_error_status(err, "no memory below 4 GiB for boot_params");
-	l.bp = (struct boot_params *)(uintptr_t)bp_addr;
 	err = load_kernel(job, &l);
+	if (!EFI_ERROR(err)) {
+		err = pages_alloc_clear(job, &l, sizeof(struct boot_params), FOUR_GIB, &bp_addr);
+		if (EFI_ERROR(err))
+			err = log_error_status(err, "no memory below 4 GiB for boot_params");
+		else
+			l.bp = (struct boot_params *)(uintptr_t)bp_addr;
+	}
 	if (!EFI_ERROR(err))
 		err = load_cmdline(job, &l);
 	if (!EFI_ERROR(err))
@@ -111,7 +154,7 @@ EFI_STATUS linux_load(const struct boot_job *job, struct linux_loaded *ret)
 		return err;
 	}
 	bp_setup_header(l.bp, &job->info.bz, &(struct bp_load){
-		.kernel_addr = l.kernel_addr, .cmdline_addr = l.cmdline_addr,
+		.kernel_addr = l.move_to ? l.move_to : l.kernel_addr, .cmdline_addr = l.cmdline_addr,
 		.initrd_addr = l.initrd_addr, .initrd_size = l.initrd_alloc,
 		.secure_boot = (uint8_t)job->plan.trust.bp_secure_boot,
 	});

@@ -1,11 +1,12 @@
-/* efi_main of the packed loaders, handoff.efi and handoffia32.efi
- * (docs/design.md "Packed loaders"): the loader's own image rides in this
- * program's .image section (src/pack/image.S), LZ4-compressed (src/core/pack.h).
- * It is laid out in EfiLoaderCode pages below 4 GiB, relocated, given execute
- * permission where the firmware manages page attributes (UEFI 2.10 §37.7),
- * and entered with this image's handle and system table, so the loader runs as
- * if the firmware had loaded it. Secure Boot and PCR 4 see this file, which
- * holds every byte of the loader. */
+/* efi_main of the packed binaries, handoff.efi, handoffia32.efi and
+ * handoff-stub.efi (docs/design.md "Packed loaders"): the program's own image
+ * rides in this program's .image section (src/pack/image.S), DEFLATE-compressed
+ * (src/core/pack.h). It is laid out in EfiLoaderCode pages below 4 GiB,
+ * relocated, given execute permission where the firmware manages page
+ * attributes (UEFI 2.10 §37.7), and entered with this image's handle and
+ * system table, so it runs as if the firmware had loaded it. Secure Boot and
+ * PCR 4 see this file, which holds every byte of it; the stub's UKI sections
+ * follow in the same file, found through LoadedImage. */
 #include "core/log.h"
 #include "core/pack.h"
 #include <efi/efi.h>
@@ -109,13 +110,13 @@ EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	pages = (size + PAGE_SIZE - 1) / PAGE_SIZE;
 	err = bs->AllocatePages(AllocateMaxAddress, EfiLoaderCode, pages, &addr);
 	if (EFI_ERROR(err))
-		return log_error_status(err, "no memory for the loader (%u bytes): %m", size);
+		return log_error_status(err, "no memory to unpack %u bytes: %m", size);
 	err = pack_unpack(handoff_image, len, PACK_MACHINE, (uint8_t *)(uintptr_t)addr, size, addr, &pe);
 	if (!EFI_ERROR(err))
 		err = set_attributes(addr, &pe);
 	if (!EFI_ERROR(err))
 		err = ((EFI_IMAGE_ENTRY_POINT)(uintptr_t)(addr + pe.entry_point))(image, st);
-	/* the loader returned (to the firmware's next boot option): its pages go back writable */
+	/* the image returned (to the firmware or a loader): its pages go back writable */
 	if ((ma = memory_attributes()))
 		ma->ClearMemoryAttributes(ma, addr, (uint64_t)pages * PAGE_SIZE, EFI_MEMORY_RO);
 	bs->FreePages(addr, pages);

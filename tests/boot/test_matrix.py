@@ -23,7 +23,7 @@ import os
 import random
 
 from harness import case, disk, esp, loaders, paths, qemu, tool
-from harness.paths import LOADER, LOADER32, PROBE, PROBE_BARE, STUB, TOOL, root_path
+from harness.paths import LOADER, LOADER32, PROBE, PROBE_BARE, PROBE_NONRELOC, STUB, TOOL, root_path
 
 TIMEOUT = 150
 INITRD_SIZE = 256 * 1024 + 3   # not a multiple of 4: the probe must hash exactly this many bytes
@@ -145,6 +145,15 @@ CELLS = [
     ("handoff_auto", "handoff", "protocol auto", PROBE, lambda *a: run_handoff(*a, "auto"), "stub", "{c}"),
     ("handoff_auto_bare", "handoff", "protocol auto, bzImage without PE header", PROBE_BARE,
      lambda *a: run_handoff(*a, "auto"), "handover", "{c}"),
+    # not relocatable, pref_address 1 MiB, where OVMF's pages sit: the probe
+    # checks it runs at pref_address (legacy: moved there after the exit) or
+    # above it (EFI entries: its own EFI code would move it)
+    ("handoff_nonreloc_auto", "handoff", "protocol auto, not relocatable", PROBE_NONRELOC,
+     lambda *a: run_handoff(*a, "auto"), "stub", "{c}"),
+    ("handoff_nonreloc_handover", "handoff", "protocol handover, not relocatable", PROBE_NONRELOC,
+     lambda *a: run_handoff(*a, "handover"), "handover", "{c}"),
+    ("handoff_nonreloc_legacy", "handoff", "protocol legacy, not relocatable", PROBE_NONRELOC,
+     lambda *a: run_handoff(*a, "legacy"), "legacy64", "{c}"),
     ("sdboot", "systemd-boot (Debian 252)", "linux/initrd entry", PROBE, run_sdboot, "stub",
      "initrd=\\initrd.bin {c}"),
     ("grub", "GRUB (Debian 2.06)", "linux/initrd", PROBE, run_grub, "boot32", "BOOT_IMAGE=/probe.img {c}"),
@@ -166,6 +175,12 @@ CELLS = [
      lambda *a: run_handoff(*a, "legacy"), "boot32", "{c}"),
     ("handoffia32_auto", "handoffia32", "protocol auto", PROBE,
      lambda *a: run_handoff(*a, "auto"), "stub32", "{c}"),
+    ("handoffia32_nonreloc_auto", "handoffia32", "protocol auto (.compat IA-32 entry), not relocatable",
+     PROBE_NONRELOC, lambda *a: run_handoff(*a, "auto"), "stub32", "{c}"),
+    ("handoffia32_nonreloc_handover", "handoffia32", "protocol handover, not relocatable", PROBE_NONRELOC,
+     lambda *a: run_handoff(*a, "handover"), "handover32", "{c}"),
+    ("handoffia32_nonreloc_legacy", "handoffia32", "protocol legacy, not relocatable", PROBE_NONRELOC,
+     lambda *a: run_handoff(*a, "legacy"), "boot32", "{c}"),
     ("grub_ia32", "GRUB i386-efi (Debian 2.06)", "linux/initrd", PROBE, run_grub32, "boot32",
      "BOOT_IMAGE=/probe.img {c}"),
     # U-Boot's UEFI (docs/compatibility.md "U-Boot")
@@ -239,6 +254,12 @@ def check_cell(name, loader, scheme, image, runner, want_entry, want_cmdline):
     else:
         qemu.expect_eq(p.get("initrd_size"), 0, "initrd size (the firmware passes none)", res)
     qemu.expect_eq(p.get("errors"), [], "probe errors", res)
+    if image == PROBE_NONRELOC:
+        # the probe checked its place (kernel_not_at_pref_address); this checks it knew
+        qemu.expect_eq((p.get("relocatable"), p.get("pref_address")), (False, "0x100000"),
+                       "relocatable_kernel and pref_address the probe saw", res)
+        if want_entry in ("legacy64", "boot32"):
+            qemu.expect_eq(p.get("kernel_addr"), "0x100000", "load address (pref_address)", res)
     qemu.expect_eq(p.get("fw_bits"), 32 if cell_firmware(name) == "ia32" else 64, "firmware word size (system table)",
                    res)
     # issue 21: wherever handoff's code fills boot_params (its loaders, and its

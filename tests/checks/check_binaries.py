@@ -6,8 +6,8 @@ a .reloc section with base relocations, no section both writable and
 executable, NX compatible, a .sbat section in shim's format (SBAT.md: the
 "sbat,1," header line, then handoff's own line), and the size budgets
 (tests/harness/paths.py SIZE_BUDGETS, docs/style.md rule 12). The packed
-loaders (docs/design.md "Packed loaders"): the images they carry pass the same
-checks but the budget, and each loader's .image section decodes with the
+loaders and stub (docs/design.md "Packed loaders"): the images they carry pass the same
+checks but the budget, and each one's .image section decodes with the
 reference DEFLATE implementation (Python's zlib) to exactly its image laid out here."""
 import os
 import struct
@@ -16,13 +16,14 @@ import zlib
 
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/: the harness package
-from harness.paths import LOADER, LOADER32, LOADER_IMAGE, LOADER32_IMAGE, STUB, SIZE_BUDGETS  # noqa: E402
+from harness.paths import LOADER, LOADER32, LOADER_IMAGE, LOADER32_IMAGE, STUB, STUB_IMAGE, SIZE_BUDGETS  # noqa: E402
 
 # path: (size budget, machine, optional header magic, its size before the data directories)
 X64, IA32 = (0x8664, 0x20B, 112), (0x14C, 0x10B, 96)
 BINARIES = {LOADER: (SIZE_BUDGETS[LOADER],) + X64, STUB: (SIZE_BUDGETS[STUB],) + X64,
-            LOADER32: (SIZE_BUDGETS[LOADER32],) + IA32, LOADER_IMAGE: (None,) + X64, LOADER32_IMAGE: (None,) + IA32}
-PACKED = {LOADER: LOADER_IMAGE, LOADER32: LOADER32_IMAGE}
+            LOADER32: (SIZE_BUDGETS[LOADER32],) + IA32, LOADER_IMAGE: (None,) + X64, LOADER32_IMAGE: (None,) + IA32,
+            STUB_IMAGE: (None,) + X64}
+PACKED = {LOADER: LOADER_IMAGE, LOADER32: LOADER32_IMAGE, STUB: STUB_IMAGE}
 SCN_MEM_EXECUTE, SCN_MEM_WRITE = 0x20000000, 0x80000000
 DLL_NX_COMPAT = 0x0100
 
@@ -65,7 +66,7 @@ def inspect(path, budget, want_machine, want_magic, dirs):
             image = data[roff:roff + vsize]
     coff_chars = struct.unpack_from("<H", data, pe + 22)[0]
     check(f"{path}: relocatable (IMAGE_FILE_RELOCS_STRIPPED clear)", not coff_chars & 1, hex(coff_chars))
-    if path == LOADER:  # the x86-64 unpacker addresses everything RIP-relative: nothing to relocate
+    if path in (LOADER, STUB):  # the x86-64 unpacker addresses everything RIP-relative: nothing to relocate
         check(f"{path}: no base relocation needed, none present", reloc_size == 0, f"reloc dir size {reloc_size}")
     else:
         check(f"{path}: .reloc section with base relocations",
@@ -104,7 +105,7 @@ def check_packed(path, payload, want_machine, inner):
     if not ok:
         return
     version, machine, size, block = struct.unpack_from("<HHII", payload, 4)
-    check(f"{path}: .image: version 2, the loader's machine", version == 2 and machine == want_machine,
+    check(f"{path}: .image: version 2, the binary's machine", version == 2 and machine == want_machine,
           f"version {version}, machine {machine:#x}")
     try:
         z = zlib.decompressobj(-15)

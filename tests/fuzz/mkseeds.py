@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Writes the hand-made inputs of tests/fuzz/corpus/{bzimage,initrd,cmdline,gpt,pe,pcr,inflate,pack,fat,
-cmdline_measure,str16,bli,tool_readers} and the UTF-8 regressions of
+cmdline_measure,str16,bli,tool_readers,relocate} and the UTF-8 regressions of
 {bls,config,osrel} (committed; run by hand after changing it). Each is a regression or an edge
 the fuzzers must keep reaching: see the comment beside each."""
 import os
@@ -259,6 +259,30 @@ put("pack", "x64-stored", packed(relocated_pe(), block=raw_deflate(relocated_pe(
 put("pack", "machine-ia32-of-x64-image", packed(relocated_pe(), machine=0x14c))
 put("pack", "size-one-short", packed(relocated_pe(), size=0x1fff))
 put("pack", "not-an-efi-app", packed(relocated_pe()[:0xdc] + b"\x0b" + relocated_pe()[0xdd:]))
+
+
+# fuzz_relocate: target (address, size), descriptor size 40 + 8 * (sel & 3), kept ranges, then the map
+def move_seed(dst, size, descs, keep=(), sel=1):
+    stride = 40 + 8 * (sel & 3) if not sel & 4 else 32
+    head = struct.pack("<QQBB", dst, size, sel, len(keep)) + b"".join(struct.pack("<QQ", a, n) for a, n in keep)
+    return head + b"".join(struct.pack("<IIQQQQ", t, 0, start, 0, pages, attr).ljust(stride, b"\xa5")[:stride]
+                           for t, start, pages, attr in descs)
+
+
+MIB_PAGES = 0x100
+put("relocate", "free", move_seed(0x100000, 0x300000, [(4, 0, MIB_PAGES, 0), (7, 0x100000, MIB_PAGES, 0),
+                                                        (3, 0x200000, MIB_PAGES, 0), (2, 0x300000, MIB_PAGES, 0)]))
+put("relocate", "partly-runtime", move_seed(0x100000, 0x300001, [(7, 0x100000, 3 * MIB_PAGES, 0),
+                                                                   (6, 0x400000, MIB_PAGES, 1 << 63)]))
+put("relocate", "hole", move_seed(0x100000, 0x300000, [(7, 0x100000, MIB_PAGES, 0), (7, 0x300000, MIB_PAGES, 0)]))
+put("relocate", "unsorted", move_seed(0x100000, 0x200000, [(7, 0x200000, MIB_PAGES, 0), (4, 0x100000, MIB_PAGES, 0)]))
+put("relocate", "over-initrd", move_seed(0x100000, 0x100000, [(7, 0x100000, MIB_PAGES, 0)],
+                                         keep=[(0x1ff000, 0x2000), (0x80000, 0x1000)]))
+put("relocate", "size-wraps", move_seed(0xfffffffffffff000, 0x2000, [(7, 0, MIB_PAGES, 0)]))
+put("relocate", "descriptor-wraps", move_seed(0x100000, 0x1000, [(7, 0xfffffffffff00000, 1 << 44, 0)]))
+put("relocate", "soft-reserved", move_seed(0x100000, 0x1000, [(7, 0x100000, MIB_PAGES, 0x40000)]))
+put("relocate", "desc-size-64", move_seed(0x100000, 0x1000, [(7, 0x100000, MIB_PAGES, 0)], sel=3))
+put("relocate", "desc-size-32", move_seed(0x100000, 0x1000, [(7, 0x100000, MIB_PAGES, 0)], sel=4))
 
 
 def fat_image(fat_bits, kib, keep=None):

@@ -9,14 +9,16 @@ TESTS_OUT = os.path.join(ROOT, "build", "boot-tests")
 
 LOADER = "build/handoff.efi"
 LOADER32 = "build/handoffia32.efi"
-# The loaders are packed (docs/design.md "Packed loaders"): these are the
-# images LOADER and LOADER32 carry compressed and run.
+# The loaders and the stub are packed (docs/design.md "Packed loaders"): these
+# are the images LOADER, LOADER32 and STUB carry compressed and run.
 LOADER_IMAGE = "build/efi/handoff-image.efi"
 LOADER32_IMAGE = "build/efi32/handoffia32-image.efi"
 STUB = "build/handoff-stub.efi"
+STUB_IMAGE = "build/efi/handoff-stub-image.efi"
 TOOL = "build/handoff"
 PROBE = "build/probe.img"
 PROBE_BARE = "build/probe/probe-bare.img"
+PROBE_NONRELOC = "build/probe/probe-nonreloc.img"   # relocatable_kernel 0, pref_address 1 MiB
 
 # Debian's kernel and the test initramfs built for it (tests/boot/prepare.sh);
 # K612: Debian's 6.12 kernel and its initramfs, for the mixed-mode tests.
@@ -29,7 +31,7 @@ K612 = (CACHE + "/k6.12/vmlinuz", CACHE + "/k6.12/initramfs.cpio.gz")
 # `make check` enforces (tests/checks/check_binaries.py) and what `make bench`
 # reports against (bench/report.py). Each is half of its counterpart in
 # systemd-boot 252 with every feature in (issue 22): systemd-bootx64.efi is
-# 140,891 bytes, linuxx64.efi.stub 83,297. The loaders meet theirs packed
+# 140,891 bytes, linuxx64.efi.stub 83,297. All three meet theirs packed
 # (docs/design.md "Packed loaders").
 SIZE_BUDGETS = {LOADER: 70445, STUB: 41648, LOADER32: 70445}
 

@@ -5,7 +5,7 @@
  * mkimage_main() so it can become `handoff mkimage`.
  *
  *   mkprobe --payload BLOB --init-size N [--handover-offset N]
- *           [--cmdline-size N] [--kernel-alignment N] [--pref-address N]
+ *           [--cmdline-size N] [--kernel-alignment N] [--pref-address N] [--relocatable 0|1]
  *           [--kernel-version S] [--stub STUB.efi [--compat-entry N]] -o OUT
  *
  * --compat-entry: the payload offset of its IA-32 PE entry, named in the
@@ -114,6 +114,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->bz.cmdline_size = (uint32_t)n;
 		else if (!strcmp(a, "--kernel-alignment"))
 			o->bz.kernel_alignment = (uint32_t)n;
+		else if (!strcmp(a, "--relocatable"))
+			o->bz.fixed = n == 0;
 		else if (!strcmp(a, "--compat-entry"))
 			o->compat_entry = (uint32_t)n;
 		else {

@@ -114,3 +114,37 @@ TEST(image_identify_head_matches_the_whole)
 	CHECK_EQ(image_identify_head(buf, 100, len, "k", &head), EFI_INVALID_PARAMETER); /* too short a head */
 	free(buf);
 }
+
+/* Issue 22: a kernel that is not relocatable is moved to pref_address after
+ * ExitBootServices on the legacy scheme only; on handover its own EFI code
+ * moves it, on 32-bit firmware too. A relocatable one never moves. */
+TEST(plan_boot_moves_only_a_fixed_kernel_on_legacy)
+{
+	static const struct { uint8_t relocatable; enum boot_scheme s; enum fw_arch fw; bool move; } t[] = {
+		{ 0, SCHEME_LEGACY, FW_X64, true },    { 0, SCHEME_LEGACY, FW_IA32, true },
+		{ 0, SCHEME_HANDOVER, FW_X64, false }, { 0, SCHEME_HANDOVER, FW_IA32, false },
+		{ 1, SCHEME_LEGACY, FW_X64, false },   { 1, SCHEME_HANDOVER, FW_X64, false },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct fake_bz f = fake_bz_default();
+		struct image_info img;
+		size_t len;
+		uint8_t *buf;
+		struct boot_request r;
+		struct boot_plan p;
+
+		f.relocatable = t[i].relocatable;
+		f.pref_address = 0x100000;
+		f.kernel_alignment = 0x100000;
+		f.xloadflags |= XLF_EFI_HANDOVER_32;
+		buf = image(&img, &f, &len);
+		r = (struct boot_request){ .img = &img, .image_size = len, .requested = t[i].s, .fw = t[i].fw };
+		CHECK_EQ(plan_boot(&r, "k", &p), EFI_SUCCESS);
+		CHECK_EQ(p.kernel.pref_address, 0x100000);
+		CHECK_EQ(p.kernel.relocatable, t[i].relocatable);
+		if (p.kernel.move_after_exit != t[i].move)
+			test_fail(__FILE__, __LINE__, "case %zu: move_after_exit %d", i, p.kernel.move_after_exit);
+		free(buf);
+	}
+}

@@ -296,6 +296,18 @@ static void initrd_in_kernel(struct world *w) { bp_of(w)->hdr.ramdisk_image = KE
 static void kernel_odd(struct world *w) { w->in.kernel_addr = KERNEL + 0x1000; }
 static void kernel_free(struct world *w) { set_desc(w, 3, EfiConventionalMemory, KERNEL, 0x100); }
 
+/* relocatable_kernel 0 and pref_address @pref, in the image and as loaded */
+static void fixed_at(struct world *w, uint64_t pref)
+{
+	put_hdr(w, 0x234, 0, 1);
+	put_hdr(w, 0x258, pref, 8);
+	bp_of(w)->hdr.relocatable_kernel = 0;
+	bp_of(w)->hdr.pref_address = pref;
+}
+static void fixed_here(struct world *w) { fixed_at(w, KERNEL); }
+static void fixed_below(struct world *w) { fixed_at(w, KERNEL - 0x100000); }
+static void fixed_above(struct world *w) { fixed_at(w, KERNEL + 0x200000); }
+
 static void e820_many(struct world *w)
 {
 	/* sorted, disjoint entries past the first three, and a count of 200 */
@@ -383,6 +395,12 @@ static const struct broken cases[] = {
 	{ "initrd over the kernel", PROBE_ENTRY_LEGACY64, initrd_in_kernel, "initrd_overlaps_kernel " },
 	{ "kernel misaligned", PROBE_ENTRY_LEGACY64, kernel_odd, "kernel_misaligned " },
 	{ "kernel in free memory", PROBE_ENTRY_HANDOVER, kernel_free, "kernel_not_allocated " },
+	{ "not relocatable, at pref_address", PROBE_ENTRY_LEGACY64, fixed_here, "" },
+	{ "not relocatable, above pref_address", PROBE_ENTRY_LEGACY64, fixed_below, "kernel_not_at_pref_address " },
+	{ "not relocatable, below pref_address", PROBE_ENTRY_BOOT32, fixed_above, "kernel_not_at_pref_address " },
+	{ "not relocatable, above pref_address (handover)", PROBE_ENTRY_HANDOVER, fixed_below, "" },
+	{ "not relocatable, below pref_address (handover)", PROBE_ENTRY_HANDOVER, fixed_above,
+	  "kernel_not_at_pref_address " },
 	{ "e820 count 200", PROBE_ENTRY_LEGACY64, e820_many, "e820_too_many " },
 	{ "e820 unsorted", PROBE_ENTRY_LEGACY64, e820_swapped, "e820_unsorted " },
 	{ "e820 overlap", PROBE_ENTRY_LEGACY64, e820_overlapping, "e820_overlap " },
