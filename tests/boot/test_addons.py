@@ -12,7 +12,8 @@ import os
 import measured
 from harness import case, esp, firmware, qemu, tool
 from harness.paths import INITRD, KERNEL, LOADER, STUB, TOOL, root_path
-from test_secureboot import eventlog, signed_loader
+from measured_boot import eventlog
+from test_secureboot import signed_loader
 
 TIMEOUT = 300
 OPTIONS = "console=ttyS0 handoff.marker=addons panic=-1"

@@ -17,6 +17,7 @@ import os
 import measured
 import test_ia32
 import test_secureboot as sb
+from measured_boot import eventlog
 from harness import case, esp, firmware, host, qemu, tool
 from harness.esp import entry
 from harness.paths import INITRD, KERNEL, LOADER, LOADER32, STUB, TOOL, root_path
@@ -28,7 +29,7 @@ MENU = r"handoff [0-9.]+ boot menu"
 def check_pcr4_once(res, init, digest, what):
     """@digest is in PCR 4's log once, and the log replays to what Linux read for PCRs 4, 9 and 12."""
     pcrs = init.get("pcr_sha256") or {}
-    events = measured.parse_event_log(sb.eventlog(res) or b"")
+    events = measured.parse_event_log(eventlog(res) or b"")
     apps = measured.pcr4_apps(events)
     qemu.expect_eq(apps.count(digest), 1, "PCR 4 has %s once (EV_EFI_BOOT_SERVICES_APPLICATION)" % what, res)
     replayed = measured.replay(events)
