@@ -2,7 +2,6 @@
 errors, and no QEMU left behind (stand-in QEMU scripts)."""
 import os
 import subprocess
-import tempfile
 import time
 
 from harness import initramfs, qemu
@@ -60,19 +59,24 @@ def run_kernel_file_with_loader_option():
 
 @test
 def run_timeout_and_errors():
+    """Errors are said plainly, and no path leaves a work directory behind
+    (each call gets its own TMPDIR: /tmp is shared with whatever else runs)."""
     with Tmp() as tmp:
-        before = set(os.listdir(tempfile.gettempdir()))
-        r = h("run", SDBOOT, "--timeout", "3", env={"TMPDIR": tmp}, timeout=60)
-        fails(r, 124, "timed out after 3 s")
-        assert os.listdir(tmp) == [], "run left its work directory"
-        fails(h("run", SDBOOT, env={"HANDOFF_OVMF_DIR": tmp}), 1, "install the Debian package ovmf")
-        fails(h("run", SDBOOT, env={"HANDOFF_QEMU": os.path.join(tmp, "qemu")}), 1, "qemu-system-x86")
-        fails(h("run", SDBOOT, "--timeout", "30", "--", "-bogus-option"), 1, "QEMU failed")
-        fails(h("run", "/etc/hostname"), 1, "not a disk image")
-        fails(h("run", os.path.join(tmp, "missing")), 1, "No such file")
-        r = h("run", SDBOOT, "--protocol", "handover")
+        work = os.path.join(tmp, "work")
+        os.mkdir(work)
+
+        def run(*args, env=None, **kw):
+            return h("run", *args, env=dict(env or {}, TMPDIR=work), **kw)
+        fails(run(SDBOOT, "--timeout", "3", timeout=60), 124, "timed out after 3 s")
+        assert os.listdir(work) == [], "run left its work directory"
+        fails(run(SDBOOT, env={"HANDOFF_OVMF_DIR": tmp}), 1, "install the Debian package ovmf")
+        fails(run(SDBOOT, env={"HANDOFF_QEMU": os.path.join(tmp, "qemu")}), 1, "qemu-system-x86")
+        fails(run(SDBOOT, "--timeout", "30", "--", "-bogus-option"), 1, "QEMU failed")
+        fails(run("/etc/hostname"), 1, "not a disk image")
+        fails(run(os.path.join(tmp, "missing")), 1, "No such file")
+        r = run(SDBOOT, "--protocol", "handover")
         assert r.returncode == 2, r.stderr
-        assert set(os.listdir(tempfile.gettempdir())) - before == set()
+        assert os.listdir(work) == [], "a failed run left its work directory: %s" % os.listdir(work)
 
 
 def fake_qemu(tmp, script):
