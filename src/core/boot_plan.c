@@ -35,6 +35,7 @@ EFI_STATUS plan_boot(const struct boot_request *req, const char *name, struct bo
 		.tpm = req->tpm,
 		.preverified = req->preverified,
 		.pcr4_done = req->pcr4_done,
+		.uki_direct = req->uki_direct,
 		.sb_mode = req->sb_mode,
 		.cmdline_outside = req->cmdline_outside,
 		.cmdline_empty = req->cmdline_len == 0,

@@ -154,4 +154,15 @@ EFI_STATUS boot_stub(const struct boot_job *job, EFI_HANDLE child);
 EFI_STATUS boot_handover(const struct boot_job *job);
 EFI_STATUS boot_legacy(const struct boot_job *job);
 
+/* boot_uki.c */
+/** boot_uki_applies() - @job (planned for the stub scheme, read whole) is a UKI of handoff's own stub. */
+bool boot_uki_applies(const struct boot_job *job);
+/**
+ * boot_uki() - boot such a UKI's sections from job->image by the stub's path
+ * (uki_run()), after boot_verify() (planned with uki_direct); @child, what it
+ * loaded to verify or measure, is unloaded first.
+ * Return: only when the boot failed (logged).
+ */
+EFI_STATUS boot_uki(const struct boot_job *job, EFI_HANDLE child);
+
 #endif

@@ -142,7 +142,7 @@ static EFI_STATUS open_initrds(const struct volume *vol, const struct bls_entry 
 /* A "linux" entry by its protocol; an "efi" entry (or a UKI) as an EFI
  * application for the firmware this loader was built for. */
 static EFI_STATUS plan_entry(struct boot_job *job, const struct bls_entry *e, const struct kernel_file *k,
-			     const struct loader *l)
+			     const struct loader *l, bool uki_direct)
 {
 	struct boot_request r = {
 		.img = &job->info,
@@ -155,6 +155,7 @@ static EFI_STATUS plan_entry(struct boot_job *job, const struct bls_entry *e, co
 		.shim = l->secure_boot && shim_present(),
 		.tpm = tpm_present(),
 		.cmdline_outside = job->cmdline_outside,
+		.uki_direct = uki_direct,
 		.sb_mode = l->sb_mode,
 	};
 
@@ -209,6 +210,7 @@ static EFI_STATUS boot_entry_job(struct loader *l, struct bls_entry *e, struct b
 	_cleanup_(initrd_set_close) struct initrd_set initrds = { 0 };
 	_cleanup_(initrd_paths_free) struct initrd_paths paths = { .n = e->n_initrd };
 	EFI_HANDLE child = NULL;
+	bool direct = false;
 	EFI_STATUS err;
 
 	job->initrds = &initrds;
@@ -223,9 +225,11 @@ static EFI_STATUS boot_entry_job(struct loader *l, struct bls_entry *e, struct b
 			    job->kernel_path);
 	err = open_initrds(vol, e, job, &paths.v, &initrds);
 	if (!EFI_ERROR(err))
-		err = plan_entry(job, e, &k, l);
+		err = plan_entry(job, e, &k, l, /* uki_direct= */ false);
 	if (!EFI_ERROR(err))
 		err = kernel_file_read(job, &k, &pool_image);
+	if (!EFI_ERROR(err) && (direct = boot_uki_applies(job))) /* boot_uki.c: planned again, as such */
+		err = plan_entry(job, e, &k, l, /* uki_direct= */ true);
 	if (EFI_ERROR(err))
 		return err;
 	if (e->kernel)
@@ -238,6 +242,8 @@ static EFI_STATUS boot_entry_job(struct loader *l, struct bls_entry *e, struct b
 	/* only an entry whose image was accepted is remembered (default @saved) */
 	loader_save_selected(l, e);
 	loader_var_set_time(u"LoaderTimeExecUSec");
+	if (direct)
+		return boot_uki(job, child);
 	drop_read_buffer(job, child, &pool_image);
 	return boot_start(job, child);
 }

@@ -13,6 +13,7 @@ from harness import case, esp, initramfs, loaders, qemu, tool
 from harness.paths import KERNEL, LOADER, STUB, TOOL, root_path
 
 TIMEOUT = 300
+DIRECT = r"a UKI of handoff's stub: its sections boot from the buffer read"
 # A UKI of ~255 MiB in 896 MiB of RAM: two copies of it fit beside OVMF and the
 # kernel, three do not (on the old loader: "the image returned
 # (EFI_OUT_OF_RESOURCES)", the kernel's stub failing to copy its initrd).
@@ -31,8 +32,9 @@ def big_uki(stub):
     return tool.uki(os.path.join(wd, "big.efi"), KERNEL, initrd, cmdline, stub=stub), cmdline, initrd
 
 
-def big_uki_from(loader, stub, scheme_line):
-    """@stub's UKI in \\EFI\\Linux, started by @loader from its menu."""
+def big_uki_from(loader, stub, scheme_line, direct=None):
+    """@stub's UKI in \\EFI\\Linux, started by @loader from its menu; @direct:
+    whether handoff boots it from its buffer (a UKI of its own stub) or not."""
     uki, cmdline, initrd = big_uki(stub)
     tree = esp.tree({"EFI/BOOT/BOOTX64.EFI": loader(), "EFI/Linux/big.efi": uki, "loader/loader.conf": b"timeout 0\n"})
     img = esp.image(tree)
@@ -42,13 +44,16 @@ def big_uki_from(loader, stub, scheme_line):
     os.unlink(img)
     if scheme_line:
         qemu.expect(res.time_of(scheme_line) is not None, "handoff boots the UKI: %s" % scheme_line, res)
+    if direct is not None:
+        qemu.expect_eq(res.time_of(DIRECT) is not None, direct, "booted from handoff's buffer (boot_uki.c)", res)
     qemu.expect_linux_saw(res, cmdline, initrd=initrd)
     os.unlink(initrd)
 
 
 case.each(globals(), big_uki_from, {
-    "test_big_systemd_stub_uki_from_handoff": (lambda: root_path(LOADER), loaders.SDSTUB, r"booting '.*' by stub"),
-    "test_big_handoff_stub_uki_from_handoff": (lambda: root_path(LOADER), STUB, r"booting '.*' by stub"),
+    "test_big_systemd_stub_uki_from_handoff": (lambda: root_path(LOADER), loaders.SDSTUB, r"booting '.*' by stub",
+                                               False),
+    "test_big_handoff_stub_uki_from_handoff": (lambda: root_path(LOADER), STUB, r"booting '.*' by stub", True),
     # the reference: systemd-boot boots the same image in the same RAM
     "test_big_systemd_stub_uki_from_systemd_boot": (lambda: loaders.need(loaders.SDBOOT), loaders.SDSTUB, None),
 }, needs=(TOOL, LOADER, STUB, KERNEL, loaders.SDSTUB, loaders.SDBOOT))
