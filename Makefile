@@ -178,9 +178,10 @@ FUZZ_CFLAGS := $(HOST_CFLAGS) -DFUZZING -fsanitize=fuzzer-no-link $(FUZZ_SAN)
 FUZZ_OBJS := $(patsubst %.c,$(B)/fuzzobj/%.o,$(CORE_SRCS) src/tool/platform_host.c)
 # The host tool's readers of untrusted bytes that need no file system (they
 # use libc and src/core only) are an archive after src/core, so a fuzzer
-# takes only what it calls: `handoff inspect`, the entry-file, word and
-# BootOrder readers (src/tool/readers.c).
-FUZZ_TOOL_SRCS := $(addprefix src/tool/,inspect.c inspect_render.c json.c readers.c strbuf.c)
+# takes only what it calls: `handoff inspect`, Authenticode signatures
+# (pe_sig.c), the entry-file, word, BootOrder, LoaderBootCountPath and
+# configuration readers (src/tool/readers.c).
+FUZZ_TOOL_SRCS := $(addprefix src/tool/,inspect.c inspect_render.c json.c pe_sig.c readers.c strbuf.c)
 FUZZ_TOOL_LIB := $(B)/fuzzobj/libtool.a
 .SECONDARY: $(FUZZ_OBJS) $(patsubst %.c,$(B)/fuzzobj/%.o,$(FUZZ_TOOL_SRCS))
 

@@ -2,11 +2,12 @@
 # scripts/mkdeb.sh - build/handoff_<VERSION>_amd64.deb with dpkg-deb, no root
 # and no network (make deb). The package: /usr/bin/handoff,
 # /usr/lib/handoff/{handoffx64.efi,handoff-stub.efi} (and handoffia32.efi when
-# it was built), the manual page, the kernel hooks (pkg/debian/), copyright
-# and changelog. Depends is computed from the tool's ELF by dpkg-shlibdeps.
+# it was built), the manual page, the kernel hooks, /etc/handoff/handoff.conf,
+# the boot-counting units and their generator (pkg/debian/), copyright and
+# changelog. VERSION overrides the version in the file VERSION (tests). Depends is computed from the tool's ELF by dpkg-shlibdeps.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-version=$(cat VERSION)
+version=${VERSION:-$(cat VERSION)}
 out=build/handoff_${version}_amd64.deb
 tree=build/deb/handoff
 src=pkg/debian
@@ -14,7 +15,8 @@ src=pkg/debian
 rm -rf build/deb
 install -d "$tree/DEBIAN" "$tree/usr/bin" "$tree/usr/lib/handoff" "$tree/usr/share/man/man1" \
 	"$tree/usr/share/doc/handoff" "$tree/etc/kernel/postinst.d" "$tree/etc/kernel/postrm.d" \
-	"$tree/etc/initramfs/post-update.d" "$tree/usr/lib/kernel/install.d"
+	"$tree/etc/initramfs/post-update.d" "$tree/usr/lib/kernel/install.d" "$tree/etc/handoff" \
+	"$tree/lib/systemd/system" "$tree/lib/systemd/system-generators" "$tree/usr/share/lintian/overrides"
 install -m 0755 build/handoff "$tree/usr/bin/handoff"
 strip --remove-section=.comment --remove-section=.note "$tree/usr/bin/handoff"
 install -m 0644 build/handoff.efi "$tree/usr/lib/handoff/handoffx64.efi"
@@ -29,6 +31,11 @@ install -m 0755 "$src/kernel-postinst" "$tree/etc/kernel/postinst.d/zz-handoff"
 install -m 0755 "$src/kernel-postrm" "$tree/etc/kernel/postrm.d/zz-handoff"
 install -m 0755 "$src/initramfs-post-update" "$tree/etc/initramfs/post-update.d/zz-handoff"
 install -m 0755 "$src/90-handoff.install" "$tree/usr/lib/kernel/install.d/90-handoff.install"
+install -m 0644 "$src/handoff.conf" "$tree/etc/handoff/handoff.conf"
+install -m 0644 "$src/handoff-bless-boot.service" "$src/handoff-boot-check-no-failures.service" \
+	"$tree/lib/systemd/system/"
+install -m 0755 "$src/handoff-bless-boot-generator" "$tree/lib/systemd/system-generators/"
+install -m 0644 "$src/lintian-overrides" "$tree/usr/share/lintian/overrides/handoff"
 install -m 0755 "$src/postinst" "$src/postrm" "$tree/DEBIAN/"
 (cd "$tree" && find etc -type f | sed 's|^|/|' | sort) > "$tree/DEBIAN/conffiles"
 
@@ -43,7 +50,7 @@ depends=$(cd "$work" && dpkg-shlibdeps -O "../../../$tree/usr/bin/handoff" 2>/de
 size=$(du -sk --exclude=DEBIAN "$tree" | cut -f1)
 sed -e "s/@VERSION@/$version/" -e "s/@SIZE@/$size/" -e "s/@DEPENDS@/$depends/" "$src/control.in" \
 	> "$tree/DEBIAN/control"
-(cd "$tree" && find usr etc -type f -print0 | sort -z | xargs -0 md5sum) > "$tree/DEBIAN/md5sums"
+(cd "$tree" && find usr etc lib -type f -print0 | sort -z | xargs -0 md5sum) > "$tree/DEBIAN/md5sums"
 chmod 0644 "$tree/DEBIAN/control" "$tree/DEBIAN/md5sums" "$tree/DEBIAN/conffiles"
 find "$tree" -type d -exec chmod 0755 {} +
 dpkg-deb --root-owner-group -Zxz --build "$tree" "$out" >/dev/null

@@ -1,5 +1,6 @@
 /* Boot counting in entry file names (UAPI.1 "Boot counting"): parsing
- * "NAME+LEFT[-DONE]SUFFIX" and producing the next name. */
+ * "NAME+LEFT[-DONE]SUFFIX" and producing the next name, the good one (no
+ * counter) and the bad one (+0-DONE). */
 #include "bls_count.h"
 #include "fmt.h"
 
@@ -64,12 +65,32 @@ void bls_count_parse(const char *name, const char *suffix, struct bls_counter *r
 	*ret = c;
 }
 
+/* @c describes a counter inside @name (a caller may pass one of another name). */
+static bool counter_ok(const char *name, const struct bls_counter *c)
+{
+	return c->counted && c->base_len < c->suffix_pos && c->suffix_pos <= strlen(name);
+}
+
 char *bls_count_next_name(const char *name, const struct bls_counter *c)
 {
-	if (!c->counted || c->base_len >= c->suffix_pos || c->suffix_pos > strlen(name))
+	if (!counter_ok(name, c))
 		return NULL;
 	return fmt_asprintf("%.*s+%u-%u%s", (int)c->base_len, name, c->left ? c->left - 1 : 0,
 			    c->done < BLS_COUNT_MAX ? c->done + 1 : BLS_COUNT_MAX, name + c->suffix_pos);
+}
+
+char *bls_count_good_name(const char *name, const struct bls_counter *c)
+{
+	if (!counter_ok(name, c))
+		return NULL;
+	return fmt_asprintf("%.*s%s", (int)c->base_len, name, name + c->suffix_pos);
+}
+
+char *bls_count_bad_name(const char *name, const struct bls_counter *c)
+{
+	if (!counter_ok(name, c))
+		return NULL;
+	return fmt_asprintf("%.*s+0-%u%s", (int)c->base_len, name, c->done, name + c->suffix_pos);
 }
 
 bool bls_count_same_entry(const char *name, const char *suffix, const char *id)

@@ -1,9 +1,10 @@
 /* Boot counting in entry file names (UAPI.1 Boot Loader Specification,
  * "Boot counting"): "NAME+LEFT-DONE.conf" (or ".efi"; "-DONE" optional, 0
  * when absent). The loader renames the file to "NAME+(LEFT-1)-(DONE+1)" just
- * before booting it; the OS (systemd-bless-boot) drops the counter after a
- * good boot; LEFT 0 marks the entry bad, sorted last. Pure: the loader's
- * src/efi/boot_count.c renames, the host tool names new entries with it. */
+ * before booting it; the OS (systemd-bless-boot, or `handoff bless`) drops
+ * the counter after a good boot; LEFT 0 marks the entry bad, sorted last.
+ * Pure: the loader's src/efi/boot_count.c renames, the host tool names new
+ * entries and blesses them with it. */
 #ifndef CORE_BLS_COUNT_H
 #define CORE_BLS_COUNT_H
 
@@ -38,6 +39,21 @@ void bls_count_parse(const char *name, const char *suffix, struct bls_counter *r
  * Return: a new string, or NULL when out of memory or @c is not counted.
  */
 char *bls_count_next_name(const char *name, const struct bls_counter *c);
+
+/**
+ * bls_count_good_name() - the name a counted @name (parsed into @c) takes when
+ * its boot is marked good: "NAME" and the suffix as @name spells it, the
+ * counter dropped (systemd-bless-boot good).
+ * Return: a new string, or NULL when out of memory or @c is not counted.
+ */
+char *bls_count_good_name(const char *name, const struct bls_counter *c);
+
+/**
+ * bls_count_bad_name() - the name a counted @name takes when its boot is
+ * marked bad: "NAME+0-DONE" and the suffix, DONE kept (systemd-bless-boot
+ * bad), so that the entry sorts last. Return: as bls_count_good_name().
+ */
+char *bls_count_bad_name(const char *name, const struct bls_counter *c);
 
 /**
  * bls_count_same_entry() - does the file name @name (with @suffix) belong to

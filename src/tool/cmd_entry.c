@@ -1,8 +1,10 @@
 /* handoff entry add|list|remove: Boot Loader Specification Type #1 entries
- * on an ESP (or XBOOTLDR) directory, as kernel-install lays them out. */
+ * on an ESP (or XBOOTLDR) directory, as kernel-install lays them out, or,
+ * with layout=uki, one UKI per kernel (entry_uki.c). */
 #define _GNU_SOURCE
 #include "entry.h"
 #include "esp.h"
+#include "handoff_conf.h"
 #include "loader_conf.h"
 #include "core/array.h"
 #include "core/bls_count.h"
@@ -17,14 +19,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MACHINE_ID_LEN 32
 #define PARSE_HELP (-1) /* --help was printed: exit 0 */
-#define OSREL_FILE_MAX (64u << 10)
 
 static const char help[] =
 	"Usage: handoff entry add [--esp DIR] --linux FILE [--initrd FILE]... [--options TEXT]\n"
 	"                         [--title TEXT] [--version V] [--protocol P] [--entry-token T]\n"
 	"                         [--root DIR] [--tries N] [--in-place auto|yes|no] [--boot DIR]\n"
+	"                         [--layout bls|uki]\n"
 	"       handoff entry add --kernel-version V [any option above]\n"
 	"       handoff entry list [--esp DIR] [--boot DIR] [--json]\n"
 	"       handoff entry remove [--esp DIR] [--boot DIR] ID | --kernel-version V\n\n"
@@ -45,119 +46,22 @@ static const char help[] =
 	"        names BOOT's partition (boot-partition PARTUUID), unless it is the\n"
 	"        ESP or XBOOTLDR: the loader reads no other partition's entries.\n"
 	"        Without --esp: the ESP recorded by handoff install, or found.\n"
+	"        --layout uki writes ESP/EFI/Linux/<entry-token>-<version>[+N].efi instead:\n"
+	"        a UKI of the kernel, initrds, options and os-release, signed with the\n"
+	"        keys of /etc/handoff/handoff.conf (sign-key=, sign-cert=; sbsign), with\n"
+	"        signed PCR policies for its pcr-private-key=; the entry's other files go.\n"
 	"        --kernel-version V is what the kernel hooks run: --linux BOOT/vmlinuz-V,\n"
 	"        --initrd BOOT/initrd.img-V when it exists, --options from\n"
 	"        /etc/kernel/cmdline (else /proc/cmdline without BOOT_IMAGE= and initrd=),\n"
-	"        --tries from /etc/kernel/tries, --in-place auto; nothing is done (exit 0)\n"
+	"        --tries from /etc/kernel/tries, --in-place auto, --layout from handoff.conf\n"
+	"        or /etc/kernel/install.conf (layout=uki); nothing is done (exit 0)\n"
 	"        when handoff is not installed on an ESP.\n"
 	"list    every entry as the loader sees it: sorted, the default marked, with\n"
 	"        problems (missing files, bad lines, unbootable kernels).\n"
 	"remove  delete the entry ID (file name without .conf and boot counter) in every\n"
 	"        state of counting, on the ESP with the copies entry add made for it\n"
-	"        alone (never another file), and in BOOT/loader/entries;\n"
+	"        alone (never another file), its UKI in EFI/Linux, and in BOOT/loader/entries;\n"
 	"        --kernel-version V removes <entry-token>-V.\n";
-
-/* What names this installation, read under --root (default /), as
- * kernel-install reads it: /etc/kernel/entry-token, /etc/machine-id, and
- * os-release (/etc, else /usr/lib) through the loader's own parser. */
-struct host_ids {
-	char *entry_token;     /* first word of /etc/kernel/entry-token, or NULL */
-	char *machine_id;      /* a valid /etc/machine-id, or NULL */
-	struct osrel os;
-};
-
-/* First word of a small file's first line; NULL when missing or empty. */
-static char *first_word(const char *root, const char *path)
-{
-	char line[256], *full = path_join(root, path);
-	FILE *f = fopen(full, "re");
-	char *r = NULL;
-
-	if (f && fgets(line, sizeof(line), f)) {
-		size_t n = strcspn(line, " \t\r\n");
-		line[n] = '\0';
-		if (n)
-			r = xstrdup(line);
-	}
-	if (f)
-		fclose(f);
-	free(full);
-	return r;
-}
-
-static bool is_machine_id(const char *s)
-{
-	size_t n = 0;
-
-	for (; s && s[n]; n++)
-		if (!isxdigit((unsigned char)s[n]) || isupper((unsigned char)s[n]))
-			return false;
-	return n == MACHINE_ID_LEN;
-}
-
-static void host_ids_read(const char *root, struct host_ids *ret)
-{
-	static const char *const osrel_files[] = { "etc/os-release", "usr/lib/os-release" };
-
-	*ret = (struct host_ids){ .entry_token = first_word(root, "etc/kernel/entry-token"),
-				  .machine_id = first_word(root, "etc/machine-id") };
-	if (!is_machine_id(ret->machine_id)) {
-		free(ret->machine_id);
-		ret->machine_id = NULL;
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(osrel_files); i++) {
-		char *path = path_join(root, osrel_files[i]);
-		uint8_t *text = NULL;
-		size_t len = 0;
-		bool found = read_file_opt(path, OSREL_FILE_MAX, &text, &len) == 0 && text;
-
-		if (found)
-			osrel_parse((const char *)text, len, path, &ret->os);
-		free(text);
-		free(path);
-		if (found)
-			break;
-	}
-}
-
-static void host_ids_free(struct host_ids *h)
-{
-	free(h->entry_token);
-	free(h->machine_id);
-	osrel_free(&h->os);
-}
-
-/* kernel-install's order: --entry-token, /etc/kernel/entry-token, the machine
- * ID, then IMAGE_ID or ID of os-release (debootstrap roots, containers and
- * image builders have no machine ID yet). */
-static char *resolve_token(const char *opt, const struct host_ids *h)
-{
-	const char *t = opt ? opt : h->entry_token ? h->entry_token : h->machine_id ? h->machine_id
-		      : h->os.image_id ? h->os.image_id : h->os.id;
-
-	if (!t) {
-		tool_fail("no entry token: no /etc/kernel/entry-token, /etc/machine-id, nor IMAGE_ID= or ID= in "
-			  "os-release; "
-			  "give --entry-token");
-		return NULL;
-	}
-	if (!entry_name_ok(t)) {
-		tool_fail("entry token '%s': use letters, digits and . _ - + ~ only", t);
-		return NULL;
-	}
-	return xstrdup(t);
-}
-
-char *entry_token(const char *opt)
-{
-	struct host_ids ids;
-	char *t;
-
-	host_ids_read("/", &ids);
-	t = resolve_token(opt, &ids);
-	host_ids_free(&ids);
-	return t;
-}
 
 /* The kernel must be something the loader can start, by the scheme asked for. */
 static int check_kernel(const char *path, enum boot_scheme protocol, char **ret_version)
@@ -214,6 +118,9 @@ struct add_args {
 	const char *kernel_version;
 	const char *in_place;      /* auto, yes, no */
 	const char *root;          /* where /etc/kernel/entry-token, /etc/machine-id, os-release are read */
+	const char *layout;        /* --layout: bls, uki, or NULL */
+	bool uki;                  /* the layout chosen is uki */
+	struct handoff_conf conf;  /* read for layout=uki */
 	bool tries_given;
 	bool name_boot;            /* in place: loader.conf must name boot_uuid (boot-partition) */
 	EFI_GUID boot_uuid;
@@ -238,6 +145,11 @@ static int parse_add_opt(int c, struct add_args *a)
 	case 'k': a->kernel_version = optarg; break;
 	case 'b': a->spec.boot = optarg; break;
 	case 'r': a->root = optarg; break;
+	case 'L':
+		if (strcmp(optarg, "bls") != 0 && strcmp(optarg, "uki") != 0)
+			return tool_usage("--layout '%s': expected bls or uki", optarg);
+		a->layout = optarg;
+		break;
 	case 'I':
 		if (strcmp(optarg, "auto") != 0 && strcmp(optarg, "yes") != 0 && strcmp(optarg, "no") != 0)
 			return tool_usage("--in-place '%s': expected auto, yes or no", optarg);
@@ -267,7 +179,7 @@ static int parse_add(int argc, char **argv, struct add_args *a)
 		{ "protocol", required_argument, NULL, 'p' }, { "entry-token", required_argument, NULL, 'T' },
 		{ "kernel-version", required_argument, NULL, 'k' }, { "tries", required_argument, NULL, 'n' },
 		{ "in-place", required_argument, NULL, 'I' }, { "boot", required_argument, NULL, 'b' },
-		{ "root", required_argument, NULL, 'r' },
+		{ "root", required_argument, NULL, 'r' }, { "layout", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' }, { 0 },
 	};
 	int c, r;
@@ -398,6 +310,17 @@ static bool loader_installed(const char *esp)
 	return r;
 }
 
+/* layout=uki: --layout says, else, for the hooks, handoff.conf or install.conf. */
+static int choose_layout(struct add_args *a)
+{
+	if ((a->layout && strcmp(a->layout, "bls") == 0) || (!a->layout && !a->kernel_version))
+		return 0;
+	if (handoff_conf_load(&a->conf) < 0)
+		return -1;
+	a->uki = a->layout || a->conf.uki;
+	return 0;
+}
+
 static int entry_add_prepare(struct add_args *a, char **ret_esp)
 {
 	*ret_esp = esp_locate(a->spec.esp, /* quiet= */ a->kernel_version != NULL);
@@ -409,9 +332,9 @@ static int entry_add_prepare(struct add_args *a, char **ret_esp)
 	if (!*ret_esp)
 		return -1;
 	a->spec.esp = *ret_esp;
-	if (a->kernel_version && system_defaults(a) < 0)
+	if ((a->kernel_version && system_defaults(a) < 0) || choose_layout(a) < 0)
 		return -1;
-	return decide_in_place(a);
+	return a->uki ? 0 : decide_in_place(a);
 }
 
 static int entry_add(int argc, char **argv)
@@ -449,9 +372,10 @@ static int entry_add(int argc, char **argv)
 	/* the line first: alone it is harmless, an entry the loader would not read is not */
 	if (a.spec.in_place && a.name_boot && name_boot_partition(&a) < 0)
 		goto out;
-	if (entry_install(&a.spec) == 0)
+	if ((a.uki ? entry_install_uki(&a.spec, &a.conf, a.root) : entry_install(&a.spec)) == 0)
 		r = EXIT_OK;
 out:
+	handoff_conf_free(&a.conf);
 	for (size_t i = 0; i < 3; i++)
 		free(a.owned[i]);
 	free(a.initrds);

@@ -5,10 +5,12 @@
  * firmware as handoffia32.efi and BOOTIA32.EFI. With --netboot, a network
  * boot server's tree: the removable-media paths only (the firmware's DHCP
  * answer names them), loader.conf and loader/entries.list (netlist.c). Files
- * already right are not touched, so a second run changes nothing. */
+ * already right are not touched, so a second run changes nothing. The
+ * image is signed when it must be (loader_src.h). */
 #include "entry.h"
 #include "esp.h"
 #include "loader_conf.h"
+#include "loader_src.h"
 #include "core/pe.h"
 #include <getopt.h>
 #include <stdio.h>
@@ -26,7 +28,10 @@ static const char help[] =
 	"EFI/BOOT/BOOTX64.EFI is kept unless --force is given. Running it twice changes\n"
 	"nothing. Without --esp, the ESP is found as bootctl finds it: /efi, /boot/efi or\n"
 	"/boot, mounted, FAT, of partition type ESP. The ESP used is recorded in\n"
-	"/etc/handoff/esp (when /etc/handoff exists) for the kernel hooks.\n\n"
+	"/etc/handoff/esp (when /etc/handoff exists) for the kernel hooks.\n"
+	"Secure Boot: the shipped FILE.signed is installed when it exists, else FILE\n"
+	"signed by sbsign with sign-key= and sign-cert= of /etc/handoff/handoff.conf when\n"
+	"set; a signed loader on the ESP is never replaced by an unsigned one.\n\n"
 	"  --esp DIR            the ESP (or any directory: a chroot's, an image's)\n"
 	"  --arch ARCH          x64 (default), ia32 (32-bit UEFI: handoffia32.efi and\n"
 	"                       EFI/BOOT/BOOTIA32.EFI) or both\n"
@@ -119,21 +124,6 @@ static int parse_args(int argc, char **argv, struct install_args *a)
 	return 0;
 }
 
-static int check_loader(const struct arch_files *arch, const char *path, const uint8_t *buf, size_t len)
-{
-	struct pe_info *pe = xmalloc(sizeof(*pe));
-	EFI_STATUS err = pe_parse(buf, len, path, pe);
-	bool ok = err == EFI_SUCCESS && pe_is_efi_app(pe, arch->machine);
-
-	free(pe);
-	if (err == EFI_LOAD_ERROR)
-		return -1;
-	if (!ok)
-		return -tool_fail("%s: not an %s EFI application", path,
-				  arch->machine == PE_MACHINE_X64 ? "x86-64" : "IA-32");
-	return 0;
-}
-
 static void report(int r, const char *path)
 {
 	if (r > 0)
@@ -164,7 +154,7 @@ static int install_fallback(const struct install_args *a, const char *path, cons
 	return r < 0 ? -1 : 0;
 }
 
-static int install_files(const struct install_args *a, const struct arch_files *arch, const uint8_t *buf, size_t len)
+static int install_files(const struct install_args *a, const struct arch_files *arch, struct loader_src *src)
 {
 	char *hdir = path_join(a->esp, a->netboot ? "EFI/BOOT" : "EFI/handoff"), *bdir = path_join(a->esp, "EFI/BOOT");
 	char *main_path = path_join(hdir, arch->main), *fb_path = path_join(bdir, arch->fallback);
@@ -176,9 +166,11 @@ static int install_files(const struct install_args *a, const struct arch_files *
 	if (mkdir_p(hdir, 0755) < 0 || mkdir_p(bdir, 0755) < 0 || mkdir_p(entries, 0755) < 0 ||
 	    read_file_opt(main_path, TOOL_READ_MAX, &old, &old_len) < 0)
 		goto out;
-	if (install_fallback(a, fb_path, buf, len, old, old_len) < 0)
+	/* signed when it must be; on a server the fallback is the copy that counts */
+	if (loader_src_for(src, a->netboot ? fb_path : main_path, old, old_len) < 0 ||
+	    install_fallback(a, fb_path, src->buf, src->len, old, old_len) < 0)
 		goto out;
-	r = a->netboot ? 0 : install_file(main_path, buf, len, 0644); /* no Boot#### names it on a server */
+	r = a->netboot ? 0 : install_file(main_path, src->buf, src->len, 0644); /* no Boot#### names it on a server */
 	report(r, main_path);
 	if (r >= 0 && !is_file(conf)) {
 		r = write_file_atomic(conf, default_loader_conf, strlen(default_loader_conf), 0644);
@@ -196,23 +188,6 @@ out:
 	free(bdir);
 	free(hdir);
 	return r < 0 ? -1 : 0;
-}
-
-/* The loader image for @arch, read and checked before anything is written. */
-struct loader_image {
-	uint8_t *buf;
-	size_t len;
-};
-
-static int load_loader(const struct install_args *a, const struct arch_files *arch, struct loader_image *ret)
-{
-	char *loader = arch->find(a->loader_opt);
-	int r = -1;
-
-	if (loader && read_file(loader, TOOL_READ_MAX, &ret->buf, &ret->len) == 0)
-		r = check_loader(arch, loader, ret->buf, ret->len);
-	free(loader);
-	return r;
 }
 
 /* Entries already in place in /boot (kernels installed before handoff, or a
@@ -266,7 +241,7 @@ static const struct arch_files *variables_arch(const struct install_args *a)
 int cmd_install(int argc, char **argv)
 {
 	struct install_args a = { 0 };
-	struct loader_image x64 = { 0 }, ia32 = { 0 };
+	struct loader_src x64 = { 0 }, ia32 = { 0 };
 	char *esp;
 	int r = parse_args(argc, argv, &a);
 
@@ -281,13 +256,14 @@ int cmd_install(int argc, char **argv)
 				 efivars_dir());
 	}
 	r = EXIT_FAIL;
-	if ((!a.x64 || load_loader(&a, &arch_x64, &x64) == 0) && (!a.ia32 || load_loader(&a, &arch_ia32, &ia32) == 0) &&
-	    (!a.x64 || install_files(&a, &arch_x64, x64.buf, x64.len) == 0) &&
-	    (!a.ia32 || install_files(&a, &arch_ia32, ia32.buf, ia32.len) == 0) &&
+	if ((!a.x64 || loader_src_load(a.loader_opt, arch_x64.find, arch_x64.machine, &x64) == 0) &&
+	    (!a.ia32 || loader_src_load(a.loader_opt, arch_ia32.find, arch_ia32.machine, &ia32) == 0) &&
+	    (!a.x64 || install_files(&a, &arch_x64, &x64) == 0) &&
+	    (!a.ia32 || install_files(&a, &arch_ia32, &ia32) == 0) &&
 	    (a.netboot || (esp_record(esp) == 0 && name_boot_partition(esp, a.boot) == 0)))
 		r = a.variables ? efivar_add_boot_entry(a.esp, variables_arch(&a)->main) : EXIT_OK;
-	free(x64.buf);
-	free(ia32.buf);
+	loader_src_free(&x64);
+	loader_src_free(&ia32);
 	free(esp);
 	return r;
 }

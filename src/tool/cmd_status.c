@@ -4,6 +4,7 @@
  * Interface, LoaderInfo ... LoaderBootCountPath, and handoff's own
  * HandoffBootScheme), what the OS asked of the next boot, the ESP with the
  * loader installed there, and the entries as the loader sees them. */
+#include "bless.h"
 #include "efivarfs.h"
 #include "entry.h"
 #include "esp.h"
@@ -38,7 +39,7 @@ static const struct {
 	{ "LoaderDevicePartUUID", "device_part_uuid", "ESP PARTUUID" },
 	{ "LoaderEntrySelected", "entry", "Current entry" },
 	{ "HandoffBootScheme", "scheme", "Boot scheme" },
-	{ "LoaderBootCountPath", "boot_count_path", "Boot counting" },
+	{ "LoaderBootCountPath", "boot_count_path", "Boot count file" },
 	{ "LoaderEntryDefault", "default", "Default (set)" },
 	{ "LoaderEntryOneShot", "oneshot", "One-shot (set)" },
 	{ "LoaderEntryLastBooted", "last_booted", "Last booted" },
@@ -54,6 +55,8 @@ struct status {
 	bool has_features;
 	char *esp, *boot;
 	bool esp_mounted, installed, current;
+	struct bless_info bless;  /* LoaderBootCountPath's file and state */
+	char *bless_problem;      /* why LoaderBootCountPath could not be read, or NULL */
 };
 
 static int global_u8(const char *name)
@@ -86,6 +89,18 @@ static void check_installed(struct status *s)
 	free(path);
 }
 
+/* Boot counting as `handoff bless --status` sees it; a malformed variable is shown, not fatal. */
+static void bless_status_load(struct status *s, const char *esp_opt, const char *boot_opt)
+{
+	struct diag_capture cap;
+
+	diag_capture_begin(&cap);
+	if (bless_load(esp_opt, boot_opt, &s->bless) < 0)
+		s->bless_problem = xstrdup(cap.n ? cap.lines[cap.n - 1] : "malformed");
+	diag_capture_end(&cap);
+	diag_capture_free(&cap);
+}
+
 static void status_load(struct status *s, const char *esp_opt, const char *boot_opt)
 {
 	size_t len = 0;
@@ -108,6 +123,8 @@ static void status_load(struct status *s, const char *esp_opt, const char *boot_
 		s->boot = boot_entries_dir(boot_opt, s->esp);
 		check_installed(s);
 	}
+	if (s->efi)
+		bless_status_load(s, esp_opt, boot_opt);
 }
 
 static void status_free(struct status *s)
@@ -116,6 +133,8 @@ static void status_free(struct status *s)
 		free(s->vars[i]);
 	free(s->esp);
 	free(s->boot);
+	bless_info_free(&s->bless);
+	free(s->bless_problem);
 }
 
 static bool booted_by_handoff(const struct status *s)
@@ -129,6 +148,58 @@ static void json_tristate(struct json *j, const char *key, int v)
 		json_null(j, key);
 	else
 		json_bool(j, key, v == 1);
+}
+
+/* The file @name beside the booted one, in the partition that holds it. */
+static char *bless_file(const struct bless_info *b, const char *name)
+{
+	return xasprintf("%s/%s%s%s", b->root ? b->root : "?", b->dir, *b->dir ? "/" : "", name);
+}
+
+static const char *bless_name_now(const struct bless_info *b)
+{
+	return b->state == BLESS_GOOD ? b->good : b->state == BLESS_BAD ? b->bad : b->booted;
+}
+
+static void render_json_counting(const struct bless_info *b, const char *problem, struct json *j)
+{
+	char *file;
+
+	if (!b->var && !problem) {
+		json_null(j, "boot_counting");
+		return;
+	}
+	json_obj_begin(j, "boot_counting");
+	json_str(j, "path", b->var);
+	json_str(j, "problem", problem);
+	json_str(j, "entry", b->id);
+	file = b->root ? bless_file(b, bless_name_now(b)) : NULL;
+	json_str(j, "file", file);
+	free(file);
+	json_str(j, "state", problem ? NULL : bless_state_name(b->state));
+	json_uint(j, "tries_left", b->left);
+	json_uint(j, "tries_done", b->done);
+	json_str(j, "marked_by", bless_by());
+	json_obj_end(j);
+}
+
+static void render_text_counting(const struct bless_info *b, const char *problem, struct strbuf *sb)
+{
+	char *file = b->root ? bless_file(b, bless_name_now(b)) : NULL;
+
+	if (problem)
+		sb_printf(sb, "  %16s: %s\n", "Boot counting", problem);
+	else if (b->state == BLESS_INDETERMINATE)
+		sb_printf(sb, "  %16s: entry %s, %u tr%s left, %u done; marked good by %s once boot-complete.target "
+			  "is reached\n", "Boot counting", b->id, b->left, b->left == 1 ? "y" : "ies", b->done,
+			  bless_by());
+	else if (b->state == BLESS_GOOD || b->state == BLESS_BAD)
+		sb_printf(sb, "  %16s: entry %s, marked %s (%s)\n", "Boot counting", b->id,
+			  bless_state_name(b->state), file);
+	else if (b->var)
+		sb_printf(sb, "  %16s: entry %s, but none of %s, %s, %s is on the ESP or at /boot\n", "Boot counting",
+			  b->id, b->booted, b->good, b->bad);
+	free(file);
 }
 
 static void render_json(const struct status *s, struct strbuf *out)
@@ -151,6 +222,7 @@ static void render_json(const struct status *s, struct strbuf *out)
 				 b < sizeof(feature_names) / sizeof(feature_names[0]) ? feature_names[b] : "unknown");
 	json_arr_end(&j);
 	json_obj_end(&j);
+	render_json_counting(&s->bless, s->bless_problem, &j);
 	json_obj_begin(&j, "esp");
 	json_str(&j, "path", s->esp);
 	json_bool(&j, "mounted", s->esp_mounted);
@@ -183,6 +255,7 @@ static void render_text(const struct status *s, struct strbuf *sb)
 				sb_printf(sb, " %s", feature_names[b]);
 		sb_putc(sb, '\n');
 	}
+	render_text_counting(&s->bless, s->bless_problem, sb);
 	sb_printf(sb, "\nEFI system partition:\n");
 	if (!s->esp) {
 		sb_puts(sb, "  none found (mount it at /efi, /boot/efi or /boot, or give --esp DIR)\n");

@@ -3,17 +3,16 @@
  * by src/core/uki.c; the output replaces OUT only when it is complete. With
  * --pcr-private-key it carries signed PCR 11 policies (.pcrpkey, .pcrsig; see
  * pcr.h). With --sign-key/--sign-cert the image is signed (Authenticode),
- * last, by sbsign from sbsigntool, run as mkfs.vfat is by `handoff disk`. */
-#include "pcr.h"
-#include "core/uki.h"
+ * last, by sbsign from sbsigntool, run as mkfs.vfat is by `handoff disk`.
+ * The image is built in memory by uki_make.c. */
+#include "sign.h"
+#include "uki_make.h"
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#define MAX_INITRDS 32
 
 static const char help[] =
 	"Usage: handoff uki --linux FILE [--initrd FILE]... [--cmdline TEXT|@FILE]\n"
@@ -45,7 +44,7 @@ static const char help[] =
 
 struct uki_args {
 	const char *linux_path, *cmdline, *os_release, *uname, *splash, *stub, *out, *sign_key, *sign_cert;
-	const char *initrds[MAX_INITRDS];
+	const char *initrds[UKI_MAX_INITRDS];
 	size_t n_initrds;
 	const char *pcr_key, *pcr_pub;
 	struct pcr_opts pcr;
@@ -74,8 +73,8 @@ static int parse_args(int argc, char **argv, struct uki_args *a)
 		switch (c) {
 		case 'l': a->linux_path = optarg; break;
 		case 'i':
-			if (a->n_initrds == MAX_INITRDS)
-				return tool_usage("at most %d --initrd", MAX_INITRDS);
+			if (a->n_initrds == UKI_MAX_INITRDS)
+				return tool_usage("at most %d --initrd", UKI_MAX_INITRDS);
 			a->initrds[a->n_initrds++] = optarg;
 			break;
 		case 'c': a->cmdline = optarg; break;
@@ -126,73 +125,34 @@ static int text_arg(const char *arg, bool at_means_file, char **ret)
 	return 0;
 }
 
-/* .pcrsig signs PCR 11 as the stub will measure it: predicted from the image
- * just built (.pcrpkey in it), which is then built again with .pcrsig added.
- * The stub does not measure .pcrsig, so both images measure the same. */
-static int add_pcrsig(const struct uki_args *a, struct uki_input *in, const struct pcr_key *key, uint8_t **out,
-		      size_t *out_len)
-{
-	struct pcr_prediction *p = xmalloc(sizeof(*p));
-	char *json = NULL;
-	int r = pcr_predict(*out, *out_len, a->out, &a->pcr, p);
-
-	if (r == 0)
-		r = pcr_sign(p, &a->pcr, key, &json);
-	free(p);
-	if (r < 0)
-		return -1;
-	free(*out);
-	*out = NULL;
-	in->pcrsig = json;
-	return uki_build(in, out, out_len) == EFI_SUCCESS ? 0 : -1;
-}
 
 static int build(const struct uki_args *a, const char *stub)
 {
-	struct uki_input in = { .stub_name = stub, .linux_name = a->linux_path, .uname = a->uname,
-				.os_release_name = a->os_release };
-	struct uki_blob initrds[MAX_INITRDS] = { 0 };
+	struct uki_spec spec = { .linux_path = a->linux_path, .n_initrds = a->n_initrds,
+				 .os_release_name = a->os_release, .uname = a->uname, .splash = a->splash,
+				 .stub = stub, .pcr_key = a->pcr_key,
+				 .pcr_pub = a->pcr_pub, .pcr = &a->pcr, .out = a->out };
 	char *cmdline = NULL, *osrel = NULL;
-	uint8_t *out = NULL, *splash = NULL;
-	size_t out_len = 0, splash_len = 0;
-	struct pcr_key *key = NULL;
+	uint8_t *out = NULL;
+	size_t out_len = 0;
 	int r = -1;
 
-	if ((a->pcr_key && pcr_key_load(a->pcr_key, a->pcr_pub, &key) < 0) ||
-	    read_file(stub, TOOL_READ_MAX, (uint8_t **)&in.stub, &in.stub_size) < 0 ||
-	    read_file(a->linux_path, TOOL_READ_MAX, (uint8_t **)&in.linux_image, &in.linux_size) < 0 ||
-	    text_arg(a->cmdline, true, &cmdline) < 0 || text_arg(a->os_release, false, &osrel) < 0 ||
-	    (a->splash && read_file(a->splash, TOOL_READ_MAX, &splash, &splash_len) < 0))
+	memcpy(spec.initrds, a->initrds, sizeof(a->initrds));
+	if (text_arg(a->cmdline, true, &cmdline) < 0 || text_arg(a->os_release, false, &osrel) < 0)
 		goto out;
-	for (size_t i = 0; i < a->n_initrds; i++)
-		if (read_file(a->initrds[i], TOOL_READ_MAX, (uint8_t **)&initrds[i].data, &initrds[i].size) < 0)
-			goto out;
-	in.initrds = initrds;
-	in.n_initrds = a->n_initrds;
-	in.cmdline = cmdline;
-	in.os_release = osrel;
-	in.splash = splash;
-	in.splash_size = splash_len;
-	if (key)
-		in.pcrpkey = pcr_key_pem(key, &in.pcrpkey_size);
-	if (uki_build(&in, &out, &out_len) != EFI_SUCCESS || (key && add_pcrsig(a, &in, key, &out, &out_len) < 0))
-		goto out; /* the cause is logged once, where it was found; nothing was written */
+	spec.cmdline = cmdline;
+	spec.os_release = osrel;
+	if (uki_image(&spec, &out, &out_len) < 0)
+		goto out; /* nothing was written */
 	r = write_image_signed(a->out, a->sign_key, a->sign_cert, out, out_len);
-	if (r == 0 && key)
+	if (r == 0 && a->pcr_key)
 		printf("signed PCR 11 policies for %zu phase%s (%zu bank%s)\n", a->pcr.phases.n,
 		       a->pcr.phases.n == 1 ? "" : "s", a->pcr.n_banks, a->pcr.n_banks == 1 ? "" : "s");
 	if (r == 0)
 		printf("wrote %s (%zu bytes%s)\n", a->out, out_len, a->sign_key ? ", then signed" : "");
 out:
-	pcr_key_free(key);
-	free((void *)in.pcrsig);
-	for (size_t i = 0; i < a->n_initrds; i++)
-		free((void *)initrds[i].data);
-	free((void *)in.stub);
-	free((void *)in.linux_image);
 	free(cmdline);
 	free(osrel);
-	free(splash);
 	free(out);
 	return r < 0 ? EXIT_FAIL : EXIT_OK;
 }

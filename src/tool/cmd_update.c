@@ -4,8 +4,11 @@
  * replaced when it is there; \EFI\BOOT\BOOTX64.EFI (BOOTIA32.EFI) only when
  * it holds the same bytes as that old copy
  * (handoff put it there). Nothing is created, and another boot loader at
- * the fallback path is never replaced. */
+ * the fallback path is never replaced. The new loader is the shipped
+ * handoffx64.efi.signed when there is one, or is signed with handoff.conf's
+ * keys; a signed loader is never replaced by an unsigned one (loader_src.h). */
 #include "esp.h"
+#include "loader_src.h"
 #include "core/pe.h"
 #include <getopt.h>
 #include <stdio.h>
@@ -17,7 +20,10 @@ static const char help[] =
 	"Replace the loader installed by 'handoff install' with this version's:\n"
 	"EFI/handoff/handoffx64.efi (and handoffia32.efi), and EFI/BOOT/BOOTX64.EFI\n"
 	"(BOOTIA32.EFI) when it is handoff's copy. Nothing else is touched; running it\n"
-	"twice changes nothing.\n\n"
+	"twice changes nothing. FILE.signed beside the shipped loader is used when it\n"
+	"exists; else the keys of /etc/handoff/handoff.conf (sign-key=, sign-cert=) sign\n"
+	"it with sbsign. A signed loader is never replaced by an unsigned one: update\n"
+	"refuses and says what to configure.\n\n"
 	"  --esp DIR      the ESP (default: recorded by handoff install, or found)\n"
 	"  --loader FILE  the new loader for its word size (default: beside the tool, or\n"
 	"                 PREFIX/lib/handoff)\n"
@@ -36,31 +42,18 @@ static const struct update_target targets[] = {
 };
 
 /* The new loader for @t: --loader when it is an image for @t's machine, else
- * the one shipped beside the tool. NULL (logged) when missing or not one. */
-static uint8_t *new_loader(const struct update_target *t, const char *opt, size_t *ret_len)
+ * the one shipped beside the tool. -1 (logged) when missing or not one. */
+static int new_loader(const struct update_target *t, const char *opt, struct loader_src *ret)
 {
 	struct pe_info *pe = xmalloc(sizeof(*pe));
-	char *path = NULL;
 	uint8_t *buf = NULL;
 	size_t len = 0;
+	bool usable = opt && read_file(opt, TOOL_READ_MAX, &buf, &len) == 0 &&
+		      pe_parse(buf, len, opt, pe) == EFI_SUCCESS && pe_is_efi_app(pe, t->machine);
 
-	if (opt && read_file(opt, TOOL_READ_MAX, &buf, &len) == 0 && pe_parse(buf, len, opt, pe) == EFI_SUCCESS &&
-	    pe_is_efi_app(pe, t->machine))
-		goto out;
 	free(buf);
-	buf = NULL;
-	if (!(path = t->find(NULL)) || read_file(path, TOOL_READ_MAX, &buf, &len) < 0)
-		goto out;
-	if (pe_parse(buf, len, path, pe) != EFI_SUCCESS || !pe_is_efi_app(pe, t->machine)) {
-		tool_fail("%s: not an %s EFI application", path, t->machine == PE_MACHINE_X64 ? "x86-64" : "IA-32");
-		free(buf);
-		buf = NULL;
-	}
-out:
 	free(pe);
-	free(path);
-	*ret_len = len;
-	return buf;
+	return loader_src_load(usable ? opt : NULL, t->find, t->machine, ret);
 }
 
 /* --loader must be a loader for one of the targets; it is not ignored quietly. */
@@ -95,8 +88,9 @@ static int report(const char *path, int written)
 static int update_one(const char *esp, const struct update_target *t, const char *loader_opt)
 {
 	char *main = path_join(esp, t->main), *fb = path_join(esp, t->fallback);
-	uint8_t *old = NULL, *cur = NULL, *buf = NULL;
-	size_t old_len = 0, cur_len = 0, len = 0;
+	uint8_t *old = NULL, *cur = NULL;
+	size_t old_len = 0, cur_len = 0;
+	struct loader_src src = { 0 };
 	bool ours;
 	int r = -1;
 
@@ -107,18 +101,18 @@ static int update_one(const char *esp, const struct update_target *t, const char
 	if (!old)
 		goto out; /* this word size's loader is not installed: nothing to do */
 	r = -1;
-	if (!(buf = new_loader(t, loader_opt, &len)))
+	if (new_loader(t, loader_opt, &src) < 0 || loader_src_for(&src, main, old, old_len) < 0)
 		goto out;
 	ours = cur && cur_len == old_len && memcmp(cur, old, old_len) == 0;
-	if (cur && !ours && !(cur_len == len && memcmp(cur, buf, len) == 0))
+	if (cur && !ours && !(cur_len == src.len && memcmp(cur, src.buf, src.len) == 0))
 		tool_note("keeping %s: another boot loader is installed there", fb);
-	if ((ours && report(fb, install_file(fb, buf, len, 0644)) < 0) ||
-	    report(main, install_file(main, buf, len, 0644)) < 0)
+	if ((ours && report(fb, install_file(fb, src.buf, src.len, 0644)) < 0) ||
+	    report(main, install_file(main, src.buf, src.len, 0644)) < 0)
 		r = -1;
 	else
 		r = 1;
 out:
-	free(buf);
+	loader_src_free(&src);
 	free(cur);
 	free(old);
 	free(fb);

@@ -174,12 +174,13 @@ static char *find_same(const char *dir, const char *id, const struct strbuf *tex
 }
 
 
-/* Every other file of @id goes: another counter, or the other place. */
+/* Every other file of @id goes: another counter, the other place, or its UKI. */
 static int remove_others(const struct entry_spec *s, const char *id, const char *name)
 {
 	bool boot_is_esp = s->boot && same_file(s->boot, s->esp);
 
-	if (entry_remove_id(s->esp, id, s->in_place && !boot_is_esp ? NULL : name, /* files= */ true) < 0)
+	if (entry_remove_id(s->esp, id, s->in_place && !boot_is_esp ? NULL : name, /* files= */ true) < 0 ||
+	    uki_remove_id(s->esp, id, NULL) < 0) /* layout=uki before */
 		return -1;
 	if (s->boot && !boot_is_esp && is_dir(s->boot) &&
 	    entry_remove_id(s->boot, id, s->in_place ? name : NULL, /* files= */ false) < 0)

@@ -7,6 +7,7 @@
 #ifndef TOOL_ENTRY_H
 #define TOOL_ENTRY_H
 
+#include "core/osrel.h"
 #include "core/plan.h"
 #include "tool.h"
 
@@ -57,6 +58,23 @@ void entries_render(const char *esp, const char *boot, struct json *j, const cha
 /** boot_entries_dir() - @opt, else /boot when it has loader/entries and is not @esp, else NULL. Allocated. */
 char *boot_entries_dir(const char *opt, const char *esp);
 
+/* entry_ids.c: what names this installation, read under --root (default /),
+ * as kernel-install reads it: /etc/kernel/entry-token, /etc/machine-id, and
+ * os-release (/etc, else /usr/lib) through the loader's own parser. */
+struct host_ids {
+	char *entry_token;     /* first word of /etc/kernel/entry-token, or NULL */
+	char *machine_id;      /* a valid /etc/machine-id, or NULL */
+	struct osrel os;
+};
+/** host_ids_read() - the files above under @root; missing ones leave their fields NULL. */
+void host_ids_read(const char *root, struct host_ids *ret);
+void host_ids_free(struct host_ids *h);
+/**
+ * resolve_token() - kernel-install's order: @opt (--entry-token), then
+ * /etc/kernel/entry-token, the machine ID, IMAGE_ID or ID of os-release.
+ * Return: a malloc'd token usable in file names, or NULL (printed why).
+ */
+char *resolve_token(const char *opt, const struct host_ids *h);
 /** entry_token() - the entry token as `entry add` finds it (--entry-token @opt first). NULL: printed why. */
 char *entry_token(const char *opt);
 
@@ -77,10 +95,33 @@ char *path_below(const char *boot, const char *file);
  * another loader's, a file the user put there). Return: entries removed, or -1.
  */
 int entry_remove_id(const char *root, const char *id, const char *keep, bool files);
+/**
+ * uki_remove_id() - delete the UKIs of entry @id in @esp/EFI/Linux (ID.efi,
+ * ID+L.efi, ID+L-D.efi) but @keep (a file name, or NULL): those handoff built
+ * (the stub's .sbat names handoff); another is kept, with a note.
+ * Return: UKIs removed, or -1.
+ */
+int uki_remove_id(const char *esp, const char *id, const char *keep);
 /** entry_remove() - `handoff entry remove`. */
 int entry_remove(int argc, char **argv, const char *help);
 
+/* entry_uki.c */
+struct handoff_conf;
+/**
+ * entry_install_uki() - layout=uki: @s as ESP/EFI/Linux/TOKEN-VERSION[+TRIES].efi,
+ * a UKI of the kernel, initrds and options of @s and @root's os-release,
+ * signed (and with PCR policies) as @conf says; the same image already there
+ * (whatever its signature) is kept with its counter; every other file of
+ * the entry goes (older UKIs, a Type #1 entry and its copies).
+ * Return: 0 or -1 (reason printed).
+ */
+int entry_install_uki(const struct entry_spec *s, const struct handoff_conf *conf, const char *root);
+
 /* entry_system.c: what `entry add --kernel-version` takes from the system */
+/** fs_root_of() - the root of the file system holding @path (its mount point; $HANDOFF_FS_ROOT counts as one). */
+char *fs_root_of(const char *path);
+/** kernel_conf_root() - /etc/kernel, or $KERNEL_INSTALL_CONF_ROOT (kernel-install's own variable). */
+const char *kernel_conf_root(void);
 /**
  * system_cmdline() - $KERNEL_INSTALL_CONF_ROOT/cmdline (default
  * /etc/kernel/cmdline), else /usr/lib/kernel/cmdline, else /proc/cmdline

@@ -1,13 +1,15 @@
 /* handoff entry remove: an entry's files in every state of boot counting
  * (UAPI.1 "Boot counting": ID.conf, ID+LEFT.conf, ID+LEFT-DONE.conf), on the
- * ESP and in /boot/loader/entries, and the copies handoff made on the ESP for
- * it alone; never a file handoff did not write. */
+ * ESP and in /boot/loader/entries, the copies handoff made on the ESP for
+ * it alone, and its UKIs in ESP/EFI/Linux (ID.efi ... ID+LEFT-DONE.efi,
+ * layout=uki); never a file handoff did not write. */
 #define _GNU_SOURCE
 #include "entry.h"
 #include "esp.h"
 #include "readers.h"
 #include "core/array.h"
 #include "core/bls_count.h"
+#include "core/pe.h"
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -163,6 +165,60 @@ int entry_remove_id(const char *root, const char *id, const char *keep, bool fil
 	return r < 0 ? -1 : (int)n;
 }
 
+/* A UKI handoff built: its .sbat (the stub's) names handoff. */
+static bool is_handoff_uki(const char *path)
+{
+	struct pe_info *pe = xmalloc(sizeof(*pe));
+	struct diag_capture quiet;
+	const struct pe_section *sbat;
+	const uint8_t *data = NULL;
+	uint8_t *buf = NULL;
+	size_t len = 0, n = 0;
+	bool r = false;
+
+	diag_capture_begin(&quiet);
+	if (read_file(path, TOOL_READ_MAX, &buf, &len) == 0 && pe_parse(buf, len, path, pe) == EFI_SUCCESS &&
+	    (sbat = pe_find_section(pe, ".sbat")))
+		data = pe_section_data(sbat, buf, len, PE_LAYOUT_FILE, &n);
+	r = data && memmem(data, n, "\nhandoff,", 9) != NULL;
+	diag_capture_end(&quiet);
+	diag_capture_free(&quiet);
+	free(buf);
+	free(pe);
+	return r;
+}
+
+int uki_remove_id(const char *esp, const char *id, const char *keep)
+{
+	char *dir = path_join(esp, "EFI/Linux"), **names = NULL;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = 0;
+	int r = 0;
+
+	while (d && (e = readdir(d)))
+		if (bls_count_same_entry(e->d_name, ".efi", id) && !(keep && strcmp(e->d_name, keep) == 0)) {
+			char *name = xstrdup(e->d_name);
+			array_append(&names, &n, sizeof(char *), &name);
+		}
+	if (d)
+		closedir(d);
+	for (size_t i = 0; i < n && r >= 0; i++) {
+		char *path = path_join(dir, names[i]);
+
+		if (!is_handoff_uki(path))
+			tool_note("keeping %s: not a UKI handoff built", path);
+		else if (unlink(path) == 0)
+			printf("removed %s\n", path), r++;
+		else if (errno != ENOENT)
+			r = -tool_fail("%s: %s", path, strerror(errno));
+		free(path);
+	}
+	strv_free(names, n);
+	free(dir);
+	return r;
+}
+
 /* The entry id: the file name without ".conf" and without a boot counter. */
 static char *strip_name(const char *arg)
 {
@@ -237,6 +293,10 @@ int entry_remove(int argc, char **argv, const char *help)
 	}
 	boot = a.boot ? a.boot : BOOT_DIR_DEFAULT;
 	n = entry_remove_id(esp, id, NULL, /* files= */ true);
+	if (n >= 0) {
+		int u = uki_remove_id(esp, id, NULL);
+		n = u < 0 ? u : n + u;
+	}
 	if (n >= 0 && is_dir(boot) && !same_file(boot, esp)) {
 		int m = entry_remove_id(boot, id, NULL, /* files= */ false);
 		n = m < 0 ? m : n + m;

@@ -24,7 +24,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-static const char *kernel_conf_root(void)
+const char *kernel_conf_root(void)
 {
 	const char *env = getenv("KERNEL_INSTALL_CONF_ROOT");
 
@@ -108,6 +108,13 @@ static char *mount_root_of(const char *real)
 			*slash = '\0';
 	}
 	return cur;
+}
+
+char *fs_root_of(const char *path)
+{
+	char real[PATH_MAX];
+
+	return realpath(path, real) ? mount_root_of(real) : NULL;
 }
 
 struct blockdev {

@@ -9,6 +9,7 @@
  * /etc/handoff in tests. */
 #define _GNU_SOURCE
 #include "esp.h"
+#include "handoff_conf.h"
 #include "core/gpt.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -21,18 +22,10 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#define CONF_DIR "/etc/handoff"
 #define ESP_RECORD "esp"
 #define GPT_HEAD_BYTES (64u << 10) /* LBA 0 to the end of any sane entry array */
 
 static const char *const esp_candidates[] = { "/efi", "/boot/efi", "/boot" };
-
-static const char *conf_dir(void)
-{
-	const char *env = getenv("HANDOFF_CONF_DIR");
-
-	return env && *env ? env : CONF_DIR;
-}
 
 static bool fs_is_fat(const char *path)
 {

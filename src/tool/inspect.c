@@ -4,12 +4,10 @@
  * spec §4.7, WIN_CERTIFICATE), and UKI sections (UAPI.5 Unified Kernel Image). */
 #include "inspect.h"
 #include "json.h"
+#include "pe_sig.h"
 #include "core/fmt.h"
 #include "core/log.h"
 #include <string.h>
-
-#define WIN_CERT_HEADER_SIZE 8
-#define WIN_CERT_TYPE_PKCS_SIGNED_DATA 0x0002u
 
 const char *inspect_format_name(enum inspect_format f)
 {
@@ -36,32 +34,6 @@ static EFI_STATUS check_overlap(const struct pe_info *pe, const char *name)
 					EFI_LOAD_ERROR, "%s: section %u (%s) at %#x overlaps section %u (%s) at %#x",
 					name, k, b->name, b->virtual_address, i, a->name, a->virtual_address);
 		}
-	}
-	return EFI_SUCCESS;
-}
-
-/* PE/COFF §4.7: WIN_CERTIFICATE entries {dwLength, wRevision, wCertificateType},
- * each quadword aligned. pe_parse() already checked the table lies in the file. */
-static EFI_STATUS check_certs(const uint8_t *buf, const struct pe_info *pe, const char *name, bool *ret_signed)
-{
-	uint64_t off = pe->cert_offset, end = (uint64_t)pe->cert_offset + pe->cert_size;
-
-	*ret_signed = false;
-	while (pe->cert_size && off < end) {
-		uint32_t length;
-
-		if (end - off < WIN_CERT_HEADER_SIZE)
-			return log_error_status(EFI_LOAD_ERROR, "%s: certificate table: %llu stray bytes at %#llx",
-						name, (unsigned long long)(end - off), (unsigned long long)off);
-		length = get_le32(buf + off);
-		if (length < WIN_CERT_HEADER_SIZE || length > end - off)
-			return log_error_status(
-				EFI_LOAD_ERROR,
-				"%s: certificate table: entry at %#llx has dwLength %u, outside the table (%#x+%#x)",
-				name, (unsigned long long)off, length, pe->cert_offset, pe->cert_size);
-		if (get_le16(buf + off + 6) == WIN_CERT_TYPE_PKCS_SIGNED_DATA)
-			*ret_signed = true;
-		off += ALIGN_UP((uint64_t)length, 8);
 	}
 	return EFI_SUCCESS;
 }
@@ -149,7 +121,7 @@ EFI_STATUS inspect_image(const uint8_t *buf, size_t len, const char *name, struc
 		return EFI_SUCCESS;
 	err = check_overlap(&r->img.pe, name);
 	if (!EFI_ERROR(err))
-		err = check_certs(buf, &r->img.pe, name, &r->is_signed);
+		err = pe_cert_table_check(buf, &r->img.pe, name, &r->is_signed);
 	if (EFI_ERROR(err))
 		return err;
 	r->sbat = blob_of_section(buf, len, &r->img.pe, ".sbat");

@@ -17,6 +17,7 @@ static const struct command commands[] = {
 	{ "update", cmd_update, "[--esp DIR] [--graceful]", "replace an installed loader by this version's" },
 	{ "entry", cmd_entry, "add|list|remove ...", "manage Boot Loader Specification entries" },
 	{ "status", cmd_status, "[--json]", "what booted, what will boot, the ESP and entries" },
+	{ "bless", cmd_bless, "[--bad|--status]", "mark this counted boot good (or bad)" },
 	{ "set-default", cmd_set_default, "ID", "the default entry (LoaderEntryDefault)" },
 	{ "set-oneshot", cmd_set_oneshot, "ID", "the entry for the next boot only (LoaderEntryOneShot)" },
 	{ "set-timeout", cmd_set_timeout, "SECONDS", "the menu timeout (LoaderConfigTimeout)" },

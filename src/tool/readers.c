@@ -112,3 +112,112 @@ size_t boot_order_put_first(const uint8_t *cur, size_t len, uint16_t num, uint8_
 		}
 	return n;
 }
+
+/* The component of @n bytes at @s is a name: not empty, ".", or "..". */
+static bool component_ok(const char *s, size_t n)
+{
+	return n && !(n == 1 && s[0] == '.') && !(n == 2 && s[0] == '.' && s[1] == '.');
+}
+
+char *count_path_relative(const char *value, const char **ret_why)
+{
+	size_t len = strlen(value), at, o = 0, comp = 0;
+	char *out;
+
+	if (len == 0 || len > PATH_VALUE_MAX)
+		return *ret_why = len ? "longer than 1024 bytes" : "empty", NULL;
+	if (!utf8_check(value, len, &at))
+		return *ret_why = "not well-formed UTF-8", NULL;
+	if (value[0] != '\\' && value[0] != '/')
+		return *ret_why = "not a path from the partition's root (no leading '\\')", NULL;
+	out = xmalloc(len);
+	for (size_t i = 1; i <= len; i++) {
+		char c = value[i];
+
+		if (c && (unsigned char)c < 0x20)
+			*ret_why = "holds a control character";
+		else if (c && c != '\\' && c != '/') {
+			out[o++] = c;
+			continue;
+		} else if (!component_ok(out + comp, o - comp))
+			*ret_why = "has an empty, \".\" or \"..\" component";
+		else {
+			out[o++] = c ? '/' : '\0';
+			comp = o;
+			continue;
+		}
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+static char *trimmed(const char *s, size_t n)
+{
+	while (n && is_blank(*s))
+		s++, n--;
+	while (n && is_blank(s[n - 1]))
+		n--;
+	if (n >= 2 && (s[0] == '"' || s[0] == '\'') && s[n - 1] == s[0])
+		s++, n -= 2;
+	return dup_n(s, n);
+}
+
+/* One line (without its line feed) into @ret; false for a blank line or a comment. */
+static bool kv_line_parse(const char *p, size_t len, struct kv_line *ret)
+{
+	const char *eq;
+	size_t i = 0, at;
+
+	while (i < len && is_blank(p[i]))
+		i++;
+	if (i == len || p[i] == '#')
+		return false;
+	eq = memchr(p, '=', len);
+	if (memchr(p, '\0', len))
+		ret->problem = "holds a NUL byte";
+	else if (!utf8_check(p, len, &at))
+		ret->problem = "is not well-formed UTF-8";
+	else if (!eq)
+		ret->problem = "is not key=value";
+	if (ret->problem)
+		return true;
+	ret->key = trimmed(p, (size_t)(eq - p));
+	ret->value = trimmed(eq + 1, len - (size_t)(eq + 1 - p));
+	if (!*ret->key || strpbrk(ret->key, " \t\"'")) {
+		free(ret->key);
+		free(ret->value);
+		ret->key = ret->value = NULL;
+		ret->problem = "has no usable key before '='";
+	}
+	return true;
+}
+
+size_t kv_parse(const char *text, size_t len, struct kv_line **ret)
+{
+	struct kv_line *v = NULL, cur;
+	size_t n = 0, line = 0;
+
+	for (size_t pos = 0, end; pos < len; pos = end + 1) {
+		const char *lf = memchr(text + pos, '\n', len - pos);
+
+		end = lf ? (size_t)(lf - text) : len;
+		cur = (struct kv_line){ .line = ++line };
+		if (kv_line_parse(text + pos, end - pos, &cur) &&
+		    array_append(&v, &n, sizeof(cur), &cur) != EFI_SUCCESS) {
+			fputs("handoff: out of memory\n", stderr);
+			exit(EXIT_FAIL);
+		}
+	}
+	*ret = v;
+	return n;
+}
+
+void kv_free(struct kv_line *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].key);
+		free(v[i].value);
+	}
+	free(v);
+}

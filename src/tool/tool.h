@@ -38,6 +38,7 @@ int cmd_run(int argc, char **argv);
 int cmd_uki(int argc, char **argv);
 int cmd_addon(int argc, char **argv);
 int cmd_wrap(int argc, char **argv);
+int cmd_bless(int argc, char **argv);
 
 /**
  * disk_build() - write the GPT disk image @img: an ESP with the tree @esp and,
@@ -107,7 +108,8 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* ---- files (util.c): return 0 or -1 with the reason already printed ---- */
+/* ---- files (util.c) and programs (process.c): return 0 or -1 with the reason already printed ---- */
+/** read_file() - the whole file (at most @max bytes), malloc'd, with a NUL after its *@ret_len bytes. */
 int read_file(const char *path, uint64_t max, uint8_t **ret, size_t *ret_len);
 /** read_file_opt() - as read_file(), but a missing file gives 0 and *ret = NULL. */
 int read_file_opt(const char *path, uint64_t max, uint8_t **ret, size_t *ret_len);
@@ -148,6 +150,13 @@ int random_bytes(void *buf, size_t n);
  * the command printed. Return: 0 or -1.
  */
 int run_command(const char *what, char *const argv[]);
+/**
+ * run_output() - run_command(), with what @argv prints on stdout in *@ret
+ * (malloc'd; its stderr goes where the tool's goes). Return: 0 or -1 (printed).
+ */
+int run_output(const char *what, char *const argv[], char **ret);
+/** find_program() - @name's path in $PATH, as posix_spawnp() finds it, or NULL. Allocated. */
+char *find_program(const char *name);
 
 /**
  * loader_find() - the loader image: @opt (--loader) when given, else

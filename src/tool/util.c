@@ -1,4 +1,4 @@
-/* File and process helpers of the host tool. Outputs are written atomically
+/* File helpers of the host tool. Outputs are written atomically
  * (temp file + fsync + rename) so an interrupted or failed command never
  * leaves a half-written file; every failure prints one line naming the path. */
 #define _GNU_SOURCE
@@ -8,15 +8,11 @@
 #include <ftw.h>
 #include <getopt.h>
 #include <limits.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
 
 static int read_fd(int fd, const char *path, uint64_t max, uint8_t **ret, size_t *ret_len)
 {
@@ -31,7 +27,7 @@ static int read_fd(int fd, const char *path, uint64_t max, uint8_t **ret, size_t
 	if ((uint64_t)st.st_size > max)
 		return tool_fail("%s: %llu bytes, more than the %llu handoff reads", path,
 				 (unsigned long long)st.st_size, (unsigned long long)max), -1;
-	buf = xmalloc((size_t)st.st_size);
+	buf = xmalloc((size_t)st.st_size + 1); /* a NUL after the bytes: text readers rely on it */
 	while (len < (size_t)st.st_size) {
 		ssize_t n = read(fd, buf + len, (size_t)st.st_size - len);
 		if (n < 0 && errno == EINTR)
@@ -43,6 +39,7 @@ static int read_fd(int fd, const char *path, uint64_t max, uint8_t **ret, size_t
 		}
 		len += (size_t)n;
 	}
+	buf[len] = '\0';
 	*ret = buf;
 	*ret_len = len;
 	return 0;
@@ -319,75 +316,6 @@ bool parse_u64(const char *s, uint64_t max, uint64_t *ret)
 	return true;
 }
 
-/* The last non-empty line of a command's output: usually the reason. */
-static void last_line(const char *out, size_t len, char *line, size_t size)
-{
-	size_t end = len, start;
-
-	while (end && (out[end - 1] == '\n' || out[end - 1] == '\r'))
-		end--;
-	start = end;
-	while (start && out[start - 1] != '\n')
-		start--;
-	snprintf(line, size, "%.*s", (int)(end - start), out + start);
-}
-
-static int wait_collect(pid_t pid, int fd, struct strbuf *out)
-{
-	char chunk[4096];
-	ssize_t n;
-	int status;
-
-	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			break;
-		if (out->len < (1u << 20))
-			sb_putn(out, chunk, (size_t)n);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return status;
-}
-
-int run_command(const char *what, char *const argv[])
-{
-	posix_spawn_file_actions_t fa;
-	struct strbuf out = { 0 };
-	char line[512];
-	int pipefd[2], status, err;
-	pid_t pid;
-
-	if (pipe2(pipefd, O_CLOEXEC) < 0)
-		return tool_fail("%s: pipe: %s", what, strerror(errno)), -1;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
-	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
-	err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(pipefd[1]);
-	if (err) {
-		close(pipefd[0]);
-		return tool_fail("%s: cannot run %s: %s", what, argv[0], strerror(err)), -1;
-	}
-	status = wait_collect(pid, pipefd[0], &out);
-	close(pipefd[0]);
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-		sb_free(&out);
-		return 0;
-	}
-	last_line(sb_str(&out), out.len, line, sizeof(line));
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && !*line)
-		snprintf(line, sizeof(line), "not found");
-	tool_fail("%s: %s failed (%s %d)%s%s", what, argv[0], WIFEXITED(status) ? "exit" : "signal",
-		  WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), *line ? ": " : "", line);
-	sb_free(&out);
-	return -1;
-}
-
 int usage_bad_option(int c, char **argv)
 {
 	if (c == ':')
@@ -466,30 +394,4 @@ char *loader32_find(const char *opt)
 char *stub_find(const char *opt)
 {
 	return artifact_find(opt, "handoff-stub.efi", "../lib/handoff/handoff-stub.efi", "stub");
-}
-
-/* The unsigned image and sbsign's output are temporary files beside OUT,
- * renamed over it at the end. */
-int write_image_signed(const char *out, const char *key, const char *cert, const uint8_t *data, size_t len)
-{
-	char *unsigned_path, *signed_path;
-	int r;
-
-	if (!key)
-		return write_file_atomic(out, data, len, 0644);
-	unsigned_path = xasprintf("%s.unsigned-tmp", out);
-	signed_path = xasprintf("%s.signed-tmp", out);
-	r = write_file_atomic(unsigned_path, data, len, 0644);
-	if (r == 0)
-		r = run_command(out, (char *[]){"sbsign", "--key", (char *)key, "--cert", (char *)cert, "--output",
-						signed_path, unsigned_path, NULL});
-	if (r == 0 && rename(signed_path, out) < 0) {
-		tool_fail("%s: rename: %s", out, strerror(errno));
-		r = -1;
-	}
-	unlink(unsigned_path);
-	unlink(signed_path);
-	free(unsigned_path);
-	free(signed_path);
-	return r;
 }

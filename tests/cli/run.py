@@ -21,7 +21,8 @@ sys.path[:0] = [os.path.dirname(HERE), HERE]  # tests/: the harness package; tes
 import common  # noqa: E402
 
 MODULES = ("cmd_general", "cmd_inspect", "cmd_install", "cmd_entry", "cmd_disk", "cmd_run",
-           "cmd_images", "cmd_pcr", "cmd_new_user", "cmd_system", "cmd_utf8", "cmd_partitions", "cmd_addon")
+           "cmd_images", "cmd_pcr", "cmd_new_user", "cmd_system", "cmd_utf8", "cmd_partitions", "cmd_addon",
+           "cmd_counting", "cmd_signing")
 BOOTS = ("cmd_run", "cmd_new_user")  # the modules --no-boot leaves out
 
 

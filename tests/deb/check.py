@@ -1,10 +1,11 @@
 #!/usr/bin/python3
 """The Debian package (make deb, scripts/mkdeb.sh), checked without
 installing it: control fields, the exact file list with owners and modes,
-conffiles, the maintainer scripts and hooks parse as sh and pass shellcheck,
-each hook hands every value to handoff as one argument (a stand-in handoff
-records its argv), the binaries are the build's, and lintian reports no
-error and no warning. What the package does once installed is `make
+conffiles, the maintainer scripts, hooks and the generator parse as sh and
+pass shellcheck, each hook hands every value to handoff as one argument (a
+stand-in handoff records its argv), the boot-counting units are ordered as
+systemd's, handoff.conf sets nothing, the binaries are the build's, and
+lintian reports no error and no warning. What the package does once installed is `make
 system-test` (tests/system/run.py)."""
 import os
 import subprocess
@@ -22,7 +23,13 @@ FILES = {  # path -> mode
     "usr/lib/handoff/handoff-stub.efi": "-rw-r--r--", "usr/share/man/man1/handoff.1.gz": "-rw-r--r--",
     "usr/share/doc/handoff/copyright": "-rw-r--r--", "usr/share/doc/handoff/changelog.gz": "-rw-r--r--",
     "usr/lib/kernel/install.d/90-handoff.install": "-rwxr-xr-x",
+    "etc/handoff/handoff.conf": "-rw-r--r--", "usr/share/lintian/overrides/handoff": "-rw-r--r--",
+    "lib/systemd/system/handoff-bless-boot.service": "-rw-r--r--",
+    "lib/systemd/system/handoff-boot-check-no-failures.service": "-rw-r--r--",
+    "lib/systemd/system-generators/handoff-bless-boot-generator": "-rwxr-xr-x",
 }
+GENERATOR = "lib/systemd/system-generators/handoff-bless-boot-generator"
+LOADER_GUID = "4a67b082-0a4c-41cf-b6c7-440b29bb8c4f"
 FILES.update({h: "-rwxr-xr-x" for h in HOOKS})
 if os.path.exists(os.path.join(ROOT, "build", "handoffia32.efi")):
     FILES["usr/lib/handoff/handoffia32.efi"] = "-rw-r--r--"
@@ -102,6 +109,40 @@ def check_hooks(tmp):
     check("shellcheck finds nothing in the hooks", lint.returncode == 0, lint.stdout[-1500:])
 
 
+def unit(path):
+    """{key: [values]} of a unit file's [Unit] and [Service] sections."""
+    keys = {}
+    for line in open(path).read().splitlines():
+        if "=" in line and not line.startswith("#"):
+            k, v = line.split("=", 1)
+            keys.setdefault(k, []).append(v)
+    return keys
+
+
+def check_units(tmp):
+    """Ordered as Debian 12's systemd-bless-boot.service and systemd-boot-check-no-failures.service,
+    only on a counted boot, never beside systemd-bless-boot."""
+    counted = "/sys/firmware/efi/efivars/LoaderBootCountPath-" + LOADER_GUID
+    bless = unit(os.path.join(tmp, "lib/systemd/system/handoff-bless-boot.service"))
+    check("handoff-bless-boot.service: after boot-complete.target (required), runs handoff bless, only when "
+          "counted and without systemd-bless-boot",
+          bless.get("Requires") == ["boot-complete.target"] and
+          bless.get("After") == ["local-fs.target boot-complete.target"] and
+          bless.get("DefaultDependencies") == ["no"] and bless.get("ExecStart") == ["/usr/bin/handoff bless"] and
+          sorted(bless.get("ConditionPathExists", [])) ==
+          sorted([counted, "!/lib/systemd/systemd-bless-boot", "!/usr/lib/systemd/systemd-bless-boot"]), bless)
+    chk = unit(os.path.join(tmp, "lib/systemd/system/handoff-boot-check-no-failures.service"))
+    check("handoff-boot-check-no-failures.service: after the default target, before boot-complete.target",
+          chk.get("After") == ["default.target graphical.target multi-user.target"] and
+          "boot-complete.target" in chk.get("Before", []) and chk.get("ConditionPathExists") == [counted] and
+          chk.get("ExecStart") == ["/usr/bin/handoff bless --check-no-failures"], chk)
+    gen = open(os.path.join(tmp, GENERATOR)).read()
+    check("the generator links both units on a counted boot, and steps aside for systemd-bless-boot",
+          counted in gen and "basic.target.wants/handoff-bless-boot.service" in gen and
+          "boot-complete.target.requires/handoff-boot-check-no-failures.service" in gen and
+          "/lib/systemd/systemd-bless-boot" in gen, gen)
+
+
 def main():
     r = out(os.path.join(ROOT, "scripts", "mkdeb.sh"), cwd=ROOT)
     check("make deb builds %s" % os.path.relpath(DEB, ROOT), r.returncode == 0 and os.path.exists(DEB), r.stderr)
@@ -126,12 +167,22 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run(["dpkg-deb", "-R", DEB, tmp], check=True)
         conffiles = open(os.path.join(tmp, "DEBIAN/conffiles")).read().split()
-        check("conffiles: the three hooks in /etc", sorted(conffiles) == sorted("/" + h for h in HOOKS), conffiles)
+        check("conffiles: the three hooks and handoff.conf in /etc",
+              sorted(conffiles) == sorted("/" + h for h in HOOKS + ("etc/handoff/handoff.conf",)), conffiles)
         scripts = [os.path.join(tmp, "DEBIAN", s) for s in ("postinst", "postrm")] + \
-            [os.path.join(tmp, h) for h in HOOKS + ("usr/lib/kernel/install.d/90-handoff.install",)]
+            [os.path.join(tmp, h) for h in HOOKS + ("usr/lib/kernel/install.d/90-handoff.install", GENERATOR)]
         bad = [s for s in scripts if out("sh", "-n", s).returncode != 0]
         check("maintainer scripts and hooks parse as sh", not bad, bad)
         check_hooks(tmp)
+        check_units(tmp)
+        lint = out("shellcheck", "-s", "sh", *scripts[:2], os.path.join(tmp, GENERATOR))
+        check("shellcheck finds nothing in postinst, postrm and the generator", lint.returncode == 0,
+              lint.stdout[-1500:])
+        conf = open(os.path.join(tmp, "etc/handoff/handoff.conf")).read().splitlines()
+        check("handoff.conf sets nothing (every setting commented out, each documented)",
+              all(not l or l.startswith("#") for l in conf) and
+              all("#%s=" % k in "\n".join(conf) for k in ("layout", "sign-key", "sign-cert", "pcr-private-key",
+                                                             "pcr-public-key")), conf)
         for built, packaged in (("build/handoff.efi", "usr/lib/handoff/handoffx64.efi"),
                                 ("build/handoff-stub.efi", "usr/lib/handoff/handoff-stub.efi")):
             same = open(os.path.join(ROOT, built), "rb").read() == open(os.path.join(tmp, packaged), "rb").read()

@@ -2,7 +2,8 @@
  * byte picks the suffix (".conf", ".efi" or none), the rest is the name.
  * Checked: the parse stays inside the name, the next name parses back with
  * LEFT one lower (not below 0) and DONE one higher (saturating), the same
- * NAME and suffix, and bls_count_same_entry() agrees with the parse. */
+ * NAME and suffix, and bls_count_same_entry() agrees with the parse; the
+ * good name is NAME and the suffix, the bad one parses back as +0-DONE. */
 #include "core/bls_count.h"
 #include <stdlib.h>
 
@@ -32,6 +33,28 @@ static void check_next(const char *name, const char *suffix, const struct bls_co
 	free(next);
 }
 
+/* handoff bless: good is NAME and the suffix, bad parses back as +0-DONE of the same NAME. */
+static void check_marks(const char *name, const char *suffix, const struct bls_counter *c)
+{
+	char *good = bls_count_good_name(name, c), *bad = bls_count_bad_name(name, c);
+	struct bls_counter b;
+
+	if (!c->counted) {
+		if (good || bad)
+			__builtin_trap();
+		return;
+	}
+	if (!good || !bad || strlen(good) != c->base_len + strlen(name + c->suffix_pos) ||
+	    memcmp(good, name, c->base_len) != 0 || strcmp(good + c->base_len, name + c->suffix_pos) != 0)
+		__builtin_trap();
+	bls_count_parse(bad, suffix, &b);
+	if (!b.counted || b.base_len != c->base_len || memcmp(bad, name, c->base_len) != 0 || b.left != 0 ||
+	    b.done != c->done || strcmp(bad + b.suffix_pos, name + c->suffix_pos) != 0)
+		__builtin_trap();
+	free(good);
+	free(bad);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *suffix;
@@ -53,6 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (c.counted && (c.left > BLS_COUNT_MAX || c.done > BLS_COUNT_MAX || name[c.base_len] != '+'))
 		__builtin_trap();
 	check_next(name, suffix, &c);
+	check_marks(name, suffix, &c);
 	id = malloc(c.base_len + 1);
 	memcpy(id, name, c.base_len);
 	id[c.base_len] = '\0';

@@ -2,8 +2,10 @@
  * (image_identify, bz_parse, pe_parse, uki_parse, osrel_parse) plus the
  * tool's own checks and both renderers (linked from the Makefile's
  * FUZZ_TOOL_SRCS). Beyond not crashing, the JSON must be valid UTF-8 without
- * raw control characters, and the text report must be printable ASCII lines. */
+ * raw control characters, and the text report must be printable ASCII lines;
+ * pe_same_image() (install and update compare loaders with it) is symmetric. */
 #include "tool/inspect.h"
+#include "tool/pe_sig.h"
 #include "core/str16.h"
 
 static size_t utf8_seq(const uint8_t *s, size_t n)
@@ -34,6 +36,18 @@ static void check_text(const struct strbuf *sb)
 	}
 }
 
+/* pe_same_image() gives the same answer whichever image comes first. */
+static void check_same_image(const uint8_t *data, size_t size)
+{
+	bool self = pe_same_image(data, size, data, size);
+	size_t cut = size > 16 ? size - 16 : 0;
+
+	if (self != pe_same_image(data, size, data, size))
+		__builtin_trap();
+	if (pe_same_image(data, size, data, cut) != pe_same_image(data, cut, data, size))
+		__builtin_trap();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct inspect_result r;
@@ -46,6 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_text(&text);
 	}
 	inspect_result_free(&r);
+	check_same_image(data, size);
 	sb_free(&json);
 	sb_free(&text);
 	return 0;

@@ -5,7 +5,8 @@
  * spaces without the dropped ones; BootOrder gets the new number first and
  * only once, the other numbers in their order; a string variable decodes to
  * well-formed UTF-8 that writes back as the same units (lone surrogates as
- * U+FFFD). */
+ * U+FFFD); LoaderBootCountPath gives a relative path of names or a reason;
+ * a configuration file's keys and values are UTF-8, each from one line. */
 #define _GNU_SOURCE /* memmem */
 #include "tool/readers.h"
 #include "core/array.h"
@@ -95,11 +96,63 @@ static void check_string_variable(const uint8_t *data, size_t size)
 	mem_free(s);
 }
 
+/* LoaderBootCountPath: a relative path of names, never "..", never leaving the partition. */
+static void check_count_path(const uint8_t *data, size_t size)
+{
+	char *value = malloc(size + 1), *rel;
+	const char *why = NULL;
+
+	memcpy(value, data, size);
+	value[size] = '\0';
+	rel = count_path_relative(value, &why);
+	if (rel) {
+		size_t n = strlen(rel);
+
+		if (why || !n || n >= size || rel[0] == '/' || rel[n - 1] == '/' || strchr(rel, '\\') ||
+		    strstr(rel, "//") || !ref_utf8_valid((const uint8_t *)rel, n, NULL))
+			abort();
+		for (size_t i = 0, start = 0; i <= n; i++)
+			if (!rel[i] || rel[i] == '/') {
+				if (i == start || (i - start == 1 && rel[start] == '.') ||
+				    (i - start == 2 && rel[start] == '.' && rel[start + 1] == '.'))
+					abort(); /* an empty, "." or ".." component */
+				start = i + 1;
+			}
+		for (size_t i = 0; i < n; i++)
+			if ((unsigned char)rel[i] < 0x20)
+				abort();
+	} else if (!why) {
+		abort();
+	}
+	free(rel);
+	free(value);
+}
+
+/* handoff.conf and install.conf lines: whole UTF-8 keys and values, never across a line. */
+static void check_kv(const uint8_t *data, size_t size)
+{
+	struct kv_line *v;
+	size_t n = kv_parse((const char *)data, size, &v), last = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].line <= last || !v[i].key != !v[i].value || !v[i].key == !v[i].problem)
+			abort();
+		last = v[i].line;
+		if (v[i].key && (!*v[i].key || strpbrk(v[i].key, " \t\n\"'") || strchr(v[i].value, '\n') ||
+				 !ref_utf8_valid((const uint8_t *)v[i].key, strlen(v[i].key), NULL) ||
+				 !ref_utf8_valid((const uint8_t *)v[i].value, strlen(v[i].value), NULL)))
+			abort();
+	}
+	kv_free(v, n);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	check_refs(data, size);
 	check_words(data, size);
 	check_boot_order(data, size);
 	check_string_variable(data, size);
+	check_count_path(data, size);
+	check_kv(data, size);
 	return 0;
 }

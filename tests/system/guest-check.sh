@@ -9,10 +9,20 @@
 #           counted entry for a kernel that panics (tries 2), and count the
 #           good kernel too (/etc/kernel/tries 3, its hook run again).
 #   second: after the panicking entry used up its tries: the good kernel,
-#           blessed by systemd-bless-boot.
+#           blessed by handoff-bless-boot.service (no systemd-boot here);
+#           then Secure Boot keys in handoff.conf: handoff update signs the
+#           loader, the package upgraded to the next version keeps it
+#           signed, a downgrade without keys is refused (the package
+#           installs all the same), and layout=uki makes the kernel a
+#           signed, counted UKI.
+#   third:  under Secure Boot (snakeoil keys): the signed loader and UKI,
+#           and the UKI blessed.
 out=/boot/efi/systest
 state=/var/lib/handoff-systest
-if [ -e "$state/first-done" ]; then phase=second; else phase=first; fi
+keys=/etc/handoff-systest/keys
+phase=first
+[ ! -e "$state/first-done" ] || phase=second
+[ ! -e "$state/second-done" ] || phase=third
 d=$out/$phase
 rm -rf "$d"
 mkdir -p "$d"
@@ -39,8 +49,13 @@ handoff status --json > "$d/status.json" 2> "$d/status.err"
 fact status_rc $?
 # without the record of handoff install: the ESP found as bootctl finds it
 HANDOFF_CONF_DIR=/nonexistent handoff status --json > "$d/status-found.json" 2>&1
-/lib/systemd/systemd-bless-boot status > "$d/bless" 2>&1
-systemctl show -p ActiveState -p Result systemd-bless-boot.service > "$d/bless-unit"
+handoff bless --status > "$d/bless" 2>&1
+handoff status > "$d/status.txt" 2>&1
+systemctl show -p ActiveState -p Result handoff-bless-boot.service > "$d/bless-unit"
+systemctl show -p ActiveState -p Result handoff-boot-check-no-failures.service > "$d/check-unit"
+sbvar=/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c
+fact SecureBoot "$(cat "$sbvar" | tail -c 1 | od -An -tu1 | tr -d ' ')"
+fact lockdown "$(cat /sys/kernel/security/lockdown 2>&1)"
 systemctl --failed --no-legend --plain > "$d/failed"
 ls /boot/loader/entries > "$d/boot-entries" 2>&1
 ls /boot/efi/loader/entries > "$d/esp-entries" 2>&1
@@ -73,6 +88,32 @@ if [ "$phase" = first ]; then
 	ls /boot/efi/loader/entries > "$d/esp-entries-counted" 2>&1
 	mkdir -p "$state"
 	touch "$state/first-done"
+elif [ "$phase" = second ]; then
+	newest=$(cat /etc/handoff-systest/newest)
+	sb() { sbverify --cert "$keys/db.crt" "$1" > /dev/null 2>&1; echo $?; }
+	loader=/boot/efi/EFI/BOOT/BOOTX64.EFI
+	printf 'sign-key=%s\nsign-cert=%s\n' "$keys/db.key" "$keys/db.crt" >> /etc/handoff/handoff.conf
+	handoff update > "$d/sign-update.log" 2>&1
+	fact sign_update_rc $?
+	fact signed_after_update "$(sb $loader) $(sb /boot/efi/EFI/handoff/handoffx64.efi)"
+	fact loader_after_update "$(sha256sum < $loader)"
+	dpkg -i --force-confold /var/tmp/handoff-systest/next.deb > "$d/upgrade.log" 2>&1
+	fact upgrade_rc $?
+	fact signed_after_upgrade "$(sb $loader) $(sb /boot/efi/EFI/handoff/handoffx64.efi)"
+	fact loader_after_upgrade "$(sha256sum < $loader)"
+	cp /etc/handoff/handoff.conf /etc/handoff-systest/handoff.conf
+	grep -v '^sign-' /etc/handoff-systest/handoff.conf > /etc/handoff/handoff.conf
+	dpkg -i --force-confold /var/tmp/handoff-systest/this.deb > "$d/downgrade.log" 2>&1
+	fact downgrade_rc $?
+	fact loader_after_downgrade "$(sha256sum < $loader)"
+	cp /etc/handoff-systest/handoff.conf /etc/handoff/handoff.conf
+	echo layout=uki >> /etc/handoff/handoff.conf
+	/etc/kernel/postinst.d/zz-handoff "$newest" "/boot/vmlinuz-$newest" > "$d/uki-hook.log" 2>&1
+	fact uki_hook_rc $?
+	ls /boot/efi/EFI/Linux > "$d/esp-ukis" 2>&1
+	ls /boot/efi/loader/entries > "$d/esp-entries-uki" 2>&1
+	fact uki_signed "$(sb "/boot/efi/EFI/Linux/$(head -n1 "$d/esp-ukis")")"
+	touch "$state/second-done"
 fi
 fact done yes
 sync

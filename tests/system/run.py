@@ -2,16 +2,18 @@
 """make system-test: handoff on a real Debian 12 system (issue 16).
 
 1. A Debian 12 root made by debootstrap (minbase with systemd-sysv, udev,
-   initramfs-tools, systemd-boot for bootctl and systemd-bless-boot), cached
-   as a tarball in build/system-test/cache; apt's downloads are cached there
-   too, so a second run fetches only the package lists.
+   initramfs-tools; no systemd-boot: boot counting must work with handoff's
+   package alone), cached as a tarball in build/system-test/cache; apt's
+   downloads are cached there too, so a second run fetches only the package
+   lists. bootctl alone (no systemd-bless-boot, no postinst) is taken out of
+   systemd-boot's package into /usr/local/bin, to compare with handoff status.
 2. In a chroot (a private mount namespace: nothing stays mounted):
    apt-get install ./handoff_*.deb; handoff install --esp /boot/efi;
    apt-get install linux-image-amd64 and a second kernel package. The kernel
    hooks must write one in-place entry per kernel in /boot/loader/entries.
 3. A GPT disk from it (handoff disk: FAT ESP, ext4 root, which it names in
    the image's loader.conf: boot-partition PARTUUID), booted in
-   QEMU/OVMF (TCG) four times, one OVMF variable store throughout:
+   QEMU/OVMF (TCG) five times, one OVMF variable store for the first four:
    first  - the newest kernel from the ext4 /boot, multi-user.target; in the
             guest bootctl status names handoff and handoff status agrees on
             every field both print; with the boot-partition line removed,
@@ -22,7 +24,15 @@
             and the good kernel counted (tries 3) are added;
    panic  - twice: the counted entry boots, panics, is renamed +1-1, +0-2;
    second - the good kernel boots (the bad entry sorts last) and
-            systemd-bless-boot drops its counter.
+            handoff-bless-boot.service drops its counter; then, with the
+            snakeoil key in handoff.conf, handoff update signs the loader,
+            the package upgraded to a next version (built here, its loader
+            different) keeps it signed, a downgrade without the keys is
+            refused by the postinst without failing, and layout=uki makes
+            the kernel a signed UKI counted +3;
+   secure - Secure Boot on (OVMF with the snakeoil key in db, fresh
+            variables): the signed loader boots the signed UKI, which is
+            blessed.
 The guest writes what it saw to the ESP (tests/system/guest-check.sh); this
 script reads it with mtools once QEMU has exited. Every check prints PASS or
 FAIL; the last line is "N passed, N failed".
@@ -40,7 +50,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))  # tests/: the harness package
-from harness import case, disk, gpt, qemu  # noqa: E402
+from harness import case, disk, firmware, gpt, qemu  # noqa: E402
+import late  # noqa: E402
 from bootctl import compare_status  # noqa: E402
 from harness.paths import ROOT  # noqa: E402
 
@@ -50,7 +61,9 @@ SUITE, MIRROR = "bookworm", "http://deb.debian.org/debian"
 SOURCES = ("deb http://deb.debian.org/debian bookworm main\n"
            "deb http://deb.debian.org/debian bookworm-updates main\n"
            "deb http://deb.debian.org/debian-security bookworm-security main\n")
-INCLUDE = ("systemd-sysv", "udev", "initramfs-tools", "systemd-boot", "zstd", "dosfstools")
+INCLUDE = ("systemd-sysv", "udev", "initramfs-tools", "zstd", "dosfstools")
+SDBOOT = "/usr/lib/systemd/boot/efi/systemd-bootx64.efi"  # the host's: "the old loader" of an upgrade
+KEYS = "/etc/handoff-systest/keys"  # in the root: the snakeoil key OVMF's Secure Boot build has in db
 CMDLINE = "root=LABEL=root ro console=ttyS0,115200 quiet loglevel=3"
 FULL_BOOT_TIMEOUT, PANIC_TIMEOUT = 900, 400
 
@@ -127,7 +140,7 @@ def write(root, path, text, mode=0o644):
     os.chmod(p, mode)
 
 
-def configure(root, deb):
+def configure(root, deb, deb_next):
     write(root, "/etc/apt/sources.list", SOURCES)
     write(root, "/etc/hostname", "handoff-systest\n")
     write(root, "/etc/fstab", "LABEL=root / ext4 errors=remount-ro 0 1\nLABEL=ESP /boot/efi vfat umask=0077 0 2\n")
@@ -138,6 +151,14 @@ def configure(root, deb):
     write(root, "/etc/initramfs-tools/modules", "virtio_pci\nvirtio_blk\next4\n")
     os.makedirs(os.path.join(root, "boot/efi"), exist_ok=True)
     shutil.copy(deb, os.path.join(root, "tmp"))
+    os.makedirs(os.path.join(root, "var/tmp/handoff-systest"))  # for the guest: /tmp is emptied at boot
+    shutil.copy(deb, os.path.join(root, "var/tmp/handoff-systest/this.deb"))
+    shutil.copy(deb_next, os.path.join(root, "var/tmp/handoff-systest/next.deb"))
+    keys = os.path.join(root, KEYS.lstrip("/"))
+    os.makedirs(keys)
+    key, cert = firmware.snakeoil_key(WORK)
+    shutil.copy(key, os.path.join(keys, "db.key"))
+    shutil.copy(cert, os.path.join(keys, "db.crt"))
     shutil.copy(os.path.join(HERE, "guest-check.sh"), os.path.join(root, "usr/local/sbin/handoff-systest"))
     os.chmod(os.path.join(root, "usr/local/sbin/handoff-systest"), 0o755)
     shutil.copy(os.path.join(HERE, "handoff-systest.service"), os.path.join(root, "etc/systemd/system"))
@@ -162,6 +183,20 @@ echo "$older" > /etc/handoff-systest/older
 """
 
 
+# sbsigntool, as an administrator signing with their own keys installs it (the
+# package Suggests it); bootctl alone, for the comparison with handoff status:
+# no systemd-bless-boot and no systemd-boot postinst in the root
+TOOLS_SCRIPT = r"""
+apt-get install -y -q --no-install-recommends sbsigntool
+rm -rf /tmp/sdboot && mkdir /tmp/sdboot && cd /tmp/sdboot
+apt-get download -q systemd-boot
+dpkg-deb -x systemd-boot_*.deb x
+install -m 0755 "$(find x -type f -path '*/bin/bootctl' | head -n1)" /usr/local/bin/bootctl
+cd / && rm -rf /tmp/sdboot
+"""
+BLESS_BINARIES = ("usr/lib/systemd/systemd-bless-boot", "lib/systemd/systemd-bless-boot")
+
+
 def prepare(root, deb, token):
     """The chroot part. Return (newest, older) kernel versions."""
     step("chroot: apt-get install ./%s" % os.path.basename(deb))
@@ -179,9 +214,9 @@ def prepare(root, deb, token):
     check("/etc/handoff/esp records /boot/efi",
           open(os.path.join(root, "etc/handoff/esp")).read() == "/boot/efi\n")
     # an upgrade: the postinst runs "handoff update", which replaces the loader
-    # installed before (here an "old version": systemd-boot's binary)
+    # installed before (here an "old version": systemd-boot's binary, the host's)
     esp = os.path.join(root, "boot/efi/EFI")
-    old = open(os.path.join(root, "usr/lib/systemd/boot/efi/systemd-bootx64.efi"), "rb").read()
+    old = open(SDBOOT, "rb").read()
     for p in ("handoff/handoffx64.efi", "BOOT/BOOTX64.EFI"):
         open(os.path.join(esp, p), "wb").write(old)
     r = chroot(root, "apt-get install -y -q --reinstall /tmp/%s\n" % os.path.basename(deb), "chroot.log")
@@ -200,6 +235,12 @@ def prepare(root, deb, token):
                "kernels.log")
     check("apt-get install linux-image-amd64 linux-image-%s" % older, r.returncode == 0,
           r.stdout[-3000:] + r.stderr[-2000:])
+    r = chroot(root, TOOLS_SCRIPT, "chroot.log")
+    check("sbsigntool installed; bootctl taken alone; no systemd-boot, no systemd-bless-boot in the root",
+          r.returncode == 0 and os.path.exists(os.path.join(root, "usr/bin/sbsign")) and
+          elf(os.path.join(root, "usr/local/bin/bootctl")) and
+          not os.path.exists(os.path.join(root, "var/lib/dpkg/info/systemd-boot.list")) and
+          not any(os.path.exists(os.path.join(root, p)) for p in BLESS_BINARIES), r.stdout[-1500:] + r.stderr[-1500:])
     entries = os.path.join(root, "boot/loader/entries")
     want = sorted("%s-%s.conf" % (token, v) for v in (newest, older))
     got = sorted(os.listdir(entries)) if os.path.isdir(entries) else []
@@ -228,6 +269,10 @@ def prepare(root, deb, token):
     check("kernel-install add: the plugin wrote the same entry again", r.returncode == 0 and
           os.path.exists(older_conf) and open(older_conf).read() == text, r.stdout + r.stderr)
     return newest, older
+
+
+def elf(path):
+    return os.path.exists(path) and open(path, "rb").read(4) == b"\x7fELF"
 
 
 def tree(d):
@@ -287,9 +332,10 @@ def guest_facts(img, phase):
     return facts
 
 
-def boot(img, name, timeout, vars_file):
+def boot(img, name, timeout, vars_file, secure_boot=False):
     step("boot: " + name)
-    r = qemu.run_qemu(img, timeout, name=name, memory=1536, extra_args=["-smp", "2"], vars_file=vars_file)
+    r = qemu.run_qemu(img, timeout, name=name, memory=1536, extra_args=["-smp", "2"], vars_file=vars_file,
+                      secure_boot=secure_boot)
     print("    %s: %.0f s, exit %s%s, log %s" % (name, r.duration, r.exit_code, " (timed out)" if r.timed_out else "",
                                                r.log_path), flush=True)
     return r, os.path.join(r.run_dir, "OVMF_VARS.fd")
@@ -371,29 +417,7 @@ def check_naming(img, facts):
           (facts.get("name-hook.log"), facts.get("loader.conf-after-hook"), want))
 
 
-def check_second(res, facts, img, token, newest):
-    check("last boot ended by itself", not res.timed_out, res.tail())
-    check("last boot: the good kernel booted (the bad entry sorts last)",
-          facts.get("LoaderEntrySelected") == "%s-%s" % (token, newest) and facts.get("uname") == newest,
-          (facts.get("LoaderEntrySelected"), facts.get("uname")))
-    check("last boot: multi-user.target reached", facts.get("multi_user") == "active", facts.get("failed"))
-    check("last boot: LoaderBootCountPath names the renamed good entry",
-          facts.get("LoaderBootCountPath") == "\\loader\\entries\\%s-%s+2-1.conf" % (token, newest),
-          facts.get("LoaderBootCountPath"))
-    check("systemd-bless-boot marked the boot good", facts.get("bless") == "good" and
-          "ActiveState=active" in facts.get("bless-unit", ""), (facts.get("bless"), facts.get("bless-unit")))
-    want = sorted(["%s-%s.conf" % (token, newest), "%s-99-panic+0-2.conf" % token])
-    check("on the ESP: the good entry without a counter, the bad one at +0-2", esp_entries(img) == want,
-          "%s != %s" % (esp_entries(img), want))
-    st = loads(facts.get("status.json", ""))
-    es = st.get("entries", {}).get("entries", [])
-    check("handoff status: the good entry first, the bad one last with 0 tries left",
-          [(e.get("id"), e.get("tries_left")) for e in es] == [("%s-%s" % (token, newest), None),
-                                                               ("%s-99-panic" % token, 0)],
-          json.dumps(es)[:1500])
-
-
-def boots(img, token, newest, older):
+def boots(img, token, newest, older, version_next):
     res, vars_file = boot(img, "1-first", FULL_BOOT_TIMEOUT, None)
     facts = guest_facts(img, "first")
     check_first(img, res, facts, token, newest, older)
@@ -405,7 +429,14 @@ def boots(img, token, newest, older):
         check("boot %d: the entry was renamed to +%s first" % (i, left),
               "%s-99-panic+%s.conf" % (token, left) in esp_entries(img), esp_entries(img))
     res, vars_file = boot(img, "4-second", FULL_BOOT_TIMEOUT, vars_file)
-    check_second(res, guest_facts(img, "second"), img, token, newest)
+    facts = guest_facts(img, "second")
+    late.check_second(check, res, facts, token, newest)
+    late.check_signing(check, facts)
+    late.check_uki(check, facts, token, newest)
+    # Secure Boot: fresh variables of the snakeoil build, so the firmware starts EFI/BOOT/BOOTX64.EFI
+    res, _ = boot(img, "5-secure", FULL_BOOT_TIMEOUT, None, secure_boot=True)
+    late.check_secure(check, res, guest_facts(img, "third"), img, token, newest)
+    late.check_loader_on_esp(check, img, WORK, version_next, firmware.SNAKEOIL_CERT)
 
 
 def main():
@@ -427,14 +458,15 @@ def main():
             os.unlink(os.path.join(WORK, log))
     root = os.path.join(WORK, "root")
     try:
+        deb_next, version_next = late.next_deb(deb, WORK)
         base_root(root)
-        configure(root, deb)
+        configure(root, deb, deb_next)
         token = open(os.path.join(root, "etc/machine-id")).read().strip()
         newest, older = prepare(root, deb, token)
         img = make_disk(root)
         if not keep:
             shutil.rmtree(root)
-        boots(img, token, newest, older)
+        boots(img, token, newest, older, version_next)
     except Exception as e:  # an environment failure (network, debootstrap): one failed check, with why
         check("system test ran to the end", False, "%s: %s" % (type(e).__name__, e))
     finally:

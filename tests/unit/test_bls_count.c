@@ -91,3 +91,46 @@ TEST(bls_count_same_entry_table)
 	CHECK(!bls_count_same_entry("d-6.1+x.conf", ".conf", "d-6.1"));
 	CHECK(bls_count_same_entry("d-6.1+x.conf", ".conf", "d-6.1+x"));
 }
+
+/* What `handoff bless` renames to (systemd-bless-boot's names): good drops the
+ * counter, bad is +0-DONE with DONE as it was; the suffix as spelt. */
+TEST(bls_count_good_and_bad_names)
+{
+	static const struct {
+		const char *name, *suffix, *good, *bad;
+	} cases[] = {
+		{ "debian-6.1+2-1.conf", ".conf", "debian-6.1.conf", "debian-6.1+0-1.conf" },
+		{ "debian-6.1+3.conf", ".conf", "debian-6.1.conf", "debian-6.1+0-0.conf" },
+		{ "x+0-3.EFI", ".efi", "x.EFI", "x+0-3.EFI" },
+		{ "a+b+1-2147483647.efi", ".efi", "a+b.efi", "a+b+0-2147483647.efi" },
+		{ "plain.conf", ".conf", NULL, NULL },
+		{ "x+1x.conf", ".conf", NULL, NULL },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct bls_counter c;
+		char *good, *bad;
+
+		bls_count_parse(cases[i].name, cases[i].suffix, &c);
+		good = bls_count_good_name(cases[i].name, &c);
+		bad = bls_count_bad_name(cases[i].name, &c);
+		if (cases[i].good) {
+			CHECK_STR(good, cases[i].good);
+			CHECK_STR(bad, cases[i].bad);
+		} else {
+			CHECK(!good && !bad);
+		}
+		free(good);
+		free(bad);
+	}
+}
+
+TEST(bls_count_names_refuse_a_foreign_counter)
+{
+	struct bls_counter c;
+
+	bls_count_parse("a-long-name+3.conf", ".conf", &c);
+	CHECK(!bls_count_good_name("x+3.conf", &c)); /* the counter lies past the end of this name */
+	CHECK(!bls_count_bad_name("x+3.conf", &c));
+	CHECK(!bls_count_next_name("x+3.conf", &c));
+}

@@ -1,0 +1,146 @@
+/* layout=uki (handoff.conf or kernel-install's install.conf): a kernel
+ * becomes one unified kernel image, ESP/EFI/Linux/<token>-<version>.efi
+ * (UAPI.1 Type #2 entry; "+TRIES" before ".efi" to count boots), built with
+ * handoff's stub from the kernel, its initrds, the command line and
+ * os-release, signed with handoff.conf's keys (sbsign), with signed PCR 11
+ * policies when PCR keys are set. The same image again (whatever its
+ * signature) keeps its file and so its boot counter; any other file of the
+ * entry goes: an older UKI of it, and its Type #1 entry and copies. */
+#include "entry.h"
+#include "handoff_conf.h"
+#include "pe_sig.h"
+#include "sign.h"
+#include "uki_make.h"
+#include "core/bls_count.h"
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define UKI_DIR "EFI/Linux"
+#define OSREL_MAX (64u << 10)
+
+/* The image of @s, unsigned: the stub, the kernel, the initrds, the options, @root's os-release. */
+static int build_unsigned(const struct entry_spec *s, const struct handoff_conf *conf, const char *root,
+			  const char *out, uint8_t **ret, size_t *ret_len)
+{
+	static const char *const osrel_files[] = { "etc/os-release", "usr/lib/os-release" };
+	struct uki_spec u = { .linux_path = s->linux_path, .cmdline = s->options, .pcr_key = conf->pcr_private_key,
+			      .pcr_pub = conf->pcr_public_key, .out = out };
+	struct pcr_opts pcr = { 0 };
+	uint8_t *osrel = NULL;
+	size_t n = 0;
+	char *stub = stub_find(NULL), *path = NULL;
+	int r = -1;
+
+	if (s->n_initrds > UKI_MAX_INITRDS) {
+		tool_fail("%s: at most %d initrds", out, UKI_MAX_INITRDS);
+		goto out;
+	}
+	for (size_t i = 0; i < sizeof(osrel_files) / sizeof(osrel_files[0]) && !osrel; i++) {
+		free(path);
+		path = path_join(root, osrel_files[i]);
+		if (read_file_opt(path, OSREL_MAX, &osrel, &n) < 0)
+			goto out;
+	}
+	memcpy(u.initrds, s->initrds, s->n_initrds * sizeof(char *));
+	u.n_initrds = s->n_initrds;
+	u.os_release = (const char *)osrel; /* read_file NUL-terminates */
+	u.os_release_name = osrel ? path : NULL;
+	u.stub = stub;
+	u.pcr = &pcr;
+	if (stub && pcr_opts_finish(&pcr) == 0)
+		r = uki_image(&u, ret, ret_len);
+out:
+	pcr_opts_free(&pcr);
+	free(osrel);
+	free(path);
+	free(stub);
+	return r;
+}
+
+/* A file of entry @id in @dir holding @img but for its signature, signed or not as @signed_ too. */
+static char *find_same_uki(const char *dir, const char *id, const uint8_t *img, size_t len, bool signed_)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char *found = NULL;
+
+	while (d && !found && (e = readdir(d))) {
+		char *path;
+		uint8_t *cur = NULL;
+		size_t cur_len = 0;
+
+		if (!bls_count_same_entry(e->d_name, ".efi", id))
+			continue;
+		path = path_join(dir, e->d_name);
+		if (read_file(path, TOOL_READ_MAX, &cur, &cur_len) == 0 && pe_same_image(cur, cur_len, img, len) &&
+		    pe_is_signed(cur, cur_len, path) == signed_)
+			found = xstrdup(e->d_name);
+		free(cur);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/* The image to write: @img itself, or signed with handoff.conf's keys. */
+static int maybe_sign(const struct handoff_conf *conf, const char *out, uint8_t **img, size_t *len)
+{
+	uint8_t *signed_img;
+	size_t signed_len;
+
+	if (!handoff_conf_signs(conf))
+		return 0;
+	if (sign_buffer(out, conf->sign_key, conf->sign_cert, *img, *len, &signed_img, &signed_len) < 0)
+		return -1;
+	free(*img);
+	*img = signed_img;
+	*len = signed_len;
+	return 0;
+}
+
+/* Every other file of @id: UKIs but @name, Type #1 entries and their copies. */
+static int remove_others(const struct entry_spec *s, const char *id, const char *name)
+{
+	if (uki_remove_id(s->esp, id, name) < 0 || entry_remove_id(s->esp, id, NULL, /* files= */ true) < 0)
+		return -1;
+	if (s->boot && is_dir(s->boot) && !same_file(s->boot, s->esp) &&
+	    entry_remove_id(s->boot, id, NULL, /* files= */ false) < 0)
+		return -1;
+	return 0;
+}
+
+int entry_install_uki(const struct entry_spec *s, const struct handoff_conf *conf, const char *root)
+{
+	char *id = xasprintf("%s-%s", s->token, s->version), *dir = path_join(s->esp, UKI_DIR);
+	char *name = s->counted ? xasprintf("%s+%u.efi", id, s->tries) : xasprintf("%s.efi", id);
+	char *out = path_join(dir, name), *keep = NULL;
+	uint8_t *img = NULL;
+	size_t len = 0;
+	int r = -1;
+
+	if (mkdir_p(dir, 0755) < 0 || build_unsigned(s, conf, root, out, &img, &len) < 0)
+		goto out;
+	keep = find_same_uki(dir, id, img, len, handoff_conf_signs(conf));
+	if (keep) {
+		free(out);
+		out = path_join(dir, keep);
+	} else if (maybe_sign(conf, out, &img, &len) < 0 || install_file(out, img, len, 0644) < 0) {
+		goto out;
+	}
+	if (remove_others(s, id, keep ? keep : name) < 0)
+		goto out;
+	if (s->print_path)
+		printf("%s\n", out);
+	r = 0;
+out:
+	free(img);
+	free(keep);
+	free(out);
+	free(name);
+	free(dir);
+	free(id);
+	return r;
+}

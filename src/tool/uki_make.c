@@ -1,0 +1,70 @@
+/* Building a UKI in memory (uki_make.h): the inputs read whole, the sections
+ * laid out by src/core/uki.c; with a PCR key, .pcrsig signs PCR 11 as the
+ * stub will measure it, predicted from the image just built (.pcrpkey in
+ * it), which is then built again with .pcrsig added. The stub does not
+ * measure .pcrsig, so both images measure the same. */
+#include "uki_make.h"
+#include "core/uki.h"
+#include <stdlib.h>
+
+static int add_pcrsig(const struct uki_spec *s, struct uki_input *in, const struct pcr_key *key, uint8_t **out,
+		      size_t *out_len)
+{
+	struct pcr_prediction *p = xmalloc(sizeof(*p));
+	char *json = NULL;
+	int r = pcr_predict(*out, *out_len, s->out, s->pcr, p);
+
+	if (r == 0)
+		r = pcr_sign(p, s->pcr, key, &json);
+	free(p);
+	if (r < 0)
+		return -1;
+	free(*out);
+	*out = NULL;
+	in->pcrsig = json;
+	return uki_build(in, out, out_len) == EFI_SUCCESS ? 0 : -1;
+}
+
+int uki_image(const struct uki_spec *s, uint8_t **ret, size_t *ret_len)
+{
+	struct uki_input in = { .stub_name = s->stub, .linux_name = s->linux_path, .uname = s->uname,
+				.os_release_name = s->os_release_name, .cmdline = s->cmdline,
+				.os_release = s->os_release };
+	struct uki_blob initrds[UKI_MAX_INITRDS] = { 0 };
+	uint8_t *out = NULL, *splash = NULL;
+	size_t out_len = 0, splash_len = 0;
+	struct pcr_key *key = NULL;
+	int r = -1;
+
+	if ((s->pcr_key && pcr_key_load(s->pcr_key, s->pcr_pub, &key) < 0) ||
+	    read_file(s->stub, TOOL_READ_MAX, (uint8_t **)&in.stub, &in.stub_size) < 0 ||
+	    read_file(s->linux_path, TOOL_READ_MAX, (uint8_t **)&in.linux_image, &in.linux_size) < 0 ||
+	    (s->splash && read_file(s->splash, TOOL_READ_MAX, &splash, &splash_len) < 0))
+		goto out;
+	for (size_t i = 0; i < s->n_initrds; i++)
+		if (read_file(s->initrds[i], TOOL_READ_MAX, (uint8_t **)&initrds[i].data, &initrds[i].size) < 0)
+			goto out;
+	in.initrds = initrds;
+	in.n_initrds = s->n_initrds;
+	in.splash = splash;
+	in.splash_size = splash_len;
+	if (key)
+		in.pcrpkey = pcr_key_pem(key, &in.pcrpkey_size);
+	/* a failure is logged once, where it was found */
+	if (uki_build(&in, &out, &out_len) != EFI_SUCCESS || (key && add_pcrsig(s, &in, key, &out, &out_len) < 0))
+		goto out;
+	*ret = out;
+	*ret_len = out_len;
+	out = NULL;
+	r = 0;
+out:
+	pcr_key_free(key);
+	free((void *)in.pcrsig);
+	for (size_t i = 0; i < s->n_initrds; i++)
+		free((void *)initrds[i].data);
+	free((void *)in.stub);
+	free((void *)in.linux_image);
+	free(splash);
+	free(out);
+	return r;
+}

@@ -1,0 +1,31 @@
+/* A unified kernel image in memory from files (uki_make.c): what `handoff
+ * uki` writes and what `entry add` puts in ESP/EFI/Linux with layout=uki. */
+#ifndef TOOL_UKI_MAKE_H
+#define TOOL_UKI_MAKE_H
+
+#include "pcr.h"
+
+#define UKI_MAX_INITRDS 32
+
+struct uki_spec {
+	const char *linux_path;
+	const char *initrds[UKI_MAX_INITRDS];
+	size_t n_initrds;
+	const char *cmdline;           /* the text itself, or NULL */
+	const char *os_release;        /* the text itself, or NULL */
+	const char *os_release_name;   /* where it came from, for messages */
+	const char *uname, *splash, *stub;
+	const char *pcr_key, *pcr_pub; /* signed PCR 11 policies when pcr_key is set */
+	const struct pcr_opts *pcr;    /* pcr_opts_finish()ed */
+	const char *out;               /* the output's name, for messages */
+};
+
+/**
+ * uki_image() - the UKI of @s, unsigned: the stub's sections, then
+ * .osrel ... .linux (src/core/uki.c), with .pcrpkey and .pcrsig when
+ * @s->pcr_key is set. Nothing is written. Return: 0 with *@ret (malloc'd,
+ * *@ret_len bytes), or -1 (printed).
+ */
+int uki_image(const struct uki_spec *s, uint8_t **ret, size_t *ret_len);
+
+#endif

@@ -1,0 +1,182 @@
+"""Secure Boot on the ESP without shim: install and update sign the loader
+with the keys of handoff.conf (sbsign), take the shipped FILE.signed when it
+is there, and never replace a signed loader with an unsigned one; with
+layout=uki the kernel hooks (entry add --kernel-version) write one signed
+UKI per kernel, counted with /etc/kernel/tries. Signatures are checked with
+sbverify against the test's own certificate and with struct over the PE
+certificate table (common.read_pe), never with the tool under test."""
+import os
+import shutil
+import subprocess
+
+import common as t
+from cmd_system import KV, System
+
+LINUX_DIR = "EFI/Linux"
+
+
+def make_keys(tmp):
+    key, cert = os.path.join(tmp, "db.key"), os.path.join(tmp, "db.crt")
+    subprocess.run(["openssl", "req", "-new", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                    "-subj", "/CN=handoff test db/", "-days", "30"], check=True, capture_output=True)
+    return key, cert
+
+
+def conf(d, **kv):
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "handoff.conf"), "w") as f:
+        f.write("# test\n" + "".join("%s=%s\n" % (k.replace("_", "-"), v) for k, v in kv.items()))
+
+
+def signed_by(path, cert):
+    """sbverify accepts @path's signature against @cert, and the table holds a PKCS signature."""
+    r = subprocess.run(["sbverify", "--cert", cert, path], capture_output=True)
+    return r.returncode == 0 and t.read_pe(open(path, "rb").read())["signed"]
+
+
+def is_signed(path):
+    return t.read_pe(open(path, "rb").read())["signed"]
+
+
+def sign(key, cert, src, out):
+    subprocess.run(["sbsign", "--key", key, "--cert", cert, "--output", out, src], check=True, capture_output=True)
+
+
+LOADERS = ("EFI/handoff/handoffx64.efi", "EFI/BOOT/BOOTX64.EFI")
+
+
+@t.test
+def install_and_update_sign_with_handoff_conf():
+    t.need(t.LOADER)
+    with t.Tmp() as tmp:
+        esp, cdir = os.path.join(tmp, "esp"), os.path.join(tmp, "conf")
+        os.makedirs(esp)
+        key, cert = make_keys(tmp)
+        conf(cdir, sign_key=key, sign_cert=cert)
+        env = {"HANDOFF_CONF_DIR": cdir}
+        t.ok(t.h("install", "--esp", esp, "--loader", t.LOADER, env=env))
+        for p in LOADERS:
+            assert signed_by(os.path.join(esp, p), cert), p
+        before = t.tree_state(esp)
+        r = t.ok(t.h("update", "--esp", esp, "--loader", t.LOADER, env=env))
+        assert t.tree_state(esp) == before and r.stdout == b"", "the same loader signed again was rewritten"
+        t.ok(t.h("update", "--esp", esp, "--loader", t.SDBOOT, env=env))  # "the next version"
+        for p in LOADERS:
+            assert signed_by(os.path.join(esp, p), cert), p
+        conf(cdir, sign_key=key)
+        t.fails(t.h("update", "--esp", esp, "--loader", t.LOADER, env=env), 1,
+                "sign-key and sign-cert go together (sign-cert is missing)")
+        conf(cdir, sign_key=key, sign_cert=cert)
+        r = t.h("update", "--esp", esp, "--loader", t.LOADER, env=dict(env, PATH="/nonexistent"))
+        t.fails(r, 1, "sbsign is not installed (Debian package sbsigntool)")
+
+
+@t.test
+def update_never_replaces_a_signed_loader_with_an_unsigned_one():
+    t.need(t.LOADER)
+    with t.Tmp() as tmp:
+        esp, cdir = os.path.join(tmp, "esp"), os.path.join(tmp, "conf")
+        os.makedirs(esp)
+        key, cert = make_keys(tmp)
+        conf(cdir, sign_key=key, sign_cert=cert)
+        env = {"HANDOFF_CONF_DIR": cdir}
+        t.ok(t.h("install", "--esp", esp, "--loader", t.LOADER, env=env))
+        os.unlink(os.path.join(cdir, "handoff.conf"))  # the keys forgotten
+        before = t.tree_state(esp)
+        for extra in ((), ("--graceful",)):
+            line = t.fails(t.h("update", "--esp", esp, "--loader", t.SDBOOT, *extra, env=env), 1,
+                           "is signed for Secure Boot and %s is not: not replaced" % t.SDBOOT)
+            assert "set sign-key= and sign-cert= in %s/handoff.conf" % cdir in line, line
+            assert t.tree_state(esp) == before
+        t.fails(t.h("install", "--esp", esp, "--loader", t.SDBOOT, env=env), 1, "not replaced")
+        r = t.ok(t.h("update", "--esp", esp, "--loader", t.LOADER, env=env))  # the same version: kept signed
+        assert t.tree_state(esp) == before and r.stdout == b""
+
+
+@t.test
+def install_and_update_take_the_shipped_signed_loader():
+    """FILE.signed beside the shipped loader (systemd-boot's convention) wins."""
+    t.need(t.LOADER)
+    with t.Tmp() as tmp:
+        bindir, esp = os.path.join(tmp, "bin"), os.path.join(tmp, "esp")
+        os.makedirs(bindir)
+        os.makedirs(esp)
+        shutil.copy(t.TOOL, bindir)
+        shutil.copy(t.LOADER, os.path.join(bindir, "handoff.efi"))
+        key, cert = make_keys(tmp)
+        sign(key, cert, t.LOADER, os.path.join(bindir, "handoff.efi.signed"))
+        tool = os.path.join(bindir, "handoff")
+        env = dict(os.environ, HANDOFF_CONF_DIR=os.path.join(tmp, "conf"))
+        subprocess.run([tool, "install", "--esp", esp], check=True, capture_output=True, env=env)
+        for p in LOADERS:
+            assert t.sha256(os.path.join(esp, p)) == t.sha256(os.path.join(bindir, "handoff.efi.signed")), p
+        os.unlink(os.path.join(bindir, "handoff.efi.signed"))
+        r = subprocess.run([tool, "update", "--esp", esp], capture_output=True, env=env)
+        assert r.returncode == 0 and all(signed_by(os.path.join(esp, p), cert) for p in LOADERS), r.stderr
+
+
+def uki_names(s):
+    d = os.path.join(s.esp, LINUX_DIR)
+    return sorted(os.listdir(d)) if os.path.isdir(d) else []
+
+
+def section(path, name, tmp):
+    out = os.path.join(tmp, "section.bin")
+    subprocess.run(["objcopy", "--dump-section", "%s=%s" % (name, out), path, os.path.join(tmp, "junk")],
+                   check=True, capture_output=True)
+    return open(out, "rb").read()
+
+
+@t.test
+def layout_uki_hooks_write_one_signed_uki_per_kernel():
+    with t.Tmp() as tmp:
+        s = System(tmp, tries=3)
+        key, cert = make_keys(tmp)
+        conf(s.conf, layout="uki", sign_key=key, sign_cert=cert)
+        # what /etc/kernel/postinst.d/zz-handoff runs; MALLOC_PERTURB_ fills new memory, so text read
+        # without its NUL shows (os-release once got garbage lines)
+        r = t.ok(t.h("entry", "add", "--kernel-version", KV, "--boot", s.boot, "--entry-token", "tok",
+                     env=dict(s.env, MALLOC_PERTURB_="165")))
+        assert r.stderr == b"", r.stderr
+        name = "tok-%s+3.efi" % KV
+        assert uki_names(s) == [name], uki_names(s)
+        uki = os.path.join(s.esp, LINUX_DIR, name)
+        assert signed_by(uki, cert)
+        assert section(uki, ".linux", tmp) == open(t.KERNEL, "rb").read()
+        initrd = open(t.INITRD, "rb").read()
+        assert section(uki, ".initrd", tmp) == initrd + b"\0" * (-len(initrd) % 4)  # each initrd 4-byte aligned
+        assert section(uki, ".cmdline", tmp).rstrip(b"\0") == b"root=UUID=1234 ro quiet"
+        osrel = "/etc/os-release" if os.path.exists("/etc/os-release") else "/usr/lib/os-release"
+        assert section(uki, ".osrel", tmp).rstrip(b"\0") == open(osrel, "rb").read().rstrip(b"\0"), "os-release"
+        assert s.entries("esp") == [] and s.entries("boot") == []
+        before = t.tree_state(s.esp)
+        t.ok(s.add())
+        assert t.tree_state(s.esp) == before, "the same kernel again rewrote its UKI"
+        os.rename(uki, uki.replace("+3.efi", "+2-1.efi"))  # one boot
+        t.ok(s.add())
+        assert uki_names(s) == ["tok-%s+2-1.efi" % KV], "the same UKI again reset its counter"
+        with open(os.path.join(s.boot, "initrd.img-" + KV), "ab") as f:  # update-initramfs: a new initrd
+            f.write(b"\0" * 4)
+        t.ok(s.h("entry", "add", "--kernel-version", KV, "--boot", s.boot, "--entry-token", "tok",
+                 "--initrd", os.path.join(s.boot, "initrd.img-" + KV)))  # the initramfs hook
+        assert uki_names(s) == [name], uki_names(s)
+        assert section(os.path.join(s.esp, LINUX_DIR, name), ".initrd", tmp).endswith(b"\0" * 4)
+        t.ok(s.h("entry", "remove", "--kernel-version", KV, "--boot", s.boot, "--entry-token", "tok"))
+        assert uki_names(s) == []
+
+
+@t.test
+def layout_uki_from_install_conf_replaces_the_type1_entry():
+    with t.Tmp() as tmp:
+        s = System(tmp)
+        t.ok(s.add("--in-place", "no"))
+        assert s.entries("esp") == ["tok-%s.conf" % KV]
+        s.write(s.kconf, "install.conf", "layout=uki\n")  # kernel-install's setting, no keys: unsigned
+        t.ok(s.add())
+        assert uki_names(s) == ["tok-%s.efi" % KV] and s.entries("esp") == [], (uki_names(s), s.entries("esp"))
+        assert not os.path.exists(os.path.join(s.esp, "tok")), "the Type #1 entry's copies stayed"
+        assert not is_signed(os.path.join(s.esp, LINUX_DIR, "tok-%s.efi" % KV))
+        listed = t.ok(s.h("entry", "list")).stdout.decode()
+        assert "tok-%s" % KV in listed, listed
+        conf(s.conf, layout="uki", sign_key="relative.key", sign_cert="/x.crt")
+        t.fails(s.add(), 1, "handoff.conf:3: sign-key 'relative.key': give an absolute path")
