@@ -120,7 +120,8 @@ struct linux_loaded {
 	struct kernel_region region;   /* allocated here (the image was elsewhere), else empty */
 	struct boot_params *bp;
 	uint64_t cmdline_addr, cmdline_alloc;
-	uint64_t initrd_addr, initrd_alloc;
+	uint64_t initrd_addr, initrd_size;
+	uint64_t initrd_alloc;         /* allocated here; 0: the initrd is taken where it is (load_initrd) */
 };
 /** linux_load() - kernel at an aligned address with init_size room, zero page, command line, initrd. */
 EFI_STATUS linux_load(const struct boot_job *job, struct linux_loaded *ret);

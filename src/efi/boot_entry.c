@@ -10,6 +10,7 @@
 #include "measure.h"
 #include "core/fmt.h"
 #include "core/fwquirk.h"
+#include "core/initrd_layout.h"
 
 #define KERNEL_FILE_MAX (2ull << 30) /* no kernel or UKI is near this */
 
@@ -61,6 +62,8 @@ static EFI_STATUS kernel_file_open(EFI_FILE_PROTOCOL *root, const char *path, st
  * the head read again must be the same bytes. */
 static EFI_STATUS kernel_file_read(struct boot_job *job, struct kernel_file *k, uint8_t **ret_pool)
 {
+	/* a UKI's .initrd on a page boundary: the kernel can take it where it is read (linux_load.c) */
+	const struct pe_section *initrd = job->info.is_pe ? pe_find_section(&job->info.pe, ".initrd") : NULL;
 	uint8_t *buf;
 	EFI_STATUS err;
 
@@ -69,9 +72,11 @@ static EFI_STATUS kernel_file_read(struct boot_job *job, struct kernel_file *k, 
 		if (EFI_ERROR(err))
 			return err;
 		buf = (uint8_t *)(uintptr_t)(job->region.kernel_addr - job->info.bz.setup_size);
-	} else if (!(buf = *ret_pool = mem_alloc(k->size + 1)))
+	} else if (!(buf = *ret_pool = mem_alloc(k->size + 1 + (initrd ? EFI_PAGE_SIZE : 0)))) /* < KERNEL_FILE_MAX */
 		return log_error_status(EFI_OUT_OF_RESOURCES, "%s: no memory for %llu bytes", job->kernel_path,
 					(unsigned long long)k->size);
+	else if (initrd)
+		buf += initrd_page_shift((uintptr_t)buf, initrd->raw_offset);
 	err = k->f->SetPosition(k->f, 0);
 	if (!EFI_ERROR(err))
 		err = file_read_exact(k->f, buf, k->size, job->kernel_path);

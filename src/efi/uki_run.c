@@ -49,13 +49,14 @@ static EFI_STATUS add_cmdline_initrds(struct initrd_set *set, const EFI_LOADED_I
  * it ("preverified", src/core/trust.h). A wrapped bzImage's PE entry is this
  * stub itself, so the stub scheme would start us again: @no_stub. After the
  * firmware refused to load it, PCR 4 has it already (@pcr4_done). */
-static EFI_STATUS plan_embedded(struct boot_job *job, bool no_stub, const struct sb_vars *sb, bool pcr4_done)
+static EFI_STATUS plan_embedded(struct boot_job *job, bool no_stub, const struct sb_vars *sb, bool pcr4_done,
+				bool initrd_in_memory)
 {
 	struct boot_request r = {
 		.img = &job->info, .image_size = job->image_size, .requested = SCHEME_AUTO, .fw = FW_ARCH_NATIVE,
 		.no_stub = no_stub, .cmdline_len = strlen(job->cmdline), .initrd_size = job->initrds->total_size,
 		.secure_boot = sb_enforced(sb), .sb_mode = sb_mode(sb), .tpm = tpm_present(), .preverified = true,
-		.pcr4_done = pcr4_done, .cmdline_outside = job->cmdline_outside,
+		.pcr4_done = pcr4_done, .cmdline_outside = job->cmdline_outside, .initrd_in_memory = initrd_in_memory,
 	};
 
 	return plan_boot(&r, job->kernel_path, &job->plan);
@@ -78,7 +79,7 @@ static EFI_STATUS place_wrapped(struct boot_job *job, const struct stub_sections
 	job->image_size = total;
 	err = image_identify_head(head, head_len, total, job->kernel_path, &job->info);
 	if (!EFI_ERROR(err))
-		err = plan_embedded(job, /* no_stub= */ true, sb, /* pcr4_done= */ false);
+		err = plan_embedded(job, /* no_stub= */ true, sb, /* pcr4_done= */ false, false);
 	if (!EFI_ERROR(err))
 		err = kernel_region_alloc(&job->plan.kernel, job->info.bz.setup_size, job->kernel_path, &job->region);
 	if (EFI_ERROR(err))
@@ -90,8 +91,13 @@ static EFI_STATUS place_wrapped(struct boot_job *job, const struct stub_sections
 	return image_identify(dst, total, job->kernel_path, &job->info);
 }
 
-static EFI_STATUS plan_kernel(struct boot_job *job, const struct stub_sections *s, const struct sb_vars *sb)
+/* From the loader's buffer (PE_LAYOUT_FILE), a lone .initrd is already where
+ * the kernel can take it (plan_boot(): handover first). Started by firmware,
+ * the stub starts the kernel as systemd-stub does. */
+static EFI_STATUS plan_kernel(struct boot_job *job, const struct stub_sections *s, const struct sb_vars *sb,
+			      enum pe_layout layout)
 {
+	bool in_memory = layout == PE_LAYOUT_FILE && job->initrds->n == 1 && job->initrds->files[0].data;
 	EFI_STATUS err;
 
 	if (s->wrapped)
@@ -99,7 +105,7 @@ static EFI_STATUS plan_kernel(struct boot_job *job, const struct stub_sections *
 	job->image = s->linux.data;
 	job->image_size = s->linux.size;
 	err = image_identify(job->image, job->image_size, job->kernel_path, &job->info);
-	return EFI_ERROR(err) ? err : plan_embedded(job, /* no_stub= */ false, sb, /* pcr4_done= */ false);
+	return EFI_ERROR(err) ? err : plan_embedded(job, /* no_stub= */ false, sb, /* pcr4_done= */ false, in_memory);
 }
 
 /* The firmware refused to LoadImage the embedded kernel on its own: boot the
@@ -111,7 +117,7 @@ static EFI_STATUS boot_embedded(struct boot_job *job, const struct sb_vars *sb)
 
 	if ((err != EFI_SECURITY_VIOLATION && err != EFI_ACCESS_DENIED) || !job->plan.trust.refusal_falls_back)
 		return err;
-	err = plan_embedded(job, /* no_stub= */ true, sb, /* pcr4_done= */ true);
+	err = plan_embedded(job, /* no_stub= */ true, sb, /* pcr4_done= */ true, false);
 	if (EFI_ERROR(err))
 		return err;
 	log_info("stub: booting the embedded kernel by %s, covered by this image's signature",
@@ -202,7 +208,7 @@ EFI_STATUS uki_run(const EFI_LOADED_IMAGE_PROTOCOL *li, const EFI_DEVICE_PATH_PR
 	if (!EFI_ERROR(err))
 		err = stub_add_extras(&initrds, &s, &extras);
 	if (!EFI_ERROR(err))
-		err = plan_kernel(&job, &s, &sb);
+		err = plan_kernel(&job, &s, &sb, layout);
 	if (EFI_ERROR(err))
 		return err;
 	if (!s.wrapped) /* a UKI: what systemd-stub tells the system */
