@@ -25,8 +25,22 @@ static EFI_STATUS plan_linux_load(const struct boot_request *req, const char *na
 	return EFI_SUCCESS;
 }
 
+/* A UKI's .initrd in the loader's read buffer (issue 24): Linux's own stub
+ * would copy it out of the buffer (LoadFile2), and that copy has to fit
+ * beside the buffer and wherever the stub's KASLR put the kernel. By the
+ * handover scheme the kernel takes it where it is (linux_load.c): one copy,
+ * one pass over it fewer (docs/design.md "A UKI from the menu"). */
+static enum boot_scheme plan_requested(const struct boot_request *req)
+{
+	if (req->requested == SCHEME_AUTO && req->initrd_in_memory &&
+	    scheme_supported_on(req->img, SCHEME_HANDOVER, req->fw, NULL))
+		return SCHEME_HANDOVER;
+	return req->requested;
+}
+
 EFI_STATUS plan_boot(const struct boot_request *req, const char *name, struct boot_plan *ret)
 {
+	enum boot_scheme requested = plan_requested(req);
 	struct boot_plan p = { 0 };
 	struct trust_request t = {
 		.img = req->img,
@@ -36,15 +50,15 @@ EFI_STATUS plan_boot(const struct boot_request *req, const char *name, struct bo
 		.tpm = req->tpm,
 		.preverified = req->preverified,
 		.pcr4_done = req->pcr4_done,
+		.uki_direct = req->uki_direct,
 		.sb_mode = req->sb_mode,
 		.cmdline_outside = req->cmdline_outside,
 		.cmdline_empty = req->cmdline_len == 0,
 	};
 	EFI_STATUS err;
 
-	err = req->no_stub && req->requested == SCHEME_AUTO
-		      ? plan_scheme_no_stub(req->img, req->fw, name, &p.scheme)
-		      : plan_scheme_on(req->img, req->requested, req->fw, name, &p.scheme);
+	err = req->no_stub && requested == SCHEME_AUTO ? plan_scheme_no_stub(req->img, req->fw, name, &p.scheme)
+						       : plan_scheme_on(req->img, requested, req->fw, name, &p.scheme);
 	if (EFI_ERROR(err))
 		return err;
 	if (p.scheme != SCHEME_STUB)

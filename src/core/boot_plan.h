@@ -20,6 +20,8 @@ struct boot_request {
 	uint64_t initrd_size;        /* all initrds, concatenated (initrd_layout_append) */
 	bool secure_boot, shim, tpm; /* as trust_request */
 	bool preverified, pcr4_done, cmdline_outside;
+	bool uki_direct;             /* as trust_request */
+	bool initrd_in_memory;       /* the initrds are one piece in memory already: handover first (plan_boot) */
 	enum sb_mode sb_mode;
 };
 

@@ -18,3 +18,13 @@ EFI_STATUS initrd_layout_append(uint64_t *total, uint64_t size, const char *name
 	*total = offset + size;
 	return EFI_SUCCESS;
 }
+
+bool initrd_in_place(uint64_t addr, uint64_t size, uint64_t max_end)
+{
+	return size && addr % EFI_PAGE_SIZE == 0 && addr <= max_end && size <= max_end - addr;
+}
+
+size_t initrd_page_shift(uintptr_t base, uint64_t file_offset)
+{
+	return (size_t)((EFI_PAGE_SIZE - (base + file_offset) % EFI_PAGE_SIZE) % EFI_PAGE_SIZE);
+}

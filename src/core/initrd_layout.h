@@ -23,4 +23,18 @@
  */
 EFI_STATUS initrd_layout_append(uint64_t *total, uint64_t size, const char *name, uint64_t *ret_offset);
 
+/**
+ * initrd_in_place() - can the kernel take an initrd of @size bytes where it
+ * already is, at @addr, as its ramdisk_image (boot.rst "initrd"): one piece,
+ * page-aligned (Linux frees it page by page after boot, free_init_pages()
+ * warning on an unaligned start), ending at or below @max_end.
+ */
+bool initrd_in_place(uint64_t addr, uint64_t size, uint64_t max_end);
+
+/**
+ * initrd_page_shift() - how far past @base to read a file so that the byte at
+ * @file_offset of it lands on a page boundary (< EFI_PAGE_SIZE).
+ */
+size_t initrd_page_shift(uintptr_t base, uint64_t file_offset);
+
 #endif

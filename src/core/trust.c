@@ -42,7 +42,7 @@ EFI_STATUS plan_trust(const struct trust_request *req, const char *name, struct 
 	const struct image_info *img = req->img;
 	/* an image this firmware cannot LoadImage: a 64-bit kernel on 32-bit firmware */
 	bool foreign = req->fw == FW_IA32 && !(img->is_pe && pe_is_efi_app(&img->pe, PE_MACHINE_I386));
-	bool stub = req->scheme == SCHEME_STUB && !foreign;
+	bool stub = req->scheme == SCHEME_STUB && !foreign && !req->uki_direct;
 	struct trust_plan p = { .bp_secure_boot = req->sb_mode };
 
 	if (req->secure_boot && !req->preverified) {
@@ -64,7 +64,9 @@ EFI_STATUS plan_trust(const struct trust_request *req, const char *name, struct 
 	 * Verify() measures PCR 4 itself, and the firmware would refuse a
 	 * MOK-signed kernel. A preverified kernel (in the stub) is measured by
 	 * handoff, with Secure Boot on or off alike: the firmware may not trust
-	 * it on its own. */
+	 * it on its own. A UKI of handoff's stub booted from the buffer is
+	 * loaded as handover and legacy load a kernel: to be verified or
+	 * measured, then unloaded. */
 	p.load_image = stub || p.verify == VERIFY_FIRMWARE ||
 		       (req->tpm && img->is_pe && p.verify == VERIFY_NONE && !foreign && !req->preverified);
 	p.load_image_must_pass = stub || p.verify == VERIFY_FIRMWARE;

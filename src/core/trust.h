@@ -46,6 +46,10 @@ struct trust_request {
 	bool tpm;                  /* EFI_TCG2_PROTOCOL with a TPM present */
 	bool preverified;          /* the stub's own kernel: verified as part of the signed image */
 	bool pcr4_done;            /* PCR 4 holds it already (the stub's fallback after a refused LoadImage) */
+	/* A UKI of handoff's stub from the menu: the loader boots its sections
+	 * from the buffer (src/efi/boot_uki.c), the image is not started. PCR 12
+	 * as when it is started: the loader's line, then what the stub takes. */
+	bool uki_direct;
 	enum sb_mode sb_mode;      /* sb_mode() */
 	/* The command line came from outside the image: a loader entry's options
 	 * (PCR 12 as systemd-boot) or LoadOptions the stub took (as systemd-stub). */

@@ -62,6 +62,18 @@ EFI_STATUS uki_parse(const struct pe_info *pe, const uint8_t *buf, size_t len, e
 	return EFI_SUCCESS;
 }
 
+bool uki_stub_is_handoff(const struct uki_sections *u)
+{
+	static const char component[] = "handoff,";
+	const struct uki_blob *b = &u->s[UKI_SBAT];
+	size_t n = sizeof(component) - 1;
+
+	for (size_t i = 0; b->data && n <= b->size - i; i++) /* CSV: the component name starts a line */
+		if ((i == 0 || b->data[i - 1] == '\n') && memcmp(b->data + i, component, n) == 0)
+			return true;
+	return false;
+}
+
 EFI_STATUS uki_measure_sections(const struct uki_sections *u, uki_measure_fn measure, void *ctx)
 {
 	EFI_STATUS err = EFI_SUCCESS;

@@ -74,6 +74,15 @@ typedef EFI_STATUS (*uki_measure_fn)(void *ctx, const char *desc, const void *da
 EFI_STATUS uki_measure_sections(const struct uki_sections *u, uki_measure_fn measure, void *ctx);
 
 /**
+ * uki_stub_is_handoff() - is this UKI's stub handoff's own? Its .sbat has a
+ * line of the component "handoff" (UKI_SBAT_DEFAULT, src/efi/sbat.c), which
+ * `handoff uki` copies from the stub. A loader boots such a UKI's sections
+ * itself (src/efi/boot_uki.c); any other stub (systemd-stub) does more than
+ * handoff knows of, and is started.
+ */
+bool uki_stub_is_handoff(const struct uki_sections *u);
+
+/**
  * uki_check_kernel() - can handoff's stub start this bzImage? It needs the
  * 64-bit entry (boot protocol >= 2.12 with XLF_KERNEL_64 in xloadflags), which
  * both the legacy 64-bit path and the 64-bit handover entry require.

@@ -121,7 +121,8 @@ struct linux_loaded {
 	struct kernel_region region;   /* allocated here (the image was elsewhere), else empty */
 	struct boot_params *bp;
 	uint64_t cmdline_addr, cmdline_alloc;
-	uint64_t initrd_addr, initrd_alloc;
+	uint64_t initrd_addr, initrd_size;
+	uint64_t initrd_alloc;         /* allocated here; 0: the initrd is taken where it is (load_initrd) */
 };
 /** linux_load() - kernel at an aligned address with init_size room, zero page, command line, initrd. */
 EFI_STATUS linux_load(const struct boot_job *job, struct linux_loaded *ret);
@@ -154,5 +155,16 @@ EFI_STATUS boot_run(struct boot_job *job);
 EFI_STATUS boot_stub(const struct boot_job *job, EFI_HANDLE child);
 EFI_STATUS boot_handover(const struct boot_job *job);
 EFI_STATUS boot_legacy(const struct boot_job *job);
+
+/* boot_uki.c */
+/** boot_uki_applies() - @job (planned for the stub scheme, read whole) is a UKI of handoff's own stub. */
+bool boot_uki_applies(const struct boot_job *job);
+/**
+ * boot_uki() - boot such a UKI's sections from job->image by the stub's path
+ * (uki_run()), after boot_verify() (planned with uki_direct); @child, what it
+ * loaded to verify or measure, is unloaded first.
+ * Return: only when the boot failed (logged).
+ */
+EFI_STATUS boot_uki(const struct boot_job *job, EFI_HANDLE child);
 
 #endif

@@ -10,6 +10,7 @@
 #include "measure.h"
 #include "core/fmt.h"
 #include "core/fwquirk.h"
+#include "core/initrd_layout.h"
 
 #define KERNEL_FILE_MAX (2ull << 30) /* no kernel or UKI is near this */
 
@@ -65,6 +66,8 @@ static EFI_STATUS kernel_file_open(EFI_FILE_PROTOCOL *root, const char *path, st
 static EFI_STATUS kernel_file_read(struct boot_job *job, struct kernel_file *k, uint8_t **ret_pool)
 {
 	const struct kernel_layout *lay = &job->plan.kernel;
+	/* a UKI's .initrd on a page boundary: the kernel can take it where it is read (linux_load.c) */
+	const struct pe_section *initrd = job->info.is_pe ? pe_find_section(&job->info.pe, ".initrd") : NULL;
 	uint8_t *buf;
 	EFI_STATUS err;
 
@@ -73,9 +76,11 @@ static EFI_STATUS kernel_file_read(struct boot_job *job, struct kernel_file *k, 
 		if (EFI_ERROR(err))
 			return err;
 		buf = (uint8_t *)(uintptr_t)(job->region.kernel_addr - job->info.bz.setup_size);
-	} else if (!(buf = *ret_pool = mem_alloc(k->size + 1)))
+	} else if (!(buf = *ret_pool = mem_alloc(k->size + 1 + (initrd ? EFI_PAGE_SIZE : 0)))) /* < KERNEL_FILE_MAX */
 		return log_error_status(EFI_OUT_OF_RESOURCES, "%s: no memory for %llu bytes", job->kernel_path,
 					(unsigned long long)k->size);
+	else if (initrd)
+		buf += initrd_page_shift((uintptr_t)buf, initrd->raw_offset);
 	err = k->f->SetPosition(k->f, 0);
 	if (!EFI_ERROR(err))
 		err = file_read_exact(k->f, buf, k->size, job->kernel_path);
@@ -146,7 +151,7 @@ static EFI_STATUS open_initrds(const struct volume *vol, const struct bls_entry 
 /* A "linux" entry by its protocol; an "efi" entry (or a UKI) as an EFI
  * application for the firmware this loader was built for. */
 static EFI_STATUS plan_entry(struct boot_job *job, const struct bls_entry *e, const struct kernel_file *k,
-			     const struct loader *l)
+			     const struct loader *l, bool uki_direct)
 {
 	struct boot_request r = {
 		.img = &job->info,
@@ -159,6 +164,7 @@ static EFI_STATUS plan_entry(struct boot_job *job, const struct bls_entry *e, co
 		.shim = l->secure_boot && shim_present(),
 		.tpm = tpm_present(),
 		.cmdline_outside = job->cmdline_outside,
+		.uki_direct = uki_direct,
 		.sb_mode = l->sb_mode,
 	};
 
@@ -213,6 +219,7 @@ static EFI_STATUS boot_entry_job(struct loader *l, struct bls_entry *e, struct b
 	_cleanup_(initrd_set_close) struct initrd_set initrds = { 0 };
 	_cleanup_(initrd_paths_free) struct initrd_paths paths = { .n = e->n_initrd };
 	EFI_HANDLE child = NULL;
+	bool direct = false;
 	EFI_STATUS err;
 
 	job->initrds = &initrds;
@@ -227,9 +234,11 @@ static EFI_STATUS boot_entry_job(struct loader *l, struct bls_entry *e, struct b
 			    job->kernel_path);
 	err = open_initrds(vol, e, job, &paths.v, &initrds);
 	if (!EFI_ERROR(err))
-		err = plan_entry(job, e, &k, l);
+		err = plan_entry(job, e, &k, l, /* uki_direct= */ false);
 	if (!EFI_ERROR(err))
 		err = kernel_file_read(job, &k, &pool_image);
+	if (!EFI_ERROR(err) && (direct = boot_uki_applies(job))) /* boot_uki.c: planned again, as such */
+		err = plan_entry(job, e, &k, l, /* uki_direct= */ true);
 	if (EFI_ERROR(err))
 		return err;
 	if (e->kernel)
@@ -242,6 +251,8 @@ static EFI_STATUS boot_entry_job(struct loader *l, struct bls_entry *e, struct b
 	/* only an entry whose image was accepted is remembered (default @saved) */
 	loader_save_selected(l, e);
 	loader_var_set_time(u"LoaderTimeExecUSec");
+	if (direct)
+		return boot_uki(job, child);
 	drop_read_buffer(job, child, &pool_image);
 	return boot_start(job, child);
 }

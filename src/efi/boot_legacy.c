@@ -64,7 +64,7 @@ static void legacy_keep(struct legacy_ctx *c, const struct linux_loaded *l, uint
 
 	move_keep_add(k, (uintptr_t)c->bp, sizeof(*c->bp), "boot_params");
 	move_keep_add(k, l->cmdline_addr, l->cmdline_alloc, "the command line");
-	move_keep_add(k, l->initrd_addr, l->initrd_alloc, "the initrd");
+	move_keep_add(k, l->initrd_addr, l->initrd_size, "the initrd"); /* also one taken in place */
 	move_keep_setup_data(k, c->bp);
 	move_keep_add(k, (uintptr_t)c->m.ext, bp_e820_ext_size(c->m.cap), "setup_data");
 	move_keep_add(k, (uintptr_t)c->map.buf, c->map.capacity, "the EFI memory map");

@@ -5,6 +5,7 @@
  * the limits the header allows. */
 #include "boot.h"
 #include "measure.h"
+#include "core/initrd_layout.h"
 #include "core/relocate.h"
 
 #define FOUR_GIB 0x100000000ull
@@ -109,6 +110,10 @@ static EFI_STATUS load_cmdline(const struct boot_job *job, struct linux_loaded *
 	return EFI_SUCCESS;
 }
 
+/* One initrd in memory already (a UKI's .initrd in the loader's read buffer,
+ * src/efi/boot_uki.c), page-aligned and within reach: the kernel takes it
+ * there, no copy of it is made (issue 24; docs/design.md "A UKI from the
+ * menu"). Anything to assemble is copied into pages of its own. */
 static EFI_STATUS load_initrd(const struct boot_job *job, struct linux_loaded *l)
 {
 	struct initrd_set *set = job->initrds;
@@ -116,6 +121,14 @@ static EFI_STATUS load_initrd(const struct boot_job *job, struct linux_loaded *l
 
 	if (!set || set->n == 0)
 		return EFI_SUCCESS;
+	l->initrd_size = set->total_size;
+	if (set->n == 1 && set->files[0].data &&
+	    initrd_in_place((uintptr_t)set->files[0].data, set->total_size, job->plan.initrd_max) &&
+	    !(l->move_to && move_overlaps((uintptr_t)set->files[0].data, set->total_size, l->move_to,
+					  job->plan.kernel.alloc_size))) {
+		l->initrd_addr = (uintptr_t)set->files[0].data;
+		return EFI_SUCCESS;
+	}
 	err = pages_alloc_clear(job, l, set->total_size, job->plan.initrd_max, &l->initrd_addr);
 	if (EFI_ERROR(err))
 		return log_error_status(err, "initrd: no room for %llu MiB below %#llx: %m",
@@ -148,14 +161,14 @@ EFI_STATUS linux_load(const struct boot_job *job, struct linux_loaded *ret)
 	 * initrd (the handover entry and the 64-bit entry measure nothing). */
 	if (!EFI_ERROR(err) && job->plan.trust.measure_pcr9)
 		err = measure_linux_stub_params(job->cmdline_forms.utf16, job->cmdline_forms.utf16_size,
-						 (const void *)(uintptr_t)l.initrd_addr, l.initrd_alloc);
+						 (const void *)(uintptr_t)l.initrd_addr, l.initrd_size);
 	if (EFI_ERROR(err)) {
 		linux_unload(&l);
 		return err;
 	}
 	bp_setup_header(l.bp, &job->info.bz, &(struct bp_load){
 		.kernel_addr = l.move_to ? l.move_to : l.kernel_addr, .cmdline_addr = l.cmdline_addr,
-		.initrd_addr = l.initrd_addr, .initrd_size = l.initrd_alloc,
+		.initrd_addr = l.initrd_addr, .initrd_size = l.initrd_size,
 		.secure_boot = (uint8_t)job->plan.trust.bp_secure_boot,
 	});
 	*ret = l;

@@ -20,6 +20,10 @@ from harness.paths import INITRD, KERNEL, LOADER, STUB, TOOL, root_path
 TIMEOUT = 240
 
 
+# src/efi/boot_uki.c: a UKI of handoff's stub from the menu is not started, its sections boot from the buffer
+DIRECT = r"a UKI of handoff's stub: its sections boot from the buffer read"
+
+
 def make_uki(cmdline, kernel=KERNEL, os_release=None):
     return tool.uki(os.path.join(case.workdir(), "uki.efi"), kernel, INITRD, cmdline, os_release)
 
@@ -80,6 +84,7 @@ def test_uki_from_handoff_type2():
                                   "loader/loader.conf": b"timeout 0\n"}), TIMEOUT)
     qemu.expect(res.time_of(r"booting 'Handoff Test UKI \(7\)' by stub") is not None,
                 "handoff titles the Type #2 entry from .osrel (PRETTY_NAME, VERSION_ID)", res)
+    qemu.expect(res.time_of(DIRECT) is not None, "handoff boots its own stub's UKI from the buffer it read", res)
     qemu.expect_linux_saw(res, cmdline)
 
 

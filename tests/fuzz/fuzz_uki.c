@@ -1,8 +1,9 @@
 /* libFuzzer: the UKI side of the PE code. The input is read as a file and as
- * a loaded image (pe_parse, pe_parse_loaded, uki_parse, wrap_find, osrel_parse
- * on .osrel), and used as the stub for both writers, whose output must parse
- * again: pe_add_sections() and wrap_bzimage() may refuse an input, but what
- * they return must be a valid PE (and, for wrap, a valid bzImage). */
+ * a loaded image (pe_parse, pe_parse_loaded, uki_parse, uki_stub_is_handoff,
+ * wrap_find, osrel_parse on .osrel), and used as the stub for both writers,
+ * whose output must parse again: pe_add_sections() and wrap_bzimage() may
+ * refuse an input, but what they return must be a valid PE (and, for wrap,
+ * a valid bzImage). */
 #include "core/osrel.h"
 #include "core/pe_write.h"
 #include "core/uki.h"
@@ -15,9 +16,12 @@ static void read_side(const uint8_t *data, size_t size, enum pe_layout layout, s
 	struct wrap_view v;
 	struct osrel o;
 
-	if (uki_parse(pe, data, size, layout, "fuzz", &u) == EFI_SUCCESS && u.s[UKI_OSREL].data) {
-		osrel_parse((const char *)u.s[UKI_OSREL].data, u.s[UKI_OSREL].size, ".osrel", &o);
-		osrel_free(&o);
+	if (uki_parse(pe, data, size, layout, "fuzz", &u) == EFI_SUCCESS) {
+		(void)uki_stub_is_handoff(&u); /* reads .sbat to its last byte, never past it */
+		if (u.s[UKI_OSREL].data) {
+			osrel_parse((const char *)u.s[UKI_OSREL].data, u.s[UKI_OSREL].size, ".osrel", &o);
+			osrel_free(&o);
+		}
 	}
 	if (wrap_find(pe, data, size, layout, "fuzz", &v) == EFI_SUCCESS && v.head_size + v.body_size < v.head_size)
 		abort();

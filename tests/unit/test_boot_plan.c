@@ -148,3 +148,34 @@ TEST(plan_boot_moves_only_a_fixed_kernel_on_legacy)
 		free(buf);
 	}
 }
+
+/* issue 24: a UKI's .initrd in the loader's buffer goes to the kernel where it
+ * is, by handover; a kernel without the handover entry still boots by its stub. */
+TEST(plan_boot_initrd_in_memory_prefers_handover)
+{
+	struct fake_bz f = fake_bz_default();
+	struct image_info img;
+	size_t len;
+	uint8_t *buf = image(&img, &f, &len);
+	struct boot_request r = { .img = &img, .image_size = len, .requested = SCHEME_AUTO, .initrd_size = 4096 };
+	struct boot_plan p;
+
+	img.is_pe = true;
+	img.pe.machine = PE_MACHINE_X64;
+	img.pe.subsystem = PE_SUBSYSTEM_EFI_APPLICATION;
+	img.pe.entry_point = 0x4000;
+	CHECK_EQ(plan_boot(&r, "k", &p), EFI_SUCCESS);
+	CHECK_EQ(p.scheme, SCHEME_STUB);
+	r.initrd_in_memory = true;
+	CHECK_EQ(plan_boot(&r, "k", &p), EFI_SUCCESS);
+	CHECK_EQ(p.scheme, SCHEME_HANDOVER);
+	CHECK(p.place_kernel);
+	r.requested = SCHEME_STUB; /* asked for: kept */
+	CHECK_EQ(plan_boot(&r, "k", &p), EFI_SUCCESS);
+	CHECK_EQ(p.scheme, SCHEME_STUB);
+	r.requested = SCHEME_AUTO;
+	img.bz.xloadflags &= (uint16_t)~XLF_EFI_HANDOVER_64;
+	CHECK_EQ(plan_boot(&r, "k", &p), EFI_SUCCESS);
+	CHECK_EQ(p.scheme, SCHEME_STUB);
+	free(buf);
+}

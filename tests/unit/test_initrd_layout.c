@@ -43,3 +43,26 @@ TEST(initrd_layout_cap_is_exact)
 	CHECK_EQ(initrd_layout_append(&total, 1, "c", &off), EFI_BAD_BUFFER_SIZE);
 	CHECK_EQ(total, INITRD_MAX_TOTAL);
 }
+
+/* issue 24: a UKI's .initrd goes to the kernel where the loader read it only
+ * when it is page-aligned and below the kernel's limit, checked without wrap. */
+TEST(initrd_in_place_page_aligned_below_the_limit)
+{
+	CHECK(initrd_in_place(0x23d93000, 0xf5fa800, 0x80000000));
+	CHECK(initrd_in_place(0x7ffff000, 0x1000, 0x80000000));
+	CHECK(!initrd_in_place(0x7ffff000, 0x1001, 0x80000000));
+	CHECK(!initrd_in_place(0x23d92018, 0xf5fa800, 0x80000000));
+	CHECK(!initrd_in_place(0x23d93000, 0, 0x80000000));
+	CHECK(!initrd_in_place(0x80001000, 1, 0x80000000));
+	CHECK(!initrd_in_place(0x1000, UINT64_MAX, UINT64_MAX));
+	CHECK(initrd_in_place(0x1000, UINT64_MAX - 0x1000, UINT64_MAX));
+}
+
+TEST(initrd_page_shift_puts_the_offset_on_a_page)
+{
+	CHECK_EQ(initrd_page_shift(0x23d92018, 0x1000), 0xfe8);
+	CHECK_EQ(initrd_page_shift(0x23d92018, 0xe00), 0x1e8);
+	CHECK_EQ(initrd_page_shift(0x23d92000, 0x3000), 0);
+	CHECK_EQ(initrd_page_shift(0x23d92fff, 0x1), 0);
+	CHECK_EQ(initrd_page_shift(UINTPTR_MAX, 0x10), 0xff1);
+}

@@ -56,6 +56,43 @@ TEST(trust_shim_verifies_and_firmware_loads_only_for_the_stub_scheme)
 	CHECK_EQ(p.verify, VERIFY_NONE);
 }
 
+static struct trust_plan plan_uki_direct(bool sb, bool shim, bool tpm)
+{
+	struct image_info img = pe_bz();
+	struct trust_request r = { .img = &img, .scheme = SCHEME_STUB, .secure_boot = sb, .shim = shim, .tpm = tpm,
+				   .cmdline_outside = true, .uki_direct = true };
+	struct trust_plan p;
+
+	CHECK_EQ(plan_trust(&r, "uki", &p), EFI_SUCCESS);
+	return p;
+}
+
+/* A UKI of handoff's stub booted from the loader's buffer: loaded only to be
+ * verified or measured (PCR 4 once, as LoadImage logs it), never started. */
+TEST(trust_uki_direct_loads_only_to_verify_or_measure)
+{
+	struct trust_plan p = plan_uki_direct(false, false, false);
+
+	CHECK(!p.load_image); /* nothing to verify or measure: no copy of the whole file */
+	CHECK_EQ(p.pcr4, PCR4_NONE);
+	p = plan_uki_direct(false, false, true);
+	CHECK(p.load_image);
+	CHECK(!p.load_image_must_pass);
+	CHECK_EQ(p.pcr4, PCR4_LOAD_IMAGE);
+	CHECK(p.measure_pcr12); /* as systemd-boot, then the stub's path as systemd-stub: as when started */
+	CHECK(!p.measure_pcr9);
+	p = plan_uki_direct(true, false, true);
+	CHECK_EQ(p.verify, VERIFY_FIRMWARE);
+	CHECK(p.load_image && p.load_image_must_pass);
+	CHECK(!p.refusal_falls_back);
+	CHECK_EQ(p.pcr4, PCR4_LOAD_IMAGE);
+	p = plan_uki_direct(true, true, true);
+	CHECK_EQ(p.verify, VERIFY_SHIM);
+	CHECK(!p.load_image);
+	CHECK(p.shim_verify_first);
+	CHECK_EQ(p.pcr4, PCR4_SHIM);
+}
+
 TEST(trust_bzimage_without_pe_refused_under_secure_boot)
 {
 	struct image_info img = { .is_bz = true };

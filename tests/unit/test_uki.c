@@ -71,6 +71,7 @@ TEST(uki_debian_kernel_on_systemd_stub)
 	}
 	/* systemd's stub brings its own .sbat: kept, not duplicated */
 	CHECK(u.s[UKI_SBAT].data != NULL && memcmp(u.s[UKI_SBAT].data, "sbat,1,", 7) == 0);
+	CHECK(!uki_stub_is_handoff(&u)); /* its loader starts it: systemd-stub does more than handoff's */
 	CHECK(strstr((const char *)u.s[UKI_SBAT].data, "handoff") == NULL);
 	CHECK(u.s[UKI_SPLASH].data == NULL);
 	/* order: the stub's sections, then .osrel .cmdline .uname .initrd .linux */
@@ -273,4 +274,25 @@ TEST(uki_section_names)
 	CHECK(uki_section_name(_UKI_SECTION_MAX) == NULL);
 	for (int i = 0; i < _UKI_SECTION_MAX; i++)
 		CHECK(uki_section_name((enum uki_section)i) && strlen(uki_section_name((enum uki_section)i)) <= 8);
+}
+
+static bool sbat_is_handoff(const char *sbat)
+{
+	struct uki_sections u = { 0 };
+
+	u.s[UKI_SBAT] = (struct uki_blob){ (const uint8_t *)sbat, sbat ? strlen(sbat) : 0 };
+	return uki_stub_is_handoff(&u);
+}
+
+TEST(uki_stub_is_handoff_by_its_sbat_line)
+{
+	CHECK(sbat_is_handoff(UKI_SBAT_DEFAULT));
+	CHECK(sbat_is_handoff("handoff,1,handoff,handoff,1,x\n"));
+	CHECK(!sbat_is_handoff(NULL));
+	CHECK(!sbat_is_handoff(""));
+	CHECK(!sbat_is_handoff("handoff"));
+	CHECK(!sbat_is_handoff("handoff-stub,1,x\n"));
+	CHECK(!sbat_is_handoff("sbat,1,SBAT Version,sbat,1,x\nsystemd-stub,1,The systemd Developers,handoff,1\n"));
+	CHECK(!sbat_is_handoff("sbat,1,x\n xhandoff,1\n"));
+	CHECK(sbat_is_handoff("sbat,1,x\nhandoff,1"));
 }

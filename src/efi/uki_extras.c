@@ -9,11 +9,11 @@
  *   /.extra/tpm2-pcr-public-key.pem, each in a cpio archive after the initrds
  *   (systemd-cryptsetup looks there). Neither is measured again: .pcrpkey is
  *   in PCR 11 already, .pcrsig signs PCR values so cannot be part of them. */
-#include "stub.h"
+#include "uki_run.h"
 #include "core/cpio.h"
 #include "core/fmt.h"
 #include "core/tcg_event.h"
-#include "efi/loader_vars.h"
+#include "loader_vars.h"
 
 static void set_pcr_var(const CHAR16 *name, uint32_t pcr)
 {

@@ -8,10 +8,10 @@
  * out; the UKI boots without it. Their lines, global ones first, are joined
  * into one, which the caller appends to the command line and boot_verify()
  * measures into PCR 12 once, as systemd-stub does. */
-#include "stub.h"
+#include "uki_run.h"
 #include "core/addon.h"
 #include "core/fmt.h"
-#include "efi/loader_vars.h"
+#include "loader_vars.h"
 
 static EFI_GUID li_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
 

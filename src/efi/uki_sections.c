@@ -1,19 +1,21 @@
 /* The stub's own payload, found through its loaded image (headers at
- * ImageBase, sections at their RVAs): UKI sections (UAPI.5), or the kernel of
+ * ImageBase, sections at their RVAs; or a UKI file read by the loader, the
+ * sections at their file offsets): UKI sections (UAPI.5), or the kernel of
  * a `handoff wrap` image, whose bzImage is the mapped headers followed by the
  * .bzimage section (src/core/wrap.h): two pieces, put together by main.c. */
-#include "stub.h"
+#include "uki_run.h"
 #include "core/uki.h"
 #include "core/wrap.h"
 #include "core/tcg_event.h"
-#include "efi/measure.h"
+#include "measure.h"
 
-static EFI_STATUS find_wrapped(const struct pe_info *pe, const EFI_LOADED_IMAGE_PROTOCOL *li, struct stub_sections *s)
+static EFI_STATUS find_wrapped(const struct pe_info *pe, const EFI_LOADED_IMAGE_PROTOCOL *li, enum pe_layout layout,
+			       struct stub_sections *s)
 {
 	struct wrap_view v;
 	EFI_STATUS err;
 
-	err = wrap_find(pe, li->ImageBase, li->ImageSize, PE_LAYOUT_MEMORY, "stub", &v);
+	err = wrap_find(pe, li->ImageBase, li->ImageSize, layout, "stub", &v);
 	if (EFI_ERROR(err))
 		return err;
 	/* put together once, in the kernel's final pages (src/stub/main.c) */
@@ -28,20 +30,21 @@ static struct blob blob_of(const struct uki_blob *b)
 	return (struct blob){ b->data, b->size };
 }
 
-EFI_STATUS stub_find_sections(const EFI_LOADED_IMAGE_PROTOCOL *li, struct stub_sections *ret)
+EFI_STATUS stub_find_sections(const EFI_LOADED_IMAGE_PROTOCOL *li, enum pe_layout layout, struct stub_sections *ret)
 {
 	static struct pe_info pe; /* large: keep it off the firmware's stack */
 	struct uki_sections u;
 	struct stub_sections s = { 0 };
 	EFI_STATUS err;
 
-	err = pe_parse_loaded(li->ImageBase, li->ImageSize, "stub", &pe);
+	err = layout == PE_LAYOUT_MEMORY ? pe_parse_loaded(li->ImageBase, li->ImageSize, "stub", &pe)
+					 : pe_parse(li->ImageBase, li->ImageSize, "stub", &pe);
 	if (EFI_ERROR(err))
 		return log_error_status(err, "stub: cannot read its own PE headers");
 	if (pe_find_section(&pe, WRAP_SECTION)) {
-		err = find_wrapped(&pe, li, &s);
+		err = find_wrapped(&pe, li, layout, &s);
 	} else {
-		err = uki_parse(&pe, li->ImageBase, li->ImageSize, PE_LAYOUT_MEMORY, "stub", &u);
+		err = uki_parse(&pe, li->ImageBase, li->ImageSize, layout, "stub", &u);
 		if (err == EFI_NOT_FOUND)
 			return log_error_status(err, "stub: no .linux section: not a unified kernel image");
 		s.linux = blob_of(&u.s[UKI_LINUX]);

@@ -1,9 +1,9 @@
 /* handoff's EFI stub: the image side. A PE file (a UKI, or a bzImage wrapped
  * by `handoff wrap`) whose sections carry a kernel and what it needs. */
-#ifndef STUB_H
-#define STUB_H
+#ifndef EFI_UKI_RUN_H
+#define EFI_UKI_RUN_H
 
-#include "efi/boot.h"
+#include "boot.h"
 #include "core/uki.h"
 
 struct blob {
@@ -21,8 +21,19 @@ struct stub_sections {
 	struct uki_sections uki;  /* a UKI's sections (none for a wrapped kernel), for PCR 11 */
 };
 
-/** stub_find_sections() - locate the sections in the loaded image (by RVA). */
-EFI_STATUS stub_find_sections(const EFI_LOADED_IMAGE_PROTOCOL *li, struct stub_sections *ret);
+/**
+ * uki_run() - boot the kernel that the image @li describes carries, as
+ * handoff's stub does: @li is the stub's own loaded image (@layout
+ * PE_LAYOUT_MEMORY) or, for a UKI of handoff's stub booted from the loader's
+ * menu, a description of the loader's read buffer (PE_LAYOUT_FILE: ImageBase
+ * the file, DeviceHandle and FilePath where it was read, LoadOptions the
+ * entry's line). @self_dp: the image's device path, or NULL.
+ * Return: only when the boot failed (logged).
+ */
+EFI_STATUS uki_run(const EFI_LOADED_IMAGE_PROTOCOL *li, const EFI_DEVICE_PATH_PROTOCOL *self_dp, enum pe_layout layout);
+
+/** stub_find_sections() - locate the sections in the image: by RVA or file offset (@layout). */
+EFI_STATUS stub_find_sections(const EFI_LOADED_IMAGE_PROTOCOL *li, enum pe_layout layout, struct stub_sections *ret);
 
 /**
  * stub_measure_sections() - a UKI's sections into PCR 11 as systemd-stub
