@@ -12,6 +12,20 @@ static uint8_t *image(struct image_info *img, const struct fake_bz *f, size_t *l
 	return buf;
 }
 
+/* The fake bzImage as if it carried a PE header: an x86-64 EFI application
+ * with an entry point (the kernel's own EFI stub). */
+static uint8_t *efi_stub_image(struct image_info *img, size_t *len)
+{
+	struct fake_bz f = fake_bz_default();
+	uint8_t *buf = image(img, &f, len);
+
+	img->is_pe = true;
+	img->pe.machine = PE_MACHINE_X64;
+	img->pe.subsystem = PE_SUBSYSTEM_EFI_APPLICATION;
+	img->pe.entry_point = 0x4000;
+	return buf;
+}
+
 TEST(plan_boot_handover_is_complete_before_loading)
 {
 	struct fake_bz f = fake_bz_default();
@@ -59,17 +73,12 @@ TEST(plan_boot_refuses_a_long_cmdline_and_a_high_initrd_up_front)
 
 TEST(plan_boot_stub_places_nothing_and_no_stub_skips_it)
 {
-	struct fake_bz f = fake_bz_default();
 	struct image_info img;
 	size_t len;
-	uint8_t *buf = image(&img, &f, &len);
+	uint8_t *buf = efi_stub_image(&img, &len);
 	struct boot_request r = { .img = &img, .image_size = len, .requested = SCHEME_AUTO, .cmdline_len = 9000 };
 	struct boot_plan p;
 
-	img.is_pe = true;
-	img.pe.machine = PE_MACHINE_X64;
-	img.pe.subsystem = PE_SUBSYSTEM_EFI_APPLICATION;
-	img.pe.entry_point = 0x4000;
 	CHECK_EQ(plan_boot(&r, "k", &p), EFI_SUCCESS); /* the kernel's own stub checks its command line */
 	CHECK_EQ(p.scheme, SCHEME_STUB);
 	CHECK(!p.place_kernel);
@@ -153,17 +162,12 @@ TEST(plan_boot_moves_only_a_fixed_kernel_on_legacy)
  * is, by handover; a kernel without the handover entry still boots by its stub. */
 TEST(plan_boot_initrd_in_memory_prefers_handover)
 {
-	struct fake_bz f = fake_bz_default();
 	struct image_info img;
 	size_t len;
-	uint8_t *buf = image(&img, &f, &len);
+	uint8_t *buf = efi_stub_image(&img, &len);
 	struct boot_request r = { .img = &img, .image_size = len, .requested = SCHEME_AUTO, .initrd_size = 4096 };
 	struct boot_plan p;
 
-	img.is_pe = true;
-	img.pe.machine = PE_MACHINE_X64;
-	img.pe.subsystem = PE_SUBSYSTEM_EFI_APPLICATION;
-	img.pe.entry_point = 0x4000;
 	CHECK_EQ(plan_boot(&r, "k", &p), EFI_SUCCESS);
 	CHECK_EQ(p.scheme, SCHEME_STUB);
 	r.initrd_in_memory = true;
