@@ -5,14 +5,18 @@
  * and __BOOT_DS 0x18, paging off, interrupts off, esi = boot_params,
  * ebp/edi/ebx zero, at the protected-mode kernel's load address). */
 #include "arch.h"
+#include "timer_quiet.h"
 
 typedef void (EFIAPI *handover32_fn)(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab, struct boot_params *bp);
 
 void arch_handover_enter(EFI_HANDLE image, uint64_t kernel_addr, uint32_t handover_offset, struct boot_params *bp)
 {
 	handover32_fn entry = (handover32_fn)(uintptr_t)(kernel_addr + handover_offset + HANDOVER_ENTRY32_EXTRA);
+	struct timer_quiet q;
 
+	timer_quiet_begin(BS, &q); /* the stub runs with interrupts off: timer_quiet.c */
 	entry(image, ST, bp);
+	timer_quiet_end(&q);
 }
 
 /* boot.rst "32-bit Boot Protocol": 0x10 flat 32-bit code (execute/read),

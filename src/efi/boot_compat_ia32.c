@@ -9,6 +9,7 @@
  * the initrd over LoadFile2. Nothing verifies the image, so plan_scheme_on()
  * refuses this path under Secure Boot. */
 #include "arch.h"
+#include "timer_quiet.h"
 
 static EFI_GUID li_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
 static EFI_GUID li_dp_guid = EFI_LOADED_IMAGE_DEVICE_PATH_PROTOCOL_GUID;
@@ -115,6 +116,7 @@ EFI_STATUS boot_stub_foreign(const struct boot_job *job)
 	struct compat_image c = { 0 };
 	EFI_HANDLE initrd_handle = NULL;
 	EFI_IMAGE_ENTRY_POINT entry;
+	struct timer_quiet q;
 	EFI_STATUS err;
 
 	if (!job->info.is_pe || !job->info.pe.compat_entry_ia32)
@@ -131,7 +133,9 @@ EFI_STATUS boot_stub_foreign(const struct boot_job *job)
 		err = initrd_lf2_install(job->initrds, &initrd_handle);
 	if (!EFI_ERROR(err)) {
 		entry = (EFI_IMAGE_ENTRY_POINT)(uintptr_t)(c.addr + job->info.pe.compat_entry_ia32);
+		timer_quiet_begin(BS, &q); /* the stub runs with interrupts off: timer_quiet.c */
 		err = entry(c.handle, ST);
+		timer_quiet_end(&q);
 		log_error_status(err, "%s: the kernel's IA-32 entry returned: %m", job->kernel_path);
 		if (!EFI_ERROR(err))
 			err = EFI_LOAD_ERROR;

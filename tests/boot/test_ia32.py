@@ -106,6 +106,38 @@ def test_ia32_refusals_name_the_missing_entry():
     check_mixed_mode_boot(res, K61[1], good, "legacy", "a4")
 
 
+def handover_entry_returns(kernel):
+    """Debian's kernel with a bare `ret` at its 32-bit handover entry
+    (handover_offset in the protected-mode part, boot.rst "EFI Handover
+    Protocol"): control comes back to the loader with boot services up."""
+    data = bytearray(kernel)
+    setup_sects = data[0x1f1] or 4
+    data[(setup_sects + 1) * 512 + struct.unpack_from("<I", data, 0x264)[0]] = 0xc3
+    return bytes(data)
+
+
+@case.needs(LOADER32, *K61)
+def test_ia32_firmware_tick_back_after_the_kernel_returns():
+    """handoffia32 stops the firmware's timer tick for a 64-bit kernel's
+    mixed-mode entry (src/efi/timer_quiet.c). A kernel that returns from its
+    handover entry gets the error and the menu back, and the menu reads keys
+    again (the firmware's serial input is polled from timer events), so the
+    tick is running; then a kernel boots by handover with the tick stopped."""
+    kernel = open(root_path(K61[0]), "rb").read()
+    good = "console=ttyS0 handoff.marker=ia32-tick-back panic=-1"
+    entries = {
+        "a1.conf": entry("Returns", "x", protocol="handover", linux="/returns", sort_key="a1"),
+        "a2.conf": entry("Debian", good, protocol="handover", sort_key="a2"),
+    }
+    tree = esp32_tree(*K61, entries, "timeout menu-force\n", {"returns": handover_entry_returns(kernel)})
+    menu = r"handoff [0-9.]+ boot menu"
+    res = boot32(tree, keys=[(menu, b"1"), (menu, b"2")])
+    qemu.expect(res.time_of(r"/returns: the kernel returned from its handover entry") is not None,
+                "the loader says the kernel returned", res)
+    qemu.expect_eq(res.keys_pending, [], "both menu keys read (the menu came back and reads keys)", res)
+    check_mixed_mode_boot(res, K61[1], good, "handover", "a2")
+
+
 @case.needs(LOADER32, *K61)
 def test_ia32_efi_entry_starts_an_ia32_application():
     """An "efi" entry on 32-bit firmware: a native IA-32 EFI application

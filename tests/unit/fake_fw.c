@@ -66,6 +66,29 @@ static EFI_STATUS EFIAPI fake_exit_boot_services(EFI_HANDLE image, UINTN key)
 	return EFI_SUCCESS;
 }
 
+static EFI_STATUS EFIAPI fake_locate_protocol(const EFI_GUID *guid, VOID *registration, VOID **ret)
+{
+	struct fake_fw *fw = current;
+
+	(void)registration;
+	if (!fw->proto_guid || memcmp(guid, fw->proto_guid, sizeof(*guid)))
+		return EFI_NOT_FOUND;
+	*ret = fw->proto;
+	return EFI_SUCCESS;
+}
+
+static EFI_STATUS EFIAPI fake_exit(EFI_HANDLE image, EFI_STATUS status, UINTN data_size, CHAR16 *data)
+{
+	struct fake_fw *fw = current;
+
+	(void)data_size;
+	(void)data;
+	fw->n_image_exit++;
+	fw->last_exit_image = image;
+	fw->last_exit_status = status;
+	return EFI_SUCCESS; /* the real one does not return to the image */
+}
+
 void fake_fw_init(struct fake_fw *fw, size_t n)
 {
 	memset(fw, 0, sizeof(*fw));
@@ -73,6 +96,9 @@ void fake_fw_init(struct fake_fw *fw, size_t n)
 	fw->bs.GetMemoryMap = fake_get_memory_map;
 	fw->bs.AllocatePool = fake_allocate_pool;
 	fw->bs.ExitBootServices = fake_exit_boot_services;
+	fw->bs.LocateProtocol = fake_locate_protocol;
+	fw->bs.Exit = fake_exit;
+	fw->bs.Hdr.HeaderSize = sizeof(fw->bs);
 	for (size_t i = 0; i < n; i++)
 		fake_fw_add(fw, i % 3 ? EfiConventionalMemory : EfiBootServicesData, i * 0x100000, 0x100, 0);
 }

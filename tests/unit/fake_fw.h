@@ -18,6 +18,13 @@ struct fake_fw {
 	int n_get_map, n_alloc_pool, n_exit, n_alloc_after_first_exit;
 	UINTN last_exit_key;
 	bool exited;
+	/* LocateProtocol answers for this one GUID (NULL: EFI_NOT_FOUND) */
+	const EFI_GUID *proto_guid;
+	void *proto;
+	/* Exit(): calls and the last image and status */
+	int n_image_exit;
+	EFI_HANDLE last_exit_image;
+	EFI_STATUS last_exit_status;
 };
 
 /** fake_fw_init() - boot services whose memory map holds @n descriptors. */
