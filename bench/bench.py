@@ -20,8 +20,8 @@ build, the only other loader that boots a 64-bit kernel there. The disks,
 initrds and loader images come from inputs.py, rebuilt only when what they
 are made of changes.
 Rounds are interleaved: each round boots every (loader, size) pair once, in
-an order shuffled per round; one QEMU at a time; a discarded warm-up boot
-first. Serial lines are timestamped on the host (tests/harness/qemu.py):
+an order shuffled per round; one QEMU at a time; WARMUP_BOOTS discarded
+warm-up boots first. Serial lines are timestamped on the host (tests/harness/qemu.py):
 
   t0  OVMF's "BdsDxe: loading Boot####" for the option it then starts
   t1  the kernel's first line ("Linux version", through earlyprintk)
@@ -59,6 +59,9 @@ SIZES = (8, 64, 256)
 CMDLINE = "earlyprintk=serial,ttyS0,115200 quiet console=ttyS0 panic=-1"
 MEMORY_MIB = 1536         # initrd + its unpacked copy + the kernel, at 256 MiB
 BOOT_TIMEOUT = 240
+# After one warm-up boot the next three or four still ran 1-2 s slow (two runs
+# on 2026-12-04, 32-bit rows, load 0.3-0.7): the host was still settling.
+WARMUP_BOOTS = 4
 
 RX_T0 = re.compile(r"BdsDxe: loading Boot")
 RX_START = re.compile(r"BdsDxe: starting Boot")
@@ -361,11 +364,11 @@ def main(argv):
         % (len(loaders), len(sizes), a.rounds, time.time() - t_start))
 
     rng = random.Random(a.seed)
-    if not a.no_warmup:
+    for i in range(0 if a.no_warmup else WARMUP_BOOTS):
         l = rng.choice(loaders)
-        r = boot(disks[(l, sizes[0])], "warmup", ia32=l in IA32)
-        log("bench: warm-up boot (%s, %d MiB, discarded): %s"
-            % (l, sizes[0], r.get("error") or "t1-t0 %.3f s" % r["t1_s"]))
+        r = boot(disks[(l, sizes[0])], "warmup%d" % i, ia32=l in IA32)
+        log("bench: warm-up boot %d (%s, %d MiB, discarded): %s"
+            % (i + 1, l, sizes[0], r.get("error") or "t1-t0 %.3f s" % r["t1_s"]))
 
     boots = []
     total = a.rounds * len(loaders) * len(sizes)
@@ -401,7 +404,7 @@ def main(argv):
 
     result = {
         "config": {"rounds": a.rounds, "sizes_mib": sizes, "loaders": loaders, "cmdline": CMDLINE,
-                   "disk_mib": inputs.DISK_MIB, "memory_mib": MEMORY_MIB, "warmup": not a.no_warmup,
+                   "disk_mib": inputs.DISK_MIB, "memory_mib": MEMORY_MIB, "warmup": 0 if a.no_warmup else WARMUP_BOOTS,
                    "initrd_bytes": {str(m): os.path.getsize(p) for m, p in initrds.items()},
                    "cluster_bytes": fat_cluster_bytes(d for (l, _), d in disks.items() if l != "handoff-ext4"),
                    "grub_modules": inputs.GRUB_MODULES,

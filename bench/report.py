@@ -29,6 +29,12 @@ IA32 = ("handoffia32-stub", "handoffia32-handover", "handoffia32-legacy", "grub-
 UKI_MENU = ("handoff-uki-menu", "sdboot-uki-menu")
 
 
+def warmup_words(n):
+    """results.json's "warmup": a bool before 2026-12-04, then the number of boots."""
+    n = int(n)
+    return "" if not n else ", after a discarded warm-up boot" if n == 1 else ", after %d discarded warm-up boots" % n
+
+
 def fmt_s(x):
     return "–" if x is None else "%.3f" % x
 
@@ -337,7 +343,7 @@ def render(res, svg_name):
            "paired per round: the median over rounds of (loader's time ÷ systemd-boot's, or GRUB's, time in the "
            "same round and size). \"Best vs best\" divides the loader's fastest boot by the reference's fastest: "
            "on a shared machine it is the least disturbed estimate (see the notes on noise)."
-           % (cfg["rounds"], ", after a discarded warm-up boot" if cfg["warmup"] else ""), "",
+           % (cfg["rounds"], warmup_words(cfg["warmup"])), "",
            "Loaders: handoff `protocol stub|handover|legacy` (handoff.efi reading a BLS Type #1 entry), "
            "handoff-uki (`handoff uki` image started directly by OVMF), handoff-uki-menu and sdboot-uki-menu (the same "
            "image from handoff's and systemd-boot's menu), handoff-ext4 (`protocol handover`, "
