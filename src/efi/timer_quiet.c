@@ -13,6 +13,8 @@
 #include "timer_quiet.h"
 #include "core/crc32.h"
 
+#define BS_HEADER_SIZE_MAX 4096u /* UEFI 2.10's table is 376 bytes (x64) */
+
 static EFI_GUID timer_guid = EFI_TIMER_ARCH_PROTOCOL_GUID;
 static struct timer_quiet *hooked; /* Exit() has no context pointer */
 
@@ -35,7 +37,10 @@ void timer_quiet_begin(EFI_BOOT_SERVICES *bs, struct timer_quiet *q)
 	EFI_TIMER_ARCH_PROTOCOL *t = NULL;
 
 	*q = (struct timer_quiet){ .bs = bs };
-	if (hooked || bs->LocateProtocol(&timer_guid, NULL, (void **)&t) != EFI_SUCCESS || !t)
+	/* the CRC32 covers HeaderSize bytes: only a believable table is changed */
+	if (hooked || bs->Hdr.HeaderSize < sizeof(*bs) || bs->Hdr.HeaderSize > BS_HEADER_SIZE_MAX)
+		return;
+	if (bs->LocateProtocol(&timer_guid, NULL, (void **)&t) != EFI_SUCCESS || !t)
 		return;
 	if (t->GetTimerPeriod(t, &q->period) != EFI_SUCCESS || q->period == 0)
 		return;

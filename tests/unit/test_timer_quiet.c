@@ -116,6 +116,8 @@ TEST(timer_quiet_leaves_alone_what_it_cannot_stop)
 		{ "no Timer Architectural Protocol", false, 100000, false },
 		{ "tick already stopped", true, 0, false },
 		{ "SetTimerPeriod fails", true, 100000, true },
+		{ "table header smaller than the table", true, 100000, false },
+		{ "table header beyond belief", true, 100000, false },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -125,6 +127,10 @@ TEST(timer_quiet_leaves_alone_what_it_cannot_stop)
 
 		if (!cases[i].protocol)
 			fw->proto_guid = NULL;
+		if (strstr(cases[i].what, "smaller"))
+			fw->bs.Hdr.HeaderSize = sizeof(fw->bs) - 8;
+		if (strstr(cases[i].what, "beyond"))
+			fw->bs.Hdr.HeaderSize = 1u << 20;
 		timer.fail_set = cases[i].fail_set;
 		memcpy(&before, &fw->bs, sizeof(before));
 		timer_quiet_begin(&fw->bs, &q);
