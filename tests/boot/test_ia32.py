@@ -61,12 +61,18 @@ case.each(globals(), scheme_test, {"test_ia32_612_" + s: (*K612, s, s) for s in 
           needs=(LOADER32, *K612))
 
 
-def patched(kernel, xloadflags=None, drop_compat=False):
-    """Debian's kernel with other xloadflags (boot.rst 0x236) or its .compat
-    record's type set to 0 (end of list: no IA-32 entry)."""
+def patched(kernel, xloadflags=None, drop_compat=False, handover_returns=False):
+    """Debian's kernel with other xloadflags (boot.rst 0x236), its .compat
+    record's type set to 0 (end of list: no IA-32 entry), or a bare `ret` at
+    its 32-bit handover entry (handover_offset in the protected-mode part,
+    boot.rst "EFI Handover Protocol"): control comes back to the loader with
+    boot services up."""
     data = bytearray(kernel)
     if xloadflags is not None:
         struct.pack_into("<H", data, 0x236, xloadflags)
+    if handover_returns:
+        setup_sects = data[0x1f1] or 4
+        data[(setup_sects + 1) * 512 + struct.unpack_from("<I", data, 0x264)[0]] = 0xc3
     if drop_compat:
         pe = struct.unpack_from("<I", data, 0x3c)[0]
         nsec, opt_size = struct.unpack_from("<H", data, pe + 6)[0], struct.unpack_from("<H", data, pe + 20)[0]
@@ -106,16 +112,6 @@ def test_ia32_refusals_name_the_missing_entry():
     check_mixed_mode_boot(res, K61[1], good, "legacy", "a4")
 
 
-def handover_entry_returns(kernel):
-    """Debian's kernel with a bare `ret` at its 32-bit handover entry
-    (handover_offset in the protected-mode part, boot.rst "EFI Handover
-    Protocol"): control comes back to the loader with boot services up."""
-    data = bytearray(kernel)
-    setup_sects = data[0x1f1] or 4
-    data[(setup_sects + 1) * 512 + struct.unpack_from("<I", data, 0x264)[0]] = 0xc3
-    return bytes(data)
-
-
 @case.needs(LOADER32, *K61)
 def test_ia32_firmware_tick_back_after_the_kernel_returns():
     """handoffia32 stops the firmware's timer tick for a 64-bit kernel's
@@ -129,7 +125,7 @@ def test_ia32_firmware_tick_back_after_the_kernel_returns():
         "a1.conf": entry("Returns", "x", protocol="handover", linux="/returns", sort_key="a1"),
         "a2.conf": entry("Debian", good, protocol="handover", sort_key="a2"),
     }
-    tree = esp32_tree(*K61, entries, "timeout menu-force\n", {"returns": handover_entry_returns(kernel)})
+    tree = esp32_tree(*K61, entries, "timeout menu-force\n", {"returns": patched(kernel, handover_returns=True)})
     menu = r"handoff [0-9.]+ boot menu"
     res = boot32(tree, keys=[(menu, b"1"), (menu, b"2")])
     qemu.expect(res.time_of(r"/returns: the kernel returned from its handover entry") is not None,
