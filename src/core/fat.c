@@ -12,7 +12,6 @@
 #define LFN_CHARS 13
 #define LFN_MAX_ENTRIES 20      /* 255 characters (§7) */
 #define DIR_MAX_ENTRIES 65536   /* §6: a directory holds at most 65,536 entries */
-#define READ_MAX (64u << 20)    /* one request: what src/efi/file.c reads at once too */
 
 static EFI_STATUS vol_read(const struct fat_vol *v, uint64_t offset, void *buf, size_t len)
 {
@@ -100,25 +99,46 @@ static EFI_STATUS fat_next(struct fat_vol *v, uint32_t cl, uint32_t *ret)
 	return EFI_SUCCESS;
 }
 
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "run32() compares FAT32 entries as loaded");
+
+/* FAT32 entries from @p on that say "the next cluster" from @next on, at most
+ * @max: two entries per 8-byte load. The loaders are built -Oz, where each
+ * get_le32() would be a call, and this loop is most of a large file's map
+ * (docs/bench.md). The four high bits of an entry are reserved (§4). */
+static uint64_t run32(const uint8_t *p, const uint8_t *end, uint32_t next, uint64_t max)
+{
+	uint64_t n = 0, want = next | (uint64_t)(next + 1) << 32, pair;
+	uint32_t one;
+
+	for (; n + 2 <= max && end - p >= 8; p += 8, n += 2, want += 0x200000002ull) {
+		__builtin_memcpy(&pair, p, 8);
+		if ((pair & 0x0fffffff0fffffffull) != want)
+			break;
+	}
+	for (; n < max && end - p >= 4; p += 4, n++) { /* the odd one, or the pair that broke */
+		__builtin_memcpy(&one, p, 4);
+		if ((one & 0x0fffffff) != next + n)
+			break;
+	}
+	return n;
+}
+
 /* How many clusters after @cl follow it on disk, at most @max, as far as the
  * window shows: FAT16/32 entries that each say "the next cluster". A file
  * written in one go is one such run, so this loop, not fat_next(), is where a
  * 256 MiB initrd's 65,536 entries are read. */
 static uint64_t window_run(const struct fat_vol *v, uint32_t cl, uint64_t max)
 {
-	unsigned w = v->bits / 8;
-	uint64_t off = v->fat_offset + (uint64_t)cl * w, n = 0;
+	uint64_t off = v->fat_offset + (uint64_t)cl * (v->bits / 8), n = 0;
 	const uint8_t *p, *end = v->win + v->win_len;
 
 	if (v->bits == 12 || v->win_offset == UINT64_MAX || off < v->win_offset || off - v->win_offset >= v->win_len)
 		return 0;
 	p = v->win + (off - v->win_offset);
-	if (w == 4)
-		for (; n < max && p + 4 <= end && (get_le32(p) & 0x0fffffff) == cl + n + 1; p += 4)
-			n++;
-	else
-		for (; n < max && p + 2 <= end && get_le16(p) == cl + n + 1; p += 2)
-			n++;
+	if (v->bits == 32)
+		return run32(p, end, cl + 1, max);
+	for (; n < max && p + 2 <= end && get_le16(p) == cl + n + 1; p += 2)
+		n++;
 	return n;
 }
 
@@ -406,7 +426,10 @@ EFI_STATUS fat_extents_read(const struct fat_vol *v, const struct fat_extent *ex
 			continue;
 		}
 		while (offset < ext[i].length && len) {
-			size_t piece = (size_t)MIN(MIN(ext[i].length - offset, len), (uint64_t)READ_MAX);
+			/* The whole run in one request, as the firmware's own FAT driver
+			 * asks Disk I/O for a contiguous run (docs/design.md "Reading
+			 * FAT files"); a 32-bit size_t alone splits it. */
+			size_t piece = (size_t)MIN(MIN(ext[i].length - offset, len), (uint64_t)SIZE_MAX);
 			EFI_STATUS err = vol_read(v, ext[i].offset + offset, out, piece);
 
 			if (err != EFI_SUCCESS)
