@@ -23,8 +23,10 @@ EFI_CFLAGS := -std=gnu11 -ffreestanding -fshort-wchar -mno-red-zone -mgeneral-re
 	-fno-stack-protector -fno-strict-aliasing -fno-stack-check -mno-stack-arg-probe \
 	-fno-builtin-printf -fno-asynchronous-unwind-tables -fno-unwind-tables -Oz -flto $(WARN) \
 	-Iinclude -Isrc -DHANDOFF_VERSION='"$(VERSION)"'
+# The PE timestamp from SOURCE_DATE_EPOCH, else 0: the same tree links to the
+# same bytes (reproducible builds; /Brepro would add a debug directory).
 EFI_LDFLAGS := /nologo /machine:x64 /subsystem:efi_application /entry:efi_main \
-	/nodefaultlib /opt:ref /opt:icf /debug:none
+	/nodefaultlib /opt:ref /opt:icf /debug:none /timestamp:$(or $(SOURCE_DATE_EPOCH),0)
 # The loader for 32-bit (IA-32) firmware: the same sources built a second time
 # (UEFI 2.10 §2.3.2: cdecl, 32-bit UINTN and pointers). The red zone is an
 # x86-64 notion; everything else is shared.

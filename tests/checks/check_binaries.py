@@ -40,7 +40,10 @@ def inspect(path, budget, want_machine, want_magic, dirs):
     data = open(path, "rb").read()
     pe = struct.unpack_from("<I", data, 0x3C)[0]
     check(f"{path}: MZ and PE signatures", data[:2] == b"MZ" and data[pe:pe + 4] == b"PE\0\0")
-    machine, nsec, _, _, _, optsize, _ = struct.unpack_from("<HHIIIHH", data, pe + 4)
+    machine, nsec, stamp, _, _, optsize, _ = struct.unpack_from("<HHIIIHH", data, pe + 4)
+    want_stamp = int(os.environ.get("SOURCE_DATE_EPOCH", "0")) & 0xFFFFFFFF
+    check(f"{path}: PE timestamp {want_stamp} (SOURCE_DATE_EPOCH or 0), not the link time: reproducible",
+          stamp == want_stamp, str(stamp))
     opt = pe + 24
     magic = struct.unpack_from("<H", data, opt)[0]
     sect_align, file_align = struct.unpack_from("<II", data, opt + 32)
