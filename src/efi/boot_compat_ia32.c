@@ -9,6 +9,7 @@
  * the initrd over LoadFile2. Nothing verifies the image, so plan_scheme_on()
  * refuses this path under Secure Boot. */
 #include "arch.h"
+#include "exit_guard.h"
 #include "timer_quiet.h"
 
 static EFI_GUID li_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
@@ -111,12 +112,26 @@ static void compat_release(struct compat_image *c)
 	mem_free(c->dp);
 }
 
+struct compat_call {
+	EFI_IMAGE_ENTRY_POINT entry;
+	EFI_HANDLE handle;
+	EFI_STATUS status;
+};
+
+static void compat_call(void *ctx)
+{
+	struct compat_call *c = ctx;
+	struct timer_quiet q;
+
+	timer_quiet_begin(BS, &q); /* the stub runs with interrupts off: timer_quiet.c */
+	c->status = c->entry(c->handle, ST);
+	timer_quiet_end(&q);
+}
+
 EFI_STATUS boot_stub_foreign(const struct boot_job *job)
 {
 	struct compat_image c = { 0 };
 	EFI_HANDLE initrd_handle = NULL;
-	EFI_IMAGE_ENTRY_POINT entry;
-	struct timer_quiet q;
 	EFI_STATUS err;
 
 	if (!job->info.is_pe || !job->info.pe.compat_entry_ia32)
@@ -132,13 +147,22 @@ EFI_STATUS boot_stub_foreign(const struct boot_job *job)
 	if (!EFI_ERROR(err) && job->initrds && job->initrds->n)
 		err = initrd_lf2_install(job->initrds, &initrd_handle);
 	if (!EFI_ERROR(err)) {
-		entry = (EFI_IMAGE_ENTRY_POINT)(uintptr_t)(c.addr + job->info.pe.compat_entry_ia32);
-		timer_quiet_begin(BS, &q); /* the stub runs with interrupts off: timer_quiet.c */
-		err = entry(c.handle, ST);
-		timer_quiet_end(&q);
-		log_error_status(err, "%s: the kernel's IA-32 entry returned: %m", job->kernel_path);
-		if (!EFI_ERROR(err))
-			err = EFI_LOAD_ERROR;
+		struct compat_call call = {
+			.entry = (EFI_IMAGE_ENTRY_POINT)(uintptr_t)(c.addr + job->info.pe.compat_entry_ia32),
+			.handle = c.handle,
+		};
+		struct exit_guard g;
+
+		/* Linux's stub gives up by Exit() on this handle, which the
+		 * firmware did not make: exit_guard.c brings it back here */
+		if (exit_guard_call(&g, BS, c.handle, compat_call, &call)) {
+			err = exit_guard_report(&g, job->kernel_path);
+		} else {
+			err = call.status;
+			log_error_status(err, "%s: the kernel's IA-32 entry returned: %m", job->kernel_path);
+			if (!EFI_ERROR(err))
+				err = EFI_LOAD_ERROR;
+		}
 	}
 	initrd_lf2_uninstall(initrd_handle);
 	compat_release(&c);

@@ -11,18 +11,10 @@
  * stub's error path, hooked for that time (a changed table gets its CRC32
  * again: UEFI 2.10 §4.2). */
 #include "timer_quiet.h"
-#include "core/crc32.h"
-
-#define BS_HEADER_SIZE_MAX 4096u /* UEFI 2.10's table is 376 bytes (x64) */
+#include "exit_guard.h"
 
 static EFI_GUID timer_guid = EFI_TIMER_ARCH_PROTOCOL_GUID;
 static struct timer_quiet *hooked; /* Exit() has no context pointer */
-
-static void table_crc_update(EFI_BOOT_SERVICES *bs)
-{
-	bs->Hdr.CRC32 = 0;
-	bs->Hdr.CRC32 = crc32(0, bs, bs->Hdr.HeaderSize);
-}
 
 static EFI_STATUS EFIAPI exit_hook(EFI_HANDLE image, EFI_STATUS status, UINTN data_size, CHAR16 *data)
 {
@@ -38,7 +30,7 @@ void timer_quiet_begin(EFI_BOOT_SERVICES *bs, struct timer_quiet *q)
 
 	*q = (struct timer_quiet){ .bs = bs };
 	/* the CRC32 covers HeaderSize bytes: only a believable table is changed */
-	if (hooked || bs->Hdr.HeaderSize < sizeof(*bs) || bs->Hdr.HeaderSize > BS_HEADER_SIZE_MAX)
+	if (hooked || !bs_table_hookable(bs))
 		return;
 	if (bs->LocateProtocol(&timer_guid, NULL, (void **)&t) != EFI_SUCCESS || !t)
 		return;
@@ -50,7 +42,7 @@ void timer_quiet_begin(EFI_BOOT_SERVICES *bs, struct timer_quiet *q)
 	q->exit = bs->Exit;
 	hooked = q;
 	bs->Exit = exit_hook;
-	table_crc_update(bs);
+	bs_table_crc_update(bs);
 }
 
 void timer_quiet_end(struct timer_quiet *q)
@@ -58,7 +50,7 @@ void timer_quiet_end(struct timer_quiet *q)
 	if (!q->timer)
 		return;
 	q->bs->Exit = q->exit;
-	table_crc_update(q->bs);
+	bs_table_crc_update(q->bs);
 	hooked = NULL;
 	q->timer->SetTimerPeriod(q->timer, q->period);
 	q->timer = NULL;

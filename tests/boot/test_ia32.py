@@ -61,18 +61,51 @@ case.each(globals(), scheme_test, {"test_ia32_612_" + s: (*K612, s, s) for s in 
           needs=(LOADER32, *K612))
 
 
-def patched(kernel, xloadflags=None, drop_compat=False, handover_returns=False):
+# IA-32 code that gives up as Linux's stub does (efi_exit(): Exit(handle,
+# status, 0, NULL), then hlt for ever if Exit returns), entered by cdecl as
+# (handle, system table, ...): BootServices at 0x3c in the 32-bit system
+# table, Exit() at 0x78 in the 32-bit boot services (UEFI 2.10 §4.3, §4.4).
+EXIT_CALL_32 = bytes([
+    0x8b, 0x44, 0x24, 0x08,                 # mov eax, [esp+8]     system table
+    0x8b, 0x40, 0x3c,                       # mov eax, [eax+0x3c]  BootServices
+    0x6a, 0x00, 0x6a, 0x00,                 # push 0; push 0       ExitData, ExitDataSize
+    0x68, 0x01, 0x00, 0x00, 0x80,           # push 0x80000001      EFI_LOAD_ERROR
+    0xff, 0x74, 0x24, 0x10,                 # push [esp+16]        the image handle
+    0xff, 0x50, 0x78,                       # call [eax+0x78]      Exit()
+    0xf4, 0xeb, 0xfd,                       # hlt; jmp hlt
+])
+
+
+def compat_entry_offset(data):
+    """File offset of the IA-32 entry named by the first .compat record
+    (type 1, size 8, machine, entry RVA: Linux arch/x86/boot/header.S)."""
+    pe = struct.unpack_from("<I", data, 0x3c)[0]
+    nsec, opt_size = struct.unpack_from("<H", data, pe + 6)[0], struct.unpack_from("<H", data, pe + 20)[0]
+    sections = [struct.unpack_from("<8sIIII", data, pe + 24 + opt_size + 40 * i) for i in range(nsec)]
+    compat = [s for s in sections if s[0].rstrip(b"\0") == b".compat"][0]
+    rva = struct.unpack_from("<I", data, compat[4] + 4)[0]
+    for _, vsize, va, _, raw in sections:
+        if va <= rva < va + vsize:
+            return rva - va + raw
+    raise AssertionError(".compat entry RVA %#x in no section" % rva)
+
+
+def patched(kernel, xloadflags=None, drop_compat=False, handover_returns=False, exits_at=None):
     """Debian's kernel with other xloadflags (boot.rst 0x236), its .compat
-    record's type set to 0 (end of list: no IA-32 entry), or a bare `ret` at
-    its 32-bit handover entry (handover_offset in the protected-mode part,
-    boot.rst "EFI Handover Protocol"): control comes back to the loader with
-    boot services up."""
+    record's type set to 0 (end of list: no IA-32 entry), a bare `ret` at its
+    32-bit handover entry (handover_offset in the protected-mode part,
+    boot.rst "EFI Handover Protocol"), or EXIT_CALL_32 at that entry
+    (exits_at="handover") or at the .compat one (exits_at="compat"): control
+    comes back to the loader with boot services up."""
     data = bytearray(kernel)
+    handover = ((data[0x1f1] or 4) + 1) * 512 + struct.unpack_from("<I", data, 0x264)[0]
     if xloadflags is not None:
         struct.pack_into("<H", data, 0x236, xloadflags)
     if handover_returns:
-        setup_sects = data[0x1f1] or 4
-        data[(setup_sects + 1) * 512 + struct.unpack_from("<I", data, 0x264)[0]] = 0xc3
+        data[handover] = 0xc3
+    if exits_at:
+        at = handover if exits_at == "handover" else compat_entry_offset(data)
+        data[at:at + len(EXIT_CALL_32)] = EXIT_CALL_32
     if drop_compat:
         pe = struct.unpack_from("<I", data, 0x3c)[0]
         nsec, opt_size = struct.unpack_from("<H", data, pe + 6)[0], struct.unpack_from("<H", data, pe + 20)[0]
@@ -113,25 +146,37 @@ def test_ia32_refusals_name_the_missing_entry():
 
 
 @case.needs(LOADER32, *K61)
-def test_ia32_firmware_tick_back_after_the_kernel_returns():
-    """handoffia32 stops the firmware's timer tick for a 64-bit kernel's
-    mixed-mode entry (src/efi/timer_quiet.c). A kernel that returns from its
-    handover entry gets the error and the menu back, and the menu reads keys
-    again (the firmware's serial input is polled from timer events), so the
-    tick is running; then a kernel boots by handover with the tick stopped."""
+def test_ia32_a_kernel_that_gives_up_gets_the_menu_back():
+    """A kernel whose mixed-mode entry gives up: by returning from its
+    handover entry, or by Exit() as Linux's stub does, from the handover entry
+    (the handle is handoffia32's own: the firmware's Exit() would end the
+    loader) or from the .compat entry (a handle the loader made: the
+    firmware refuses it and the stub halts). Each gets its error and the menu
+    back (src/efi/exit_guard.c), and the menu reads keys again: the firmware's
+    serial input is polled from timer events, so the tick stopped for the
+    entry (src/efi/timer_quiet.c) is running. Then a kernel boots by handover
+    with the tick stopped."""
     kernel = open(root_path(K61[0]), "rb").read()
     good = "console=ttyS0 handoff.marker=ia32-tick-back panic=-1"
     entries = {
         "a1.conf": entry("Returns", "x", protocol="handover", linux="/returns", sort_key="a1"),
-        "a2.conf": entry("Debian", good, protocol="handover", sort_key="a2"),
+        "a2.conf": entry("Exits by handover", "x", protocol="handover", linux="/hexits", sort_key="a2"),
+        "a3.conf": entry("Exits by stub", "x", protocol="stub", linux="/cexits", sort_key="a3"),
+        "a4.conf": entry("Debian", good, protocol="handover", sort_key="a4"),
     }
-    tree = esp32_tree(*K61, entries, "timeout menu-force\n", {"returns": patched(kernel, handover_returns=True)})
+    tree = esp32_tree(*K61, entries, "timeout menu-force\n", {
+        "returns": patched(kernel, handover_returns=True),
+        "hexits": patched(kernel, exits_at="handover"),
+        "cexits": patched(kernel, exits_at="compat"),
+    })
     menu = r"handoff [0-9.]+ boot menu"
-    res = boot32(tree, keys=[(menu, b"1"), (menu, b"2")])
-    qemu.expect(res.time_of(r"/returns: the kernel returned from its handover entry") is not None,
-                "the loader says the kernel returned", res)
-    qemu.expect_eq(res.keys_pending, [], "both menu keys read (the menu came back and reads keys)", res)
-    check_mixed_mode_boot(res, K61[1], good, "handover", "a2")
+    res = boot32(tree, keys=[(menu, str(i).encode()) for i in range(1, 5)])
+    for msg in (r"/returns: the kernel returned from its handover entry",
+                r"/hexits: the kernel's EFI stub gave up \(Exit: EFI_LOAD_ERROR\)",
+                r"/cexits: the kernel's EFI stub gave up \(Exit: EFI_LOAD_ERROR\)"):
+        qemu.expect(res.time_of(msg) is not None, "message %r" % msg, res)
+    qemu.expect_eq(res.keys_pending, [], "all menu keys read (the menu came back each time and reads keys)", res)
+    check_mixed_mode_boot(res, K61[1], good, "handover", "a4")
 
 
 @case.needs(LOADER32, *K61)

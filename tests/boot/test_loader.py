@@ -107,12 +107,38 @@ def patched_kernel(**fields):
     return bytes(k)
 
 
+# x86-64 code that gives up as Linux's stub does (efi_exit(): Exit(handle,
+# status, 0, NULL), then hlt for ever if Exit returns), entered as the 64-bit
+# handover entry (System V: handle in rdi, system table in rsi): BootServices
+# at 0x60 in the system table, Exit() at 0xd8 in the boot services (UEFI 2.10
+# §4.3, §4.4), called with the Microsoft convention and its 32-byte shadow.
+EXIT_CALL_64 = bytes([
+    0x48, 0x8b, 0x46, 0x60,                                     # mov rax, [rsi+0x60]
+    0x48, 0x89, 0xf9,                                           # mov rcx, rdi
+    0x48, 0xba, 0x01, 0, 0, 0, 0, 0, 0, 0x80,                   # mov rdx, EFI_LOAD_ERROR
+    0x45, 0x31, 0xc0, 0x45, 0x31, 0xc9,                         # xor r8d, r8d; xor r9d, r9d
+    0x48, 0x83, 0xec, 0x28,                                     # sub rsp, 40
+    0xff, 0x90, 0xd8, 0, 0, 0,                                  # call [rax+0xd8]
+    0xf4, 0xeb, 0xfd,                                           # hlt; jmp hlt
+])
+
+
+def gives_up_at_handover(kernel):
+    """The kernel with EXIT_CALL_64 at its 64-bit handover entry
+    (handover_offset + 512 into the protected-mode part, boot.rst)."""
+    k = bytearray(kernel)
+    at = ((k[0x1f1] or 4) + 1) * 512 + struct.unpack_from("<I", k, 0x264)[0] + 512
+    k[at:at + len(EXIT_CALL_64)] = EXIT_CALL_64
+    return bytes(k)
+
+
 @case.needs(LOADER, KERNEL, INITRD)
 def test_loader_errors_return_to_menu():
     """Each broken entry gets its message and the menu again, by itself (no
     key press); then a good one boots. The README's list: missing or truncated
     kernel, not a bzImage, protocol too old for the chosen scheme, missing
-    initrd, no memory, an image that returns.
+    initrd, no memory, an image that returns, a kernel whose stub gives up by
+    Exit() on handoff's own handle (src/efi/exit_guard.c).
 
     Also: a malformed line in the good entry is reported with file:line and
     skipped, and the rest of the entry still counts.
@@ -129,14 +155,15 @@ def test_loader_errors_return_to_menu():
         "a5.conf": entry("Too old", "x", protocol="handover", linux="/old", sort_key="a5"),
         "a6.conf": entry("No memory", "x", protocol="handover", linux="/huge", sort_key="a6"),
         "a7.conf": "title Returns\nsort-key a7\nefi /returns.efi\n",
-        "a8.conf": entry("Good", good, extra="protocol sideways\n", sort_key="a8"),
+        "a8.conf": entry("Gives up", "x", protocol="handover", linux="/givesup", sort_key="a8"),
+        "a9.conf": entry("Good", good, extra="protocol sideways\n", sort_key="a9"),
     }
     tree = esp.loader_tree(entries, "timeout menu-force\n",
                            {"garbage.bin": garbage, "truncated": kernel[:len(kernel) // 3],
                             "old": patched_kernel(version=0x020a), "huge": patched_kernel(init_size=0xf0000000),
-                            "returns.efi": tiny_efi_app()})
+                            "returns.efi": tiny_efi_app(), "givesup": gives_up_at_handover(kernel)})
     menu = r"handoff [0-9.]+ boot menu"
-    res = boot(tree, keys=[(menu, str(i).encode()) for i in range(1, 9)])
+    res = boot(tree, keys=[(menu, str(i).encode()) for i in range(1, 10)])
     qemu.expect_eq(res.keys_pending, [], "all menu keys sent (the menu came back each time, no key needed)", res)
     qemu.expect(res.time_of(r"Press any key") is None, "no 'Press any key' pause", res)
     for msg in (r"entry 'Missing kernel': /nope/vmlinuz: cannot open: EFI_NOT_FOUND$",
@@ -147,10 +174,11 @@ def test_loader_errors_return_to_menu():
                 r"/old: cannot boot by handover: boot protocol older than 2.11",
                 r"/huge: no room for the kernel \(3840 MiB below 4 GiB\)",
                 r"/returns.efi: the image returned \(EFI_SUCCESS\) instead of starting a kernel",
-                r"a8.conf:6: protocol 'sideways'"):
+                r"entry 'Gives up': /givesup: the kernel's EFI stub gave up \(Exit: EFI_LOAD_ERROR\)$",
+                r"a9.conf:6: protocol 'sideways'"):
         qemu.expect(res.time_of(msg) is not None, "message %r" % msg, res)
     # One failure, one line: the cause, with the entry as its context (no "cannot boot" echo).
-    for title in ("Missing kernel", "Missing initrd", "Truncated kernel", "Too old", "No memory"):
+    for title in ("Missing kernel", "Missing initrd", "Truncated kernel", "Too old", "No memory", "Gives up"):
         lines = [l for _, l in res.lines if "handoff: error: entry '%s'" % title in l]
         qemu.expect_eq(len(lines), 1, "error lines for entry '%s' (%r)" % (title, lines), res)
     qemu.expect(res.time_of(r"booting 'Good' by stub \(protocol auto\)") is not None,

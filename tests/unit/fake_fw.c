@@ -49,6 +49,13 @@ static EFI_STATUS EFIAPI fake_allocate_pool(EFI_MEMORY_TYPE type, UINTN size, VO
 	return *ret ? EFI_SUCCESS : EFI_OUT_OF_RESOURCES;
 }
 
+static EFI_STATUS EFIAPI fake_free_pool(VOID *p)
+{
+	current->n_free_pool++;
+	free(p);
+	return EFI_SUCCESS;
+}
+
 static EFI_STATUS EFIAPI fake_exit_boot_services(EFI_HANDLE image, UINTN key)
 {
 	struct fake_fw *fw = current;
@@ -95,6 +102,7 @@ void fake_fw_init(struct fake_fw *fw, size_t n)
 	current = fw;
 	fw->bs.GetMemoryMap = fake_get_memory_map;
 	fw->bs.AllocatePool = fake_allocate_pool;
+	fw->bs.FreePool = fake_free_pool;
 	fw->bs.ExitBootServices = fake_exit_boot_services;
 	fw->bs.LocateProtocol = fake_locate_protocol;
 	fw->bs.Exit = fake_exit;

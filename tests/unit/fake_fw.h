@@ -15,7 +15,7 @@ struct fake_fw {
 	UINTN map_key;
 	int stale_keys;          /* ExitBootServices rejects this many calls as stale */
 	bool grow_on_get;        /* each GetMemoryMap adds a descriptor (map changes) */
-	int n_get_map, n_alloc_pool, n_exit, n_alloc_after_first_exit;
+	int n_get_map, n_alloc_pool, n_free_pool, n_exit, n_alloc_after_first_exit;
 	UINTN last_exit_key;
 	bool exited;
 	/* LocateProtocol answers for this one GUID (NULL: EFI_NOT_FOUND) */

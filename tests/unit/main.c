@@ -101,6 +101,9 @@ int main(int argc, char **argv)
 	const char *filter = argc > 1 ? argv[1] : NULL;
 	int passed = 0, failed = 0;
 
+	/* line by line: LeakSanitizer ends the process without flushing stdout,
+	 * and the FAIL lines and the summary must survive that */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	verbose = getenv("TEST_VERBOSE") != NULL;
 	log_set_sink(capture, NULL);
 	for (size_t i = 0; i < n_tests; i++) {

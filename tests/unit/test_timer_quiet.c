@@ -4,6 +4,7 @@
 #include "test.h"
 #include "fake_fw.h"
 #include "core/crc32.h"
+#include "efi/exit_guard.h"
 #include "efi/timer_quiet.h"
 #include <stdlib.h>
 
@@ -142,4 +143,33 @@ TEST(timer_quiet_leaves_alone_what_it_cannot_stop)
 				  (unsigned long long)timer.period, (unsigned long long)cases[i].period);
 		free(fw);
 	}
+}
+
+/* The compat entry's order (boot_compat_ia32.c): the guard outside, the tick
+ * stopped inside; the kernel's Exit() passes timer_quiet's hook (tick back),
+ * then the guard's (back to the loader). */
+static void quiet_then_exit(void *ctx)
+{
+	EFI_BOOT_SERVICES *bs = ctx;
+	struct timer_quiet q;
+
+	timer_quiet_begin(bs, &q);
+	CHECK_EQ(timer.period, 0);
+	bs->Exit((EFI_HANDLE)(uintptr_t)0x4b00, EFI_LOAD_ERROR, 0, NULL);
+	test_fail(__FILE__, __LINE__, "Exit() returned to the kernel");
+}
+
+TEST(timer_quiet_inside_exit_guard_tick_back_and_back_to_the_loader)
+{
+	struct fake_fw *fw = fw_with_timer(100000);
+	EFI_EXIT firmware_exit = fw->bs.Exit;
+	struct exit_guard g;
+
+	CHECK(exit_guard_call(&g, &fw->bs, (EFI_HANDLE)(uintptr_t)0x4b00, quiet_then_exit, &fw->bs));
+	CHECK_EQ(g.status, EFI_LOAD_ERROR);
+	CHECK_EQ(timer.period, 100000);
+	CHECK(fw->bs.Exit == firmware_exit);
+	CHECK(table_crc_ok(&fw->bs));
+	CHECK_EQ(fw->n_image_exit, 0);
+	free(fw);
 }
