@@ -121,27 +121,12 @@ static EFI_STATUS read_chunked(EFI_FILE_PROTOCOL *f, uint8_t *buf, uint64_t size
 	return EFI_SUCCESS;
 }
 
-/* Open, size, and the first FILE_FAST_MIN bytes by file_read_exact(): on
- * FAT, the file's whole cluster chain is mapped by that first read. */
-static EFI_STATUS time_map(EFI_FILE_PROTOCOL *root, uint8_t *buf, uint64_t *ticks)
-{
-	EFI_FILE_PROTOCOL *f;
-	uint64_t t0 = rdtsc(), fsize;
-	EFI_STATUS err = file_open(root, INITRD_PATH, &f);
-
-	if (EFI_ERROR(err))
-		return log_error_status(err, "%s: cannot open: %s", INITRD_PATH, efi_status_str(err));
-	err = file_size(f, &fsize);
-	if (!EFI_ERROR(err))
-		err = file_read_exact(f, buf, MIN(fsize, (uint64_t)FILE_FAST_MIN), INITRD_PATH);
-	file_close(f);
-	*ticks = rdtsc() - t0;
-	return err;
-}
-
-/* Open, size, read: by handoff's file_read_exact() (READ_CHUNK pieces) when
- * @chunk is 0, else in Read calls of @chunk bytes. */
-static EFI_STATUS time_file(EFI_FILE_PROTOCOL *root, uint8_t *buf, uint64_t size, uint64_t chunk, uint64_t *ticks)
+/* Open, size, read @len of its @size bytes: by handoff's file_read_exact()
+ * (READ_CHUNK pieces) when @chunk is 0, else in Read calls of @chunk bytes.
+ * On FAT, file_read_exact()'s first read of FILE_FAST_MIN bytes or more maps
+ * the file's whole cluster chain. */
+static EFI_STATUS time_file(EFI_FILE_PROTOCOL *root, uint8_t *buf, uint64_t size, uint64_t len, uint64_t chunk,
+			    uint64_t *ticks)
 {
 	EFI_FILE_PROTOCOL *f;
 	uint64_t t0 = rdtsc(), fsize;
@@ -154,7 +139,7 @@ static EFI_STATUS time_file(EFI_FILE_PROTOCOL *root, uint8_t *buf, uint64_t size
 		err = log_error_status(EFI_BAD_BUFFER_SIZE, "%s: %llu bytes, extent says %llu", INITRD_PATH,
 				       (unsigned long long)fsize, (unsigned long long)size);
 	if (!EFI_ERROR(err))
-		err = chunk ? read_chunked(f, buf, size, chunk) : file_read_exact(f, buf, size, INITRD_PATH);
+		err = chunk ? read_chunked(f, buf, len, chunk) : file_read_exact(f, buf, len, INITRD_PATH);
 	file_close(f);
 	*ticks = rdtsc() - t0;
 	return err;
@@ -219,15 +204,15 @@ static EFI_STATUS time_method(const struct bench *b, const struct method *m, uin
 
 	switch (m->kind) {
 	case FILE_HANDOFF:
-		return time_file(b->root[m->vol], b->buf, b->size, 0, t);
+		return time_file(b->root[m->vol], b->buf, b->size, b->size, 0, t);
 	case FILE_CHUNK:
-		return time_file(b->root[m->vol], b->buf, b->size, m->chunk ? m->chunk : b->size, t);
+		return time_file(b->root[m->vol], b->buf, b->size, b->size, m->chunk ? m->chunk : b->size, t);
 	case BLOCK_IO:
 		return time_blockio(b->bio, b->offset, b->buf, whole, m->chunk ? m->chunk : whole, t);
 	case CHAIN_WALK:
 		return time_walk(b->root[m->vol], b->size, t);
 	case FAST_MAP:
-		return time_map(b->root[m->vol], b->buf, t);
+		return time_file(b->root[m->vol], b->buf, b->size, MIN(b->size, (uint64_t)FILE_FAST_MIN), 0, t);
 	}
 	return EFI_INVALID_PARAMETER;
 }

@@ -367,7 +367,7 @@ def render(res, svg_name):
            "## Results", ""]
     out += table(res)
     out += ["", "![t1−t0 against initrd size](%s)" % svg_name, "",
-            "## Targets (issues 7, 8 and 24)", ""]
+            "## Targets (issues 7, 8, 22 and 24)", ""]
     out += targets(res)
     out += ["", "## A UKI from the menu (issue 24)", ""]
     out += uki_menu_lines(res)
