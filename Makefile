@@ -162,11 +162,11 @@ $(B)/host/%.o: src/%.c
 # src/tool/pcr_crypto.c only; the loaders, the stub and the tests do not.
 TOOL_LIBS := -lcrypto
 
-# mkpack compresses with zlib (zlib1g-dev); the loaders carry their own
+# mkpack compresses with Zopfli (libzopfli-dev); the loaders carry their own
 # decoder (src/core/inflate.c), which the unit tests and fuzz_inflate check
 # against zlib.
 $(B)/mkpack: $(B)/host/pack/mkpack.o $(B)/host/pack/zdeflate.o $(HOST_CORE_OBJS) $(B)/host/tool/platform_host.o
-	$(Q)$(call msg,LINK,$@) $(HOST_CC) $(HOST_CFLAGS) $^ -o $@ -lz
+	$(Q)$(call msg,LINK,$@) $(HOST_CC) $(HOST_CFLAGS) $^ -o $@ -lzopfli
 
 $(B)/handoff: $(patsubst src/%.c,$(B)/host/%.o,$(TOOL_SRCS)) $(HOST_CORE_OBJS)
 	$(Q)$(call msg,LINK,$@) $(HOST_CC) $(HOST_CFLAGS) $^ -o $@ $(TOOL_LIBS)
@@ -176,7 +176,7 @@ $(B)/san/%.o: %.c
 	$(Q)$(call msg,SANCC,$@) $(HOST_CC) $(HOST_CFLAGS) -Itests/unit $(SAN) -MMD -MP -c $< -o $@
 
 $(B)/unit-tests: $(SAN_OBJS)
-	$(Q)$(call msg,LINK,$@) $(HOST_CC) $(SAN) $^ -o $@ -lz
+	$(Q)$(call msg,LINK,$@) $(HOST_CC) $(SAN) $^ -o $@ -lz -lzopfli
 
 unit: $(B)/unit-tests
 	$(B)/unit-tests

@@ -20,7 +20,7 @@
 /*
  * pack_compress_fn - write @len bytes of @src as a raw DEFLATE stream into
  * @dst (@cap bytes); return its size, or 0 when it does not fit or fails.
- * Host side only (the build uses zlib: src/pack/mkpack.c).
+ * Host side only (the build uses Zopfli: src/pack/zdeflate.c).
  */
 typedef size_t (*pack_compress_fn)(const uint8_t *src, size_t len, uint8_t *dst, size_t cap);
 
