@@ -2,10 +2,14 @@
  * are (an encrypted key cannot be used: sbsign would ask for the pass
  * phrase on a terminal, and stdin is /dev/null). */
 #include "sign.h"
+#include "cert.h"
+#include "pe_sig.h"
+#include "pe_verify.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int sign_file(const char *what, const char *key, const char *cert, const char *in, const char *out)
@@ -63,4 +67,37 @@ int write_image_signed(const char *out, const char *key, const char *cert, const
 	free(unsigned_path);
 	free(signed_path);
 	return r;
+}
+
+int sign_image_with_conf(const struct handoff_conf *conf, const char *what, uint8_t **img, size_t *len)
+{
+	uint8_t *out;
+	size_t out_len;
+
+	*len = pe_sig_strip(*img, *len); /* sbsign signs the image, not another signature */
+	if (sign_buffer(what, conf->sign_key, conf->sign_cert, *img, *len, &out, &out_len) < 0)
+		return -1;
+	free(*img);
+	*img = out;
+	*len = out_len;
+	return 0;
+}
+
+int sign_trust_load(const struct handoff_conf *conf, struct cert_set **ret)
+{
+	*ret = NULL;
+	if (!handoff_conf_signs(conf))
+		return 0;
+	*ret = cert_set_new();
+	if (cert_set_add_pem(*ret, conf->sign_cert) < 0) {
+		cert_set_free(*ret);
+		*ret = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+bool sign_is_owners(const uint8_t *img, size_t len, const char *name, const struct cert_set *trust)
+{
+	return pe_sig_verify(img, len, name, trust, NULL) == PE_SIG_TRUSTED;
 }
