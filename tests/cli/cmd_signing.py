@@ -319,3 +319,85 @@ def kernel_hook_signs_again_a_uki_signed_by_a_rotated_out_key():
         assert run_postinst(s, tool_dir).returncode == 0
         assert t.tree_state(s.esp) == before, "signed by the current key: kept"
 
+
+# sbsign as the tool runs it, recording where its input and output are and that
+# directory's mode, then the real one (found further down $PATH).
+SBSIGN_SPY = """#!/bin/sh
+out= in=
+while [ $# -gt 0 ]; do
+    case "$1" in --key|--cert) shift ;; --output) out=$2; shift ;; *) in=$1 ;; esac
+    shift
+done
+printf '%s\\n%s\\n%s\\n' "$in" "$out" "$(stat -c %a "$(dirname "$in")")" > "$SPY_LOG"
+exec /usr/bin/sbsign "$@" --key "$SPY_KEY" --cert "$SPY_CERT" --output "$out" "$in"
+"""
+
+
+@t.test
+def signing_happens_in_a_private_directory_not_beside_the_output():
+    """handoff addon/uki --sign-key: sbsign's input and output are in a directory of mode 0700 of their own."""
+    with t.Tmp() as tmp:
+        key, cert = make_keys(tmp)
+        spy_dir = os.path.join(tmp, "spy")
+        os.makedirs(spy_dir)
+        with open(os.path.join(spy_dir, "sbsign"), "w") as f:
+            f.write(SBSIGN_SPY)
+        os.chmod(os.path.join(spy_dir, "sbsign"), 0o755)
+        out_dir = os.path.join(tmp, "shared")
+        os.makedirs(out_dir)
+        out, log = os.path.join(out_dir, "debug.addon.efi"), os.path.join(tmp, "spy.log")
+        env = {"PATH": spy_dir + ":" + os.environ["PATH"], "SPY_LOG": log, "SPY_KEY": key, "SPY_CERT": cert}
+        t.ok(t.h("addon", "--cmdline", "debug", "--sign-key", key, "--sign-cert", cert, "-o", out, env=env))
+        unsigned, signed, mode = open(log).read().split("\n")[:3]
+        for p in (unsigned, signed):
+            assert os.path.dirname(p) != out_dir, "a temporary beside the output: " + p
+            assert not os.path.exists(p), "left behind: " + p
+        assert os.path.dirname(unsigned) == os.path.dirname(signed) and mode == "700", (unsigned, signed, mode)
+        assert os.listdir(out_dir) == ["debug.addon.efi"] and signed_by(out, cert)
+
+
+@t.test
+def signing_follows_no_link_planted_beside_the_output():
+    """A link planted where the signed temporary used to be (OUT.signed-tmp) is not written through."""
+    with t.Tmp() as tmp:
+        key, cert = make_keys(tmp)
+        victim = os.path.join(tmp, "victim")
+        with open(victim, "w") as f:
+            f.write("root's file\n")
+        out = os.path.join(tmp, "debug.addon.efi")
+        for tmp_name in (".signed-tmp", ".unsigned-tmp"):
+            os.symlink(victim, out + tmp_name)
+        t.ok(t.h("addon", "--cmdline", "debug", "--sign-key", key, "--sign-cert", cert, "-o", out))
+        assert open(victim, "rb").read() == b"root's file\n", "the signer wrote through a planted link"
+        assert not os.path.islink(out) and signed_by(out, cert)
+
+
+@t.test
+def signing_refuses_a_link_at_the_output():
+    with t.Tmp() as tmp:
+        key, cert = make_keys(tmp)
+        victim = os.path.join(tmp, "victim")
+        with open(victim, "w") as f:
+            f.write("root's file\n")
+        out = os.path.join(tmp, "debug.addon.efi")
+        os.symlink(victim, out)
+        for sign_args in ((), ("--sign-key", key, "--sign-cert", cert)):
+            t.fails(t.h("addon", "--cmdline", "debug", *sign_args, "-o", out), 1,
+                    "%s: is a symbolic link: not written (name the file itself)" % out)
+            assert os.path.islink(out) and open(victim, "rb").read() == b"root's file\n"
+
+
+@t.test
+def signing_with_a_key_others_can_read_warns():
+    with t.Tmp() as tmp:
+        key, cert = make_keys(tmp)
+        out = os.path.join(tmp, "debug.addon.efi")
+        for mode, who in ((0o644, "every user"), (0o640, "its group")):
+            os.chmod(key, mode)
+            r = t.ok(t.h("addon", "--cmdline", "debug", "--sign-key", key, "--sign-cert", cert, "-o", out))
+            want = "handoff: addon: warning: %s: the private key is readable by %s (mode %04o): chmod 600 it" % (
+                key, who, mode)
+            assert r.stderr.decode().splitlines() == [want], r.stderr
+            assert signed_by(out, cert)
+        os.chmod(key, 0o600)
+        assert t.ok(t.h("addon", "--cmdline", "debug", "--sign-key", key, "--sign-cert", cert, "-o", out)).stderr == b""
