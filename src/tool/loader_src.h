@@ -40,4 +40,12 @@ int loader_src_for(struct loader_src *src, const char *dest, const uint8_t *old,
 
 void loader_src_free(struct loader_src *src);
 
+/**
+ * loader_update_all() - what `handoff update --esp @esp [--loader @loader_opt]`
+ * does (cmd_update.c): each installed loader word size replaced by this
+ * version's, signed as loader_src_for() decides. Return: how many word
+ * sizes are installed, or -1 (printed).
+ */
+int loader_update_all(const char *esp, const char *loader_opt);
+
 #endif
