@@ -39,6 +39,7 @@ int cmd_uki(int argc, char **argv);
 int cmd_addon(int argc, char **argv);
 int cmd_wrap(int argc, char **argv);
 int cmd_bless(int argc, char **argv);
+int cmd_keys(int argc, char **argv);
 
 /**
  * disk_build() - write the GPT disk image @img: an ESP with the tree @esp and,
@@ -115,7 +116,8 @@ int read_file(const char *path, uint64_t max, uint8_t **ret, size_t *ret_len);
 int read_file_opt(const char *path, uint64_t max, uint8_t **ret, size_t *ret_len);
 /**
  * write_image_signed() - write_file_atomic() of an EFI image to @out, signed
- * first by sbsign (sbsigntool) with @key and @cert when @key is set.
+ * first by sbsign (sbsigntool) with @key and @cert when @key is set, in a
+ * private temporary directory (sign.c). A symbolic link at @out is refused.
  * Return: 0, or -1 after one error line.
  */
 int write_image_signed(const char *out, const char *key, const char *cert, const uint8_t *data, size_t len);
