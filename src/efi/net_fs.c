@@ -81,16 +81,17 @@ static EFI_STATUS fetch(struct net_fs *fs, const char *path, bool quiet_missing,
 		return log_error_status(EFI_OUT_OF_RESOURCES, "%s: out of memory, or too long a URL", path);
 	err = fs->src.pxe ? net_tftp_get(&fs->src, tftp_file, url, quiet_missing, ret, ret_size)
 			  : net_http_get(&fs->src, url, quiet_missing, ret, ret_size);
+	/* refused: nothing of it may stay where the caller (and then keep()) would find it */
 	if (!EFI_ERROR(err) && EFI_ERROR(err = check_pin(fs, path, url, *ret, *ret_size)))
-		mem_free(*ret);
+		mem_free(TAKE_PTR(*ret)), *ret_size = 0;
 	return err;
 }
 
 /* Keep the closed file's bytes (or the fact that it is missing), dropping the previous one. */
 static void keep(struct net_fs *fs, char *path, uint8_t *data, uint64_t size)
 {
-	mem_free(fs->kept_path);
-	mem_free(fs->kept_data);
+	mem_free(TAKE_PTR(fs->kept_path));
+	mem_free(TAKE_PTR(fs->kept_data));
 	fs->kept_path = path;
 	fs->kept_data = data;
 	fs->kept_size = size;

@@ -114,7 +114,7 @@ static bool take_length(EFI_HTTP_MESSAGE *msg, uint64_t *ret)
 		BS->FreePool(h->FieldValue);
 	}
 	if (msg->Headers)
-		BS->FreePool(msg->Headers);
+		BS->FreePool(TAKE_PTR(msg->Headers));
 	return found;
 }
 
