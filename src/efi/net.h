@@ -69,9 +69,11 @@ uint8_t *net_buffer(const char *name, uint64_t size);
 /**
  * net_fs_mount() - the server's tree as a read-only root directory: reads
  * loader/entries.list (its entries are the tree's directory listing, its
- * pins checked on every file fetched) and loader/loader.conf (optional).
- * Takes @src. Return: EFI_SUCCESS, or EFI_OUT_OF_RESOURCES.
+ * pins checked on every file fetched) and loader/loader.conf (optional
+ * unless pinned). Takes @src. *@ret_lost becomes true once a line of
+ * entries.list cannot be read or a file it lists or pins cannot be had.
+ * Return: EFI_SUCCESS, or EFI_OUT_OF_RESOURCES.
  */
-EFI_STATUS net_fs_mount(struct net_source *src, EFI_FILE_PROTOCOL **ret_root);
+EFI_STATUS net_fs_mount(struct net_source *src, EFI_FILE_PROTOCOL **ret_root, const bool **ret_lost);
 
 #endif

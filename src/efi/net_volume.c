@@ -30,7 +30,7 @@ EFI_STATUS net_volume_open(EFI_HANDLE device, struct volume *vol)
 	if (!EFI_ERROR(err)) {
 		log_info("network boot from %s", url);
 		loader_var_set_str(u"LoaderDeviceURL", url);
-		err = net_fs_mount(&src, &vol->root);
+		err = net_fs_mount(&src, &vol->root, &vol->lost);
 	}
 	if (EFI_ERROR(err)) {
 		mem_free(src.loc);
