@@ -27,18 +27,19 @@ struct net_source {
 };
 
 /* One download: shown on the console once it takes a second, refused once
- * nothing arrives for NET_STALL_SEC (net_progress.c). */
+ * nothing arrives for NET_STALL_SEC by the firmware's clock (net_progress.c). */
 #define NET_STALL_SEC 15u
 struct net_progress {
 	const char *url;
 	uint64_t done, total;
-	EFI_EVENT timer;                    /* periodic, one second */
-	unsigned ticks, last_data;          /* seconds since the start, and when bytes last came */
+	EFI_EVENT timer;                    /* periodic, one second: the progress line */
+	EFI_EVENT deadline;                 /* NET_STALL_SEC after the start, or after bytes last came */
+	bool shown;                         /* a progress line was printed */
 };
 void net_progress_start(struct net_progress *p, const char *url, uint64_t total);
 /** net_progress_add() - @n more bytes arrived. */
 void net_progress_add(struct net_progress *p, uint64_t n);
-/** net_progress_stalled() - count the seconds, show the progress; true when nothing came for NET_STALL_SEC. */
+/** net_progress_stalled() - show the progress each second; true once nothing came for NET_STALL_SEC. */
 bool net_progress_stalled(struct net_progress *p);
 void net_progress_end(struct net_progress *p);
 
