@@ -130,17 +130,6 @@ static EFI_STATUS alloc_map_buffers(struct legacy_ctx *c)
 	return EFI_SUCCESS;
 }
 
-/* ExitBootServices was called and failed: the firmware may be half shut down
- * (UEFI 2.10 §7.4.6), so no console, no boot service, no menu. A reset is a
- * runtime service and brings an unattended machine back; if even that
- * returns, stop here rather than run on a broken firmware. */
-static __attribute__((noreturn)) void exit_boot_dead_end(EFI_STATUS err)
-{
-	RT->ResetSystem(EfiResetCold, err, 0, NULL);
-	for (;;)
-		__asm__ volatile("cli; hlt");
-}
-
 EFI_STATUS boot_legacy(const struct boot_job *job)
 {
 	_cleanup_(linux_unload) struct linux_loaded l = { 0 };
@@ -172,7 +161,7 @@ EFI_STATUS boot_legacy(const struct boot_job *job)
 	 * ends here too (docs/design.md "Kernels that are not relocatable"). */
 	err = exit_boot_services(BS, IH, &c.map, fill_from_final_map, &c, &called);
 	if (EFI_ERROR(err) && called)
-		exit_boot_dead_end(err);
+		exit_boot_dead_end(ST, err, "cannot boot");
 	if (EFI_ERROR(err) && c.verdict.why)
 		return move_refusal(job->kernel_path, c.move_to, c.move_size, &c.verdict);
 	if (EFI_ERROR(err))
