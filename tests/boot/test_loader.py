@@ -123,12 +123,27 @@ EXIT_CALL_64 = bytes([
 ])
 
 
-def gives_up_at_handover(kernel):
-    """The kernel with EXIT_CALL_64 at its 64-bit handover entry
+# What Linux's stub does when ExitBootServices fails for good, in short: the
+# call (ExitBootServices at 0xe8 in the boot services, UEFI 2.10 §4.4) with a
+# MapKey no GetMemoryMap gave (~0: the firmware refuses it, EFI_INVALID_PARAMETER,
+# and may have stopped part of itself, §7.4.6), then EXIT_CALL_64. RDI and RSI
+# survive the call (callee-saved in the Microsoft convention).
+EXIT_BOOT_CALL_64 = bytes([
+    0x48, 0x8b, 0x46, 0x60,                                     # mov rax, [rsi+0x60]
+    0x48, 0x89, 0xf9,                                           # mov rcx, rdi
+    0x48, 0xc7, 0xc2, 0xff, 0xff, 0xff, 0xff,                   # mov rdx, -1
+    0x48, 0x83, 0xec, 0x28,                                     # sub rsp, 40
+    0xff, 0x90, 0xe8, 0, 0, 0,                                  # call [rax+0xe8]
+    0x48, 0x83, 0xc4, 0x28,                                     # add rsp, 40
+]) + EXIT_CALL_64
+
+
+def gives_up_at_handover(kernel, code=EXIT_CALL_64):
+    """The kernel with @code (EXIT_CALL_64) at its 64-bit handover entry
     (handover_offset + 512 into the protected-mode part, boot.rst)."""
     k = bytearray(kernel)
     at = ((k[0x1f1] or 4) + 1) * 512 + struct.unpack_from("<I", k, 0x264)[0] + 512
-    k[at:at + len(EXIT_CALL_64)] = EXIT_CALL_64
+    k[at:at + len(code)] = code
     return bytes(k)
 
 
@@ -184,6 +199,40 @@ def test_loader_errors_return_to_menu():
     qemu.expect(res.time_of(r"booting 'Good' by stub \(protocol auto\)") is not None,
                 "the good entry boots (its bad protocol line skipped, auto chosen)", res)
     qemu.expect_linux_saw(res, good)
+
+
+@case.needs(LOADER, KERNEL, INITRD)
+def test_loader_gives_up_after_exit_boot_services_resets():
+    """A kernel whose stub calls ExitBootServices, which fails, and then gives
+    up by Exit(): the firmware may be half shut down (UEFI 2.10 §7.4.6), so
+    handoff does not go back to its menu but says why on the console it still
+    has and resets the machine (QEMU runs with -no-reboot: it exits). The
+    menu never comes back and the other entry never boots."""
+    kernel = open(root_path(KERNEL), "rb").read()
+    entries = {
+        "a1.conf": entry("Gives up late", "x", protocol="handover", linux="/givesup", sort_key="a1"),
+        "a2.conf": entry("Good", "console=ttyS0 handoff.marker=not-after-a-reset panic=-1", sort_key="a2"),
+    }
+    tree = esp.loader_tree(entries, "timeout menu-force\n",
+                           {"givesup": gives_up_at_handover(kernel, EXIT_BOOT_CALL_64)})
+    res = boot(tree, keys=[(MENU, b"1")], timeout=120)
+    expect_reset_after_exit_boot(res, "Gives up late", "Good")
+
+
+MENU = r"handoff [0-9.]+ boot menu"
+
+
+def expect_reset_after_exit_boot(res, title, other):
+    """Entry @title's stub gave up after ExitBootServices: the reason on the
+    serial console, then the reset (QEMU exits under -no-reboot); one menu
+    only, and entry @other never booted."""
+    qemu.expect(not res.timed_out, "QEMU exited by itself (the reset, under -no-reboot)", res)
+    qemu.expect_eq(res.exit_code, 0, "QEMU's exit status (a guest reset)", res)
+    qemu.expect(res.time_of(r"handoff: error: entry '%s': the kernel's EFI stub gave up after "
+                            r"ExitBootServices \(EFI_LOAD_ERROR\): resetting$" % title) is not None,
+                "the reason, said before the reset", res)
+    qemu.expect_eq(sum(1 for _, l in res.lines if re.search(MENU, l)), 1, "menus drawn (the first only)", res)
+    qemu.expect(res.time_of(r"booting '%s'" % other) is None and res.init is None, "nothing booted after it", res)
 
 
 @case.needs(LOADER, KERNEL, INITRD)
