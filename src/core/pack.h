@@ -1,10 +1,11 @@
 /* Packed loaders (docs/image-formats.md "Packed loaders"): handoff.efi and
  * handoffia32.efi are a small unpacker (src/pack/unpack.c) carrying the
  * loader's own PE image, laid out as a firmware loads it (headers and sections
- * at their RVAs, SizeOfImage bytes, the rest zero) as a raw DEFLATE stream
- * (RFC 1951; inflate.h), behind a 16-byte header, all little-endian:
+ * at their RVAs, SizeOfImage bytes, the rest zero), its calls and RIP-relative
+ * operands made absolute (x86_filter.h), as a raw DEFLATE stream (RFC 1951;
+ * inflate.h), behind a 16-byte header, all little-endian:
  *    0  "HOPK"
- *    4  u16 format version, 2 (1 was an LZ4 block)
+ *    4  u16 format version, 3 (1 was an LZ4 block, 2 DEFLATE without the filter)
  *    6  u16 machine (PE_MACHINE_X64 or PE_MACHINE_I386)
  *    8  u32 SizeOfImage: what the stream decompresses to
  *   12  u32 the stream's size, which follows */
@@ -14,7 +15,7 @@
 #include "pe.h"
 
 #define PACK_HEADER_SIZE 16u
-#define PACK_VERSION 2u
+#define PACK_VERSION 3u
 #define PACK_IMAGE_MAX (16u << 20) /* a loader is far below; keeps a damaged header from allocating much */
 
 /*
@@ -26,7 +27,8 @@ typedef size_t (*pack_compress_fn)(const uint8_t *src, size_t len, uint8_t *dst,
 
 /**
  * pack_build() - the payload for the PE file @pe (@len bytes, named @name in
- * messages): its memory image, compressed by @compress, behind the header.
+ * messages): its memory image, filtered (x86_filter_encode()) and compressed
+ * by @compress, behind the header.
  * Return: EFI_SUCCESS with *@ret (mem_alloc'd) and *@ret_len; EFI_LOAD_ERROR /
  * EFI_UNSUPPORTED for an unusable PE, EFI_OUT_OF_RESOURCES; logged.
  */
@@ -43,7 +45,7 @@ EFI_STATUS pack_image_size(const uint8_t *payload, size_t len, uint16_t machine,
 
 /**
  * pack_unpack() - decompress @payload into @image (exactly the
- * pack_image_size() bytes, @image_size), check that it is an EFI application
+ * pack_image_size() bytes, @image_size), undo the filter, check that it is an EFI application
  * for @machine whose SizeOfImage is that size, and apply its base relocations
  * for running at @load_address.
  * Return: EFI_SUCCESS with the image described in *@ret; otherwise the image

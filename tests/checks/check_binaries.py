@@ -8,7 +8,8 @@ executable, NX compatible, a .sbat section in shim's format (SBAT.md: the
 (tests/harness/paths.py SIZE_BUDGETS, docs/style.md rule 12). The packed
 loaders and stub (docs/design.md "Packed loaders"): the images they carry pass the same
 checks but the budget, and each one's .image section decodes with the
-reference DEFLATE implementation (Python's zlib) to exactly its image laid out here."""
+reference DEFLATE implementation (Python's zlib), its branch filter undone by the code
+here, to exactly its image laid out here."""
 import os
 import struct
 import sys
@@ -102,22 +103,47 @@ def memory_layout(path):
     return bytes(m)
 
 
+def x86_unfilter(image):
+    """Undo the packer's branch filter (docs/image-formats.md "Packed loaders"), written
+    here from that description: at each E8, and each 48/4C 8B/8D with ModRM mod 00 r/m 101,
+    the next four bytes, if within +-16 MiB, were an RVA modulo 32 MiB; the scan goes on
+    past them either way."""
+    m, i, n = bytearray(image), 0, len(image)
+    while i < n:
+        if m[i] == 0xE8:
+            op = i + 1
+        elif n - i >= 7 and m[i] in (0x48, 0x4C) and m[i + 1] in (0x8B, 0x8D) and m[i + 2] & 0xC7 == 5:
+            op = i + 3
+        else:
+            i += 1
+            continue
+        if op + 4 > n:
+            break
+        v = struct.unpack_from("<i", m, op)[0]
+        if -(1 << 24) <= v < 1 << 24:
+            struct.pack_into("<i", m, op, (v - (op + 4) + (1 << 24)) % (1 << 25) - (1 << 24))
+        i = op + 4
+    return bytes(m)
+
+
 def check_packed(path, payload, want_machine, inner):
     ok = payload is not None and len(payload) >= 16 and payload[:4] == b"HOPK"
     check(f"{path}: an .image section with a packed image", ok)
     if not ok:
         return
     version, machine, size, block = struct.unpack_from("<HHII", payload, 4)
-    check(f"{path}: .image: version 2, the binary's machine", version == 2 and machine == want_machine,
+    check(f"{path}: .image: version 3, the binary's machine", version == 3 and machine == want_machine,
           f"version {version}, machine {machine:#x}")
     try:
         z = zlib.decompressobj(-15)
         got = z.decompress(payload[16:16 + block], size + 1)
         if not z.eof or len(got) != size:
             got = "stream of %d bytes, ended %s" % (len(got), z.eof)
+        else:
+            got = x86_unfilter(got)
     except zlib.error as e:
         got = repr(e)
-    check(f"{path}: .image decodes (zlib) to {inner} laid out", got == memory_layout(inner),
+    check(f"{path}: .image decodes (zlib, the branch filter undone) to {inner} laid out", got == memory_layout(inner),
           f"{len(got)} bytes" if isinstance(got, bytes) else got)
 
 

@@ -1,6 +1,6 @@
 /* libFuzzer: the unpacker's reading of a payload (src/core/pack.c) for both
  * machines: pack_image_size() bounds the size before anything is allocated,
- * and pack_unpack() (the LZ4 block, then the image's PE headers and base
+ * and pack_unpack() (the stream, then the image's PE headers and base
  * relocations) stays inside the payload and the image whatever the bytes
  * say (ASan), and accepts only an EFI application of exactly that size. */
 #include "core/pack.h"

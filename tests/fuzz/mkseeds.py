@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Writes the hand-made inputs of tests/fuzz/corpus/{bzimage,initrd,cmdline,gpt,pe,pcr,inflate,pack,fat,
-cmdline_measure,str16,bli,tool_readers,relocate} and the UTF-8 regressions of
+cmdline_measure,str16,bli,tool_readers,relocate,x86_filter} and the UTF-8 regressions of
 {bls,config,osrel} (committed; run by hand after changing it). Each is a regression or an edge
 the fuzzers must keep reaching: see the comment beside each."""
 import os
@@ -239,10 +239,34 @@ put("inflate", "block-type-3", inflate_seed(1, b"\x07\x00"))
 put("inflate", "stored-nlen-wrong", inflate_seed(1, b"\x01\x01\x00\xff\xfe\x61"))
 
 
+def x86_filter(image):
+    """The packer's branch filter (docs/image-formats.md "Packed loaders"): E8 rel32 and
+    48/4C 8B/8D [RIP+disp32] within +-16 MiB made RVAs modulo 32 MiB."""
+    m, i, n = bytearray(image), 0, len(image)
+    while i < n:
+        rip = n - i >= 7 and m[i] in (0x48, 0x4C) and m[i + 1] in (0x8B, 0x8D) and m[i + 2] & 0xC7 == 5
+        if m[i] != 0xE8 and not rip:
+            i += 1
+            continue
+        op = i + (1 if m[i] == 0xE8 else 3)
+        if op + 4 > n:
+            break
+        v = struct.unpack_from("<i", m, op)[0]
+        if -(1 << 24) <= v < 1 << 24:
+            struct.pack_into("<i", m, op, (v + op + 4 + (1 << 24)) % (1 << 25) - (1 << 24))
+        i = op + 4
+    return bytes(m)
+
+
 def packed(image, machine=0x8664, block=None, size=None):
     """fuzz_pack: a payload (src/core/pack.h) of the memory image @image."""
-    block = raw_deflate(image) if block is None else block
-    return b"HOPK" + struct.pack("<HHII", 2, machine, len(image) if size is None else size, len(block)) + block
+    block = raw_deflate(x86_filter(image)) if block is None else block
+    return b"HOPK" + struct.pack("<HHII", 3, machine, len(image) if size is None else size, len(block)) + block
+
+
+# fuzz_x86_filter: any bytes; sites in and out of the window, sites inside others' operands, an E8 at the end
+put("x86_filter", "sites", bytes.fromhex("e800010000488d05e0ffffff4c8b3d40000000488d8040000000e80000e80290e8"))
+put("x86_filter", "window-edges", bytes.fromhex("e8000000ffe8ffffff00e800000001e8ffffffffe8"))
 
 
 def relocated_pe():
@@ -255,9 +279,12 @@ def relocated_pe():
 
 
 put("pack", "x64-relocated", packed(relocated_pe()))
-put("pack", "x64-stored", packed(relocated_pe(), block=raw_deflate(relocated_pe(), level=0)))
+put("pack", "x64-stored", packed(relocated_pe(), block=raw_deflate(x86_filter(relocated_pe()), level=0)))
 put("pack", "machine-ia32-of-x64-image", packed(relocated_pe(), machine=0x14c))
 put("pack", "size-one-short", packed(relocated_pe(), size=0x1fff))
+# a call and a RIP-relative LEA in the section, which the unpacker must give back as they were
+put("pack", "x64-with-branches", packed(relocated_pe()[:0x1010] + bytes.fromhex("e8f0ffffff488d05e0ffffff") +
+                                        relocated_pe()[0x101c:]))
 put("pack", "not-an-efi-app", packed(relocated_pe()[:0xdc] + b"\x0b" + relocated_pe()[0xdd:]))
 
 

@@ -101,9 +101,9 @@ TEST(pack_damaged_payloads_are_refused)
 		size_t at;
 		uint8_t value;
 	} damage[] = {
-		{ "magic", 0, 'X' }, { "version 1 (LZ4)", 4, 1 }, { "machine", 6, 0x4c }, { "size 0", 8, 0 },
-		{ "size over the limit", 11, 0x10 }, { "block past the payload", 15, 0x7f },
-		{ "the stream's first block type", PACK_HEADER_SIZE, 0x07 },
+		{ "magic", 0, 'X' }, { "version 1 (LZ4)", 4, 1 }, { "version 2 (no filter)", 4, 2 },
+		{ "machine", 6, 0x4c }, { "size 0", 8, 0 }, { "size over the limit", 11, 0x10 },
+		{ "block past the payload", 15, 0x7f }, { "the stream's first block type", PACK_HEADER_SIZE, 0x07 },
 	};
 
 	if (!file)
