@@ -67,7 +67,7 @@ EFI32_RT  := $(B)/efi32/efi/runtime_ia32.o
 EFI32_OBJS := $(filter-out $(EFI32_RT),$(patsubst src/%.c,$(B)/efi32/%.o,$(CORE_SRCS) $(EFI32_SRCS)))
 HOST_CORE_OBJS := $(patsubst src/%.c,$(B)/host/%.o,$(CORE_SRCS))
 SAN_OBJS  := $(patsubst %.c,$(B)/san/%.o,$(CORE_SRCS) $(HOST_EFI_SRCS) $(UNIT_SRCS) src/tool/platform_host.c \
-	     src/pack/zdeflate.c)
+	     src/pack/lzma_enc.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
 
 ARTIFACTS := $(B)/handoff.efi $(B)/handoffia32.efi $(B)/handoff
@@ -165,11 +165,11 @@ $(B)/host/%.o: src/%.c
 # keys_make.c and pe_verify.c only; the loaders, the stub and the tests do not.
 TOOL_LIBS := -lcrypto
 
-# mkpack compresses with Zopfli (libzopfli-dev); the loaders carry their own
-# decoder (src/core/inflate.c), which the unit tests and fuzz_inflate check
-# against zlib.
-$(B)/mkpack: $(B)/host/pack/mkpack.o $(B)/host/pack/zdeflate.o $(HOST_CORE_OBJS) $(B)/host/tool/platform_host.o
-	$(Q)$(call msg,LINK,$@) $(HOST_CC) $(HOST_CFLAGS) $^ -o $@ -lzopfli
+# mkpack compresses with liblzma (liblzma-dev); the loaders carry their own
+# decoder (src/core/lzma.c), which the unit tests and fuzz_lzma check against
+# liblzma.
+$(B)/mkpack: $(B)/host/pack/mkpack.o $(B)/host/pack/lzma_enc.o $(HOST_CORE_OBJS) $(B)/host/tool/platform_host.o
+	$(Q)$(call msg,LINK,$@) $(HOST_CC) $(HOST_CFLAGS) $^ -o $@ -llzma
 
 $(B)/handoff: $(patsubst src/%.c,$(B)/host/%.o,$(TOOL_SRCS)) $(HOST_CORE_OBJS)
 	$(Q)$(call msg,LINK,$@) $(HOST_CC) $(HOST_CFLAGS) $^ -o $@ $(TOOL_LIBS)
@@ -179,7 +179,7 @@ $(B)/san/%.o: %.c
 	$(Q)$(call msg,SANCC,$@) $(HOST_CC) $(HOST_CFLAGS) -Itests/unit $(SAN) -MMD -MP -c $< -o $@
 
 $(B)/unit-tests: $(SAN_OBJS)
-	$(Q)$(call msg,LINK,$@) $(HOST_CC) $(SAN) $^ -o $@ -lz -lzopfli
+	$(Q)$(call msg,LINK,$@) $(HOST_CC) $(SAN) $^ -o $@ -llzma
 
 unit: $(B)/unit-tests
 	$(B)/unit-tests
@@ -215,7 +215,7 @@ $(FUZZ_TOOL_LIB): $(patsubst %.c,$(B)/fuzzobj/%.o,$(FUZZ_TOOL_SRCS)) Makefile
 $(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS) $(FUZZ_TOOL_LIB)
 	@mkdir -p $(dir $@)
 	$(Q)$(call msg,FUZZ,$@) $(HOST_CC) $(HOST_CFLAGS) -DFUZZING -fsanitize=fuzzer $(FUZZ_SAN) $< $(FUZZ_OBJS) \
-		$(FUZZ_TOOL_LIB) -o $@ -lz -lcrypto
+		$(FUZZ_TOOL_LIB) -o $@ -llzma -lcrypto
 
 # New inputs go to build/fuzz/corpus-NAME; the curated corpus in the tree is read only.
 fuzz: $(FUZZ_BINS)

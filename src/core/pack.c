@@ -1,11 +1,11 @@
 /* The payload of the packed loaders (pack.h): written by the build, read by
  * the unpacker before anything else of the loader runs. The payload is part
  * of the signed loader file, and is still checked as if it were not: sizes
- * before allocation, the stream against both buffers (deflate_decode), the image,
+ * before allocation, the stream against both buffers (lzma_decode), the image,
  * once its branches are back as the linker wrote them (x86_filter_decode), by
  * the same PE checks as any image (pe_parse_loaded, pe_relocate). */
 #include "pack.h"
-#include "inflate.h"
+#include "lzma.h"
 #include "x86_filter.h"
 #include "log.h"
 
@@ -48,7 +48,7 @@ EFI_STATUS pack_build(const uint8_t *pe_file, size_t len, const char *name, pack
 	image = layout(pe_file, len, &pe);
 	if (image)
 		x86_filter_encode(image, pe.size_of_image);
-	cap = pe.size_of_image + pe.size_of_image / 8 + 64; /* more than stored blocks take (RFC 1951 §3.2.4) */
+	cap = pe.size_of_image + pe.size_of_image / 8 + 64; /* more than incompressible bytes take */
 	out = image ? mem_alloc(PACK_HEADER_SIZE + cap) : NULL;
 	block = out ? compress(image, pe.size_of_image, out + PACK_HEADER_SIZE, cap) : 0;
 	mem_free(image);
@@ -91,7 +91,7 @@ EFI_STATUS pack_unpack(const uint8_t *payload, size_t len, uint16_t machine, uin
 	if (EFI_ERROR(err))
 		return err;
 	if (size != image_size ||
-	    deflate_decode(payload + PACK_HEADER_SIZE, get_le32(payload + 12), image, size) != EFI_SUCCESS)
+	    lzma_decode(payload + PACK_HEADER_SIZE, get_le32(payload + 12), image, size) != EFI_SUCCESS)
 		return log_error_status(EFI_COMPROMISED_DATA,
 					"packed image: the block does not decompress to %#x bytes", image_size);
 	x86_filter_decode(image, size);

@@ -2,10 +2,10 @@
  * handoffia32.efi are a small unpacker (src/pack/unpack.c) carrying the
  * loader's own PE image, laid out as a firmware loads it (headers and sections
  * at their RVAs, SizeOfImage bytes, the rest zero), its calls and RIP-relative
- * operands made absolute (x86_filter.h), as a raw DEFLATE stream (RFC 1951;
- * inflate.h), behind a 16-byte header, all little-endian:
+ * operands made absolute (x86_filter.h), as a raw LZMA stream (lzma.h: fixed
+ * properties, no end marker), behind a 16-byte header, all little-endian:
  *    0  "HOPK"
- *    4  u16 format version, 3 (1 was an LZ4 block, 2 DEFLATE without the filter)
+ *    4  u16 format version, 4 (1 was an LZ4 block, 2 DEFLATE, 3 DEFLATE after the filter)
  *    6  u16 machine (PE_MACHINE_X64 or PE_MACHINE_I386)
  *    8  u32 SizeOfImage: what the stream decompresses to
  *   12  u32 the stream's size, which follows */
@@ -15,13 +15,13 @@
 #include "pe.h"
 
 #define PACK_HEADER_SIZE 16u
-#define PACK_VERSION 3u
+#define PACK_VERSION 4u
 #define PACK_IMAGE_MAX (16u << 20) /* a loader is far below; keeps a damaged header from allocating much */
 
 /*
- * pack_compress_fn - write @len bytes of @src as a raw DEFLATE stream into
- * @dst (@cap bytes); return its size, or 0 when it does not fit or fails.
- * Host side only (the build uses Zopfli: src/pack/zdeflate.c).
+ * pack_compress_fn - write @len bytes of @src as a raw LZMA stream (lzma.h)
+ * into @dst (@cap bytes); return its size, or 0 when it does not fit or fails.
+ * Host side only (the build uses liblzma: src/pack/lzma_enc.c).
  */
 typedef size_t (*pack_compress_fn)(const uint8_t *src, size_t len, uint8_t *dst, size_t cap);
 

@@ -1,7 +1,7 @@
 /* mkpack: the build's packer (docs/design.md "Packed loaders"): reads a
  * loader PE file and writes the payload src/pack/image.S carries
  * (src/core/pack.h). Usage: mkpack IN.efi OUT.packed */
-#include "zdeflate.h"
+#include "lzma_enc.h"
 #include "core/pack.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +34,7 @@ int main(int argc, char **argv)
 		return fputs("usage: mkpack IN.efi OUT.packed\n", stderr), 2;
 	if (!(pe = read_all(argv[1], &len)))
 		return fprintf(stderr, "mkpack: %s: cannot read\n", argv[1]), 1;
-	if (EFI_ERROR(pack_build(pe, len, argv[1], zdeflate_raw, &out, &out_len)))
+	if (EFI_ERROR(pack_build(pe, len, argv[1], lzma_enc_raw, &out, &out_len)))
 		return 1;
 	f = fopen(argv[2], "wb");
 	if (!f || fwrite(out, 1, out_len, f) != out_len || fclose(f) != 0)

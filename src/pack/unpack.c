@@ -1,6 +1,6 @@
 /* efi_main of the packed binaries, handoff.efi, handoffia32.efi and
  * handoff-stub.efi (docs/design.md "Packed loaders"): the program's own image
- * rides in this program's .image section (src/pack/image.S), DEFLATE-compressed
+ * rides in this program's .image section (src/pack/image.S), LZMA-compressed
  * (src/core/pack.h). It is laid out in EfiLoaderCode pages below 4 GiB,
  * relocated, given execute permission where the firmware manages page
  * attributes (UEFI 2.10 §37.7), and entered with this image's handle and

@@ -8,12 +8,12 @@ executable, NX compatible, a .sbat section in shim's format (SBAT.md: the
 (tests/harness/paths.py SIZE_BUDGETS, docs/style.md rule 12). The packed
 loaders and stub (docs/design.md "Packed loaders"): the images they carry pass the same
 checks but the budget, and each one's .image section decodes with the
-reference DEFLATE implementation (Python's zlib), its branch filter undone by the code
-here, to exactly its image laid out here."""
+reference LZMA implementation (Python's lzma, liblzma), its branch filter undone by the
+code here, to exactly its image laid out here."""
 import os
 import struct
 import sys
-import zlib
+import lzma
 
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/: the harness package
@@ -132,18 +132,20 @@ def check_packed(path, payload, want_machine, inner):
     if not ok:
         return
     version, machine, size, block = struct.unpack_from("<HHII", payload, 4)
-    check(f"{path}: .image: version 3, the binary's machine", version == 3 and machine == want_machine,
+    check(f"{path}: .image: version 4, the binary's machine", version == 4 and machine == want_machine,
           f"version {version}, machine {machine:#x}")
     try:
-        z = zlib.decompressobj(-15)
+        # raw LZMA, lc 3 lp 0 pb 0, no end marker: exactly SizeOfImage bytes, and not one more
+        z = lzma.LZMADecompressor(lzma.FORMAT_RAW, filters=[{"id": lzma.FILTER_LZMA1, "lc": 3, "lp": 0, "pb": 0,
+                                                             "dict_size": max(size, 4096)}])
         got = z.decompress(payload[16:16 + block], size + 1)
-        if not z.eof or len(got) != size:
-            got = "stream of %d bytes, ended %s" % (len(got), z.eof)
+        if len(got) != size or z.decompress(b"", 1):
+            got = "stream of %d bytes, or more" % len(got)
         else:
             got = x86_unfilter(got)
-    except zlib.error as e:
+    except lzma.LZMAError as e:
         got = repr(e)
-    check(f"{path}: .image decodes (zlib, the branch filter undone) to {inner} laid out", got == memory_layout(inner),
+    check(f"{path}: .image decodes (lzma, the branch filter undone) to {inner} laid out", got == memory_layout(inner),
           f"{len(got)} bytes" if isinstance(got, bytes) else got)
 
 

@@ -1,9 +1,12 @@
 #!/usr/bin/python3
-"""Writes the hand-made inputs of tests/fuzz/corpus/{bzimage,initrd,cmdline,gpt,pe,pcr,inflate,pack,fat,
+"""Writes the hand-made inputs of tests/fuzz/corpus/{bzimage,initrd,cmdline,gpt,pe,pcr,lzma,pack,fat,
 cmdline_measure,str16,bli,tool_readers,relocate,x86_filter} and the UTF-8 regressions of
 {bls,config,osrel} (committed; run by hand after changing it). Each is a regression or an edge
 the fuzzers must keep reaching: see the comment beside each."""
+import ctypes
+import ctypes.util
 import os
+import random
 import struct
 import sys
 import uuid
@@ -214,29 +217,54 @@ put("pe", "loaded-short-of-size-of-image", loaded_pe(0x1010))
 put("pe", "loaded-cut-in-last-section", loaded_pe(0x100f))
 
 
-# fuzz_inflate: 2 bytes of output size, then a raw DEFLATE stream (RFC 1951), each block type and the
+# fuzz_lzma: 2 bytes of output size, then a raw LZMA stream in the loaders' properties (src/core/lzma.h),
+# written by liblzma (through ctypes: Python's own module cannot leave the end marker out), and the
 # refusals the decoder must keep reaching.
-def inflate_seed(out_size, stream):
+class _LzmaOptions(ctypes.Structure):  # lzma_options_lzma (lzma/lzma12.h), to ext_size_high and the reserved tail
+    _fields_ = [("dict_size", ctypes.c_uint32), ("preset_dict", ctypes.c_char_p), ("preset_dict_size", ctypes.c_uint32),
+                ("lc", ctypes.c_uint32), ("lp", ctypes.c_uint32), ("pb", ctypes.c_uint32), ("mode", ctypes.c_int),
+                ("nice_len", ctypes.c_uint32), ("mf", ctypes.c_int), ("depth", ctypes.c_uint32),
+                ("ext_flags", ctypes.c_uint32), ("ext_size_low", ctypes.c_uint32), ("ext_size_high", ctypes.c_uint32),
+                ("reserved", ctypes.c_uint32 * 9), ("reserved_ptr", ctypes.c_void_p * 2)]
+
+
+class _LzmaFilter(ctypes.Structure):  # lzma_filter (lzma/filter.h)
+    _fields_ = [("id", ctypes.c_uint64), ("options", ctypes.c_void_p)]
+
+
+def raw_lzma(data, preset=9 | 0x80000000, eopm=False, dict_=b""):
+    """LZMA_FILTER_LZMA1EXT, lc 3 lp 0 pb 0, the size known: no end marker unless @eopm."""
+    lib = ctypes.CDLL(ctypes.util.find_library("lzma"))
+    opt = _LzmaOptions()
+    assert lib.lzma_lzma_preset(ctypes.byref(opt), ctypes.c_uint32(preset)) == 0
+    opt.lc, opt.lp, opt.pb, opt.dict_size = 3, 0, 0, max(4096, len(data))
+    opt.ext_flags, opt.ext_size_low, opt.ext_size_high = int(eopm), len(data) & 0xFFFFFFFF, len(data) >> 32
+    opt.preset_dict, opt.preset_dict_size = (dict_, len(dict_)) if dict_ else (None, 0)
+    filters = (_LzmaFilter * 2)(_LzmaFilter(0x4000000000000002, ctypes.cast(ctypes.byref(opt), ctypes.c_void_p)),
+                                _LzmaFilter(2**64 - 1, None))
+    out = ctypes.create_string_buffer(len(data) + len(data) // 8 + 64)
+    pos = ctypes.c_size_t(0)
+    assert lib.lzma_raw_buffer_encode(filters, None, data, ctypes.c_size_t(len(data)), out, ctypes.byref(pos),
+                                      ctypes.c_size_t(len(out))) == 0
+    return out.raw[:pos.value]
+
+
+def lzma_seed(out_size, stream):
     return struct.pack("<H", out_size) + stream
 
 
-def raw_deflate(data, level=9, strategy=zlib.Z_DEFAULT_STRATEGY):
-    c = zlib.compressobj(level, zlib.DEFLATED, -15, 9, strategy)
-    return c.compress(data) + c.flush()
-
-
 TEXT = b"the quick brown fox jumps over the lazy dog " * 20
-put("inflate", "stored", inflate_seed(len(TEXT), raw_deflate(TEXT, level=0)))
-put("inflate", "fixed", inflate_seed(len(TEXT), raw_deflate(TEXT, strategy=zlib.Z_FIXED)))
-put("inflate", "dynamic", inflate_seed(len(TEXT), raw_deflate(TEXT)))
-put("inflate", "huffman-only", inflate_seed(len(TEXT), raw_deflate(TEXT, strategy=zlib.Z_HUFFMAN_ONLY)))
-put("inflate", "rle-overlapping", inflate_seed(3000, raw_deflate(b"\0" * 3000, strategy=zlib.Z_RLE)))
-put("inflate", "one-short", inflate_seed(len(TEXT) - 1, raw_deflate(TEXT)))
-put("inflate", "cut", inflate_seed(len(TEXT), raw_deflate(TEXT)[:-3]))
-# fixed block: literal 'a', then length 3 at distance 2, before anything is two bytes back
-put("inflate", "distance-before-start", inflate_seed(4, bytes([0x4b, 0x04, 0x42, 0x00])))
-put("inflate", "block-type-3", inflate_seed(1, b"\x07\x00"))
-put("inflate", "stored-nlen-wrong", inflate_seed(1, b"\x01\x01\x00\xff\xfe\x61"))
+put("lzma", "text", lzma_seed(len(TEXT), raw_lzma(TEXT)))
+put("lzma", "text-preset-0", lzma_seed(len(TEXT), raw_lzma(TEXT, preset=0)))
+put("lzma", "zeros-overlapping", lzma_seed(3000, raw_lzma(b"\0" * 3000)))
+put("lzma", "noise", lzma_seed(600, raw_lzma(random.Random(7).randbytes(600))))
+put("lzma", "one-short", lzma_seed(len(TEXT) - 1, raw_lzma(TEXT)))
+put("lzma", "cut", lzma_seed(len(TEXT), raw_lzma(TEXT)[:-3]))
+put("lzma", "end-marker", lzma_seed(len(TEXT), raw_lzma(TEXT, eopm=True)))
+put("lzma", "end-marker-read-as-match", lzma_seed(len(TEXT) + 1, raw_lzma(TEXT, eopm=True)))
+# a match into a preset dictionary the decoder does not have: a distance before the output's start
+put("lzma", "distance-before-start", lzma_seed(len(TEXT), raw_lzma(TEXT, dict_=b"the quick brown fox")))
+put("lzma", "first-byte-not-0", lzma_seed(len(TEXT), b"\1" + raw_lzma(TEXT)[1:]))
 
 
 def x86_filter(image):
@@ -260,8 +288,8 @@ def x86_filter(image):
 
 def packed(image, machine=0x8664, block=None, size=None):
     """fuzz_pack: a payload (src/core/pack.h) of the memory image @image."""
-    block = raw_deflate(x86_filter(image)) if block is None else block
-    return b"HOPK" + struct.pack("<HHII", 3, machine, len(image) if size is None else size, len(block)) + block
+    block = raw_lzma(x86_filter(image)) if block is None else block
+    return b"HOPK" + struct.pack("<HHII", 4, machine, len(image) if size is None else size, len(block)) + block
 
 
 # fuzz_x86_filter: any bytes; sites in and out of the window, sites inside others' operands, an E8 at the end
@@ -279,7 +307,7 @@ def relocated_pe():
 
 
 put("pack", "x64-relocated", packed(relocated_pe()))
-put("pack", "x64-stored", packed(relocated_pe(), block=raw_deflate(x86_filter(relocated_pe()), level=0)))
+put("pack", "x64-preset-0", packed(relocated_pe(), block=raw_lzma(x86_filter(relocated_pe()), preset=0)))
 put("pack", "machine-ia32-of-x64-image", packed(relocated_pe(), machine=0x14c))
 put("pack", "size-one-short", packed(relocated_pe(), size=0x1fff))
 # a call and a RIP-relative LEA in the section, which the unpacker must give back as they were

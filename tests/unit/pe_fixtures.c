@@ -23,6 +23,23 @@ uint8_t *fixture_stub(size_t *ret_len)
 	return fixture_read("HANDOFF_TEST_STUB", FIXTURE_STUB, ret_len);
 }
 
+void fixture_each_loader(void (*fn)(const char *path, const uint8_t *file, size_t len))
+{
+	static const char *const loaders[][2] = {
+		{ "HANDOFF_TEST_LOADER_IMAGE", "build/efi/handoff-image.efi" },
+		{ "HANDOFF_TEST_LOADER32_IMAGE", "build/efi32/handoffia32-image.efi" },
+	};
+
+	for (size_t i = 0; i < sizeof(loaders) / sizeof(loaders[0]); i++) {
+		size_t len;
+		uint8_t *f = fixture_read(loaders[i][0], loaders[i][1], &len);
+
+		if (f)
+			fn(loaders[i][1], f, len);
+		free(f);
+	}
+}
+
 struct fake_pe fake_pe_default(void)
 {
 	return (struct fake_pe){

@@ -15,6 +15,8 @@ uint8_t *fixture_read(const char *env, const char *path, size_t *ret_len);
 uint8_t *fixture_kernel(size_t *ret_len);
 /** fixture_stub() - systemd's linuxx64.efi.stub (HANDOFF_TEST_STUB), package systemd-boot-efi. */
 uint8_t *fixture_stub(size_t *ret_len);
+/** fixture_each_loader() - @fn on each unpacked loader the build links, x86-64 then IA-32 files. */
+void fixture_each_loader(void (*fn)(const char *path, const uint8_t *file, size_t len));
 
 struct fake_pe_section {
 	const char *name;

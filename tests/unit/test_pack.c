@@ -6,7 +6,7 @@
 #include "test.h"
 #include "pe_fixtures.h"
 #include "core/pack.h"
-#include "pack/zdeflate.h"
+#include "pack/lzma_enc.h"
 #include "core/platform.h"
 #include <stdlib.h>
 
@@ -60,7 +60,7 @@ static void check_round_trip(const char *env, const char *path, uint64_t elsewhe
 	if (!file)
 		return;
 	r = ref_pe(file);
-	CHECK_EQ(pack_build(file, len, path, zdeflate_raw, &payload, &plen), EFI_SUCCESS);
+	CHECK_EQ(pack_build(file, len, path, lzma_enc_raw, &payload, &plen), EFI_SUCCESS);
 	CHECK(plen < len); /* it compresses */
 	CHECK_EQ(pack_image_size(payload, plen, r.machine, &size), EFI_SUCCESS);
 	want = fake_pe_load(file, len, &want_size);
@@ -108,7 +108,7 @@ TEST(pack_damaged_payloads_are_refused)
 
 	if (!file)
 		return;
-	CHECK_EQ(pack_build(file, len, "loader", zdeflate_raw, &good, &plen), EFI_SUCCESS);
+	CHECK_EQ(pack_build(file, len, "loader", lzma_enc_raw, &good, &plen), EFI_SUCCESS);
 	CHECK_EQ(pack_image_size(good, plen, PE_MACHINE_X64, &size), EFI_SUCCESS);
 	image = malloc(size);
 	p = malloc(plen);
@@ -126,7 +126,7 @@ TEST(pack_damaged_payloads_are_refused)
 	CHECK(EFI_ERROR(pack_unpack(good, plen, PE_MACHINE_I386, image, size, 0x1000000, &pe)));
 	CHECK(EFI_ERROR(pack_unpack(good, 3, PE_MACHINE_X64, image, size, 0x1000000, &pe)));
 	CHECK_LOG("packed image");
-	CHECK(EFI_ERROR(pack_build((const uint8_t *)"not a PE", 8, "text", zdeflate_raw, &p, &plen)));
+	CHECK(EFI_ERROR(pack_build((const uint8_t *)"not a PE", 8, "text", lzma_enc_raw, &p, &plen)));
 	free(file);
 	free(good);
 	free(p);

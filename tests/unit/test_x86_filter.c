@@ -3,6 +3,7 @@
  * operands it must rewrite and those it must leave; then round trips over the
  * real loader images and over noise, where most "sites" are false ones. */
 #include "test.h"
+#include "pe_fixtures.h"
 #include "core/x86_filter.h"
 #include "core/platform.h"
 #include <stdlib.h>
@@ -84,8 +85,7 @@ static void round_trip(const char *what, const uint8_t *src, size_t len)
 
 TEST(x86_filter_round_trips)
 {
-	static const char *const loaders[] = { "build/efi/handoff-image.efi", "build/efi32/handoffia32-image.efi" };
-	size_t big = 200000, len;
+	size_t big = 200000;
 	uint8_t *noise = malloc(big), *sites = malloc(big);
 
 	srand(11);
@@ -97,15 +97,7 @@ TEST(x86_filter_round_trips)
 	round_trip("empty", noise, 0);
 	round_trip("noise", noise, big);
 	round_trip("overlapping sites", sites, big);
-	for (size_t i = 0; i < ARRAY_SIZE(loaders); i++) {
-		uint8_t *f = test_read_file(loaders[i], &len);
-
-		if (!f)
-			test_fail(__FILE__, __LINE__, "%s: not built", loaders[i]);
-		else
-			round_trip(loaders[i], f, len);
-		free(f);
-	}
+	fixture_each_loader(round_trip);
 	free(noise);
 	free(sites);
 }
