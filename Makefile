@@ -116,8 +116,14 @@ $(B)/efi/pack/image.o: src/pack/image.S $(B)/efi/handoff.packed
 # section (and file alignment) less than .rdata and .data of their own.
 PACK_LDFLAGS := /merge:.rdata=.image /merge:.data=.image
 
-$(B)/handoff.efi: $(B)/efi/pack/unpack.o $(B)/efi/pack/image.o $(EFI_LIB)
+# lld-link leaves room in the headers for a section more; the loaders get no
+# more sections, so mkpack --trim gives it back (pe_trim_headers(): 512
+# bytes). The stub keeps it: UKI builders add their sections there.
+$(B)/efi/handoff-linked.efi: $(B)/efi/pack/unpack.o $(B)/efi/pack/image.o $(EFI_LIB)
 	$(Q)$(call msg,LINK,$@) $(EFI_LD) $(EFI_LDFLAGS) $(PACK_LDFLAGS) $(SBAT_LDFLAGS) /out:$@ $^
+
+$(B)/handoff.efi: $(B)/efi/handoff-linked.efi $(B)/mkpack
+	$(Q)$(call msg,TRIM,$@) $(B)/mkpack --trim $< $@ >/dev/null
 
 # The stub is packed the same way: its UKI sections follow the unpacker's in
 # the file, and it finds them through LoadedImage (docs/design.md "Packed
@@ -152,8 +158,11 @@ $(B)/efi32/pack/image.o: src/pack/image.S $(B)/efi32/handoffia32.packed
 	$(Q)$(call msg,AS32,$@) $(EFI32_CC) -DHANDOFF_PACKED='"$(B)/efi32/handoffia32.packed"' -c $< -o $@
 
 # The unpacker does no 64-bit division: no $(EFI32_RT) (645 bytes).
-$(B)/handoffia32.efi: $(B)/efi32/pack/unpack.o $(B)/efi32/pack/image.o $(EFI32_LIB)
+$(B)/efi32/handoffia32-linked.efi: $(B)/efi32/pack/unpack.o $(B)/efi32/pack/image.o $(EFI32_LIB)
 	$(Q)$(call msg,LINK,$@) $(EFI_LD) $(EFI32_LDFLAGS) $(PACK_LDFLAGS) /include:_handoff_sbat /out:$@ $^
+
+$(B)/handoffia32.efi: $(B)/efi32/handoffia32-linked.efi $(B)/mkpack
+	$(Q)$(call msg,TRIM,$@) $(B)/mkpack --trim $< $@ >/dev/null
 
 # --- host side -------------------------------------------------------------
 $(B)/host/%.o: src/%.c

@@ -57,6 +57,24 @@ EFI_STATUS pe_add_sections(const uint8_t *pe, size_t len, const char *name, cons
  */
 uint32_t pe_checksum(const uint8_t *buf, size_t len, uint32_t checksum_offset);
 
+/**
+ * pe_trim_headers() - a copy of the PE file @pe (@len bytes, named @name in
+ * messages) whose headers take the file space they need and no more: the PE
+ * header moved to 0x40, just after the MS-DOS header (no MS-DOS program),
+ * SizeOfHeaders their end rounded up to FileAlignment (PE/COFF §3.4.2), the
+ * section data moved down by what that saves and PointerToRawData with it,
+ * CheckSum recomputed if set. The loaded image is the same but for header
+ * bytes. For files no section will be added to: no room is left for one
+ * (the stub keeps its room for UKIs). A file whose headers need all their
+ * room comes back as it was.
+ * Return: EFI_SUCCESS with *@ret (mem_alloc'd) and *@ret_len; EFI_LOAD_ERROR
+ * for an unusable PE, EFI_UNSUPPORTED for a certificate table, debug
+ * directory or COFF symbol table (file offsets this does not move), section
+ * data out of order, or bytes after the section table that are not 0;
+ * EFI_OUT_OF_RESOURCES. Logged.
+ */
+EFI_STATUS pe_trim_headers(const uint8_t *pe, size_t len, const char *name, uint8_t **ret, size_t *ret_len);
+
 /** pe_opt_offset() - file offset of the optional header of a parsed image. */
 static inline uint32_t pe_opt_offset(const struct pe_info *pe)
 {

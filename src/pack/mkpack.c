@@ -1,8 +1,11 @@
 /* mkpack: the build's packer (docs/design.md "Packed loaders"): reads a
  * loader PE file and writes the payload src/pack/image.S carries
- * (src/core/pack.h). Usage: mkpack IN.efi OUT.packed */
+ * (src/core/pack.h); with --trim, writes the packed loader linked around it
+ * with headers of the size they need (pe_trim_headers()).
+ * Usage: mkpack IN.efi OUT.packed | mkpack --trim IN.efi OUT.efi */
 #include "lzma_enc.h"
 #include "core/pack.h"
+#include "core/pe_write.h"
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -26,15 +29,18 @@ static uint8_t *read_all(const char *path, size_t *ret_len)
 
 int main(int argc, char **argv)
 {
+	bool trim = argc == 4 && strcmp(argv[1], "--trim") == 0;
 	uint8_t *pe, *out;
 	size_t len, out_len;
 	FILE *f;
 
-	if (argc != 3)
-		return fputs("usage: mkpack IN.efi OUT.packed\n", stderr), 2;
+	argv += trim;
+	if (argc != 3 + trim)
+		return fputs("usage: mkpack IN.efi OUT.packed | mkpack --trim IN.efi OUT.efi\n", stderr), 2;
 	if (!(pe = read_all(argv[1], &len)))
 		return fprintf(stderr, "mkpack: %s: cannot read\n", argv[1]), 1;
-	if (EFI_ERROR(pack_build(pe, len, argv[1], lzma_enc_raw, &out, &out_len)))
+	if (EFI_ERROR(trim ? pe_trim_headers(pe, len, argv[1], &out, &out_len) :
+			     pack_build(pe, len, argv[1], lzma_enc_raw, &out, &out_len)))
 		return 1;
 	f = fopen(argv[2], "wb");
 	if (!f || fwrite(out, 1, out_len, f) != out_len || fclose(f) != 0)

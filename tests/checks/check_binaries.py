@@ -83,8 +83,25 @@ def inspect(path, budget, want_machine, want_magic, dirs):
           and len(lines[1].split(",")) == 6 and b"\0" not in sbat, repr(sbat))
     if budget is not None:
         check(f"{path}: size {len(data)} <= budget {budget}", len(data) <= budget, f"{len(data)} bytes")
+    check_header_room(path, data, opt + optsize + 40 * nsec, file_align)
     if path in PACKED:
         check_packed(path, image, want_machine, PACKED[path])
+
+
+def check_header_room(path, data, table_end, file_align):
+    """The packed loaders' headers take what they need (mkpack --trim: the PE header right after
+    the MS-DOS header, SizeOfHeaders the section table's end rounded up to FileAlignment, PE/COFF
+    3.4.2); the stub keeps room for a UKI's sections (.linux .initrd .cmdline .osrel .uname
+    .splash .dtb .pcrsig .pcrpkey .sbat: ten more headers)."""
+    pe = struct.unpack_from("<I", data, 0x3C)[0]
+    size_of_headers = struct.unpack_from("<I", data, pe + 24 + 60)[0]
+    if path in (LOADER, LOADER32):
+        need = -(-table_end // file_align) * file_align
+        check(f"{path}: headers trimmed: PE header at 0x40, SizeOfHeaders {size_of_headers} = {need}",
+              pe == 0x40 and size_of_headers == need, f"PE header at {pe:#x}, SizeOfHeaders {size_of_headers}")
+    elif path == STUB:
+        check(f"{path}: room in the headers for ten more sections (a UKI's)", size_of_headers - table_end >= 400,
+              f"{size_of_headers - table_end} bytes")
 
 
 def memory_layout(path):

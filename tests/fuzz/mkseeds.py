@@ -215,6 +215,8 @@ def loaded_pe(length, vsize=0x10, size_of_image=0x2000):
 # SizeOfImage: a whole loaded image; one byte less cuts into the section.
 put("pe", "loaded-short-of-size-of-image", loaded_pe(0x1010))
 put("pe", "loaded-cut-in-last-section", loaded_pe(0x100f))
+# as a file: headers lld-link-like (PE header at 0x80, SizeOfHeaders 0x400) that mkpack --trim makes 0x200
+put("pe", "trim-headers", loaded_pe(0x600))
 
 
 # fuzz_lzma: 2 bytes of output size, then a raw LZMA stream in the loaders' properties (src/core/lzma.h),
