@@ -1,5 +1,5 @@
 /* The packer's compressor (host side, src/pack/mkpack.c and the tests):
- * liblzma's raw LZMA at its best preset, in the properties the loaders'
+ * liblzma's raw LZMA at its best settings, in the properties the loaders'
  * decoder takes (src/core/lzma.h), without an end marker. */
 #ifndef PACK_LZMA_ENC_H
 #define PACK_LZMA_ENC_H

@@ -1,6 +1,7 @@
 /* The LZMA decoder of the packed loaders (src/core/lzma.c), against liblzma,
  * the packer's compressor (src/pack/lzma_enc.c): its streams at several
- * presets over text, noise, zeros and the real loader images, decoded here
+ * presets over text, noise, zeros and the real loader images (these also by
+ * the packer's compressor, no bigger than liblzma's best preset), decoded here
  * and compared with the input, and refused when cut, or given a size one off;
  * then streams that liblzma writes but the loaders' format does not allow
  * (an end marker, a preset dictionary), a first byte other than 0, a last
@@ -27,6 +28,7 @@ static size_t encode(const uint8_t *src, size_t len, uint8_t *dst, size_t cap, u
 	opt.lc = LZMA_LC;
 	opt.lp = LZMA_LP;
 	opt.pb = LZMA_PB;
+	opt.dict_size = len < LZMA_DICT_SIZE_MIN ? LZMA_DICT_SIZE_MIN : (uint32_t)len; /* not 64 MiB: quick */
 	opt.ext_flags = eopm ? LZMA_LZMA1EXT_ALLOW_EOPM : 0;
 	lzma_set_ext_size(opt, len);
 	if (dict) {
@@ -36,21 +38,23 @@ static size_t encode(const uint8_t *src, size_t len, uint8_t *dst, size_t cap, u
 	return lzma_raw_buffer_encode(filters, NULL, src, len, dst, &n, cap) == LZMA_OK ? n : 0;
 }
 
-static void round_trip(const char *what, const uint8_t *src, size_t len)
+/* Preset 0, 6 and 9 extreme; with @packer, then the packer's own compressor,
+ * whose stream must be no bigger than 9 extreme's. */
+static void round_trip_as(const char *what, const uint8_t *src, size_t len, bool packer)
 {
 	static const uint32_t presets[] = { 0, 6, 9 | LZMA_PRESET_EXTREME };
-	size_t cap = len + len / 8 + 1024;
+	size_t cap = len + len / 8 + 1024, n = 0, prev = 0;
 	uint8_t *enc = malloc(cap), *dec = malloc(len + 2);
 
-	for (size_t p = 0; p <= ARRAY_SIZE(presets); p++) {
-		/* the last round: the packer's own compressor */
-		size_t n = p < ARRAY_SIZE(presets) ? encode(src, len, enc, cap, presets[p], false, NULL) :
-						      lzma_enc_raw(src, len, enc, cap);
-
+	for (size_t p = 0; p < ARRAY_SIZE(presets) + packer; p++, prev = n) {
+		n = p < ARRAY_SIZE(presets) ? encode(src, len, enc, cap, presets[p], false, NULL) :
+					      lzma_enc_raw(src, len, enc, cap);
 		if (!n) {
 			test_fail(__FILE__, __LINE__, "%s: liblzma failed", what);
 			continue;
 		}
+		if (p == ARRAY_SIZE(presets) && n > prev)
+			test_fail(__FILE__, __LINE__, "%s: the packer's %zu bytes, over 9e's %zu", what, n, prev);
 		memset(dec, 0xa5, len + 2);
 		if (lzma_decode(enc, n, dec, len) != EFI_SUCCESS || memcmp(dec, src, len) != 0 || dec[len] != 0xa5)
 			test_fail(__FILE__, __LINE__, "%s: round %zu: not decoded back", what, p);
@@ -64,6 +68,16 @@ static void round_trip(const char *what, const uint8_t *src, size_t len)
 	}
 	free(enc);
 	free(dec);
+}
+
+static void round_trip(const char *what, const uint8_t *src, size_t len)
+{
+	round_trip_as(what, src, len, false);
+}
+
+static void round_trip_packed(const char *what, const uint8_t *src, size_t len)
+{
+	round_trip_as(what, src, len, true);
 }
 
 TEST(lzma_decodes_what_liblzma_encodes)
@@ -82,7 +96,8 @@ TEST(lzma_decodes_what_liblzma_encodes)
 	round_trip("noise", noise, big);
 	round_trip("text", text, big);
 	round_trip("zeros", zeros, big);
-	fixture_each_loader(round_trip);
+	round_trip_packed("one byte, packed", text, 1);
+	fixture_each_loader(round_trip_packed);
 	free(noise);
 	free(text);
 	free(zeros);
