@@ -158,8 +158,9 @@ $(B)/host/%.o: src/%.c
 	@mkdir -p $(dir $@)
 	$(Q)$(call msg,HOSTCC,$@) $(HOST_CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
 
-# The tool links libcrypto (libssl-dev) for signed PCR policies, in
-# src/tool/pcr_crypto.c only; the loaders, the stub and the tests do not.
+# The tool links libcrypto (libssl-dev) for signed PCR policies, Secure Boot
+# keys and Authenticode verification, in src/tool/pcr_crypto.c, cert.c,
+# keys_make.c and pe_verify.c only; the loaders, the stub and the tests do not.
 TOOL_LIBS := -lcrypto
 
 # mkpack compresses with Zopfli (libzopfli-dev); the loaders carry their own
@@ -188,12 +189,14 @@ unit: $(B)/unit-tests
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS := $(HOST_CFLAGS) -DFUZZING -fsanitize=fuzzer-no-link $(FUZZ_SAN)
 FUZZ_OBJS := $(patsubst %.c,$(B)/fuzzobj/%.o,$(CORE_SRCS) src/tool/platform_host.c)
-# The host tool's readers of untrusted bytes that need no file system (they
-# use libc and src/core only) are an archive after src/core, so a fuzzer
-# takes only what it calls: `handoff inspect`, Authenticode signatures
-# (pe_sig.c), the entry-file, word, BootOrder, LoaderBootCountPath and
-# configuration readers (src/tool/readers.c).
-FUZZ_TOOL_SRCS := $(addprefix src/tool/,inspect.c inspect_render.c json.c pe_sig.c readers.c strbuf.c)
+# The host tool's readers of untrusted bytes (they use libc, src/core and
+# libcrypto only) are an archive after src/core, so a fuzzer takes only what
+# it calls: `handoff inspect`, Authenticode signatures (pe_sig.c; verified,
+# with certificates' names: pe_verify.c, cert.c, and the diagnostics and
+# file helpers these link), the entry-file, word, BootOrder,
+# LoaderBootCountPath and configuration readers (src/tool/readers.c).
+FUZZ_TOOL_SRCS := $(addprefix src/tool/,inspect.c inspect_render.c json.c pe_sig.c readers.c strbuf.c \
+	pe_verify.c cert.c diag.c util.c process.c)
 FUZZ_TOOL_LIB := $(B)/fuzzobj/libtool.a
 .SECONDARY: $(FUZZ_OBJS) $(patsubst %.c,$(B)/fuzzobj/%.o,$(FUZZ_TOOL_SRCS))
 
@@ -201,14 +204,16 @@ $(B)/fuzzobj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(Q)$(call msg,FUZZCC,$@) $(HOST_CC) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
 
-$(FUZZ_TOOL_LIB): $(patsubst %.c,$(B)/fuzzobj/%.o,$(FUZZ_TOOL_SRCS))
+# The Makefile too: its objects are .SECONDARY, so one added to the list
+# would not otherwise rebuild an archive that exists.
+$(FUZZ_TOOL_LIB): $(patsubst %.c,$(B)/fuzzobj/%.o,$(FUZZ_TOOL_SRCS)) Makefile
 	@rm -f $@
-	$(Q)$(call msg,AR,$@) $(EFI_AR) rcs $@ $^
+	$(Q)$(call msg,AR,$@) $(EFI_AR) rcs $@ $(filter %.o,$^)
 
 $(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS) $(FUZZ_TOOL_LIB)
 	@mkdir -p $(dir $@)
 	$(Q)$(call msg,FUZZ,$@) $(HOST_CC) $(HOST_CFLAGS) -DFUZZING -fsanitize=fuzzer $(FUZZ_SAN) $< $(FUZZ_OBJS) \
-		$(FUZZ_TOOL_LIB) -o $@ -lz
+		$(FUZZ_TOOL_LIB) -o $@ -lz -lcrypto
 
 # New inputs go to build/fuzz/corpus-NAME; the curated corpus in the tree is read only.
 fuzz: $(FUZZ_BINS)

@@ -120,6 +120,20 @@ out:
 	return r;
 }
 
+int loader_update_all(const char *esp, const char *loader_opt)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); i++) {
+		int u = update_one(esp, &targets[i], loader_opt);
+
+		if (u < 0)
+			return -1;
+		n += u;
+	}
+	return n;
+}
+
 static int parse(int argc, char **argv, const char **esp, const char **loader, bool *graceful)
 {
 	static const struct option opts[] = {
@@ -157,12 +171,9 @@ int cmd_update(int argc, char **argv)
 	r = EXIT_FAIL;
 	if (loader_opt && !loader_opt_usable(loader_opt))
 		goto out;
-	for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); i++) {
-		int u = update_one(esp, &targets[i], loader_opt);
-		if (u < 0)
-			goto out;
-		n += u;
-	}
+	n = loader_update_all(esp, loader_opt);
+	if (n < 0)
+		goto out;
 	r = EXIT_OK;
 	if (n == 0 && graceful)
 		tool_note("%s: handoff is not installed there (no %s): nothing to update", esp, targets[0].main);

@@ -5,6 +5,7 @@
 #include "tool.h"
 
 #define EFI_GLOBAL_GUID_STR "8be4df61-93ca-11d2-aa0d-00e098032b8c"
+#define EFI_IMAGE_SECURITY_DATABASE_GUID_STR "d719b2cb-3d3a-4596-a3bc-dad00e67656f" /* db, dbx (UEFI 2.10 §32.6.1) */
 #define LOADER_GUID_STR "4a67b082-0a4c-41cf-b6c7-440b29bb8c4f"
 #define EFIVAR_NV_BS_RT 0x7u /* NON_VOLATILE | BOOTSERVICE_ACCESS | RUNTIME_ACCESS (UEFI 2.10 §8.2) */
 

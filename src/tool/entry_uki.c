@@ -3,10 +3,13 @@
  * (UAPI.1 Type #2 entry; "+TRIES" before ".efi" to count boots), built with
  * handoff's stub from the kernel, its initrds, the command line and
  * os-release, signed with handoff.conf's keys (sbsign), with signed PCR 11
- * policies when PCR keys are set. The same image again (whatever its
- * signature) keeps its file and so its boot counter; any other file of the
- * entry goes: an older UKI of it, and its Type #1 entry and copies. */
+ * policies when PCR keys are set. The same image again keeps its file and
+ * so its boot counter: as it is when signed as it must be (by handoff.conf's
+ * key, verified: pe_verify.c; or not at all without one), else signed anew
+ * under the same name (a key rotated out). Any other file of the entry
+ * goes: an older UKI of it, and its Type #1 entry and copies. */
 #include "entry.h"
+#include "cert.h"
 #include "handoff_conf.h"
 #include "pe_sig.h"
 #include "sign.h"
@@ -59,8 +62,11 @@ out:
 	return r;
 }
 
-/* A file of entry @id in @dir holding @img but for its signature, signed or not as @signed_ too. */
-static char *find_same_uki(const char *dir, const char *id, const uint8_t *img, size_t len, bool signed_)
+/* A file of entry @id in @dir holding @img but for its signature (its name,
+ * malloc'd, or NULL); *@ret_good: its signature is as it must be, by
+ * handoff.conf's key when @trust, else none at all. */
+static char *find_same_uki(const char *dir, const char *id, const uint8_t *img, size_t len,
+			   const struct cert_set *trust, bool *ret_good)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -74,31 +80,17 @@ static char *find_same_uki(const char *dir, const char *id, const uint8_t *img, 
 		if (!bls_count_same_entry(e->d_name, ".efi", id))
 			continue;
 		path = path_join(dir, e->d_name);
-		if (read_file(path, TOOL_READ_MAX, &cur, &cur_len) == 0 && pe_same_image(cur, cur_len, img, len) &&
-		    pe_is_signed(cur, cur_len, path) == signed_)
+		if (read_file(path, TOOL_READ_MAX, &cur, &cur_len) == 0 && pe_same_image(cur, cur_len, img, len)) {
 			found = xstrdup(e->d_name);
+			*ret_good = trust ? sign_is_owners(cur, cur_len, path, trust)
+					  : !pe_is_signed(cur, cur_len, path);
+		}
 		free(cur);
 		free(path);
 	}
 	if (d)
 		closedir(d);
 	return found;
-}
-
-/* The image to write: @img itself, or signed with handoff.conf's keys. */
-static int maybe_sign(const struct handoff_conf *conf, const char *out, uint8_t **img, size_t *len)
-{
-	uint8_t *signed_img;
-	size_t signed_len;
-
-	if (!handoff_conf_signs(conf))
-		return 0;
-	if (sign_buffer(out, conf->sign_key, conf->sign_cert, *img, *len, &signed_img, &signed_len) < 0)
-		return -1;
-	free(*img);
-	*img = signed_img;
-	*len = signed_len;
-	return 0;
 }
 
 /* Every other file of @id: UKIs but @name, Type #1 entries and their copies. */
@@ -112,32 +104,48 @@ static int remove_others(const struct entry_spec *s, const char *id, const char 
 	return 0;
 }
 
+/* The UKI of @s at @dir/@name, from @img: kept when it is there and signed as
+ * it must be, else written (over the same image with a rotated-out key's
+ * signature too, so that its boot counter stays). Return: the name, or NULL. */
+static char *put_uki(const struct entry_spec *s, const struct handoff_conf *conf, const char *dir, const char *id,
+		     const char *name, uint8_t **img, size_t *len)
+{
+	struct cert_set *trust = NULL;
+	bool good = false;
+	char *same, *out;
+	int r = -1;
+
+	if (sign_trust_load(conf, &trust) < 0)
+		return NULL;
+	same = find_same_uki(dir, id, *img, *len, trust, &good);
+	out = path_join(dir, same ? same : name);
+	if (same && good)
+		r = 0;
+	else if (!trust || sign_image_with_conf(conf, out, img, len) == 0)
+		r = install_file(out, *img, *len, 0644) < 0 ? -1 : 0;
+	if (r == 0 && s->print_path)
+		printf("%s\n", out);
+	cert_set_free(trust);
+	free(out);
+	if (r < 0)
+		free(TAKE_PTR(same));
+	return r < 0 ? NULL : same ? same : xstrdup(name);
+}
+
 int entry_install_uki(const struct entry_spec *s, const struct handoff_conf *conf, const char *root)
 {
 	char *id = xasprintf("%s-%s", s->token, s->version), *dir = path_join(s->esp, UKI_DIR);
 	char *name = s->counted ? xasprintf("%s+%u.efi", id, s->tries) : xasprintf("%s.efi", id);
-	char *out = path_join(dir, name), *keep = NULL;
+	char *kept = NULL, *out = path_join(dir, name);
 	uint8_t *img = NULL;
 	size_t len = 0;
 	int r = -1;
 
-	if (mkdir_p(dir, 0755) < 0 || build_unsigned(s, conf, root, out, &img, &len) < 0)
-		goto out;
-	keep = find_same_uki(dir, id, img, len, handoff_conf_signs(conf));
-	if (keep) {
-		free(out);
-		out = path_join(dir, keep);
-	} else if (maybe_sign(conf, out, &img, &len) < 0 || install_file(out, img, len, 0644) < 0) {
-		goto out;
-	}
-	if (remove_others(s, id, keep ? keep : name) < 0)
-		goto out;
-	if (s->print_path)
-		printf("%s\n", out);
-	r = 0;
-out:
+	if (mkdir_p(dir, 0755) == 0 && build_unsigned(s, conf, root, out, &img, &len) == 0 &&
+	    (kept = put_uki(s, conf, dir, id, name, &img, &len)) && remove_others(s, id, kept) == 0)
+		r = 0;
 	free(img);
-	free(keep);
+	free(kept);
 	free(out);
 	free(name);
 	free(dir);

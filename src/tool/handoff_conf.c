@@ -145,3 +145,23 @@ bool handoff_conf_signs(const struct handoff_conf *c)
 {
 	return c->sign_key && c->sign_cert;
 }
+
+int handoff_conf_set(const char *key, const char *value)
+{
+	char *path = path_join(conf_dir(), HANDOFF_CONF_NAME), *line = xasprintf("%s=%s", key, value), *text = NULL;
+	uint8_t *old = NULL;
+	size_t old_len = 0, len = 0;
+	int r = -1;
+
+	if (strpbrk(value, "\r\n"))
+		tool_fail("%s: %s '%s': a value of one line", path, key, value);
+	else if (read_file_opt(path, CONF_FILE_MAX, &old, &old_len) == 0 && mkdir_p(conf_dir(), 0755) == 0)
+		text = text_set_setting((const char *)old, old_len, key, '=', line, &len);
+	if (text)
+		r = install_file(path, text, len, 0644) < 0 ? -1 : 0;
+	free(text);
+	free(old);
+	free(line);
+	free(path);
+	return r;
+}

@@ -37,4 +37,11 @@ void handoff_conf_free(struct handoff_conf *c);
 /** handoff_conf_signs() - sign-key and sign-cert are set. */
 bool handoff_conf_signs(const struct handoff_conf *c);
 
+/**
+ * handoff_conf_set() - set @key to @value in handoff.conf (text_set_setting():
+ * the file's other lines, comments included, stay; created when missing).
+ * Return: 0 or -1 (printed).
+ */
+int handoff_conf_set(const char *key, const char *value);
+
 #endif

@@ -27,6 +27,7 @@ static const struct command commands[] = {
 	{ "uki", cmd_uki, "--linux FILE -o OUT.efi", "build a unified kernel image" },
 	{ "addon", cmd_addon, "--cmdline TEXT -o OUT.efi", "build a UKI addon (.cmdline)" },
 	{ "wrap", cmd_wrap, "--linux FILE -o OUT.efi", "make any bzImage an EFI application" },
+	{ "keys", cmd_keys, "create|enroll ...", "Secure Boot with your own keys" },
 };
 
 static void usage(FILE *f)

@@ -2,7 +2,7 @@
  * prediction of `handoff inspect --pcrs`: the options both take, the PCR 11
  * values a UKI file leads to (src/core/pcr.c over the file's own sections),
  * and, through libcrypto, the keys, fingerprints and signatures
- * (pcr_crypto.c: the only file of handoff that uses OpenSSL). */
+ * (pcr_crypto.c, one of the tool's few libcrypto files). */
 #ifndef TOOL_PCR_H
 #define TOOL_PCR_H
 

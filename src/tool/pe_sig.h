@@ -6,6 +6,7 @@
 #define TOOL_PE_SIG_H
 
 #include "core/pe.h"
+#include "core/sha256.h"
 
 /**
  * pe_cert_table_check() - walk @pe's certificate table in @buf (pe_parse()
@@ -14,6 +15,43 @@
  * Return: EFI_SUCCESS, or EFI_LOAD_ERROR for an entry outside the table (logged).
  */
 EFI_STATUS pe_cert_table_check(const uint8_t *buf, const struct pe_info *pe, const char *name, bool *ret_signed);
+
+/**
+ * pe_cert_table_walk() - pe_cert_table_check(), calling @fn with the bytes
+ * of each WIN_CERT_TYPE_PKCS_SIGNED_DATA entry after its header (a DER
+ * PKCS#7 ContentInfo, unchecked). Return: as pe_cert_table_check().
+ */
+EFI_STATUS pe_cert_table_walk(const uint8_t *buf, const struct pe_info *pe, const char *name,
+			      void (*fn)(const uint8_t *sig, size_t size, void *ctx), void *ctx);
+
+/**
+ * pe_authenticode_sha256() - the SHA-256 Authenticode digest of @buf (@len
+ * bytes, parsed as @pe), as UEFI's image verification computes it (UEFI
+ * 2.10 §32.5.3, Authenticode "PE image hash"): the headers but for the
+ * checksum and the certificate table's directory entry, the sections in file
+ * order, then whatever follows up to the certificate table, which must end
+ * the file. Return: false when the image does not allow it (then the digest
+ * means nothing).
+ */
+bool pe_authenticode_sha256(const uint8_t *buf, size_t len, const struct pe_info *pe,
+			    uint8_t ret[SHA256_DIGEST_SIZE]);
+
+/* What an Authenticode signature signs: its SpcIndirectDataContent. */
+struct pe_spc {
+	const uint8_t *content; /* the SEQUENCE's contents octets: what the signer's digest covers */
+	size_t content_len;
+	const uint8_t *digest;  /* DigestInfo.digest: the image's digest */
+	size_t digest_len;
+	bool sha256;            /* DigestInfo.digestAlgorithm is SHA-256 */
+};
+
+/**
+ * pe_spc_digest() - read the DER SpcIndirectDataContent @der (@len bytes):
+ * SEQUENCE { SEQUENCE data, SEQUENCE DigestInfo { SEQUENCE { OID, ... },
+ * OCTET STRING } } (Authenticode PE signature format). Every length is
+ * checked against what contains it. Return: false when it is not one.
+ */
+bool pe_spc_digest(const uint8_t *der, size_t len, struct pe_spc *ret);
 
 /**
  * pe_is_signed() - @buf (@len bytes) is a PE image with an Authenticode
@@ -29,5 +67,12 @@ bool pe_is_signed(const uint8_t *buf, size_t len, const char *name);
  * again, whose signature differs by its signing time, is still the same.
  */
 bool pe_same_image(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen);
+
+/**
+ * pe_sig_strip() - remove @buf's signatures in place: the certificate
+ * table's directory entry zeroed, the table (at the end of the file) cut.
+ * Return: the image's new length (@len when it is no PE image or unsigned).
+ */
+size_t pe_sig_strip(uint8_t *buf, size_t len);
 
 #endif

@@ -221,3 +221,39 @@ void kv_free(struct kv_line *v, size_t n)
 	}
 	free(v);
 }
+
+/* Does the line @p (@len bytes) set @key: blanks, @key, then a blank, @sep or its end? */
+static bool line_sets(const char *p, size_t len, const char *key, char sep)
+{
+	size_t i = 0, n = strlen(key);
+
+	while (i < len && (p[i] == ' ' || p[i] == '\t'))
+		i++;
+	if (len - i < n || memcmp(p + i, key, n) != 0)
+		return false;
+	i += n;
+	return i == len || p[i] == sep || p[i] == ' ' || p[i] == '\t' || p[i] == '\r';
+}
+
+char *text_set_setting(const char *text, size_t len, const char *key, char sep, const char *line, size_t *ret_len)
+{
+	const char *first_nl = len ? memchr(text, '\n', len) : NULL;
+	const char *nl = first_nl && first_nl > text && first_nl[-1] == '\r' ? "\r\n" : "\n";
+	struct strbuf sb = { 0 };
+	bool done = false;
+
+	for (size_t pos = 0, end; pos < len; pos = end + 1) {
+		const char *lf = memchr(text + pos, '\n', len - pos);
+
+		end = lf ? (size_t)(lf - text) : len;
+		if (!line_sets(text + pos, end - pos, key, sep))
+			sb_printf(&sb, "%.*s%s", (int)(end - pos), text + pos, lf ? "\n" : nl);
+		else if (!done)
+			sb_printf(&sb, "%s%s", line, nl);
+		done |= line_sets(text + pos, end - pos, key, sep);
+	}
+	if (!done)
+		sb_printf(&sb, "%s%s", line, nl);
+	*ret_len = sb.len;
+	return sb.buf;
+}

@@ -7,6 +7,7 @@ sbverify against the test's own certificate and with struct over the PE
 certificate table (common.read_pe), never with the tool under test."""
 import os
 import shutil
+import struct
 import subprocess
 
 import common as t
@@ -180,3 +181,223 @@ def layout_uki_from_install_conf_replaces_the_type1_entry():
         assert "tok-%s" % KV in listed, listed
         conf(s.conf, layout="uki", sign_key="relative.key", sign_cert="/x.crt")
         t.fails(s.add(), 1, "handoff.conf:3: sign-key 'relative.key': give an absolute path")
+
+
+def make_named_keys(tmp, name):
+    """A key and certificate of their own (CN=@name) in @tmp/@name.{key,crt}."""
+    key, cert = os.path.join(tmp, name + ".key"), os.path.join(tmp, name + ".crt")
+    subprocess.run(["openssl", "req", "-new", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                    "-subj", "/CN=%s/" % name, "-days", "30"], check=True, capture_output=True)
+    return key, cert
+
+
+def graft_signature(signed, target, out):
+    """@target with the certificate table of @signed appended: a valid signature, of another image."""
+    s, d = open(signed, "rb").read(), bytearray(open(target, "rb").read())
+    entry = lambda b: struct.unpack_from("<I", b, 0x3c)[0] + 24 + 112 + 4 * 8  # PE32+ data directory 4
+    off, size = struct.unpack_from("<II", s, entry(s))
+    d += b"\0" * (-len(d) % 8)
+    struct.pack_into("<II", d, entry(d), len(d), size)
+    with open(out, "wb") as f:
+        f.write(bytes(d) + s[off:off + size])
+    assert t.read_pe(open(out, "rb").read())["signed"]
+
+
+def shipped(tmp, signed_src):
+    """A tool beside handoff.efi (the build's loader) and handoff.efi.signed (@signed_src)."""
+    bindir = os.path.join(tmp, "bin")
+    os.makedirs(bindir)
+    shutil.copy(t.TOOL, bindir)
+    shutil.copy(t.LOADER, os.path.join(bindir, "handoff.efi"))
+    shutil.copy(signed_src, os.path.join(bindir, "handoff.efi.signed"))
+    return os.path.join(bindir, "handoff")
+
+
+def run(tool, *args, env):
+    return subprocess.run([tool, *args], capture_output=True, env=dict(os.environ, **env))
+
+
+@t.test
+def the_owners_key_wins_over_a_distributions_signed_loader():
+    """sign-key= set: a shipped FILE.signed by another key (a distribution's) is not what the owner's db trusts."""
+    t.need(t.LOADER)
+    with t.Tmp() as tmp:
+        esp, cdir = os.path.join(tmp, "esp"), os.path.join(tmp, "conf")
+        os.makedirs(esp)
+        dkey, dcert = make_named_keys(tmp, "distribution")
+        okey, ocert = make_named_keys(tmp, "owner")
+        sign(dkey, dcert, t.LOADER, os.path.join(tmp, "distro.efi"))
+        tool = shipped(tmp, os.path.join(tmp, "distro.efi"))
+        conf(cdir, sign_key=okey, sign_cert=ocert)
+        r = run(tool, "install", "--esp", esp, env={"HANDOFF_CONF_DIR": cdir})
+        assert r.returncode == 0, r.stderr
+        for p in LOADERS:
+            assert signed_by(os.path.join(esp, p), ocert) and not signed_by(os.path.join(esp, p), dcert), p
+        assert b"handoff.efi.signed: signed by distribution, not by sign-cert=" in r.stderr, r.stderr
+        r = run(tool, "update", "--esp", esp, env={"HANDOFF_CONF_DIR": cdir})
+        assert r.returncode == 0 and all(signed_by(os.path.join(esp, p), ocert) for p in LOADERS), r.stderr
+
+
+@t.test
+def update_signs_again_a_loader_signed_by_a_rotated_out_key():
+    t.need(t.LOADER)
+    with t.Tmp() as tmp:
+        esp, cdir = os.path.join(tmp, "esp"), os.path.join(tmp, "conf")
+        os.makedirs(esp)
+        old_key, old_cert = make_named_keys(tmp, "old")
+        new_key, new_cert = make_named_keys(tmp, "new")
+        env = {"HANDOFF_CONF_DIR": cdir}
+        conf(cdir, sign_key=old_key, sign_cert=old_cert)
+        t.ok(t.h("install", "--esp", esp, "--loader", t.LOADER, env=env))
+        conf(cdir, sign_key=new_key, sign_cert=new_cert)  # the owner's key rotated
+        r = t.ok(t.h("update", "--esp", esp, "--loader", t.LOADER, env=env))
+        for p in LOADERS:
+            assert signed_by(os.path.join(esp, p), new_cert) and not signed_by(os.path.join(esp, p), old_cert), p
+            assert ("updated %s" % os.path.join(esp, p)).encode() in r.stdout, r.stdout
+        before = t.tree_state(esp)
+        t.ok(t.h("update", "--esp", esp, "--loader", t.LOADER, env=env))
+        assert t.tree_state(esp) == before, "signed by the current key: kept"
+
+
+@t.test
+def a_signature_of_another_image_is_no_signature():
+    """No keys configured: a shipped .signed whose table signs another image is not used, and an
+    installed loader with such a table is replaced like an unsigned one."""
+    t.need(t.LOADER, t.SDBOOT)
+    with t.Tmp() as tmp:
+        esp, cdir = os.path.join(tmp, "esp"), os.path.join(tmp, "conf")
+        os.makedirs(esp)
+        key, cert = make_keys(tmp)
+        sign(key, cert, t.SDBOOT, os.path.join(tmp, "sd.signed"))
+        graft_signature(os.path.join(tmp, "sd.signed"), t.LOADER, os.path.join(tmp, "grafted.efi"))
+        tool = shipped(tmp, os.path.join(tmp, "grafted.efi"))
+        r = run(tool, "install", "--esp", esp, env={"HANDOFF_CONF_DIR": cdir})
+        assert r.returncode == 0, r.stderr
+        for p in LOADERS:
+            assert t.sha256(os.path.join(esp, p)) == t.sha256(t.LOADER), "the grafted signature was taken: " + p
+        assert b"handoff.efi.signed: its signature does not verify" in r.stderr, r.stderr
+        shutil.copy(os.path.join(tmp, "grafted.efi"), os.path.join(esp, LOADERS[0]))
+        shutil.copy(os.path.join(tmp, "grafted.efi"), os.path.join(esp, LOADERS[1]))
+        t.ok(t.h("update", "--esp", esp, "--loader", t.SDBOOT, env={"HANDOFF_CONF_DIR": cdir}))
+        for p in LOADERS:
+            assert t.sha256(os.path.join(esp, p)) == t.sha256(t.SDBOOT), p
+
+
+def run_postinst(s, tool_dir):
+    """pkg/debian/kernel-postinst as Debian's kernel packages run it: VERSION IMAGE, handoff in PATH."""
+    hook = os.path.join(t.ROOT, "pkg/debian/kernel-postinst")
+    env = dict(os.environ, PATH=tool_dir + ":/usr/bin:/bin", **s.env)
+    env.pop("HANDOFF_LOG", None)
+    return subprocess.run(["sh", hook, KV, os.path.join(s.boot, "vmlinuz-" + KV)], capture_output=True, env=env)
+
+
+@t.test
+def kernel_hook_signs_again_a_uki_signed_by_a_rotated_out_key():
+    with t.Tmp() as tmp:
+        s = System(tmp, tries=3)
+        tool_dir = os.path.join(tmp, "bin")
+        os.makedirs(tool_dir)
+        os.symlink(t.TOOL, os.path.join(tool_dir, "handoff"))
+        old_key, old_cert = make_named_keys(tmp, "old")
+        new_key, new_cert = make_named_keys(tmp, "new")
+        conf(s.conf, layout="uki", sign_key=old_key, sign_cert=old_cert)
+        r = run_postinst(s, tool_dir)
+        assert r.returncode == 0, r.stderr
+        names = uki_names(s)  # the entry token is this machine's (/etc/machine-id)
+        assert len(names) == 1 and names[0].endswith("-%s+3.efi" % KV), names
+        name = names[0]
+        assert signed_by(os.path.join(s.esp, LINUX_DIR, name), old_cert), name
+        counted = name.replace("+3.efi", "+2-1.efi")
+        os.rename(os.path.join(s.esp, LINUX_DIR, name), os.path.join(s.esp, LINUX_DIR, counted))  # one boot
+        conf(s.conf, layout="uki", sign_key=new_key, sign_cert=new_cert)
+        r = run_postinst(s, tool_dir)
+        assert r.returncode == 0, r.stderr
+        uki = os.path.join(s.esp, LINUX_DIR, counted)
+        assert uki_names(s) == [counted], "the boot counter was reset: %r" % uki_names(s)
+        assert signed_by(uki, new_cert) and not signed_by(uki, old_cert), "still signed by the old key"
+        before = t.tree_state(s.esp)
+        assert run_postinst(s, tool_dir).returncode == 0
+        assert t.tree_state(s.esp) == before, "signed by the current key: kept"
+
+
+# sbsign as the tool runs it, recording where its input and output are and that
+# directory's mode, then the real one (found further down $PATH).
+SBSIGN_SPY = """#!/bin/sh
+out= in=
+while [ $# -gt 0 ]; do
+    case "$1" in --key|--cert) shift ;; --output) out=$2; shift ;; *) in=$1 ;; esac
+    shift
+done
+printf '%s\\n%s\\n%s\\n' "$in" "$out" "$(stat -c %a "$(dirname "$in")")" > "$SPY_LOG"
+exec /usr/bin/sbsign "$@" --key "$SPY_KEY" --cert "$SPY_CERT" --output "$out" "$in"
+"""
+
+
+@t.test
+def signing_happens_in_a_private_directory_not_beside_the_output():
+    """handoff addon/uki --sign-key: sbsign's input and output are in a directory of mode 0700 of their own."""
+    with t.Tmp() as tmp:
+        key, cert = make_keys(tmp)
+        spy_dir = os.path.join(tmp, "spy")
+        os.makedirs(spy_dir)
+        with open(os.path.join(spy_dir, "sbsign"), "w") as f:
+            f.write(SBSIGN_SPY)
+        os.chmod(os.path.join(spy_dir, "sbsign"), 0o755)
+        out_dir = os.path.join(tmp, "shared")
+        os.makedirs(out_dir)
+        out, log = os.path.join(out_dir, "debug.addon.efi"), os.path.join(tmp, "spy.log")
+        env = {"PATH": spy_dir + ":" + os.environ["PATH"], "SPY_LOG": log, "SPY_KEY": key, "SPY_CERT": cert}
+        t.ok(t.h("addon", "--cmdline", "debug", "--sign-key", key, "--sign-cert", cert, "-o", out, env=env))
+        unsigned, signed, mode = open(log).read().split("\n")[:3]
+        for p in (unsigned, signed):
+            assert os.path.dirname(p) != out_dir, "a temporary beside the output: " + p
+            assert not os.path.exists(p), "left behind: " + p
+        assert os.path.dirname(unsigned) == os.path.dirname(signed) and mode == "700", (unsigned, signed, mode)
+        assert os.listdir(out_dir) == ["debug.addon.efi"] and signed_by(out, cert)
+
+
+@t.test
+def signing_follows_no_link_planted_beside_the_output():
+    """A link planted where the signed temporary used to be (OUT.signed-tmp) is not written through."""
+    with t.Tmp() as tmp:
+        key, cert = make_keys(tmp)
+        victim = os.path.join(tmp, "victim")
+        with open(victim, "w") as f:
+            f.write("root's file\n")
+        out = os.path.join(tmp, "debug.addon.efi")
+        for tmp_name in (".signed-tmp", ".unsigned-tmp"):
+            os.symlink(victim, out + tmp_name)
+        t.ok(t.h("addon", "--cmdline", "debug", "--sign-key", key, "--sign-cert", cert, "-o", out))
+        assert open(victim, "rb").read() == b"root's file\n", "the signer wrote through a planted link"
+        assert not os.path.islink(out) and signed_by(out, cert)
+
+
+@t.test
+def signing_refuses_a_link_at_the_output():
+    with t.Tmp() as tmp:
+        key, cert = make_keys(tmp)
+        victim = os.path.join(tmp, "victim")
+        with open(victim, "w") as f:
+            f.write("root's file\n")
+        out = os.path.join(tmp, "debug.addon.efi")
+        os.symlink(victim, out)
+        for sign_args in ((), ("--sign-key", key, "--sign-cert", cert)):
+            t.fails(t.h("addon", "--cmdline", "debug", *sign_args, "-o", out), 1,
+                    "%s: is a symbolic link: not written (name the file itself)" % out)
+            assert os.path.islink(out) and open(victim, "rb").read() == b"root's file\n"
+
+
+@t.test
+def signing_with_a_key_others_can_read_warns():
+    with t.Tmp() as tmp:
+        key, cert = make_keys(tmp)
+        out = os.path.join(tmp, "debug.addon.efi")
+        for mode, who in ((0o644, "every user"), (0o640, "its group")):
+            os.chmod(key, mode)
+            r = t.ok(t.h("addon", "--cmdline", "debug", "--sign-key", key, "--sign-cert", cert, "-o", out))
+            want = "handoff: addon: warning: %s: the private key is readable by %s (mode %04o): chmod 600 it" % (
+                key, who, mode)
+            assert r.stderr.decode().splitlines() == [want], r.stderr
+            assert signed_by(out, cert)
+        os.chmod(key, 0o600)
+        assert t.ok(t.h("addon", "--cmdline", "debug", "--sign-key", key, "--sign-cert", cert, "-o", out)).stderr == b""

@@ -6,7 +6,8 @@
  * only once, the other numbers in their order; a string variable decodes to
  * well-formed UTF-8 that writes back as the same units (lone surrogates as
  * U+FFFD); LoaderBootCountPath gives a relative path of names or a reason;
- * a configuration file's keys and values are UTF-8, each from one line. */
+ * a configuration file's keys and values are UTF-8, each from one line; a
+ * setting written into one is there once, the rest kept. */
 #define _GNU_SOURCE /* memmem */
 #include "tool/readers.h"
 #include "core/array.h"
@@ -146,6 +147,23 @@ static void check_kv(const uint8_t *data, size_t size)
 	kv_free(v, n);
 }
 
+/* A setting written into a configuration file (text_set_setting()): its
+ * line is there once, whole; the other lines stay, so the text grows by at
+ * most that line and two line ends (CRLF). */
+static void check_set_setting(const uint8_t *data, size_t size)
+{
+	static const char line[] = "secure-boot-enroll force";
+	const size_t k = sizeof(line) - 1;
+	size_t n = 0, whole = 0;
+	char *out = text_set_setting((const char *)data, size, "secure-boot-enroll", ' ', line, &n);
+
+	for (const char *at = out; (at = memmem(at, n - (size_t)(at - out), line, k)); at++)
+		whole += (at == out || at[-1] == '\n') && (size_t)(at - out) + k < n && memchr("\r\n", at[k], 2);
+	if (n > size + k + 4 || whole != 1)
+		abort();
+	free(out);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	check_refs(data, size);
@@ -154,5 +172,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_string_variable(data, size);
 	check_count_path(data, size);
 	check_kv(data, size);
+	check_set_setting(data, size);
 	return 0;
 }
