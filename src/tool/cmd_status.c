@@ -1,5 +1,6 @@
 /* handoff status: what booted and what will boot, like bootctl status. The
- * firmware and Secure Boot state (UEFI 2.10 §3.3 SecureBoot, SetupMode),
+ * firmware and Secure Boot state (UEFI 2.10 §3.3 SecureBoot, SetupMode;
+ * the keys and signatures: status_sb.c),
  * the loader that booted and what it chose (systemd's Boot Loader
  * Interface, LoaderInfo ... LoaderBootCountPath, and handoff's own
  * HandoffBootScheme), what the OS asked of the next boot, the ESP with the
@@ -9,6 +10,8 @@
 #include "entry.h"
 #include "esp.h"
 #include "json.h"
+#include "pe_sig.h"
+#include "status_sb.h"
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,10 +19,11 @@
 
 static const char help[] =
 	"Usage: handoff status [--esp DIR] [--boot DIR] [--json]\n\n"
-	"Show the firmware, Secure Boot, the boot loader that started this system\n"
-	"(LoaderInfo), the entry and boot scheme it used, boot counting, the\n"
-	"requests for the next boot (set-default, set-oneshot, set-timeout), the ESP\n"
-	"and whether handoff is installed there, and the boot entries.\n";
+	"Show the firmware, Secure Boot (its mode, whose keys PK, KEK and db hold, how\n"
+	"the loaders and UKIs on the ESP are signed), the boot loader that started\n"
+	"this system (LoaderInfo), the entry and boot scheme it used, boot counting,\n"
+	"the requests for the next boot (set-default, set-oneshot, set-timeout), the\n"
+	"ESP and whether handoff is installed there, and the boot entries.\n";
 
 /* LoaderFeatures bit names, in the numbering of systemd's Boot Loader Interface. */
 static const char *const feature_names[] = {
@@ -49,7 +53,7 @@ static const struct {
 
 struct status {
 	bool efi;
-	int secure_boot, setup_mode; /* -1 unknown */
+	struct sb_status sb;      /* Secure Boot: its mode, keys, the signatures on the ESP */
 	char *vars[sizeof(bli_strings) / sizeof(bli_strings[0])];
 	uint64_t features;
 	bool has_features;
@@ -59,31 +63,23 @@ struct status {
 	char *bless_problem;      /* why LoaderBootCountPath could not be read, or NULL */
 };
 
-static int global_u8(const char *name)
-{
-	size_t len = 0;
-	uint8_t *v = efivar_read(name, EFI_GLOBAL_GUID_STR, &len);
-	int r = v && len == 1 ? v[0] : -1;
-
-	free(v);
-	return r;
-}
-
-/* Is the ESP's handoffx64.efi this version's loader? */
+/* Is the ESP's handoffx64.efi this version's loader (signed or not)? */
 static void check_installed(struct status *s)
 {
 	char *path = path_join(s->esp, "EFI/handoff/handoffx64.efi"), *mine;
 	struct diag_capture quiet;
-	uint8_t *buf = NULL;
-	size_t len = 0;
+	uint8_t *buf = NULL, *cur = NULL;
+	size_t len = 0, cur_len = 0;
 
 	s->installed = is_file(path);
 	diag_capture_begin(&quiet);
 	mine = s->installed ? loader_find(NULL) : NULL;
+	if (mine && read_file(mine, TOOL_READ_MAX, &buf, &len) == 0 &&
+	    read_file(path, TOOL_READ_MAX, &cur, &cur_len) == 0)
+		s->current = pe_same_image(cur, cur_len, buf, len);
 	diag_capture_end(&quiet);
 	diag_capture_free(&quiet);
-	if (mine && read_file(mine, TOOL_READ_MAX, &buf, &len) == 0)
-		s->current = file_has_content(path, buf, len);
+	free(cur);
 	free(buf);
 	free(mine);
 	free(path);
@@ -107,8 +103,6 @@ static void status_load(struct status *s, const char *esp_opt, const char *boot_
 	uint8_t *f;
 
 	s->efi = is_dir(efivars_dir());
-	s->secure_boot = s->efi ? global_u8("SecureBoot") : -1;
-	s->setup_mode = s->efi ? global_u8("SetupMode") : -1;
 	for (size_t i = 0; s->efi && i < sizeof(bli_strings) / sizeof(bli_strings[0]); i++)
 		s->vars[i] = efivar_read_str(bli_strings[i].var, LOADER_GUID_STR);
 	f = s->efi ? efivar_read("LoaderFeatures", LOADER_GUID_STR, &len) : NULL;
@@ -125,6 +119,7 @@ static void status_load(struct status *s, const char *esp_opt, const char *boot_
 	}
 	if (s->efi)
 		bless_status_load(s, esp_opt, boot_opt);
+	sb_status_load(&s->sb, s->efi, s->esp);
 }
 
 static void status_free(struct status *s)
@@ -135,6 +130,7 @@ static void status_free(struct status *s)
 	free(s->boot);
 	bless_info_free(&s->bless);
 	free(s->bless_problem);
+	sb_status_free(&s->sb);
 }
 
 static bool booted_by_handoff(const struct status *s)
@@ -209,8 +205,9 @@ static void render_json(const struct status *s, struct strbuf *out)
 	json_init(&j, out);
 	json_obj_begin(&j, NULL);
 	json_bool(&j, "efi", s->efi);
-	json_tristate(&j, "secure_boot", s->secure_boot);
-	json_tristate(&j, "setup_mode", s->setup_mode);
+	json_tristate(&j, "secure_boot", s->sb.mode[SB_MODE_SECURE_BOOT]);
+	json_tristate(&j, "setup_mode", s->sb.mode[SB_MODE_SETUP]);
+	sb_status_render_json(&s->sb, &j);
 	json_bool(&j, "booted_by_handoff", booted_by_handoff(s));
 	json_obj_begin(&j, "loader");
 	for (size_t i = 0; i < sizeof(bli_strings) / sizeof(bli_strings[0]); i++)
@@ -242,8 +239,9 @@ static void render_text(const struct status *s, struct strbuf *sb)
 
 	sb_printf(sb, "System:\n  Booted with UEFI: %s\n", yesno[s->efi]);
 	if (s->efi)
-		sb_printf(sb, "       Secure Boot: %s%s\n", s->secure_boot == 1 ? "enabled" : "disabled",
-			  s->setup_mode == 1 ? " (setup mode)" : "");
+		sb_printf(sb, "       Secure Boot: %s (%s)\n",
+			  s->sb.mode[SB_MODE_SECURE_BOOT] == 1 ? "enabled" : "disabled", sb_status_mode_text(&s->sb));
+	sb_status_render_text(&s->sb, sb);
 	sb_printf(sb, "\nCurrent boot loader:%s\n", s->vars[0] ? "" : " none reported (no LoaderInfo)");
 	for (size_t i = 0; i < sizeof(bli_strings) / sizeof(bli_strings[0]); i++)
 		if (s->vars[i])
@@ -268,6 +266,7 @@ static void render_text(const struct status *s, struct strbuf *sb)
 				: "installed, another version (handoff update)");
 	if (s->boot)
 		sb_printf(sb, "  %16s: %s/loader/entries\n", "Entries in place", s->boot);
+	sb_status_render_signatures(&s->sb, sb);
 	sb_puts(sb, "\nBoot loader entries:\n");
 	entries_render(s->esp, s->boot, NULL, NULL, sb);
 }

@@ -7,10 +7,8 @@
 #include "keys.h"
 #include "cert.h"
 #include "efivarfs.h"
-#include "entry.h"
 #include "handoff_conf.h"
 #include "loader_src.h"
-#include "pe_verify.h"
 #include "readers.h"
 #include "sign.h"
 #include <dirent.h>

@@ -9,7 +9,6 @@
 #include "cert.h"
 #include "efivarfs.h"
 #include "core/gpt.h"
-#include "core/guid.h"
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -4,7 +4,9 @@
  * in a private directory of their own (tmpdir_create(), mode 0700), never
  * beside the file written: whoever can write there could otherwise swap the
  * image between writing and signing, or plant a link for sbsign to write
- * through. The signed image then replaces the output atomically. */
+ * through. The signed image then replaces the output atomically. Whether an
+ * image is already signed by handoff.conf's key is verified (pe_verify.c);
+ * signing it again removes its other signatures first. */
 #include "sign.h"
 #include "cert.h"
 #include "pe_sig.h"

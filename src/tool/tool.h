@@ -116,7 +116,8 @@ int read_file(const char *path, uint64_t max, uint8_t **ret, size_t *ret_len);
 int read_file_opt(const char *path, uint64_t max, uint8_t **ret, size_t *ret_len);
 /**
  * write_image_signed() - write_file_atomic() of an EFI image to @out, signed
- * first by sbsign (sbsigntool) with @key and @cert when @key is set.
+ * first by sbsign (sbsigntool) with @key and @cert when @key is set, in a
+ * private temporary directory (sign.c). A symbolic link at @out is refused.
  * Return: 0, or -1 after one error line.
  */
 int write_image_signed(const char *out, const char *key, const char *cert, const uint8_t *data, size_t len);

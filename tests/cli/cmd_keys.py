@@ -4,7 +4,9 @@ sign-efi-sig-list) makes from the same keys, certificates and timestamp;
 Microsoft's certificates come from OVMF_VARS_4M.ms.fd's KEK and db, read by
 tests/harness/varstore.py; signatures on the ESP are checked with sbverify.
 Whether OVMF enrolls the files is the enroll boot test's business."""
+import json
 import os
+import shutil
 import stat
 import struct
 import subprocess
@@ -240,3 +242,66 @@ def keys_enroll_in_setup_mode_says_the_next_boot_enrolls():
         assert "menu entry" in out, out
         out = t.ok(k.h("keys", "enroll", "--esp", k.esp, "--mode", "off")).stdout.decode()
         assert open(os.path.join(k.esp, "loader/loader.conf")).read().endswith("secure-boot-enroll off\n")
+
+
+def enrolled_efivars(k, tmp, v, secure_boot=1):
+    """efivarfs as firmware has it after enrolling k's .auth files: PK, KEK and db hold their lists."""
+    d = os.path.join(tmp, "efivars-enrolled")
+    out = {("SecureBoot", varstore.GLOBAL): (6, bytes([secure_boot])), ("SetupMode", varstore.GLOBAL): (6, b"\0"),
+           ("AuditMode", varstore.GLOBAL): (6, b"\0"), ("DeployedMode", varstore.GLOBAL): (6, b"\0")}
+    for var, vendor in (("PK", varstore.GLOBAL), ("KEK", varstore.GLOBAL), ("db", varstore.IMAGE_SECURITY)):
+        out[(var, vendor)] = (0x27, auth_parts(k.read(var + ".auth"))[1])
+    varstore.write_efivars(d, out)
+    return d
+
+
+@t.test
+def status_shows_whose_keys_are_enrolled_and_how_images_are_signed():
+    with t.Tmp() as tmp:
+        v, efivars = ms_efivars(tmp)
+        k = Keys(tmp, efivars)
+        installed(k, tmp)
+        t.ok(k.h("keys", "create", "--microsoft"))
+        k.env["HANDOFF_EFIVARS_DIR"] = enrolled_efivars(k, tmp, v)
+        t.ok(k.h("keys", "enroll", "--esp", k.esp))
+        shutil.copy(t.SDBOOT, os.path.join(k.esp, "EFI/Linux/other.efi"))  # unsigned
+        okey, ocert = os.path.join(tmp, "o.key"), os.path.join(tmp, "o.crt")
+        subprocess.run(["openssl", "req", "-new", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", okey, "-out",
+                        ocert, "-subj", "/CN=someone else/", "-days", "3"], check=True, capture_output=True)
+        subprocess.run(["sbsign", "--key", okey, "--cert", ocert, "--output",
+                        os.path.join(k.esp, "EFI/Linux/theirs.efi"), t.SDBOOT], check=True, capture_output=True)
+        j = json.loads(t.ok(k.h("status", "--json", "--esp", k.esp)).stdout)
+        assert (j["secure_boot"], j["setup_mode"], j["audit_mode"], j["deployed_mode"]) == (True, False, False, False)
+        host = [e for e in j["keys"]["PK"]["entries"]]
+        assert [e["kind"] for e in host] == ["yours"] and host[0]["name"].endswith(" Platform Key"), host
+        assert [(e["kind"], e["name"]) for e in j["keys"]["KEK"]["entries"]][1:] == \
+            [("Microsoft", "Microsoft Corporation KEK CA 2011")], j["keys"]["KEK"]
+        assert [e["kind"] for e in j["keys"]["db"]["entries"]] == ["yours", "Microsoft", "Microsoft"], j["keys"]["db"]
+        assert j["keys"]["db"]["entries"][0]["owner"] == open(k.file("GUID")).read().strip()
+        sigs = {s["path"]: (s["state"], s["yours"]) for s in j["signatures"]}
+        assert sigs == {"EFI/handoff/handoffx64.efi": ("trusted", True), "EFI/BOOT/BOOTX64.EFI": ("trusted", True),
+                        "EFI/Linux/mine.efi": ("trusted", True), "EFI/Linux/other.efi": ("unsigned", False),
+                        "EFI/Linux/theirs.efi": ("signed", False)}, sigs
+        text = t.ok(k.h("status", "--esp", k.esp)).stdout.decode()
+        for want in ("Secure Boot: enabled (user mode)", "KEK: yours (", "handoff: installed, this version",
+                     "; Microsoft (Microsoft Corporation KEK CA 2011)",
+                     "EFI/handoff/handoffx64.efi: signed by your db key", "EFI/Linux/other.efi: unsigned",
+                     "EFI/Linux/theirs.efi: signed by someone else, no key in db: Secure Boot refuses it"):
+            assert want in text, (want, text)
+
+
+@t.test
+def status_shows_a_malformed_key_variable_and_setup_mode():
+    with t.Tmp() as tmp:
+        efivars = os.path.join(tmp, "efivars")
+        varstore.write_efivars(efivars, {("SecureBoot", varstore.GLOBAL): (6, b"\0"),
+                                         ("SetupMode", varstore.GLOBAL): (6, b"\1"),
+                                         ("db", varstore.IMAGE_SECURITY): (0x27, b"\x01" * 40)})
+        k = Keys(tmp, efivars)
+        r = t.ok(k.h("status", "--esp", k.esp))
+        text = r.stdout.decode()
+        assert "Secure Boot: disabled (setup mode)" in text and "PK: none" in text, text
+        assert "db: none\n" in text and "db: list at 0: SignatureListSize 16843009 outside" in text, text
+        j = json.loads(t.ok(k.h("status", "--json", "--esp", k.esp)).stdout)
+        assert j["keys"]["db"]["entries"] == [] and "SignatureListSize" in j["keys"]["db"]["problem"], j["keys"]
+        assert j["audit_mode"] is None and j["signatures"] == []

@@ -16,11 +16,19 @@ from cmd_system import KV, System
 LINUX_DIR = "EFI/Linux"
 
 
-def make_keys(tmp):
-    key, cert = os.path.join(tmp, "db.key"), os.path.join(tmp, "db.crt")
+def make_keys(tmp, name="db"):
+    """A key and its certificate (CN=handoff test @name) in @tmp/@name.{key,crt}."""
+    key, cert = os.path.join(tmp, name + ".key"), os.path.join(tmp, name + ".crt")
     subprocess.run(["openssl", "req", "-new", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
-                    "-subj", "/CN=handoff test db/", "-days", "30"], check=True, capture_output=True)
+                    "-subj", "/CN=handoff test %s/" % name, "-days", "30"], check=True, capture_output=True)
     return key, cert
+
+
+def esp_and_conf(tmp):
+    """@tmp/esp (made) and @tmp/conf (for HANDOFF_CONF_DIR)."""
+    esp = os.path.join(tmp, "esp")
+    os.makedirs(esp)
+    return esp, os.path.join(tmp, "conf")
 
 
 def conf(d, **kv):
@@ -50,8 +58,7 @@ LOADERS = ("EFI/handoff/handoffx64.efi", "EFI/BOOT/BOOTX64.EFI")
 def install_and_update_sign_with_handoff_conf():
     t.need(t.LOADER)
     with t.Tmp() as tmp:
-        esp, cdir = os.path.join(tmp, "esp"), os.path.join(tmp, "conf")
-        os.makedirs(esp)
+        esp, cdir = esp_and_conf(tmp)
         key, cert = make_keys(tmp)
         conf(cdir, sign_key=key, sign_cert=cert)
         env = {"HANDOFF_CONF_DIR": cdir}
@@ -76,8 +83,7 @@ def install_and_update_sign_with_handoff_conf():
 def update_never_replaces_a_signed_loader_with_an_unsigned_one():
     t.need(t.LOADER)
     with t.Tmp() as tmp:
-        esp, cdir = os.path.join(tmp, "esp"), os.path.join(tmp, "conf")
-        os.makedirs(esp)
+        esp, cdir = esp_and_conf(tmp)
         key, cert = make_keys(tmp)
         conf(cdir, sign_key=key, sign_cert=cert)
         env = {"HANDOFF_CONF_DIR": cdir}
@@ -183,14 +189,6 @@ def layout_uki_from_install_conf_replaces_the_type1_entry():
         t.fails(s.add(), 1, "handoff.conf:3: sign-key 'relative.key': give an absolute path")
 
 
-def make_named_keys(tmp, name):
-    """A key and certificate of their own (CN=@name) in @tmp/@name.{key,crt}."""
-    key, cert = os.path.join(tmp, name + ".key"), os.path.join(tmp, name + ".crt")
-    subprocess.run(["openssl", "req", "-new", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
-                    "-subj", "/CN=%s/" % name, "-days", "30"], check=True, capture_output=True)
-    return key, cert
-
-
 def graft_signature(signed, target, out):
     """@target with the certificate table of @signed appended: a valid signature, of another image."""
     s, d = open(signed, "rb").read(), bytearray(open(target, "rb").read())
@@ -222,10 +220,9 @@ def the_owners_key_wins_over_a_distributions_signed_loader():
     """sign-key= set: a shipped FILE.signed by another key (a distribution's) is not what the owner's db trusts."""
     t.need(t.LOADER)
     with t.Tmp() as tmp:
-        esp, cdir = os.path.join(tmp, "esp"), os.path.join(tmp, "conf")
-        os.makedirs(esp)
-        dkey, dcert = make_named_keys(tmp, "distribution")
-        okey, ocert = make_named_keys(tmp, "owner")
+        esp, cdir = esp_and_conf(tmp)
+        dkey, dcert = make_keys(tmp, "distribution")
+        okey, ocert = make_keys(tmp, "owner")
         sign(dkey, dcert, t.LOADER, os.path.join(tmp, "distro.efi"))
         tool = shipped(tmp, os.path.join(tmp, "distro.efi"))
         conf(cdir, sign_key=okey, sign_cert=ocert)
@@ -233,7 +230,7 @@ def the_owners_key_wins_over_a_distributions_signed_loader():
         assert r.returncode == 0, r.stderr
         for p in LOADERS:
             assert signed_by(os.path.join(esp, p), ocert) and not signed_by(os.path.join(esp, p), dcert), p
-        assert b"handoff.efi.signed: signed by distribution, not by sign-cert=" in r.stderr, r.stderr
+        assert b"handoff.efi.signed: signed by handoff test distribution, not by sign-cert=" in r.stderr, r.stderr
         r = run(tool, "update", "--esp", esp, env={"HANDOFF_CONF_DIR": cdir})
         assert r.returncode == 0 and all(signed_by(os.path.join(esp, p), ocert) for p in LOADERS), r.stderr
 
@@ -242,10 +239,9 @@ def the_owners_key_wins_over_a_distributions_signed_loader():
 def update_signs_again_a_loader_signed_by_a_rotated_out_key():
     t.need(t.LOADER)
     with t.Tmp() as tmp:
-        esp, cdir = os.path.join(tmp, "esp"), os.path.join(tmp, "conf")
-        os.makedirs(esp)
-        old_key, old_cert = make_named_keys(tmp, "old")
-        new_key, new_cert = make_named_keys(tmp, "new")
+        esp, cdir = esp_and_conf(tmp)
+        old_key, old_cert = make_keys(tmp, "old")
+        new_key, new_cert = make_keys(tmp, "new")
         env = {"HANDOFF_CONF_DIR": cdir}
         conf(cdir, sign_key=old_key, sign_cert=old_cert)
         t.ok(t.h("install", "--esp", esp, "--loader", t.LOADER, env=env))
@@ -265,8 +261,7 @@ def a_signature_of_another_image_is_no_signature():
     installed loader with such a table is replaced like an unsigned one."""
     t.need(t.LOADER, t.SDBOOT)
     with t.Tmp() as tmp:
-        esp, cdir = os.path.join(tmp, "esp"), os.path.join(tmp, "conf")
-        os.makedirs(esp)
+        esp, cdir = esp_and_conf(tmp)
         key, cert = make_keys(tmp)
         sign(key, cert, t.SDBOOT, os.path.join(tmp, "sd.signed"))
         graft_signature(os.path.join(tmp, "sd.signed"), t.LOADER, os.path.join(tmp, "grafted.efi"))
@@ -298,8 +293,8 @@ def kernel_hook_signs_again_a_uki_signed_by_a_rotated_out_key():
         tool_dir = os.path.join(tmp, "bin")
         os.makedirs(tool_dir)
         os.symlink(t.TOOL, os.path.join(tool_dir, "handoff"))
-        old_key, old_cert = make_named_keys(tmp, "old")
-        new_key, new_cert = make_named_keys(tmp, "new")
+        old_key, old_cert = make_keys(tmp, "old")
+        new_key, new_cert = make_keys(tmp, "new")
         conf(s.conf, layout="uki", sign_key=old_key, sign_cert=old_cert)
         r = run_postinst(s, tool_dir)
         assert r.returncode == 0, r.stderr
@@ -356,15 +351,20 @@ def signing_happens_in_a_private_directory_not_beside_the_output():
         assert os.listdir(out_dir) == ["debug.addon.efi"] and signed_by(out, cert)
 
 
+def victim_and_output(tmp):
+    """Keys, a file of root's that no link must lead the signer to, and where the addon goes."""
+    key, cert = make_keys(tmp)
+    victim = os.path.join(tmp, "victim")
+    with open(victim, "w") as f:
+        f.write("root's file\n")
+    return key, cert, victim, os.path.join(tmp, "debug.addon.efi")
+
+
 @t.test
 def signing_follows_no_link_planted_beside_the_output():
     """A link planted where the signed temporary used to be (OUT.signed-tmp) is not written through."""
     with t.Tmp() as tmp:
-        key, cert = make_keys(tmp)
-        victim = os.path.join(tmp, "victim")
-        with open(victim, "w") as f:
-            f.write("root's file\n")
-        out = os.path.join(tmp, "debug.addon.efi")
+        key, cert, victim, out = victim_and_output(tmp)
         for tmp_name in (".signed-tmp", ".unsigned-tmp"):
             os.symlink(victim, out + tmp_name)
         t.ok(t.h("addon", "--cmdline", "debug", "--sign-key", key, "--sign-cert", cert, "-o", out))
@@ -375,11 +375,7 @@ def signing_follows_no_link_planted_beside_the_output():
 @t.test
 def signing_refuses_a_link_at_the_output():
     with t.Tmp() as tmp:
-        key, cert = make_keys(tmp)
-        victim = os.path.join(tmp, "victim")
-        with open(victim, "w") as f:
-            f.write("root's file\n")
-        out = os.path.join(tmp, "debug.addon.efi")
+        key, cert, victim, out = victim_and_output(tmp)
         os.symlink(victim, out)
         for sign_args in ((), ("--sign-key", key, "--sign-cert", cert)):
             t.fails(t.h("addon", "--cmdline", "debug", *sign_args, "-o", out), 1,
