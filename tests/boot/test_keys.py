@@ -25,7 +25,7 @@ import subprocess
 
 from harness import case, esp, firmware, qemu, tool, varstore
 from harness.esp import entry
-from harness.paths import INITRD, KERNEL, LOADER, STUB, TOOL, root_path
+from harness.paths import INITRD, KERNEL, LOADER, LOADER32, STUB, TOOL, root_path
 
 TIMEOUT = 300
 MENU = r"handoff [0-9.]+ boot menu"
@@ -42,11 +42,14 @@ def esl(auth):
     return auth[16 + int.from_bytes(auth[16:20], "little"):]
 
 
-def staged_esp(mode, conf="timeout menu-force\n", mangle=None):
+def staged_esp(mode, conf="timeout menu-force\n", mangle=None, edit_mode=None, arch="x64"):
     """The ESP as `handoff install`, the user's loader.conf (@conf), a UKI and
     an entry of the unsigned kernel (first in the menu), then `handoff keys
-    create` and `handoff keys enroll --mode @mode` (None: its default) leave
-    it; @mangle: {staged file: function of its bytes}. Returns (the FAT image,
+    create` and `handoff keys enroll --mode @mode` leave it, the .auth files
+    in loader/keys/auto (checked); @mangle: {staged file: function of its
+    bytes}; @edit_mode: the secure-boot-enroll line then changed by hand to
+    this (`keys enroll --mode off` stages nothing); @arch: the loader
+    installed (x64, ia32). Returns (the FAT image,
     {PK|KEK|db: the .auth file's bytes})."""
     wd = case.workdir()
     conf_dir, tree = os.path.join(wd, "conf"), os.path.join(wd, "esp")
@@ -54,7 +57,8 @@ def staged_esp(mode, conf="timeout menu-force\n", mangle=None):
         shutil.rmtree(d, ignore_errors=True)
     os.makedirs(tree)
     env = {"HANDOFF_CONF_DIR": conf_dir, "HANDOFF_EFIVARS_DIR": os.path.join(wd, "no-efivars")}
-    tool.handoff("install", "--esp", tree, "--loader", root_path(LOADER), env=env)
+    tool.handoff("install", "--esp", tree, "--arch", arch, "--loader", root_path(LOADER if arch == "x64" else LOADER32),
+                 env=env)
     unsigned = os.path.join(tree, "debian", "vmlinuz")
     esp.write(tree, {"EFI/Linux/": None, "debian/vmlinuz": KERNEL, "debian/initrd.img": INITRD,
                      "loader/loader.conf": conf.encode(),
@@ -62,9 +66,17 @@ def staged_esp(mode, conf="timeout menu-force\n", mangle=None):
     subprocess.run(["sbattach", "--remove", unsigned], check=True, capture_output=True)
     tool.uki(os.path.join(tree, "EFI/Linux/signed.efi"), KERNEL, INITRD, UKI, 'PRETTY_NAME="Signed UKI"', stub=None)
     tool.handoff("keys", "create", env=env)
-    tool.handoff("keys", "enroll", "--esp", tree, *(("--mode", mode) if mode else ()), env=env)
+    tool.handoff("keys", "enroll", "--esp", tree, "--mode", mode, env=env)
+    staged = os.path.join(tree, "loader/keys/auto")
+    qemu.expect(sorted(os.listdir(staged)) == ["KEK.auth", "PK.auth", "db.auth"], "keys enroll staged PK, KEK, db")
+    if edit_mode:
+        conf_path = os.path.join(tree, "loader/loader.conf")
+        text = open(conf_path).read()
+        qemu.expect("secure-boot-enroll %s\n" % mode in text, "keys enroll set secure-boot-enroll %s" % mode)
+        with open(conf_path, "w") as f:
+            f.write(text.replace("secure-boot-enroll %s\n" % mode, "secure-boot-enroll %s\n" % edit_mode))
     for name, fn in (mangle or {}).items():
-        path = os.path.join(tree, "loader/keys/auto", name)
+        path = os.path.join(staged, name)
         data = fn(open(path, "rb").read())
         with open(path, "wb") as f:
             f.write(data)
@@ -72,10 +84,14 @@ def staged_esp(mode, conf="timeout menu-force\n", mangle=None):
     return esp.image(tree), auth
 
 
-def setup_mode_boot(img, name, keys=(), vars_file=None):
+def setup_mode_boot(img, name, keys=(), vars_file=None, stop_on=None):
     """A boot of Secure Boot OVMF with Debian's empty variable store (Setup Mode), or @vars_file."""
-    return qemu.run_qemu(img, TIMEOUT, name=name, keys=keys, secure_boot=True,
+    return qemu.run_qemu(img, TIMEOUT, name=name, keys=keys, secure_boot=True, stop_on=stop_on,
                          vars_file=vars_file or firmware.ovmf("x64")[1])
+
+
+# A boot that should enroll and reset ends at once when the menu shows a problem instead.
+FAILED = r"Problems: "
 
 
 def loader_entries(init):
@@ -109,7 +125,7 @@ def test_keys_enrolled_then_secure_boot():
     loader enrolls and resets; the next boot runs under Secure Boot with the
     owner's keys: the unsigned kernel is refused, the signed UKI boots locked down."""
     img, k = staged_esp("if-safe")
-    res = setup_mode_boot(img, "enroll")
+    res = setup_mode_boot(img, "enroll", stop_on=FAILED)
     expect_countdown(res, 15)
     qemu.expect(res.time_of(r"Secure Boot keys enrolled") is not None, "the loader says it enrolled the keys", res)
     qemu.expect(not res.timed_out and res.time_of(r"Linux version") is None,
@@ -152,8 +168,9 @@ def test_keys_countdown_aborted_leaves_setup_mode():
 
 @case.needs(TOOL, STUB, LOADER, KERNEL, INITRD)
 def test_keys_off_never_enrolls():
-    """secure-boot-enroll off: no countdown, no entry, the default boots, Setup Mode stays."""
-    img, _ = staged_esp("off", "timeout 0\n")
+    """secure-boot-enroll off beside staged keys (`keys enroll`, then the line
+    changed to off): no countdown, no entry, the default boots, Setup Mode stays."""
+    img, _ = staged_esp("force", "timeout 0\n", edit_mode="off")
     res = setup_mode_boot(img, "off")
     init = qemu.expect_linux_saw(res, UNSIGNED)
     qemu.expect(res.time_of(r"Enrolling|Enroll Secure Boot keys") is None, "nothing about enrolling", res)
@@ -167,7 +184,8 @@ def test_keys_manual_entry_enrolls():
     "Enroll Secure Boot keys: auto" (after the others) enrolls on Enter after
     its countdown, then resets; the variable store holds the owner's lists."""
     img, k = staged_esp("manual", "timeout menu-force\nauto-firmware no\nsecure-boot-enroll-timeout-sec 2\n")
-    res = setup_mode_boot(img, "manual", [(r"> Unsigned[\s\S]*Signed UKI[\s\S]*Enroll Secure Boot keys: auto", b"3")])
+    res = setup_mode_boot(img, "manual", [(r"> Unsigned[\s\S]*Signed UKI[\s\S]*Enroll Secure Boot keys: auto", b"3")],
+                          stop_on=FAILED)
     qemu.expect_eq(res.keys_pending, [], "the menu offered the key set third", res)
     menu, countdown = res.time_of(MENU), res.time_of(r"Enrolling Secure Boot keys from")
     qemu.expect(menu is not None and countdown is not None and countdown > menu,
@@ -193,3 +211,17 @@ def test_keys_bad_file_writes_nothing():
     expect_setup_mode_untouched(res, init)
     qemu.expect_eq(stored(os.path.join(res.run_dir, "OVMF_VARS.fd")), dict.fromkeys(VARS),
                    "the variable store holds no PK, KEK or db", res)
+
+
+@case.needs(TOOL, STUB, LOADER32, KERNEL, INITRD)
+def test_keys_ia32_enrolls():
+    """handoffia32.efi on 32-bit firmware (Debian's OVMF32, its Secure Boot
+    build, with its empty variable store): force enrolls after the countdown
+    and resets; the store holds the owner's PK, KEK and db."""
+    img, k = staged_esp("force", "timeout 0\nsecure-boot-enroll-timeout-sec 2\n", arch="ia32")
+    res = qemu.run_qemu(img, TIMEOUT, name="ia32", ia32=True, stop_on=FAILED)
+    expect_countdown(res, 2)
+    qemu.expect(res.time_of(r"Secure Boot keys enrolled") is not None and res.time_of(r"Linux version") is None,
+                "enrolled, then the reset", res)
+    qemu.expect_eq(stored(os.path.join(res.run_dir, "OVMF_VARS.fd")), {v: esl(k[v]) for v in VARS},
+                   "the variable store: the owner's PK, KEK, db", res)
