@@ -53,14 +53,18 @@ extern const struct sb_key_var sb_key_vars[SB_N_KEYS];
 #define SB_AUTH_MAX (256u << 10)
 
 /**
- * sb_auth_check() - @buf (@len bytes, the file @path, at most SB_AUTH_MAX)
- * is what SetVariable() takes for a time-based authenticated variable:
- * siglist_auth_parse()'s EFI_VARIABLE_AUTHENTICATION_2 with EFI_TIME's Pad1,
- * Nanosecond, TimeZone, Daylight and Pad2 zero and a DER CertData when there
- * is one, then siglist_parse()'s EFI_SIGNATURE_LISTs, one signature or more.
- * @pk: the platform key, which must be signed (by itself: no Custom Mode
- * here) and hold exactly one signature (§32.3.1).
- * Return: EFI_SUCCESS, or EFI_LOAD_ERROR logged with @path and the reason.
+ * sb_auth_check() - @buf (@len bytes, the file @path) is what SetVariable()
+ * takes for a time-based authenticated variable: an EFI_VARIABLE_AUTHENTICATION_2
+ * (EFI_TIME with Pad1, Nanosecond, TimeZone, Daylight and Pad2 zero; a
+ * WIN_CERTIFICATE_UEFI_GUID of revision 0x0200, type WIN_CERT_TYPE_EFI_GUID,
+ * CertType EFI_CERT_TYPE_PKCS7_GUID, a DER SignedData when there is one),
+ * then EFI_SIGNATURE_LISTs that fill the rest exactly and hold one signature
+ * or more, SB_AUTH_MAX bytes at most. @pk: the platform key, which must be
+ * signed (by itself: no Custom Mode here) and hold exactly one signature
+ * (§32.3.1). The same rules as siglist.c's parsers, without their
+ * allocations and messages: the loader has no room for them.
+ * Return: EFI_SUCCESS, or EFI_INVALID_PARAMETER logged as "PATH: byte N: not a
+ * valid EFI_VARIABLE_AUTHENTICATION_2" (or EFI_SIGNATURE_LIST, ...).
  */
 EFI_STATUS sb_auth_check(const uint8_t *buf, size_t len, const char *path, bool pk);
 

@@ -31,10 +31,6 @@ static EFI_STATUS parse_list(const uint8_t *p, uint32_t size, const char *name, 
 	if (sig <= OWNER_SIZE || body % sig)
 		return log_error_status(EFI_LOAD_ERROR, "%s: list at %#zx: SignatureSize %u does not divide the %u "
 					"bytes of signatures (or holds no more than the owner)", name, at, sig, body);
-	if (!v) { /* counting only */
-		*n += body / sig;
-		return EFI_SUCCESS;
-	}
 	for (uint32_t off = (uint32_t)LIST_HEADER_SIZE + header; off < size; off += sig) {
 		struct siglist_entry e = { .data = p + off + OWNER_SIZE, .size = sig - OWNER_SIZE };
 
@@ -49,7 +45,7 @@ static EFI_STATUS parse_list(const uint8_t *p, uint32_t size, const char *name, 
 EFI_STATUS siglist_parse(const uint8_t *buf, size_t len, const char *name, struct siglist_entry **ret,
 			 size_t *ret_n)
 {
-	struct siglist_entry *v = NULL, **vp = ret ? &v : NULL;
+	struct siglist_entry *v = NULL;
 	size_t n = 0, off = 0;
 	EFI_STATUS err = EFI_SUCCESS;
 
@@ -67,15 +63,14 @@ EFI_STATUS siglist_parse(const uint8_t *buf, size_t len, const char *name, struc
 			err = log_error_status(EFI_LOAD_ERROR, "%s: list at %#zx: SignatureListSize %u outside the "
 					       "%zu bytes left", name, off, size, len - off);
 		else
-			err = parse_list(buf + off, size, name, off, vp, &n);
+			err = parse_list(buf + off, size, name, off, &v, &n);
 		off += size;
 	}
 	if (err != EFI_SUCCESS) {
 		mem_free(v);
 		return err;
 	}
-	if (ret)
-		*ret = v;
+	*ret = v;
 	*ret_n = n;
 	return EFI_SUCCESS;
 }

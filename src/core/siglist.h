@@ -28,8 +28,7 @@ struct siglist_entry {
  * SignatureListSize within the buffer and at least its header and
  * SignatureHeaderSize, SignatureSize more than the owner GUID, and the
  * signatures filling the rest exactly. *@ret is mem_alloc'd (NULL when
- * there are none), its entries point into @buf; @ret NULL: only checked and
- * counted (*@ret_n), nothing allocated (the loader's sb_auth_check()).
+ * there are none), its entries point into @buf.
  * Return: EFI_SUCCESS, EFI_LOAD_ERROR (malformed, logged) or EFI_OUT_OF_RESOURCES.
  */
 EFI_STATUS siglist_parse(const uint8_t *buf, size_t len, const char *name, struct siglist_entry **ret,

@@ -205,8 +205,8 @@ def test_keys_bad_file_writes_nothing():
     bad = {"PK.auth": lambda b: b[:8] + b"\x01" + b[9:]}
     img, _ = staged_esp("force", "timeout 0\nsecure-boot-enroll-timeout-sec 1\n", mangle=bad)
     res = setup_mode_boot(img, "bad", [(r"Problems: [\s\S]*PK\.auth", b"\r", 0.5)])
-    qemu.expect(res.time_of(r"\\loader\\keys\\auto\\PK\.auth: EFI_TIME padding \(Pad1 to Pad2\) not 0") is not None,
-                "the file and what is wrong with it are named", res)
+    qemu.expect(res.time_of(r"\\loader\\keys\\auto\\PK\.auth: byte 8: not a valid EFI_VARIABLE_AUTHENTICATION_2")
+                is not None, "the file and the byte are named", res)
     init = qemu.expect_linux_saw(res, UNSIGNED)
     expect_setup_mode_untouched(res, init)
     qemu.expect_eq(stored(os.path.join(res.run_dir, "OVMF_VARS.fd")), dict.fromkeys(VARS),

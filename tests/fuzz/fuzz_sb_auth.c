@@ -1,6 +1,6 @@
 /* libFuzzer: the .auth files of \loader\keys\NAME (src/core/sb_keys.c
- * sb_auth_check(), on siglist.c's parsers), checked before the loader hands
- * them to SetVariable(). Besides memory safety, the verdict must be an
+ * sb_auth_check()), checked before the loader hands them to SetVariable().
+ * Besides memory safety, the verdict must be an
  * independent reader's, written from UEFI 2.10 §8.2.2 and §32.4.1 with the
  * structures of efi/sig_list.h: an EFI_VARIABLE_AUTHENTICATION_2 (zero
  * TimeStamp padding, revision 0x0200, WIN_CERT_TYPE_EFI_GUID, PKCS #7, DER

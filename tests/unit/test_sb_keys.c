@@ -105,27 +105,27 @@ TEST(sb_auth_check_refuses_each_broken_field)
 		bool byte;
 		const char *log;
 	} cases[] = {
-		{ "Pad1", 7, 1, true, "PK.auth: EFI_TIME padding (Pad1 to Pad2) not 0" },
-		{ "Nanosecond", 8, 500, false, "PK.auth: EFI_TIME padding (Pad1 to Pad2) not 0" },
-		{ "TimeZone", 12, 0x7ff, false, "PK.auth: EFI_TIME padding (Pad1 to Pad2) not 0" },
-		{ "Daylight", 14, 1, true, "PK.auth: EFI_TIME padding (Pad1 to Pad2) not 0" },
-		{ "Pad2", 15, 1, true, "PK.auth: EFI_TIME padding (Pad1 to Pad2) not 0" },
-		{ "dwLength short", 16, 23, false, "PK.auth: dwLength 23 outside the file's 2084 bytes" },
-		{ "dwLength past the end", 16, 2084 - 15, false, "PK.auth: dwLength 2069 outside the file's" },
-		{ "dwLength huge", 16, 0xffffffff, false, "PK.auth: dwLength 4294967295 outside" },
-		{ "wRevision", 20, 0x0100, false, "PK.auth: not a WIN_CERTIFICATE_UEFI_GUID of revision 2.0" },
-		{ "wCertificateType", 22, 0x0002, false, "PK.auth: not a WIN_CERTIFICATE_UEFI_GUID" },
-		{ "CertType", 24, 0x4aafd29c, false, "PK.auth: not a WIN_CERTIFICATE_UEFI_GUID" },
-		{ "CertData not DER", 40, 0x31, true, "PK.auth: CertData is not DER" },
-		{ "SignatureListSize short", 1240 + 16, 27, false, "PK.auth: list at 0: SignatureListSize 27 outside" },
-		{ "SignatureListSize long", 1240 + 16, 28 + 817, false, "PK.auth: list at 0: SignatureListSize 845" },
-		{ "SignatureListSize wraps", 1240 + 16, 0xfffffff0, false, "PK.auth: list at 0: SignatureListSize" },
-		{ "SignatureHeaderSize: no room", 1240 + 20, 817, false, "list at 0: SignatureHeaderSize 817" },
-		{ "SignatureHeaderSize huge", 1240 + 20, 0xffffffff, false, "PK.auth: list at 0: SignatureHeaderSize" },
-		{ "SignatureHeaderSize: all", 1240 + 20, 816, false, "PK.auth: no signature" },
-		{ "SignatureSize 0", 1240 + 24, 0, false, "PK.auth: list at 0: SignatureSize 0 does not divide" },
-		{ "SignatureSize: an owner only", 1240 + 24, 16, false, "PK.auth: list at 0: SignatureSize 16" },
-		{ "SignatureSize: no whole number", 1240 + 24, 815, false, "PK.auth: list at 0: SignatureSize 815" },
+		{ "Pad1", 7, 1, true, "PK.auth: byte 7: not a valid EFI_VARIABLE_AUTHENTICATION_2" },
+		{ "Nanosecond", 8, 500, false, "PK.auth: byte 8: not a valid EFI_VARIABLE_AUTHENTICATION_2" },
+		{ "TimeZone", 12, 0x7ff, false, "PK.auth: byte 12: not a valid EFI_VARIABLE_AUTHENTICATION_2" },
+		{ "Daylight", 14, 1, true, "PK.auth: byte 14: not a valid EFI_VARIABLE_AUTHENTICATION_2" },
+		{ "Pad2", 15, 1, true, "PK.auth: byte 15: not a valid EFI_VARIABLE_AUTHENTICATION_2" },
+		{ "dwLength short", 16, 23, false, "PK.auth: byte 16: not a valid EFI_VARIABLE_AUTHENTICATION_2" },
+		{ "dwLength past the end", 16, 2084 - 15, false, "PK.auth: byte 16: not a valid" },
+		{ "dwLength huge", 16, 0xffffffff, false, "PK.auth: byte 16: not a valid" },
+		{ "wRevision", 20, 0x0100, false, "PK.auth: byte 16: not a valid" },
+		{ "wCertificateType", 22, 0x0002, false, "PK.auth: byte 16: not a valid" },
+		{ "CertType", 24, 0x4aafd29c, false, "PK.auth: byte 16: not a valid" },
+		{ "CertData not DER", 40, 0x31, true, "PK.auth: byte 16: not a valid" },
+		{ "SignatureListSize short", 1240 + 16, 27, false, "byte 1240: not a valid EFI_SIGNATURE_LIST" },
+		{ "SignatureListSize long", 1240 + 16, 28 + 817, false, "PK.auth: byte 1240: not a valid" },
+		{ "SignatureListSize wraps", 1240 + 16, 0xfffffff0, false, "PK.auth: byte 1240: not a valid" },
+		{ "SignatureHeaderSize: no room", 1240 + 20, 817, false, "PK.auth: byte 1240: not a valid" },
+		{ "SignatureHeaderSize huge", 1240 + 20, 0xffffffff, false, "PK.auth: byte 1240: not a valid" },
+		{ "SignatureHeaderSize: all", 1240 + 20, 816, false, "byte 1240: not a valid variable: no signature" },
+		{ "SignatureSize 0", 1240 + 24, 0, false, "PK.auth: byte 1240: not a valid EFI_SIGNATURE_LIST" },
+		{ "SignatureSize: an owner only", 1240 + 24, 16, false, "PK.auth: byte 1240: not a valid" },
+		{ "SignatureSize: no whole number", 1240 + 24, 815, false, "PK.auth: byte 1240: not a valid" },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
@@ -136,7 +136,7 @@ TEST(sb_auth_check_refuses_each_broken_field)
 		else
 			put_le32(buf + cases[i].at, cases[i].value);
 		test_log_reset();
-		if (sb_auth_check(buf, len, "PK.auth", true) != EFI_LOAD_ERROR)
+		if (sb_auth_check(buf, len, "PK.auth", true) != EFI_INVALID_PARAMETER)
 			test_fail(__FILE__, __LINE__, "%s: accepted", cases[i].what);
 		if (!test_log_contains(cases[i].log))
 			test_fail(__FILE__, __LINE__, "%s: no log line \"%s\"", cases[i].what, cases[i].log);
@@ -150,12 +150,12 @@ TEST(sb_auth_check_sizes_and_the_platform_key)
 		size_t len;
 		const char *log;
 	} cuts[] = {
-		{ 0, "x.auth: 0 bytes, shorter than an EFI_VARIABLE_AUTHENTICATION_2" },
-		{ 39, "x.auth: 39 bytes, shorter than an EFI_VARIABLE_AUTHENTICATION_2" },
-		{ 1239, "x.auth: dwLength 1224 outside the file's 1239 bytes" }, /* CertData cut */
-		{ 1240, "x.auth: no signature" },                                /* no list after it */
-		{ 1267, "x.auth: 27 stray bytes at 0" },                         /* its header cut */
-		{ 2083, "x.auth: list at 0: SignatureListSize 844 outside the 843 bytes left" },
+		{ 0, "x.auth: byte 0: not a valid EFI_VARIABLE_AUTHENTICATION_2" },
+		{ 39, "x.auth: byte 0: not a valid EFI_VARIABLE_AUTHENTICATION_2" },     /* too short for one */
+		{ 1239, "x.auth: byte 16: not a valid EFI_VARIABLE_AUTHENTICATION_2" },  /* CertData cut */
+		{ 1240, "x.auth: byte 1240: not a valid variable: no signature in it" }, /* no list after it */
+		{ 1267, "x.auth: byte 1240: not a valid EFI_SIGNATURE_LIST" },           /* its header cut */
+		{ 2083, "x.auth: byte 1240: not a valid EFI_SIGNATURE_LIST" },           /* its last byte */
 	};
 	size_t len = good_auth(), at;
 
@@ -164,41 +164,41 @@ TEST(sb_auth_check_sizes_and_the_platform_key)
 		uint8_t *copy = malloc(n ? n : 1);
 
 		memcpy(copy, buf, n);
-		CHECK_EQ(sb_auth_check(copy, n, "x.auth", false), EFI_LOAD_ERROR);
+		CHECK_EQ(sb_auth_check(copy, n, "x.auth", false), EFI_INVALID_PARAMETER);
 		free(copy);
 		test_log_reset();
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(cuts); i++) {
-		CHECK_EQ(sb_auth_check(buf, cuts[i].len, "x.auth", false), EFI_LOAD_ERROR);
+		CHECK_EQ(sb_auth_check(buf, cuts[i].len, "x.auth", false), EFI_INVALID_PARAMETER);
 		CHECK_LOG(cuts[i].log);
 		test_log_reset();
 	}
 	/* a trailing piece of a list */
-	CHECK_EQ(sb_auth_check(buf, len + 5, "x.auth", false), EFI_LOAD_ERROR);
-	CHECK_LOG("x.auth: 5 stray bytes at 0x34c");
-	/* larger than SB_AUTH_MAX: refused before anything is parsed */
+	CHECK_EQ(sb_auth_check(buf, len + 5, "x.auth", false), EFI_INVALID_PARAMETER);
+	CHECK_LOG("x.auth: byte 2084: not a valid EFI_SIGNATURE_LIST");
+	/* larger than SB_AUTH_MAX: refused before anything is looked at */
 	test_log_reset();
-	CHECK_EQ(sb_auth_check(buf, SB_AUTH_MAX + 1, "x.auth", false), EFI_LOAD_ERROR);
-	CHECK_LOG("x.auth: 262145 bytes, more than 262144");
+	CHECK_EQ(sb_auth_check(buf, SB_AUTH_MAX + 1, "x.auth", false), EFI_INVALID_PARAMETER);
+	CHECK_LOG("x.auth: byte 0: not a valid EFI_VARIABLE_AUTHENTICATION_2");
 	/* PK: unsigned (Custom Mode would be needed), two signatures, two lists: refused; KEK may */
 	len = put_list(buf, put_descriptor(buf, 0), 1, 816);
 	test_log_reset();
-	CHECK_EQ(sb_auth_check(buf, len, "PK.auth", true), EFI_LOAD_ERROR);
-	CHECK_LOG("PK.auth: a PK must be signed and hold one signature");
+	CHECK_EQ(sb_auth_check(buf, len, "PK.auth", true), EFI_INVALID_PARAMETER);
+	CHECK_LOG("PK.auth: byte 0: not a valid PK: unsigned or not one signature");
 	CHECK_EQ(sb_auth_check(buf, len, "KEK.auth", false), EFI_SUCCESS);
 	len = put_list(buf, put_descriptor(buf, 100), 2, 816);
-	CHECK_EQ(sb_auth_check(buf, len, "PK.auth", true), EFI_LOAD_ERROR);
+	CHECK_EQ(sb_auth_check(buf, len, "PK.auth", true), EFI_INVALID_PARAMETER);
 	CHECK_EQ(sb_auth_check(buf, len, "KEK.auth", false), EFI_SUCCESS);
 	at = put_list(buf, put_list(buf, put_descriptor(buf, 100), 1, 816), 1, 816);
-	CHECK_EQ(sb_auth_check(buf, at, "PK.auth", true), EFI_LOAD_ERROR);
+	CHECK_EQ(sb_auth_check(buf, at, "PK.auth", true), EFI_INVALID_PARAMETER);
 	CHECK_EQ(sb_auth_check(buf, at, "KEK.auth", false), EFI_SUCCESS);
-	/* an empty list beside a full one is no harm; a file of empty lists has no signature */
+	/* an empty list beside a full one is no harm (as siglist_parse() and the firmware take it) */
 	at = put_list(buf, put_list(buf, put_descriptor(buf, 100), 0, 48), 1, 816);
 	CHECK_EQ(sb_auth_check(buf, at, "PK.auth", true), EFI_SUCCESS);
 	at = put_list(buf, put_descriptor(buf, 100), 0, 48);
 	test_log_reset();
-	CHECK_EQ(sb_auth_check(buf, at, "db.auth", false), EFI_LOAD_ERROR);
-	CHECK_LOG("db.auth: no signature");
+	CHECK_EQ(sb_auth_check(buf, at, "db.auth", false), EFI_INVALID_PARAMETER);
+	CHECK_LOG("db.auth: byte 140: not a valid variable: no signature in it");
 }
 
 TEST(sb_keys_entry_as_systemd_boot)

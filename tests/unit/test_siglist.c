@@ -79,19 +79,6 @@ TEST(siglist_parse_skips_the_signature_header_and_takes_an_empty_variable)
 	CHECK(e == NULL);
 }
 
-/* @ret NULL (the loader's sb_auth_check()): checked and counted, nothing allocated. */
-TEST(siglist_parse_counts_only)
-{
-	static const uint8_t v[] = { X509_TYPE, 0x2f, 0, 0, 0, 2, 0, 0, 0, 0x11, 0, 0, 0, 'h', 'h', OWNER_BYTES, 'Z',
-				     X509_TYPE, 0x2c, 0, 0, 0, 0, 0, 0, 0, 0x10, 0, 0, 0, OWNER_BYTES };
-	size_t n = 9;
-
-	CHECK_EQ(siglist_parse(v, 0x2f, "db", NULL, &n), EFI_SUCCESS);
-	CHECK_EQ(n, 1);
-	CHECK_EQ(siglist_parse(v, sizeof(v), "db", NULL, &n), EFI_LOAD_ERROR); /* the second: SignatureSize 16 */
-	CHECK_LOG("db: list at 0x2f: SignatureSize 16");
-}
-
 /* One malformed list each; the message names the variable and the field. */
 TEST(siglist_parse_refuses_malformed_lists)
 {
