@@ -78,6 +78,20 @@ case.each(globals(), scheme_test, {
 }, needs=(LOADER, KERNEL, INITRD))
 
 
+@case.needs(LOADER, KERNEL, INITRD)
+def test_loader_reads_through_the_firmware_what_fat_c_refuses():
+    """Large FAT files go around the firmware's FAT driver (src/efi/fat_fast.c)
+    only where src/core/fat.c finds the same file; it resolves no '.' or '..'
+    (OVMF's driver does), so a kernel and an initrd named through them are read
+    by the fallback to the firmware's driver, whole: Linux comes up with the
+    initrd's payload intact."""
+    options = "console=ttyS0 handoff.marker=fat-fallback panic=-1"
+    e = entry("Dots", options, linux="/debian/../debian/vmlinuz", initrds=("/debian/./initrd.img",))
+    res = qemu.run_qemu(esp.image(esp.loader_tree({"dots.conf": e})), TIMEOUT, stop_on=r"boot menu$|handoff: error:")
+    qemu.expect(not res.stopped, "the entry boots (no error, no menu)", res)
+    qemu.expect_linux_saw(res, options)
+
+
 RETURNS_C = b"unsigned long long __attribute__((ms_abi)) efi_main(void *image, void *systab) { return 0; }\n"
 
 
