@@ -10,27 +10,15 @@ back with the harness's own GPT reader and mtools.
 """
 import json
 import os
-import tempfile
 
 import common as t
-from cmd_system import KV, System, fs_type, EXT4_MAGIC, FAT_MAGIC
+from cmd_system import KV, System, boot_tmp
 from harness import disk, gpt
 from harness.esp import write as write_files
 
 UUID = "6e1d2a9c-51f3-4b8e-9a0d-172c445b6001"
 LINUX_DATA_TYPE = "0FC63DAF-8483-4772-8E79-3D69D8477DE4"
 ROOT_X64_TYPE = "4F68BCE3-E8CD-4DB1-96E7-FBCAF984B709"
-
-
-def boot_tmp():
-    """A scratch directory on ext4 or FAT, where entry add keeps /boot's kernel in place: under TMPDIR,
-    else build/ or /var/tmp (TMPDIR may be a tmpfs or an overlay). None of them is a failure, never a
-    silent pass."""
-    bases = [tempfile.gettempdir(), os.path.join(t.ROOT, "build"), "/var/tmp"]
-    for base in bases:
-        if os.path.isdir(base) and fs_type(base) in (EXT4_MAGIC, FAT_MAGIC):
-            return t.Tmp(base)
-    raise AssertionError("in place needs /boot on ext4 or FAT, and none of %s is" % ", ".join(bases))
 
 
 def conf_of(esp):
