@@ -1,6 +1,8 @@
 /* The boot file and server of a DHCP answer (dhcp.h). The message is bytes
  * from the network, kept by the firmware: every option is checked against
- * the message's end before it is read. */
+ * the message's end before it is read, and a boot file name holding a
+ * control character is refused: it reaches TFTP requests and messages (and,
+ * percent-encoded, the Boot Loader Interface's LoaderDeviceURL). */
 #include "dhcp.h"
 
 /* RFC 2131 §2 field offsets and RFC 2132 option tags. */
@@ -48,6 +50,15 @@ static bool copy_name(char *dst, const uint8_t *src, size_t n)
 	return i > 0;
 }
 
+/* RFC 20: the control characters, DEL among them. */
+static bool has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	return false;
+}
+
 bool dhcp_boot_parse(const uint8_t *pkt, size_t len, struct dhcp_boot *ret)
 {
 	const uint8_t *opts = pkt + DHCP_OPTIONS, *end = pkt + len, *v;
@@ -67,5 +78,5 @@ bool dhcp_boot_parse(const uint8_t *pkt, size_t len, struct dhcp_boot *ret)
 	memcpy(ret->server, pkt + BOOTP_SIADDR, sizeof(ret->server));
 	if (!memcmp(ret->server, "\0\0\0\0", 4) && dhcp && (v = find_option(opts, end, OPT_SERVER_ID, &n)) && n == 4)
 		memcpy(ret->server, v, 4);
-	return named && memcmp(ret->server, "\0\0\0\0", 4) != 0;
+	return named && !has_control(ret->file) && memcmp(ret->server, "\0\0\0\0", 4) != 0;
 }

@@ -18,7 +18,8 @@ struct dhcp_boot {
  * dhcp_boot_parse() - the boot file (option 67, else the "file" field unless
  * option 52 overloads it) and the TFTP server of the DHCP/BOOTP message
  * @pkt (@len bytes). Options are read only inside @len.
- * Return: true when the message names a boot file and a server.
+ * Return: true when the message names a server, and a boot file without
+ * control characters.
  */
 bool dhcp_boot_parse(const uint8_t *pkt, size_t len, struct dhcp_boot *ret);
 

@@ -1,7 +1,10 @@
 /* loader/entries.list (net_list.h): the line syntax of loader.conf (a UTF-8
  * BOM, CRLF line ends, '#' comments, lines of at most CONF_LINE_MAX bytes,
- * no NUL), but a line is a path, or "sha256 HEX PATH". Paths are normalized
- * here once (net_path_normalize()), so lookups compare plain strings. */
+ * no NUL), but a line is an entry file's path, or "sha256 HEX PATH": one or
+ * three words. Anything else is refused by name, never guessed at: a pin
+ * misspelt must not pin nothing, or another path, silently. Paths are
+ * normalized here once (net_path_normalize()), so lookups compare plain
+ * strings. */
 #include "net_list.h"
 #include "array.h"
 #include "conf_line.h"
@@ -10,10 +13,43 @@
 #include "netboot.h"
 
 #define PIN_KEYWORD "sha256"
+#define HEX_DIGITS (2 * SHA256_DIGEST_SIZE)
 
 static bool blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r';
+}
+
+bool net_list_word_ok(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] <= ' ' || s[i] == '#' || s[i] == 0x7f)
+			return false;
+	return n > 0;
+}
+
+/* The rest of @path after the directory @dir and its '/', or NULL when @path is not below @dir. */
+static const char *below(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (n == 0)
+		return path;
+	return strncmp(path, dir, n) == 0 && path[n] == '/' ? path + n + 1 : NULL;
+}
+
+/* @path is a file directly in @dir whose name ends in @suffix (any case) after something. */
+static bool named_in(const char *path, const char *dir, const char *suffix)
+{
+	const char *name = below(path, dir);
+	size_t n = name ? strlen(name) : 0, s = strlen(suffix);
+
+	return n > s && !strchr(name, '/') && ascii_strcaseeq(name + n - s, suffix);
+}
+
+bool net_list_entry_file(const char *path)
+{
+	return named_in(path, "loader/entries", ".conf") || named_in(path, "EFI/Linux", ".efi");
 }
 
 static int hex_value(char c)
@@ -24,11 +60,9 @@ static int hex_value(char c)
 	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-/* Exactly 2 * SHA256_DIGEST_SIZE hex digits at @s. */
-static bool parse_digest(const char *s, size_t n, uint8_t ret[SHA256_DIGEST_SIZE])
+/* HEX_DIGITS hex digits at @s. */
+static bool parse_digest(const char *s, uint8_t ret[SHA256_DIGEST_SIZE])
 {
-	if (n != 2 * SHA256_DIGEST_SIZE)
-		return false;
 	for (size_t i = 0; i < SHA256_DIGEST_SIZE; i++) {
 		int hi = hex_value(s[2 * i]), lo = hex_value(s[2 * i + 1]);
 
@@ -39,46 +73,39 @@ static bool parse_digest(const char *s, size_t n, uint8_t ret[SHA256_DIGEST_SIZE
 	return true;
 }
 
-/* The normalized copy of the path [@s, @s + @n); NULL (logged) when it is not a valid one. */
-static char *line_path(const char *s, size_t n, const char *name, unsigned line)
+/* The normalized copy of the path [@s, @s + @n): one word naming a file below the root, or NULL. */
+static char *line_path(const char *s, size_t n)
 {
-	_cleanup_free_ char *raw = conf_strndup(s, n);
+	_cleanup_free_ char *raw = net_list_word_ok(s, n) ? conf_strndup(s, n) : NULL;
 	char *path = NULL;
 
-	if (raw && net_path_normalize(raw, &path) == EFI_SUCCESS && !*path) {
-		mem_free(path);
-		path = NULL;
-	}
-	if (raw && !path)
-		log_error("%s:%u: '%.*s' is not a file below the tree's root ('..', a control character?), ignored",
-			  name, line, (int)MIN(n, (size_t)64), s);
+	if (raw && net_path_normalize(raw, &path) == EFI_SUCCESS && !*path)
+		mem_free(TAKE_PTR(path));
 	return path;
 }
 
-/* One non-blank, non-comment line: "PATH" or "sha256 HEX PATH". */
+/* One non-blank, non-comment line (its ends not blank): an entry file's path,
+ * or "sha256", the digest and a path, blank separated. */
 static EFI_STATUS parse_item(struct net_list *l, const char *s, size_t n, const char *name, unsigned line)
 {
 	struct net_list_item it = { 0 };
-	size_t kw = sizeof(PIN_KEYWORD) - 1, hex, p;
+	size_t kw = sizeof(PIN_KEYWORD) - 1, p = 0;
 
 	if (n > kw && memcmp(s, PIN_KEYWORD, kw) == 0 && blank(s[kw])) {
-		for (hex = kw; hex < n && blank(s[hex]); hex++)
+		for (p = kw; blank(s[p]); p++)
+			; /* stops inside: the line ends with a word */
+		it.pinned = n - p > HEX_DIGITS && parse_digest(s + p, it.sha256) && blank(s[p + HEX_DIGITS]);
+		for (p += HEX_DIGITS; it.pinned && blank(s[p]); p++)
 			;
-		for (p = hex; p < n && !blank(s[p]); p++)
-			;
-		if (!parse_digest(s + hex, p - hex, it.sha256)) {
-			log_error("%s:%u: sha256 wants %u hex digits and a path, ignored", name, line,
-				  2 * SHA256_DIGEST_SIZE);
-			l->n_errors++;
-			return EFI_SUCCESS;
-		}
-		while (p < n && blank(s[p]))
-			p++;
-		it.pinned = true;
-		s += p;
-		n -= p;
 	}
-	if (!(it.path = line_path(s, n, name, line))) {
+	if (it.pinned || p == 0)
+		it.path = line_path(s + p, n - p);
+	if (it.path && !it.pinned && !net_list_entry_file(it.path))
+		mem_free(TAKE_PTR(it.path));
+	if (!it.path) {
+		log_error("%s:%u: '%.*s' is not an entry file (loader/entries/NAME.conf, EFI/Linux/NAME.efi) nor "
+			  "'sha256 HEX PATH' (paths: one word, below the root), ignored", name, line,
+			  (int)MIN(n, (size_t)64), s);
 		l->n_errors++;
 		return EFI_SUCCESS;
 	}
@@ -134,22 +161,25 @@ void net_list_free(struct net_list *l)
 	*l = (struct net_list){ 0 };
 }
 
-const uint8_t *net_list_pin(const struct net_list *l, const char *path)
+/* The first line naming @path (ASCII case-insensitively), a pin when @pinned. */
+static const struct net_list_item *find(const struct net_list *l, const char *path, bool pinned)
 {
 	for (size_t i = 0; i < l->n; i++)
-		if (l->items[i].pinned && ascii_strcaseeq(l->items[i].path, path))
-			return l->items[i].sha256;
+		if ((l->items[i].pinned || !pinned) && ascii_strcaseeq(l->items[i].path, path))
+			return &l->items[i];
 	return NULL;
 }
 
-/* The rest of @path after the directory @dir and its '/', or NULL when @path is not below @dir. */
-static const char *below(const char *path, const char *dir)
+const uint8_t *net_list_pin(const struct net_list *l, const char *path)
 {
-	size_t n = strlen(dir);
+	const struct net_list_item *it = find(l, path, /* pinned= */ true);
 
-	if (n == 0)
-		return path;
-	return strncmp(path, dir, n) == 0 && path[n] == '/' ? path + n + 1 : NULL;
+	return it ? it->sha256 : NULL;
+}
+
+bool net_list_vouches(const struct net_list *l, const char *path)
+{
+	return find(l, path, /* pinned= */ false) != NULL;
 }
 
 const char *net_list_next_in(const struct net_list *l, const char *dir, size_t *cursor)

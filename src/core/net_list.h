@@ -2,8 +2,10 @@
  * so the server's tree names its entries in a file. One path per line,
  * relative to the tree's root: Type #1 entry files (loader/entries/NAME.conf)
  * and Type #2 UKIs (EFI/Linux/NAME.efi); '#' comments and blank lines; a line
- * "sha256 HEX PATH" pins PATH (any file the loader fetches) to a digest.
- * A malformed line is logged as "<name>:<line>: <reason>" and skipped. */
+ * "sha256 HEX PATH" pins PATH (any file the loader fetches) to a digest. A
+ * path is one word: no blank, no '#'. Any other line is logged as
+ * "<name>:<line>: <reason>" and skipped (and counted: the loader then boots
+ * nothing by itself). */
 #ifndef CORE_NET_LIST_H
 #define CORE_NET_LIST_H
 
@@ -25,6 +27,20 @@ struct net_list {
 };
 
 /**
+ * net_list_word_ok() - the @n bytes at @s may be a path in entries.list: not
+ * empty, no blank, '#' or control character (what `handoff netlist` lists).
+ */
+bool net_list_word_ok(const char *s, size_t n);
+
+/**
+ * net_list_entry_file() - the normalized @path names a file directly in
+ * loader/entries ("NAME.conf") or EFI/Linux ("NAME.efi"; the suffix in any
+ * case), as the loader lists those directories: what a line without
+ * "sha256" may name.
+ */
+bool net_list_entry_file(const char *path);
+
+/**
  * net_list_parse() - parse @text (@len bytes, need not be NUL-terminated)
  * named @name in messages into @ret (freed by net_list_free()).
  * Return: EFI_SUCCESS (bad lines are logged and skipped) or EFI_OUT_OF_RESOURCES.
@@ -39,6 +55,13 @@ void net_list_free(struct net_list *l);
  * Return: the digest, or NULL when @path is not pinned.
  */
 const uint8_t *net_list_pin(const struct net_list *l, const char *path);
+
+/**
+ * net_list_vouches() - some line lists or pins the normalized @path (compared
+ * as net_list_pin() does): a file the server says it has, which the loader
+ * must get (README "Network boot": no automatic boot without it).
+ */
+bool net_list_vouches(const struct net_list *l, const char *path);
 
 /**
  * net_list_next_in() - the file name of the next listed path directly in the

@@ -3,7 +3,6 @@
  * the two facts read from an HTTP response. Everything here is checked
  * against its length: paths come from entries on the server. */
 #include "netboot.h"
-#include <efi/proto/http.h>
 
 static char lower(char c)
 {
@@ -58,6 +57,9 @@ bool net_url_is_http(const char *url)
 {
 	const char *host;
 
+	for (const char *c = url; *c; c++)
+		if ((unsigned char)*c <= ' ' || (unsigned char)*c >= 0x7f)
+			return false; /* RFC 3986 §2: not in a URL unescaped */
 	return (prefix_caseeq(url, "http://") || net_url_is_https(url)) && net_url_authority(url, &host);
 }
 
@@ -175,6 +177,26 @@ unsigned http_status_number(uint32_t c)
 static bool blank(char c)
 {
 	return c == ' ' || c == '\t';
+}
+
+const char *http_body_length(const EFI_HTTP_HEADER *h, size_t n, uint64_t *ret)
+{
+	const char *length = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!h[i].FieldName || !h[i].FieldValue)
+			continue;
+		if (ascii_strcaseeq((const char *)h[i].FieldName, "Transfer-Encoding"))
+			return "a Transfer-Encoding";
+		if (!ascii_strcaseeq((const char *)h[i].FieldName, "Content-Length"))
+			continue;
+		if (length)
+			return "more than one Content-Length";
+		length = (const char *)h[i].FieldValue;
+	}
+	if (!length)
+		return "no Content-Length";
+	return http_content_length(length, ret) ? NULL : "an invalid Content-Length";
 }
 
 bool http_content_length(const char *value, uint64_t *ret)

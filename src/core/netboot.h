@@ -7,6 +7,7 @@
 
 #include "platform.h"
 #include <efi/efi.h>
+#include <efi/proto/http.h>
 
 /* Longest path or URL handled; a longer one is refused, not truncated. */
 #define NET_URL_MAX 4096u
@@ -50,7 +51,10 @@ size_t net_url_authority(const char *url, const char **ret_start);
 
 /** net_url_is_https() - @url starts with "https://" (any case). */
 bool net_url_is_https(const char *url);
-/** net_url_is_http() - @url is "http://" or "https://" (any case) with a host. */
+/**
+ * net_url_is_http() - @url is "http://" or "https://" (any case) with a host,
+ * and no byte a URL cannot hold (a control character, a space, non-ASCII).
+ */
 bool net_url_is_http(const char *url);
 
 /**
@@ -66,6 +70,17 @@ unsigned http_status_number(uint32_t efi_code);
  * Return: false when it is not that or does not fit 64 bits.
  */
 bool http_content_length(const char *value, uint64_t *ret);
+
+/**
+ * http_body_length() - the body's length from an answer's @n headers @h
+ * (RFC 9112 §6.3): one Content-Length with a valid value and no
+ * Transfer-Encoding, the only framing the loader takes. Two Content-Length
+ * fields, even equal ones, are refused: the firmware's HTTP client may frame
+ * the body by the other one.
+ * Return: NULL and the length in *@ret, or what is wrong ("more than one
+ * Content-Length") for the message "the answer has ...".
+ */
+const char *http_body_length(const EFI_HTTP_HEADER *h, size_t n, uint64_t *ret);
 
 /** ascii_strcaseeq() - @a and @b are equal, ASCII letters compared case-insensitively. */
 bool ascii_strcaseeq(const char *a, const char *b);

@@ -76,6 +76,94 @@ static bool desc_range(const EFI_MEMORY_DESCRIPTOR *d, uint64_t *ret_end)
 	return true;
 }
 
+/* One pass over the map: the top of the identity map, and the vendor string
+ * and each configuration table, whose lengths are their own, from its
+ * address to the end of the descriptor holding it when that is memory the
+ * move could take (any other, move_check() refuses anyway): an allocation
+ * lies in one descriptor. */
+static uint64_t keep_to_descriptor_end(struct move_keep *k, const EFI_SYSTEM_TABLE *st, const void *map, size_t n,
+				       size_t desc_size)
+{
+	uint64_t top = MOVE_MAP_TOP_MIN;
+
+	for (size_t i = 0; i < n; i++) {
+		EFI_MEMORY_DESCRIPTOR d;
+		uint64_t d_end;
+
+		desc_at(map, desc_size, i, &d);
+		if (!desc_range(&d, &d_end))
+			continue;
+		top = MAX(top, MIN(d_end, MOVE_MAP_TOP_MAX));
+		for (UINTN j = 0; type_free(&d) && j <= st->NumberOfTableEntries; j++) {
+			const void *t = j ? st->ConfigurationTable[j - 1].VendorTable : st->FirmwareVendor;
+			uint64_t p = (uintptr_t)t;
+
+			if (p && d.PhysicalStart <= p && p < d_end)
+				move_keep_add(k, p, d_end - p, j ? "a configuration table" : "the EFI system table");
+		}
+	}
+	return ALIGN_UP(top, MOVE_MAP_TOP_ALIGN);
+}
+
+/* SMBIOS entry points (DSP0134 3.x §5.2.1, §5.2.2): where the structure table
+ * is and how long it is (SMBIOS 3: at most). */
+#define SMBIOS_TABLE_LENGTH 0x16
+#define SMBIOS_TABLE_ADDRESS 0x18
+#define SMBIOS3_TABLE_MAX_SIZE 0x0c
+#define SMBIOS3_TABLE_ADDRESS 0x10
+#define SMBIOS_GUID_DATA1 0xeb9d2d31u    /* SMBIOS_TABLE_GUID, UEFI 2.10 §4.6.1 */
+#define SMBIOS3_GUID_DATA1 0xf2fd1544u   /* SMBIOS3_TABLE_GUID */
+
+/* What a table points to lies in memory of its own: ACPI's in ACPI memory,
+ * which the move never takes; SMBIOS's structure table is kept by name. */
+static void keep_smbios(struct move_keep *k, const EFI_SYSTEM_TABLE *st)
+{
+	for (UINTN i = 0; i < st->NumberOfTableEntries; i++) {
+		const EFI_CONFIGURATION_TABLE *t = &st->ConfigurationTable[i];
+		const uint8_t *p = t->VendorTable;
+		bool v3 = t->VendorGuid.Data1 == SMBIOS3_GUID_DATA1;
+
+		/* by Data1 alone: another table taken for one only adds a range */
+		if (p && (v3 || t->VendorGuid.Data1 == SMBIOS_GUID_DATA1))
+			move_keep_add(k, v3 ? get_le64(p + SMBIOS3_TABLE_ADDRESS) : get_le32(p + SMBIOS_TABLE_ADDRESS),
+				      v3 ? get_le32(p + SMBIOS3_TABLE_MAX_SIZE) : get_le16(p + SMBIOS_TABLE_LENGTH),
+				      "the SMBIOS table");
+	}
+}
+
+/* A range the move cannot go without: missing, the list is incomplete. */
+static void keep_needed(struct move_keep *k, uint64_t addr, uint64_t size, const char *what)
+{
+	if (!addr || !size)
+		k->overflow = true;
+	move_keep_add(k, addr, size, what);
+}
+
+uint64_t move_keep_build(struct move_keep *k, const struct move_uses *u, const void *map, size_t map_size,
+			 size_t desc_size)
+{
+	size_t n = desc_size >= sizeof(EFI_MEMORY_DESCRIPTOR) ? map_size / desc_size : 0;
+	const EFI_SYSTEM_TABLE *st = u->st;
+	uint64_t page = ALIGN_DOWN(u->frame, (uint64_t)EFI_PAGE_SIZE);
+
+	keep_needed(k, (uintptr_t)u->bp, sizeof(*u->bp), "boot_params");
+	keep_needed(k, u->map.addr, u->map.size, "the EFI memory map");
+	keep_needed(k, u->image.addr, u->image.size, "handoff's image");
+	keep_needed(k, page > MOVE_STACK_BELOW ? page - MOVE_STACK_BELOW : 0, MOVE_STACK_BELOW + MOVE_STACK_ABOVE,
+		    "handoff's stack");
+	keep_needed(k, (uintptr_t)st, sizeof(*st), "the EFI system table");
+	if (k->overflow)
+		return MOVE_MAP_TOP_MIN;
+	move_keep_add(k, u->cmdline.addr, u->cmdline.size, "the command line");
+	move_keep_add(k, u->initrd.addr, u->initrd.size, "the initrd");
+	move_keep_setup_data(k, u->bp);
+	move_keep_add(k, u->e820_ext.addr, u->e820_ext.size, "setup_data");
+	move_keep_add(k, (uintptr_t)st->ConfigurationTable,
+		      (uint64_t)st->NumberOfTableEntries * sizeof(EFI_CONFIGURATION_TABLE), "the EFI system table");
+	keep_smbios(k, st);
+	return keep_to_descriptor_end(k, st, map, n, desc_size);
+}
+
 /* Pass 1: the lowest descriptor the OS does not own that overlaps [dst, end). */
 static enum move_block find_foreign(uint64_t dst, uint64_t end, const void *map, size_t n, size_t desc_size,
 				    struct move_verdict *v)
@@ -186,7 +274,7 @@ static const char *verdict_what(const struct move_verdict *v)
 	case MOVE_BAD_MAP:
 		return "a malformed memory map";
 	default:
-		return "too many ranges in use";
+		return "more in use than it can list";
 	}
 }
 

@@ -12,9 +12,16 @@
 #include <efi/efi.h>
 
 /* Ranges still in use after ExitBootServices: what the kernel reads
- * (boot_params, command line, initrd, setup_data, the EFI memory map,
- * configuration tables) and what runs the copy (the loader's image, its stack). */
+ * (boot_params, command line, initrd, setup_data, the EFI memory map, the
+ * system and configuration tables) and what runs the copy (the loader's
+ * image, its stack, its page tables): move_keep_build(). */
 #define MOVE_KEEP_MAX 64u
+
+/* The stack kept around the copying function's frame address: its locals and
+ * the few frames of memmove() and the jump below it, with a wide margin, and
+ * its return address and the page above. */
+#define MOVE_STACK_BELOW 0x4000u
+#define MOVE_STACK_ABOVE 0x2000u
 
 struct move_range {
 	uint64_t addr, size;
@@ -24,7 +31,22 @@ struct move_range {
 struct move_keep {
 	struct move_range r[MOVE_KEEP_MAX];
 	size_t n;
-	bool overflow;            /* more ranges than MOVE_KEEP_MAX: no move is safe */
+	bool overflow;            /* more ranges than MOVE_KEEP_MAX, or one missing: no move is safe */
+};
+
+struct move_span {
+	uint64_t addr, size;
+};
+
+/* What the loader knows is still used after the exit, for move_keep_build(). */
+struct move_uses {
+	const struct boot_params *bp;   /* and its setup_data chain */
+	struct move_span cmdline, initrd;
+	struct move_span e820_ext;      /* the e820 overflow node, linked at the exit */
+	struct move_span map;           /* the EFI memory map's buffer (efi_info) */
+	struct move_span image;         /* the loader's own: the copy, the jump, the GDT */
+	uint64_t frame;                 /* the copying function's frame address */
+	const EFI_SYSTEM_TABLE *st;
 };
 
 enum move_block {
@@ -34,7 +56,7 @@ enum move_block {
 	MOVE_KEPT,                /* a range of struct move_keep (.what) */
 	MOVE_MEMORY_TYPE,         /* a descriptor of a type the OS does not own (.efi_type) */
 	MOVE_UNMAPPED,            /* bytes no descriptor describes */
-	MOVE_KEEP_FULL,           /* struct move_keep overflowed */
+	MOVE_KEEP_FULL,           /* struct move_keep overflowed, or lacks a range it needs */
 };
 
 /* What move_check() found in the way: the range and, by .why, what it is. */
@@ -54,6 +76,29 @@ void move_keep_add(struct move_keep *k, uint64_t addr, uint64_t size, const char
  * and payload), at most MOVE_KEEP_MAX of them (a longer chain overflows @k).
  */
 void move_keep_setup_data(struct move_keep *k, const struct boot_params *bp);
+
+/**
+ * move_keep_build() - the ranges the move must not touch, into @k (empty):
+ * @u's (boot_params and its setup_data chain, the command line, the initrd,
+ * the e820 overflow buffer, the memory map's buffer, the image), the stack
+ * MOVE_STACK_BELOW under and MOVE_STACK_ABOVE over @u->frame's page, and the
+ * firmware's: the system table and its configuration table array (the
+ * runtime services table is runtime memory); the vendor string and every
+ * configuration table, whose lengths are their own, from its address to the
+ * end of the descriptor of @map holding it (an allocation lies in one
+ * descriptor; only memory the move could take is listed); the structure
+ * table an SMBIOS entry point names. A missing boot_params, map buffer,
+ * image, frame or system table leaves @k incomplete (overflow): no move. The
+ * caller adds what it allocates afterwards (the page tables of the move).
+ * Return: where the identity map of the move ends: the end of @map's
+ * highest descriptor, at least MOVE_MAP_TOP_MIN, at most MOVE_MAP_TOP_MAX,
+ * rounded up to MOVE_MAP_TOP_ALIGN.
+ */
+uint64_t move_keep_build(struct move_keep *k, const struct move_uses *u, const void *map, size_t map_size,
+			 size_t desc_size);
+#define MOVE_MAP_TOP_MIN 0x100000000ull      /* 4 GiB: the firmware's MMIO below it */
+#define MOVE_MAP_TOP_ALIGN 0x40000000ull     /* 1 GiB: what a PD page maps */
+#define MOVE_MAP_TOP_MAX (1ull << 47)        /* the canonical lower half of 4-level paging */
 
 /**
  * move_overlaps() - do [@a, @a + @a_size) and [@b, @b + @b_size) share a

@@ -6,6 +6,7 @@
 #define EFI_ARCH_H
 
 #include "boot.h"
+#include "core/idmap.h"
 
 #if defined(__i386__)
 #define PE_MACHINE_NATIVE PE_MACHINE_I386
@@ -28,6 +29,23 @@ void arch_handover_enter(EFI_HANDLE image, uint64_t kernel_addr, uint32_t handov
  * rsi/esi.
  */
 __attribute__((noreturn)) void arch_kernel_enter(uint64_t kernel_addr, struct boot_params *bp);
+
+/**
+ * arch_move_paging() - the paging levels of the identity map the move of a
+ * kernel that is not relocatable runs on (src/core/idmap.h): 4, or 5 under
+ * CR4.LA57, on x86-64; 0 on IA-32, where paging is off for the move.
+ */
+int arch_move_paging(void);
+
+/**
+ * arch_move_begin() - after ExitBootServices, before the move: interrupts
+ * off, no IDT (a fault or an NMI resets the machine rather than run a
+ * firmware handler the move may have overwritten), and off the firmware's
+ * page tables: onto the loader's own at @cr3 (x86-64; global TLB entries
+ * flushed) or paging off (IA-32, @cr3 unused). The GDT is read only when a
+ * segment register is loaded: arch_kernel_enter() loads its own first.
+ */
+void arch_move_begin(uint64_t cr3);
 
 /**
  * boot_stub_foreign() - the stub scheme for an image the firmware cannot

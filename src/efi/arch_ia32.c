@@ -7,6 +7,8 @@
 #include "arch.h"
 #include "timer_quiet.h"
 
+#define CR0_PG 0x80000000u      /* Intel SDM Vol. 3A §2.5 */
+
 typedef void (EFIAPI *handover32_fn)(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab, struct boot_params *bp);
 
 void arch_handover_enter(EFI_HANDLE image, uint64_t kernel_addr, uint32_t handover_offset, struct boot_params *bp)
@@ -57,4 +59,26 @@ void arch_kernel_enter(uint64_t kernel_addr, struct boot_params *bp)
 		"jmp *%%ecx"
 		: : [gdtr] "m"(gdtr), "c"((uint32_t)kernel_addr), "S"(bp) : "eax", "memory");
 	__builtin_unreachable();
+}
+
+int arch_move_paging(void)
+{
+	return 0;
+}
+
+/* Paging off for the move as for the kernel (UEFI 2.10 §2.3.2: identity-mapped). */
+void arch_move_begin(uint64_t cr3)
+{
+	struct { uint16_t limit; uint32_t base; } __attribute__((packed)) no_idt = { 0, 0 };
+
+	(void)cr3;
+	__asm__ volatile(
+		"cli\n\t"
+		"lidtl %[idt]\n\t"
+		"movl %%cr0, %%eax\n\t"
+		"andl %[no_pg], %%eax\n\t"
+		"movl %%eax, %%cr0\n\t"
+		"jmp 1f\n"
+		"1:"
+		: : [idt] "m"(no_idt), [no_pg] "i"(~CR0_PG) : "eax", "memory");
 }

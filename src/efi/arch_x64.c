@@ -3,6 +3,9 @@
  * the 64-bit boot protocol's jump (boot.rst "64-bit Boot Protocol"). */
 #include "arch.h"
 
+#define CR4_PGE (1u << 7)       /* Intel SDM Vol. 3A §2.5 */
+#define CR4_LA57 (1u << 12)
+
 typedef void (__attribute__((sysv_abi)) *handover64_fn)(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab,
 							struct boot_params *bp);
 
@@ -41,6 +44,31 @@ void arch_kernel_enter(uint64_t kernel_addr, struct boot_params *bp)
 		"lretq"
 		: : [gdtr] "m"(gdtr), [entry] "r"(entry), "S"(bp) : "rax", "memory");
 	__builtin_unreachable();
+}
+
+int arch_move_paging(void)
+{
+	uint64_t cr4;
+
+	__asm__ volatile("movq %%cr4, %0" : "=r"(cr4));
+	return cr4 & CR4_LA57 ? 5 : 4;
+}
+
+void arch_move_begin(uint64_t cr3)
+{
+	struct { uint16_t limit; uint64_t base; } __attribute__((packed)) no_idt = { 0, 0 };
+
+	/* clearing CR4.PGE flushes global entries too (Intel SDM Vol. 3A §4.10.4.1) */
+	__asm__ volatile(
+		"cli\n\t"
+		"lidt %[idt]\n\t"
+		"movq %%cr4, %%rax\n\t"
+		"movq %%rax, %%rdx\n\t"
+		"andq %[no_pge], %%rdx\n\t"
+		"movq %%rdx, %%cr4\n\t"
+		"movq %[cr3], %%cr3\n\t"
+		"movq %%rax, %%cr4"
+		: : [idt] "m"(no_idt), [cr3] "r"(cr3), [no_pge] "i"(~CR4_PGE) : "rax", "rdx", "memory");
 }
 
 /* x86-64 firmware loads x86-64 images itself; plan_scheme_on() offers the

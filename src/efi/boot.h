@@ -124,6 +124,13 @@ struct linux_loaded {
 	uint64_t initrd_addr, initrd_size;
 	uint64_t initrd_alloc;         /* allocated here; 0: the initrd is taken where it is (load_initrd) */
 };
+/**
+ * pages_alloc_clear() - @size bytes of pages below @max_end (pages_alloc()),
+ * clear of [@l->move_to, + alloc_size), where a kernel that is not
+ * relocatable moves after the exit (boot_legacy()).
+ */
+EFI_STATUS pages_alloc_clear(const struct boot_job *job, const struct linux_loaded *l, uint64_t size,
+			     uint64_t max_end, uint64_t *ret);
 /** linux_load() - kernel at an aligned address with init_size room, zero page, command line, initrd. */
 EFI_STATUS linux_load(const struct boot_job *job, struct linux_loaded *ret);
 void linux_unload(struct linux_loaded *l);

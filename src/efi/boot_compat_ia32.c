@@ -155,7 +155,7 @@ EFI_STATUS boot_stub_foreign(const struct boot_job *job)
 
 		/* Linux's stub gives up by Exit() on this handle, which the
 		 * firmware did not make: exit_guard.c brings it back here */
-		if (exit_guard_call(&g, BS, c.handle, compat_call, &call)) {
+		if (exit_guard_call(&g, ST, c.handle, compat_call, &call)) {
 			err = exit_guard_report(&g, job->kernel_path);
 		} else {
 			err = call.status;

@@ -32,7 +32,7 @@ EFI_STATUS boot_handover(const struct boot_job *job)
 	c = (struct handover_call){ l.kernel_addr, job->info.bz.handover_offset, l.bp };
 	/* The kernel only comes back if its stub failed before exiting boot
 	 * services: by Exit() on the loader's handle (exit_guard.c) or a return. */
-	if (exit_guard_call(&g, BS, IH, handover_call, &c))
+	if (exit_guard_call(&g, ST, IH, handover_call, &c))
 		return exit_guard_report(&g, job->kernel_path);
 	return log_error_status(EFI_LOAD_ERROR, "%s: the kernel returned from its handover entry", job->kernel_path);
 }

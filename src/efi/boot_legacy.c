@@ -12,17 +12,14 @@
 #include "measure.h"
 #include "core/relocate.h"
 
-/* The stack kept around boot_legacy()'s frame address: its locals and the
- * few frames of memmove() and arch_kernel_enter() below it, with a wide
- * margin, and its return address and the page above. */
-#define MOVE_STACK_BELOW 0x4000u
-#define MOVE_STACK_ABOVE 0x2000u
-
 struct legacy_ctx {
 	struct boot_params *bp;
 	struct bp_memmap m;             /* buffers sized before the exit */
 	struct memmap_buf map;
 	uint64_t move_to, move_size;    /* move_size: the kernel's whole allocation (0: no move) */
+	uint64_t move_bytes;            /* what is copied: read after the exit, so kept here */
+	struct move_span pt;            /* the move's page tables (arch_move_paging()) */
+	uint64_t cr3;                   /* their top level */
 	struct move_keep keep;          /* what the move must not touch */
 	struct move_verdict verdict;
 };
@@ -32,6 +29,7 @@ static void legacy_ctx_free(struct legacy_ctx *c)
 	mem_free(c->m.scratch);
 	mem_free(c->m.ext);
 	mem_free(c->map.buf);
+	pages_free(c->pt.addr, c->pt.size);
 }
 
 /* Runs between the last GetMemoryMap and ExitBootServices: no allocation, no output. */
@@ -51,44 +49,68 @@ static EFI_STATUS fill_from_final_map(void *p, const struct memmap_buf *map)
 		       ? EFI_LOAD_ERROR : EFI_SUCCESS;
 }
 
-/* What is still read or run after the exit, when the kernel moves: the
- * parts of boot_params (setup_data: the e820 overflow node is linked into the
- * chain at the exit, so its buffer is named here), the EFI memory map
- * (efi_info), every configuration table's first byte (their sizes are their
- * own), this loader's image (the copy and the jump, its GDT) and its stack. */
-static void legacy_keep(struct legacy_ctx *c, const struct linux_loaded *l, uint64_t frame)
+/* What is still read or run after the exit, when the kernel moves
+ * (move_keep_build() decides; the setup_data chain includes the e820
+ * overflow node only at the exit, so its buffer is named here). */
+static uint64_t legacy_keep(struct legacy_ctx *c, const struct linux_loaded *l, uint64_t frame)
 {
 	extern const uint8_t __ImageBase[];
 	const uint8_t *pe = __ImageBase + get_le32(__ImageBase + 0x3c); /* PE/COFF §2: e_lfanew */
-	struct move_keep *k = &c->keep;
 
-	move_keep_add(k, (uintptr_t)c->bp, sizeof(*c->bp), "boot_params");
-	move_keep_add(k, l->cmdline_addr, l->cmdline_alloc, "the command line");
-	move_keep_add(k, l->initrd_addr, l->initrd_size, "the initrd"); /* also one taken in place */
-	move_keep_setup_data(k, c->bp);
-	move_keep_add(k, (uintptr_t)c->m.ext, bp_e820_ext_size(c->m.cap), "setup_data");
-	move_keep_add(k, (uintptr_t)c->map.buf, c->map.capacity, "the EFI memory map");
-	for (UINTN i = 0; i < ST->NumberOfTableEntries; i++)
-		move_keep_add(k, (uintptr_t)ST->ConfigurationTable[i].VendorTable, 1, "a configuration table");
-	/* SizeOfImage: offset 56 of the optional header, PE32 and PE32+ (PE/COFF §3.4) */
-	move_keep_add(k, (uintptr_t)__ImageBase, get_le32(pe + 24 + 56), "handoff's image");
-	move_keep_add(k, ALIGN_DOWN(frame, EFI_PAGE_SIZE) - MOVE_STACK_BELOW, MOVE_STACK_BELOW + MOVE_STACK_ABOVE,
-		      "handoff's stack");
+	return move_keep_build(&c->keep, &(struct move_uses){
+		.bp = c->bp,
+		.cmdline = { l->cmdline_addr, l->cmdline_alloc },
+		.initrd = { l->initrd_addr, l->initrd_size }, /* also one taken in place */
+		.e820_ext = { (uintptr_t)c->m.ext, bp_e820_ext_size(c->m.cap) },
+		.map = { (uintptr_t)c->map.buf, c->map.capacity },
+		/* SizeOfImage: offset 56 of the optional header, PE32 and PE32+ (PE/COFF §3.4) */
+		.image = { (uintptr_t)__ImageBase, get_le32(pe + 24 + 56) },
+		.frame = frame,
+		.st = ST,
+	}, c->map.buf, c->map.size, c->map.desc_size);
+}
+
+/* The identity map the move runs on, [0, @top), so that it may overwrite
+ * the firmware's page tables (arch_move_begin()); kept like what it maps.
+ * None where paging is off for the move. */
+static EFI_STATUS move_paging(struct legacy_ctx *c, const struct boot_job *job, const struct linux_loaded *l,
+			      uint64_t top)
+{
+	int levels = arch_move_paging();
+	EFI_STATUS err;
+
+	if (!levels)
+		return EFI_SUCCESS;
+	c->pt.size = IDMAP_PAGES(top) * EFI_PAGE_SIZE;
+	err = pages_alloc_clear(job, l, c->pt.size, UINT64_MAX, &c->pt.addr);
+	if (EFI_ERROR(err))
+		return log_error_status(err, "no memory for the page tables of the move: %m");
+	move_keep_add(&c->keep, c->pt.addr, c->pt.size, "handoff's page tables");
+	c->cr3 = idmap_build((uint64_t *)(uintptr_t)c->pt.addr, c->pt.addr, top, levels);
+	return EFI_SUCCESS;
 }
 
 /* The move's check on today's map, before the exit: the final map
- * (fill_from_final_map()) must say the same, so a refusal is said here. */
+ * (fill_from_final_map()) must say the same, so a refusal is said here. The
+ * map is read before the page tables are allocated: they are kept by name,
+ * and the descriptors holding the firmware's tables stay as they were. */
 static EFI_STATUS move_predict(struct legacy_ctx *c, const struct boot_job *job, const struct linux_loaded *l,
 				uint64_t frame)
 {
 	struct memmap_buf *m = &c->map;
+	uint64_t top;
+	EFI_STATUS err;
 
 	c->move_to = l->move_to;
 	c->move_size = job->plan.kernel.alloc_size;
-	legacy_keep(c, l, frame);
+	c->move_bytes = job->plan.kernel.copy_size + job->plan.kernel.zero_size;
 	m->size = m->capacity;
 	if (BS->GetMemoryMap(&m->size, m->buf, &m->key, &m->desc_size, &m->desc_version) != EFI_SUCCESS)
 		return log_error_status(EFI_LOAD_ERROR, "cannot read the memory map");
+	top = legacy_keep(c, l, frame);
+	err = move_paging(c, job, l, top);
+	if (EFI_ERROR(err))
+		return err;
 	if (move_check(c->move_to, c->move_size, m->buf, m->size, m->desc_size, &c->keep, &c->verdict))
 		return move_refusal(job->kernel_path, c->move_to, c->move_size, &c->verdict);
 	return EFI_SUCCESS;
@@ -106,17 +128,6 @@ static EFI_STATUS alloc_map_buffers(struct legacy_ctx *c)
 	if (!c->m.scratch || !c->m.ext)
 		return log_error_status(EFI_OUT_OF_RESOURCES, "no memory for the e820 table");
 	return EFI_SUCCESS;
-}
-
-/* ExitBootServices was called and failed: the firmware may be half shut down
- * (UEFI 2.10 §7.4.6), so no console, no boot service, no menu. A reset is a
- * runtime service and brings an unattended machine back; if even that
- * returns, stop here rather than run on a broken firmware. */
-static __attribute__((noreturn)) void exit_boot_dead_end(EFI_STATUS err)
-{
-	RT->ResetSystem(EfiResetCold, err, 0, NULL);
-	for (;;)
-		__asm__ volatile("cli; hlt");
 }
 
 EFI_STATUS boot_legacy(const struct boot_job *job)
@@ -150,16 +161,17 @@ EFI_STATUS boot_legacy(const struct boot_job *job)
 	 * ends here too (docs/design.md "Kernels that are not relocatable"). */
 	err = exit_boot_services(BS, IH, &c.map, fill_from_final_map, &c, &called);
 	if (EFI_ERROR(err) && called)
-		exit_boot_dead_end(err);
+		exit_boot_dead_end(ST, err, "cannot boot");
 	if (EFI_ERROR(err) && c.verdict.why)
 		return move_refusal(job->kernel_path, c.move_to, c.move_size, &c.verdict);
 	if (EFI_ERROR(err))
 		return log_error_status(err, "%s: cannot prepare the final memory map: %m", job->kernel_path);
 	if (l.move_to) {
 		/* memmove: the staged copy may overlap its target; this code, this
-		 * frame and everything the kernel reads lie outside (c.keep) */
-		memmove((void *)(uintptr_t)l.move_to, (const void *)(uintptr_t)l.kernel_addr,
-			job->plan.kernel.copy_size + job->plan.kernel.zero_size);
+		 * frame, its page tables and everything the kernel reads lie
+		 * outside (c.keep) */
+		arch_move_begin(c.cr3);
+		memmove((void *)(uintptr_t)l.move_to, (const void *)(uintptr_t)l.kernel_addr, c.move_bytes);
 		l.kernel_addr = l.move_to;
 	}
 	arch_kernel_enter(l.kernel_addr, c.bp); /* no return: nothing above is undone */

@@ -155,6 +155,8 @@ EFI_STATUS loader_load(struct loader *l, EFI_HANDLE image)
 		load_type1_entries(l, &l->volumes[i]);
 		load_type2_entries(l, &l->volumes[i]);
 	}
+	/* a network boot that lost a file its entries.list vouches for boots nothing by itself */
+	l->force_menu = l->volumes[0].lost && *l->volumes[0].lost;
 	bls_sort(l->entries, l->n_entries);
 	loader_requests_read(&l->req);
 	l->default_idx = bls_find_default(l->entries, l->n_entries,

@@ -2,7 +2,7 @@
  * fails with EFI_INVALID_PARAMETER when MapKey is not current; the loader
  * must get the map again and retry, with no allocation in between). */
 #include "exit_boot.h"
-#include "core/platform.h"
+#include "core/log.h"
 
 EFI_STATUS memmap_buf_alloc(EFI_BOOT_SERVICES *bs, struct memmap_buf *ret)
 {
@@ -46,4 +46,18 @@ EFI_STATUS exit_boot_services(EFI_BOOT_SERVICES *bs, EFI_HANDLE image, struct me
 			return err;
 	}
 	return err;
+}
+
+/* UEFI 2.10 §7.4.6: after the first call of ExitBootServices, successful or
+ * not, a loader should call no boot service but the memory allocation ones,
+ * and the firmware may have shut part of itself down. ConOut is no boot
+ * service, and a failed call leaves it in the system table: the reason is
+ * worth the risk there, as the alternative is a reset nobody can explain. */
+void exit_boot_dead_end(const EFI_SYSTEM_TABLE *st, EFI_STATUS err, const char *why)
+{
+	if (st->ConOut)
+		log_error_status(err, "%s after ExitBootServices (%m): resetting", why);
+	st->RuntimeServices->ResetSystem(EfiResetCold, err, 0, NULL);
+	for (;;)
+		__asm__ volatile("cli; hlt");
 }

@@ -6,8 +6,10 @@
  * made (which the firmware's Exit() refuses, and Linux's stub then halts).
  * Both come back here instead, as Exit() does for StartImage (UEFI 2.10
  * §7.4.5): the entry's stack is left behind by a long jump, the menu shows
- * why. */
+ * why. Not after the entry called ExitBootServices: then the only way back
+ * is a reset (§7.4.6). */
 #include "exit_guard.h"
+#include "exit_boot.h"
 #include "core/crc32.h"
 #include "core/log.h"
 #include "core/str16.h"
@@ -107,7 +109,8 @@ static EFI_STATUS EFIAPI guard_exit(EFI_HANDLE image, EFI_STATUS status, UINTN d
 {
 	struct exit_guard *g = active;
 
-	if (image != g->handle)
+	/* after ExitBootServices not even another image's Exit() goes to the firmware */
+	if (image != g->handle && !g->exit_boot_called)
 		return g->exit(image, status, data_size, data);
 	g->status = status;
 	g->data_size = data ? data_size : 0;
@@ -115,29 +118,52 @@ static EFI_STATUS EFIAPI guard_exit(EFI_HANDLE image, EFI_STATUS status, UINTN d
 	guard_longjmp(g->jmp);
 }
 
-bool exit_guard_call(struct exit_guard *g, EFI_BOOT_SERVICES *bs, EFI_HANDLE handle, exit_guard_fn fn, void *ctx)
+static EFI_STATUS EFIAPI guard_exit_boot_services(EFI_HANDLE image, UINTN map_key)
+{
+	struct exit_guard *g = active;
+
+	g->exit_boot_called = true; /* before: a failed call may have stopped things too */
+	return g->exit_boot_services(image, map_key);
+}
+
+bool exit_guard_exit_boot_called(void)
+{
+	return active && active->exit_boot_called;
+}
+
+/* The hooks in @bs, or the firmware's again; the table's CRC32 after (§4.2). */
+static void guard_hook(struct exit_guard *g, EFI_EXIT exit, EFI_EXIT_BOOT_SERVICES exit_boot_services)
+{
+	g->bs->Exit = exit;
+	g->bs->ExitBootServices = exit_boot_services;
+	bs_table_crc_update(g->bs);
+}
+
+bool exit_guard_call(struct exit_guard *g, EFI_SYSTEM_TABLE *st, EFI_HANDLE handle, exit_guard_fn fn, void *ctx)
 {
 	struct exit_guard *volatile guard = g;
 	volatile bool gave_up = false;
 
-	*g = (struct exit_guard){ .bs = bs, .handle = handle };
-	if (active || !bs_table_hookable(bs)) {
+	*g = (struct exit_guard){ .st = st, .bs = st->BootServices, .handle = handle };
+	if (active || !bs_table_hookable(g->bs)) {
 		fn(ctx);
 		return false;
 	}
-	g->exit = bs->Exit;
+	g->exit = g->bs->Exit;
+	g->exit_boot_services = g->bs->ExitBootServices;
 	active = g;
-	bs->Exit = guard_exit;
-	bs_table_crc_update(bs);
+	guard_hook(g, guard_exit, guard_exit_boot_services);
 	if (guard_setjmp(g->jmp) == 0)
 		fn(ctx);
 	else
 		gave_up = true;
 	g = guard;
 	/* an Exit() hook installed inside (timer_quiet.c) was undone there */
-	g->bs->Exit = g->exit;
-	bs_table_crc_update(g->bs);
+	guard_hook(g, g->exit, g->exit_boot_services);
 	active = NULL;
+	/* a return is giving up too, with no status of its own */
+	if (g->exit_boot_called)
+		exit_boot_dead_end(g->st, gave_up ? g->status : EFI_LOAD_ERROR, "the kernel's EFI stub gave up");
 	return gave_up;
 }
 

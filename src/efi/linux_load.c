@@ -79,11 +79,10 @@ static EFI_STATUS load_kernel(const struct boot_job *job, struct linux_loaded *l
 	return EFI_SUCCESS;
 }
 
-/* Pages below @max_end, clear of the range the kernel moves to after the
- * exit (boot_legacy()): where the firmware hands out pages in it, ask again
- * below it, then give the first ones back. */
-static EFI_STATUS pages_alloc_clear(const struct boot_job *job, const struct linux_loaded *l, uint64_t size,
-				    uint64_t max_end, uint64_t *ret)
+/* Where the firmware hands out pages in the range the kernel moves to, ask
+ * again below it, then give the first ones back. */
+EFI_STATUS pages_alloc_clear(const struct boot_job *job, const struct linux_loaded *l, uint64_t size,
+			     uint64_t max_end, uint64_t *ret)
 {
 	uint64_t a;
 	EFI_STATUS err = pages_alloc(size, EFI_PAGE_SIZE, max_end, ret);

@@ -20,20 +20,24 @@ struct loader {
 	bool secure_boot;             /* sb_enforced() */
 	enum sb_mode sb_mode;         /* sb_mode(): what the kernel is told */
 	bool editor;                  /* cfg_editor_allowed() */
+	bool force_menu;              /* no countdown: a boot failed, or the boot volume lost a file */
 };
 
 /* entries.c */
-/** loader_load() - volume, loader.conf, Type #1 and Type #2 entries; problems are logged. */
+/**
+ * loader_load() - volume, loader.conf, Type #1 and Type #2 entries; problems
+ * are logged. force_menu when the boot volume lost a file it vouched for.
+ */
 EFI_STATUS loader_load(struct loader *l, EFI_HANDLE image);
 
 /* menu.c */
 #define MENU_EXIT SIZE_MAX
 /**
- * menu_choose() - show the menu (or honour the timeout) and return the chosen
- * entry index, or MENU_EXIT. *@ret_cmdline is a new command line when the
- * user edited it, else NULL.
+ * menu_choose() - show the menu (or honour the timeout; none with
+ * @l->force_menu) and return the chosen entry index, or MENU_EXIT.
+ * *@ret_cmdline is a new command line when the user edited it, else NULL.
  */
-size_t menu_choose(struct loader *l, bool force_menu, char **ret_cmdline);
+size_t menu_choose(struct loader *l, char **ret_cmdline);
 
 /* loader_info.c */
 /** loader_info_publish() - the Boot Loader Interface variables (LoaderInfo, LoaderEntries, ...). */
@@ -54,10 +58,10 @@ EFI_STATUS sb_enroll(const struct loader *l, const char *dir);
 /**
  * sb_enroll_offer() - in Setup Mode, as loader.conf's secure-boot-enroll says
  * (sb_enroll_decide()): an entry per \loader\keys\NAME after the others,
- * and \loader\keys\auto enrolled at once. Return: true when that was
- * aborted or failed (the menu is shown, without countdown).
+ * and \loader\keys\auto enrolled at once; when that was aborted or failed,
+ * @l->force_menu (the menu, without countdown, the reason under it).
  */
-bool sb_enroll_offer(struct loader *l, const struct sb_vars *sb);
+void sb_enroll_offer(struct loader *l, const struct sb_vars *sb);
 
 /* boot_count.c */
 /**

@@ -8,7 +8,6 @@ EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
 	struct loader l = { 0 };
 	struct sb_vars sb;
-	bool force_menu = false;
 	EFI_STATUS err;
 
 	efi_init(image, systab);
@@ -23,11 +22,11 @@ EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	l.secure_boot = sb_enforced(&sb);
 	l.sb_mode = sb_mode(&sb);
 	l.editor = cfg_editor_allowed(&l.cfg, l.secure_boot);
-	force_menu = sb_enroll_offer(&l, &sb);
+	sb_enroll_offer(&l, &sb);
 	loader_info_publish(&l, image);
 	for (;;) {
 		char *cmdline = NULL;
-		size_t idx = menu_choose(&l, force_menu, &cmdline);
+		size_t idx = menu_choose(&l, &cmdline);
 
 		if (idx == MENU_EXIT)
 			return EFI_ABORTED;
@@ -35,6 +34,6 @@ EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		boot_entry(&l, l.entries[idx], cmdline);
 		mem_free(cmdline);
 		/* Back here only on failure: the menu shows the reason (con_problems). */
-		force_menu = true;
+		l.force_menu = true;
 	}
 }

@@ -92,18 +92,18 @@ static bool key_pending(void)
 	return ST->ConIn->ReadKeyStroke(ST->ConIn, &key) == EFI_SUCCESS;
 }
 
-static uint32_t initial_countdown(const struct loader *l, bool force_menu)
+static uint32_t initial_countdown(const struct loader *l)
 {
 	uint32_t t = l->cfg.timeout_sec;
 
-	if (force_menu || t == CFG_TIMEOUT_MENU_FORCE)
+	if (l->force_menu || t == CFG_TIMEOUT_MENU_FORCE)
 		return CFG_TIMEOUT_UNSET; /* no countdown: wait for the user */
 	return t == CFG_TIMEOUT_UNSET ? 0 : t;
 }
 
-size_t menu_choose(struct loader *l, bool force_menu, char **ret_cmdline)
+size_t menu_choose(struct loader *l, char **ret_cmdline)
 {
-	uint32_t countdown = initial_countdown(l, force_menu);
+	uint32_t countdown = initial_countdown(l);
 	size_t sel = l->default_idx;
 	EFI_INPUT_KEY key;
 

@@ -27,18 +27,19 @@ struct net_source {
 };
 
 /* One download: shown on the console once it takes a second, refused once
- * nothing arrives for NET_STALL_SEC (net_progress.c). */
+ * nothing arrives for NET_STALL_SEC by the firmware's clock (net_progress.c). */
 #define NET_STALL_SEC 15u
 struct net_progress {
 	const char *url;
 	uint64_t done, total;
-	EFI_EVENT timer;                    /* periodic, one second */
-	unsigned ticks, last_data;          /* seconds since the start, and when bytes last came */
+	EFI_EVENT timer;                    /* periodic, one second: the progress line */
+	EFI_EVENT deadline;                 /* NET_STALL_SEC after the start, or after bytes last came */
+	bool shown;                         /* a progress line was printed */
 };
 void net_progress_start(struct net_progress *p, const char *url, uint64_t total);
 /** net_progress_add() - @n more bytes arrived. */
 void net_progress_add(struct net_progress *p, uint64_t n);
-/** net_progress_stalled() - count the seconds, show the progress; true when nothing came for NET_STALL_SEC. */
+/** net_progress_stalled() - show the progress each second; true once nothing came for NET_STALL_SEC. */
 bool net_progress_stalled(struct net_progress *p);
 void net_progress_end(struct net_progress *p);
 
@@ -69,9 +70,11 @@ uint8_t *net_buffer(const char *name, uint64_t size);
 /**
  * net_fs_mount() - the server's tree as a read-only root directory: reads
  * loader/entries.list (its entries are the tree's directory listing, its
- * pins checked on every file fetched) and loader/loader.conf (optional).
- * Takes @src. Return: EFI_SUCCESS, or EFI_OUT_OF_RESOURCES.
+ * pins checked on every file fetched) and loader/loader.conf (optional
+ * unless pinned). Takes @src. *@ret_lost becomes true once a line of
+ * entries.list cannot be read or a file it lists or pins cannot be had.
+ * Return: EFI_SUCCESS, or EFI_OUT_OF_RESOURCES.
  */
-EFI_STATUS net_fs_mount(struct net_source *src, EFI_FILE_PROTOCOL **ret_root);
+EFI_STATUS net_fs_mount(struct net_source *src, EFI_FILE_PROTOCOL **ret_root, const bool **ret_lost);
 
 #endif

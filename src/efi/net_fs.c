@@ -3,7 +3,9 @@
  * from a disk (README "Network boot"). A file is fetched whole when it is
  * opened, its entries.list pin checked, and then read from memory; directories
  * are what loader/entries.list names. The file closed last is kept, so that
- * opening it again (loader.conf, a UKI listed and then booted) fetches nothing. */
+ * opening it again (loader.conf, a UKI listed and then booted) fetches nothing.
+ * A file entries.list names that cannot be had, or a line of it that cannot
+ * be read, marks the volume lost: the loader then boots nothing by itself. */
 #include "net.h"
 #include "core/fmt.h"
 #include "core/net_list.h"
@@ -19,6 +21,7 @@ struct net_fs {
 	char *kept_path;              /* the file closed last (or known missing: kept_data NULL) */
 	uint8_t *kept_data;
 	uint64_t kept_size;
+	bool lost;                    /* net_fs_mount(): a file entries.list vouches for could not be had */
 };
 
 struct net_file {
@@ -71,26 +74,32 @@ static EFI_STATUS check_pin(const struct net_fs *fs, const char *path, const cha
 				url, hex);
 }
 
+/* @path's bytes, pin checked; a file entries.list vouches for is never quietly missing. */
 static EFI_STATUS fetch(struct net_fs *fs, const char *path, bool quiet_missing, uint8_t **ret, uint64_t *ret_size)
 {
 	_cleanup_free_ char *tftp_file = NULL;
 	_cleanup_free_ char *url = fs_url(fs, path, &tftp_file);
-	EFI_STATUS err;
+	bool vouched = net_list_vouches(&fs->list, path);
+	EFI_STATUS err = EFI_OUT_OF_RESOURCES;
 
+	quiet_missing &= !vouched;
 	if (!url)
-		return log_error_status(EFI_OUT_OF_RESOURCES, "%s: out of memory, or too long a URL", path);
-	err = fs->src.pxe ? net_tftp_get(&fs->src, tftp_file, url, quiet_missing, ret, ret_size)
-			  : net_http_get(&fs->src, url, quiet_missing, ret, ret_size);
+		log_error("%s: out of memory, or too long a URL", path);
+	else
+		err = fs->src.pxe ? net_tftp_get(&fs->src, tftp_file, url, quiet_missing, ret, ret_size)
+				  : net_http_get(&fs->src, url, quiet_missing, ret, ret_size);
+	/* refused: nothing of it may stay where the caller (and then keep()) would find it */
 	if (!EFI_ERROR(err) && EFI_ERROR(err = check_pin(fs, path, url, *ret, *ret_size)))
-		mem_free(*ret);
+		mem_free(TAKE_PTR(*ret)), *ret_size = 0;
+	fs->lost |= EFI_ERROR(err) && vouched;
 	return err;
 }
 
 /* Keep the closed file's bytes (or the fact that it is missing), dropping the previous one. */
 static void keep(struct net_fs *fs, char *path, uint8_t *data, uint64_t size)
 {
-	mem_free(fs->kept_path);
-	mem_free(fs->kept_data);
+	mem_free(TAKE_PTR(fs->kept_path));
+	mem_free(TAKE_PTR(fs->kept_data));
 	fs->kept_path = path;
 	fs->kept_data = data;
 	fs->kept_size = size;
@@ -285,7 +294,7 @@ static EFI_FILE_PROTOCOL *new_file(struct net_fs *fs, char *path)
 	return &f->proto;
 }
 
-/* entries.list (bad lines named by its path); without it no entries, said once. */
+/* entries.list (bad lines named by its path, and the volume lost); without it no entries, said once. */
 static void read_list(struct net_fs *fs)
 {
 	_cleanup_free_ uint8_t *text = NULL;
@@ -293,9 +302,10 @@ static void read_list(struct net_fs *fs)
 
 	if (fetch(fs, LIST_PATH, /* quiet_missing= */ false, &text, &size) == EFI_SUCCESS)
 		net_list_parse((const char *)text, (size_t)size, LIST_PATH, &fs->list);
+	fs->lost = fs->list.n_errors > 0;
 }
 
-EFI_STATUS net_fs_mount(struct net_source *src, EFI_FILE_PROTOCOL **ret_root)
+EFI_STATUS net_fs_mount(struct net_source *src, EFI_FILE_PROTOCOL **ret_root, const bool **ret_lost)
 {
 	struct net_fs *fs = mem_zalloc(sizeof(*fs));
 	char *conf_path = fmt_asprintf("%s", CONF_PATH), *root = fmt_asprintf("%s", "");
@@ -310,10 +320,11 @@ EFI_STATUS net_fs_mount(struct net_source *src, EFI_FILE_PROTOCOL **ret_root)
 	}
 	fs->src = *src;
 	read_list(fs);
-	/* loader.conf is optional, as on a disk: a server without one is not an error */
+	/* loader.conf is optional, as on a disk (unless entries.list pins it) */
 	if (fetch(fs, CONF_PATH, /* quiet_missing= */ true, &conf, &conf_size) != EFI_SUCCESS)
 		conf = NULL;
 	keep(fs, conf_path, conf, conf_size);
+	*ret_lost = &fs->lost;
 	*ret_root = new_file(fs, root);
 	return *ret_root ? EFI_SUCCESS : EFI_OUT_OF_RESOURCES;
 }

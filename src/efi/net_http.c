@@ -100,25 +100,22 @@ static EFI_STATUS send_get(struct http_get *g)
 	return EFI_SUCCESS;
 }
 
-/* Content-Length from the headers the driver allocated, which are freed here. */
-static bool take_length(EFI_HTTP_MESSAGE *msg, uint64_t *ret)
+/* The body's length from the headers the driver allocated (http_body_length()), which are freed here. */
+static const char *take_length(EFI_HTTP_MESSAGE *msg, uint64_t *ret)
 {
-	bool found = false;
+	const char *why = http_body_length(msg->Headers, msg->Headers ? msg->HeaderCount : 0, ret);
 
 	for (UINTN i = 0; msg->Headers && i < msg->HeaderCount; i++) {
-		EFI_HTTP_HEADER *h = &msg->Headers[i];
-
-		if (!found && h->FieldName && h->FieldValue && ascii_strcaseeq((char *)h->FieldName, "Content-Length"))
-			found = http_content_length((char *)h->FieldValue, ret);
-		BS->FreePool(h->FieldName);
-		BS->FreePool(h->FieldValue);
+		BS->FreePool(msg->Headers[i].FieldName);
+		BS->FreePool(msg->Headers[i].FieldValue);
 	}
 	if (msg->Headers)
-		BS->FreePool(msg->Headers);
-	return found;
+		BS->FreePool(TAKE_PTR(msg->Headers));
+	return why;
 }
 
-/* The status line and headers: 200 with a Content-Length is the only answer taken. */
+/* The status line and headers: 200 with one valid Content-Length is the only
+ * answer taken; a status the firmware cannot name (0) never passes for it. */
 static EFI_STATUS read_head(struct http_get *g, bool quiet_missing, uint64_t *ret_size)
 {
 	EFI_HTTP_RESPONSE_DATA rsp = { HTTP_STATUS_UNSUPPORTED_STATUS };
@@ -127,7 +124,7 @@ static EFI_STATUS read_head(struct http_get *g, bool quiet_missing, uint64_t *re
 	EFI_STATUS err = http_run(g, &t, /* request= */ false);
 	unsigned status = http_status_number(rsp.StatusCode);
 	/* Only a successful answer surely owns its headers (on some errors the driver freed them). */
-	bool has_length = !EFI_ERROR(err) && take_length(&msg, ret_size);
+	const char *why = EFI_ERROR(err) ? NULL : take_length(&msg, ret_size);
 
 	if (status == 404 && quiet_missing)
 		return EFI_NOT_FOUND;
@@ -137,8 +134,10 @@ static EFI_STATUS read_head(struct http_get *g, bool quiet_missing, uint64_t *re
 	if (EFI_ERROR(err))
 		return log_error_status(err, "%s: no answer%s: %m", g->url,
 					err == EFI_TIMEOUT ? " (timed out)" : "");
-	if (!has_length)
-		return log_error_status(EFI_PROTOCOL_ERROR, "%s: no Content-Length in the answer", g->url);
+	if (!status)
+		why = "an unknown HTTP status";
+	if (why)
+		return log_error_status(EFI_PROTOCOL_ERROR, "%s: the answer has %s", g->url, why);
 	return EFI_SUCCESS;
 }
 

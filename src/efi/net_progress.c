@@ -1,43 +1,58 @@
 /* Download progress (README "Network boot"): a download that takes more than
  * a second shows how far it is on the console, one line rewritten each
  * second; one that receives nothing for NET_STALL_SEC is given up, so a dead
- * server sends the user back to the menu instead of hanging. Seconds come
- * from a periodic timer event (UEFI 2.10 §7.1, SetTimer), checked by the
- * download loop: no notification function, nothing printed behind its back. */
+ * server sends the user back to the menu instead of hanging. Two timer
+ * events (UEFI 2.10 §7.1, SetTimer): a periodic one for the line, and a
+ * deadline set again whenever bytes come. The deadline is the firmware's
+ * clock, not a count of the loop's checks, so the time a firmware call spends
+ * blocked counts in full: the first check after it gives up. Both are
+ * checked by the download loop: no notification function, nothing printed
+ * behind its back. */
 #include "net.h"
 
 #define SECOND_100NS 10000000u
 
+/* A timer event set to @type after @t (100 ns units), or NULL when the firmware has none. */
+static EFI_EVENT timer(EFI_TIMER_DELAY type, uint64_t t)
+{
+	EFI_EVENT e;
+
+	if (BS->CreateEvent(EVT_TIMER, 0, NULL, NULL, &e) != EFI_SUCCESS)
+		return NULL; /* no progress line, or no stall limit: the firmware's own timeouts remain */
+	BS->SetTimer(e, type, t);
+	return e;
+}
+
 void net_progress_start(struct net_progress *p, const char *url, uint64_t total)
 {
 	*p = (struct net_progress){ .url = url, .total = total };
-	if (BS->CreateEvent(EVT_TIMER, 0, NULL, NULL, &p->timer) != EFI_SUCCESS)
-		p->timer = NULL; /* no progress and no stall limit: the firmware's own timeouts remain */
-	else
-		BS->SetTimer(p->timer, TimerPeriodic, SECOND_100NS);
+	p->timer = timer(TimerPeriodic, SECOND_100NS);
+	p->deadline = timer(TimerRelative, NET_STALL_SEC * SECOND_100NS);
 }
 
 void net_progress_add(struct net_progress *p, uint64_t n)
 {
 	p->done += n;
-	p->last_data = p->ticks;
+	if (p->deadline)
+		BS->SetTimer(p->deadline, TimerRelative, NET_STALL_SEC * SECOND_100NS);
 }
 
 bool net_progress_stalled(struct net_progress *p)
 {
-	if (!p->timer || BS->CheckEvent(p->timer) != EFI_SUCCESS)
-		return false;
-	p->ticks++;
-	con_print("\r%s: %llu of %llu KiB", p->url, (unsigned long long)(p->done >> 10),
-		  (unsigned long long)(p->total >> 10));
-	return p->ticks - p->last_data >= NET_STALL_SEC;
+	if (p->timer && BS->CheckEvent(p->timer) == EFI_SUCCESS) {
+		p->shown = true;
+		con_print("\r%s: %llu of %llu KiB", p->url, (unsigned long long)(p->done >> 10),
+			  (unsigned long long)(p->total >> 10));
+	}
+	return p->deadline && BS->CheckEvent(p->deadline) == EFI_SUCCESS;
 }
 
 void net_progress_end(struct net_progress *p)
 {
-	if (!p->timer)
-		return;
-	BS->CloseEvent(p->timer);
-	if (p->ticks)
+	if (p->timer)
+		BS->CloseEvent(p->timer);
+	if (p->deadline)
+		BS->CloseEvent(p->deadline);
+	if (p->shown)
 		con_print("\n");
 }

@@ -3,7 +3,10 @@
  * server its DHCP answer named (src/core/dhcp.c). A file is read whole: its
  * size first (tsize), then its bytes into a buffer of exactly that size. The
  * read blocks inside the firmware; a callback (§24.4), installed only while
- * it runs, counts the packets for the progress line. */
+ * it runs, counts the new data for the progress line and aborts the read
+ * once nothing new came for NET_STALL_SEC. The specification calls it while
+ * the base code waits for a packet too; edk2 calls it only for new data, and
+ * its own retries (6 of 4 s) end a transfer from a silent server. */
 #include "net.h"
 #include "core/dhcp.h"
 #include "core/fmt.h"
@@ -13,6 +16,7 @@
 /* The largest block one Ethernet frame carries: 1500 - IPv4 20 - UDP 8 - TFTP 4. */
 #define TFTP_BLOCK 1468u
 #define TFTP_HEADER 4          /* RFC 1350 §5: opcode and block number before a DATA packet's bytes */
+#define TFTP_DATA 3            /* RFC 1350 §5 opcode */
 #define TFTP_FILE_NOT_FOUND 1 /* RFC 1350 §5 error code */
 
 static const EFI_GUID pxe_guid = EFI_PXE_BASE_CODE_PROTOCOL_GUID;
@@ -27,17 +31,27 @@ static EFI_STATUS tftp(const struct net_source *src, EFI_PXE_BASE_CODE_TFTP_OPCO
 }
 
 static struct net_progress *counting; /* the download the callback counts */
+static unsigned last_block;            /* of the DATA packet counted last */
+static bool stalled;                   /* the callback aborted the read */
 
+/* Only installed while a file is read; edk2 passes the function of the last
+ * Dhcp(), not MTFTP. A DATA packet of another block than the last is new
+ * data: a server repeating a block, or other packets, move nothing. */
 static EFI_PXE_BASE_CODE_CALLBACK_STATUS EFIAPI packet_seen(EFI_PXE_BASE_CODE_CALLBACK_PROTOCOL *this,
 							    EFI_PXE_BASE_CODE_FUNCTION function, BOOLEAN received,
 							    UINT32 len, EFI_PXE_BASE_CODE_PACKET *packet)
 {
-	/* only installed while a file is read; edk2 passes the function of the last Dhcp(), not MTFTP */
-	if (counting && received && len > TFTP_HEADER) {
+	const uint8_t *p = packet ? packet->Raw : NULL;
+
+	if (!counting)
+		return EFI_PXE_BASE_CODE_CALLBACK_STATUS_CONTINUE;
+	if (received && p && len > TFTP_HEADER && p[0] == 0 && p[1] == TFTP_DATA &&
+	    (unsigned)(p[2] << 8 | p[3]) != last_block) {
+		last_block = p[2] << 8 | p[3];
 		net_progress_add(counting, len - TFTP_HEADER);
-		net_progress_stalled(counting);
 	}
-	return EFI_PXE_BASE_CODE_CALLBACK_STATUS_CONTINUE;
+	stalled = net_progress_stalled(counting);
+	return stalled ? EFI_PXE_BASE_CODE_CALLBACK_STATUS_ABORT : EFI_PXE_BASE_CODE_CALLBACK_STATUS_CONTINUE;
 }
 
 static EFI_PXE_BASE_CODE_CALLBACK_PROTOCOL callback = { EFI_PXE_BASE_CODE_CALLBACK_PROTOCOL_REVISION, packet_seen };
@@ -52,10 +66,14 @@ static EFI_STATUS read_counted(const struct net_source *src, void *buf, UINT64 *
 	EFI_STATUS err;
 
 	net_progress_start(&p, name, *size);
+	last_block = 0; /* blocks count from 1 */
+	stalled = false;
 	if (BS->InstallProtocolInterface(&h, &callback_guid, EFI_NATIVE_INTERFACE, &callback) == EFI_SUCCESS &&
 	    src->pxe->SetParameters(src->pxe, NULL, NULL, NULL, NULL, &on) == EFI_SUCCESS)
 		counting = &p;
 	err = tftp(src, EFI_PXE_BASE_CODE_TFTP_READ_FILE, buf, size, path);
+	if (stalled)
+		err = EFI_TIMEOUT; /* our abort, not the server's */
 	if (counting)
 		src->pxe->SetParameters(src->pxe, NULL, NULL, NULL, NULL, &off);
 	counting = NULL;
@@ -127,7 +145,7 @@ EFI_STATUS net_tftp_source(EFI_HANDLE device, struct net_source *ret)
 	if (m->UsingIpv6)
 		return log_error_status(EFI_INVALID_PARAMETER, "PXE boot over IPv6 is not supported");
 	if (!boot_file(m, &boot))
-		return log_error_status(EFI_NOT_FOUND, "PXE boot: the DHCP answer names no boot file or server");
+		return log_error_status(EFI_NOT_FOUND, "PXE boot: the DHCP answer names no usable boot file or server");
 	ret->pxe = pxe;
 	ret->pxe_handle = device;
 	memcpy(ret->server.v4.Addr, boot.server, sizeof(boot.server));

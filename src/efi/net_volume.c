@@ -2,11 +2,14 @@
  * HTTP Boot or PXE started handoff from has no file system, so the server is
  * the volume (net_fs.c). The URL handoff came from goes into the Boot Loader
  * Interface's LoaderDeviceURL, the counterpart of LoaderDevicePartUUID, as
- * systemd (since 258) names it. */
+ * systemd (since 258) names it: the http(s) URL as the firmware has it (no
+ * control character, space or byte beyond ASCII: net_url_is_http()), or
+ * "tftp://SERVER/" and the boot file percent-encoded (RFC 3986 §2.1). */
 #include "net.h"
 #include "loader_vars.h"
 #include "volumes.h"
 #include "core/fmt.h"
+#include "core/netboot.h"
 
 static const EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 static const EFI_GUID sfs_guid = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID;
@@ -25,12 +28,12 @@ EFI_STATUS net_volume_open(EFI_HANDLE device, struct volume *vol)
 	err = EFI_ERROR(err) ? EFI_UNSUPPORTED : net_http_source(dp, &src);
 	if (err == EFI_UNSUPPORTED && !src.loc)
 		err = net_tftp_source(device, &src);
-	if (!EFI_ERROR(err) && !(url = fmt_asprintf("%s%s", src.show, src.loc)))
+	if (!EFI_ERROR(err) && !(url = net_url_join(src.show, strlen(src.show), src.loc, /* encode= */ !!src.pxe)))
 		err = EFI_OUT_OF_RESOURCES;
 	if (!EFI_ERROR(err)) {
 		log_info("network boot from %s", url);
 		loader_var_set_str(u"LoaderDeviceURL", url);
-		err = net_fs_mount(&src, &vol->root);
+		err = net_fs_mount(&src, &vol->root, &vol->lost);
 	}
 	if (EFI_ERROR(err)) {
 		mem_free(src.loc);

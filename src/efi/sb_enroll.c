@@ -74,7 +74,7 @@ EFI_STATUS sb_enroll(const struct loader *l, const char *dir)
 	return err;
 }
 
-bool sb_enroll_offer(struct loader *l, const struct sb_vars *sb)
+void sb_enroll_offer(struct loader *l, const struct sb_vars *sb)
 {
 	static const char auto_dir[] = SB_KEYS_DIR "\\auto"; /* FAT: any case, as systemd-boot */
 	enum sb_enroll_do what = sb_enroll_decide(l->cfg.sb_enroll, sb, in_virtual_machine());
@@ -84,7 +84,7 @@ bool sb_enroll_offer(struct loader *l, const struct sb_vars *sb)
 
 	/* Keys from the loader's own disk only: whoever answers a network boot must not choose the PK. */
 	if (what == SB_ENROLL_NOTHING || l->volumes[0].network)
-		return false;
+		return;
 	/* Entries only beside entries that boot: a key set is never the default. */
 	if (l->n_entries && file_list_dir(root, SB_KEYS_DIR, NULL, &names, &n) == EFI_SUCCESS) {
 		for (size_t i = 0; i < n; i++)
@@ -92,8 +92,9 @@ bool sb_enroll_offer(struct loader *l, const struct sb_vars *sb)
 		strv_free(names, n);
 	}
 	if (what != SB_ENROLL_AUTO || file_open(root, auto_dir, &h) != EFI_SUCCESS)
-		return false;
+		return;
 	file_close(h);
 	/* sb_enroll() returns only when aborted or refused: then the menu, the reason under it. */
-	return sb_enroll(l, auto_dir) != EFI_SUCCESS;
+	if (sb_enroll(l, auto_dir) != EFI_SUCCESS)
+		l->force_menu = true;
 }

@@ -52,6 +52,8 @@ void timer_quiet_end(struct timer_quiet *q)
 	q->bs->Exit = q->exit;
 	bs_table_crc_update(q->bs);
 	hooked = NULL;
-	q->timer->SetTimerPeriod(q->timer, q->period);
+	/* after ExitBootServices the timer is not the firmware's to run (UEFI 2.10 §7.4.6) */
+	if (!exit_guard_exit_boot_called())
+		q->timer->SetTimerPeriod(q->timer, q->period);
 	q->timer = NULL;
 }

@@ -4,8 +4,11 @@
  * remove` rewrite it wherever it exists: one line per file in
  * loader/entries/ (*.conf) and EFI/Linux/ (*.efi), sorted, after the lines
  * the tool does not own (comments, "sha256 HEX PATH" pins, other paths),
- * which are kept as they were. */
+ * which are kept as they were. A file whose name the loader would refuse in
+ * the list (a blank, '#' or control character: net_list_word_ok()) is left
+ * out, with a warning. */
 #include "tool.h"
+#include "core/net_list.h"
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +49,7 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The entry files of @root, "DIR/NAME" each, sorted. */
+/* The entry files of @root, "DIR/NAME" each, sorted; those the loader cannot list, said and left out. */
 static size_t list_entries(const char *root, char ***ret)
 {
 	char **v = NULL;
@@ -59,9 +62,14 @@ static size_t list_entries(const char *root, char ***ret)
 
 		while (d && (de = readdir(d))) {
 			char *rel = xasprintf("%s/%s", entry_dirs[i].dir, de->d_name), *full = path_join(root, rel);
+			size_t len = strlen(de->d_name);
+			bool entry = de->d_name[0] != '.' && has_suffix(de->d_name, len, entry_dirs[i].suffix) &&
+				     is_file(full);
 
-			if (de->d_name[0] != '.' && has_suffix(de->d_name, strlen(de->d_name), entry_dirs[i].suffix) &&
-			    is_file(full)) {
+			if (entry && !net_list_word_ok(de->d_name, len)) {
+				log_warning("%s: a blank, '#' or control character in the name: not listed in %s "
+					    "(a network boot could not offer it)", rel, NETLIST_PATH);
+			} else if (entry) {
 				v = xrealloc(v, (n + 1) * sizeof(*v));
 				v[n++] = TAKE_PTR(rel);
 			}

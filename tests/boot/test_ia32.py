@@ -13,6 +13,7 @@ kernels without the 32-bit entries are refused by name, back to the menu.
 import os
 import struct
 
+import test_loader
 from harness import case, esp, loaders, qemu
 from harness.esp import entry
 from harness.paths import INITRD, K612, KERNEL, LOADER32, root_path
@@ -27,8 +28,8 @@ def esp32_tree(kernel, initrd, entries, loader_conf, extra_files=None):
                            initrd=initrd)
 
 
-def boot32(tree, keys=()):
-    return qemu.run_qemu(esp.image(tree), TIMEOUT, keys=keys, ia32=True)
+def boot32(tree, keys=(), extra_args=()):
+    return qemu.run_qemu(esp.image(tree), TIMEOUT, keys=keys, ia32=True, extra_args=extra_args)
 
 
 def check_mixed_mode_boot(res, initrd, options, scheme, entry_id):
@@ -76,6 +77,20 @@ EXIT_CALL_32 = bytes([
 ])
 
 
+# The same after a call of ExitBootServices (0x80 in the 32-bit boot
+# services, UEFI 2.10 §4.4) with a MapKey no GetMemoryMap gave (~0: refused,
+# and the firmware may have stopped part of itself, §7.4.6); cdecl, the
+# caller pops the arguments, so EXIT_CALL_32 finds its stack as at the entry.
+EXIT_BOOT_CALL_32 = bytes([
+    0x8b, 0x44, 0x24, 0x08,                 # mov eax, [esp+8]     system table
+    0x8b, 0x40, 0x3c,                       # mov eax, [eax+0x3c]  BootServices
+    0x6a, 0xff,                             # push -1              MapKey
+    0xff, 0x74, 0x24, 0x08,                 # push [esp+8]         the image handle
+    0xff, 0x90, 0x80, 0x00, 0x00, 0x00,     # call [eax+0x80]      ExitBootServices()
+    0x83, 0xc4, 0x08,                       # add esp, 8
+]) + EXIT_CALL_32
+
+
 def compat_entry_offset(data):
     """File offset of the IA-32 entry named by the first .compat record
     (type 1, size 8, machine, entry RVA: Linux arch/x86/boot/header.S)."""
@@ -90,13 +105,14 @@ def compat_entry_offset(data):
     raise AssertionError(".compat entry RVA %#x in no section" % rva)
 
 
-def patched(kernel, xloadflags=None, drop_compat=False, handover_returns=False, exits_at=None):
+def patched(kernel, xloadflags=None, drop_compat=False, handover_returns=False, exits_at=None,
+            exit_code=EXIT_CALL_32):
     """Debian's kernel with other xloadflags (boot.rst 0x236), its .compat
     record's type set to 0 (end of list: no IA-32 entry), a bare `ret` at its
     32-bit handover entry (handover_offset in the protected-mode part,
-    boot.rst "EFI Handover Protocol"), or EXIT_CALL_32 at that entry
-    (exits_at="handover") or at the .compat one (exits_at="compat"): control
-    comes back to the loader with boot services up."""
+    boot.rst "EFI Handover Protocol"), or @exit_code (EXIT_CALL_32: control
+    comes back to the loader with boot services up) at that entry
+    (exits_at="handover") or at the .compat one (exits_at="compat")."""
     data = bytearray(kernel)
     handover = ((data[0x1f1] or 4) + 1) * 512 + struct.unpack_from("<I", data, 0x264)[0]
     if xloadflags is not None:
@@ -105,7 +121,7 @@ def patched(kernel, xloadflags=None, drop_compat=False, handover_returns=False, 
         data[handover] = 0xc3
     if exits_at:
         at = handover if exits_at == "handover" else compat_entry_offset(data)
-        data[at:at + len(EXIT_CALL_32)] = EXIT_CALL_32
+        data[at:at + len(exit_code)] = exit_code
     if drop_compat:
         pe = struct.unpack_from("<I", data, 0x3c)[0]
         nsec, opt_size = struct.unpack_from("<H", data, pe + 6)[0], struct.unpack_from("<H", data, pe + 20)[0]
@@ -177,6 +193,24 @@ def test_ia32_a_kernel_that_gives_up_gets_the_menu_back():
         qemu.expect(res.time_of(msg) is not None, "message %r" % msg, res)
     qemu.expect_eq(res.keys_pending, [], "all menu keys read (the menu came back each time and reads keys)", res)
     check_mixed_mode_boot(res, K61[1], good, "handover", "a4")
+
+
+@case.needs(LOADER32, *K61)
+def test_ia32_a_kernel_that_gives_up_after_exit_boot_services_resets():
+    """A mixed-mode kernel whose handover entry calls ExitBootServices, which
+    fails, and then gives up by Exit(): with the firmware maybe half shut
+    down (UEFI 2.10 §7.4.6) handoffia32 says why and resets (QEMU exits under
+    -no-reboot), leaving the firmware's tick stopped (timer_quiet.c); the
+    menu never comes back."""
+    kernel = open(root_path(K61[0]), "rb").read()
+    entries = {
+        "a1.conf": entry("Gives up late", "x", protocol="handover", linux="/late", sort_key="a1"),
+        "a2.conf": entry("Debian", "console=ttyS0 handoff.marker=ia32-not-after-a-reset panic=-1", sort_key="a2"),
+    }
+    tree = esp32_tree(*K61, entries, "timeout menu-force\n",
+                      {"late": patched(kernel, exits_at="handover", exit_code=EXIT_BOOT_CALL_32)})
+    res = boot32(tree, keys=[(test_loader.MENU, b"1")], extra_args=qemu.CPU_LOG_ARGS)
+    test_loader.expect_reset_after_exit_boot(res, "Gives up late", "Debian")
 
 
 @case.needs(LOADER32, *K61)

@@ -20,8 +20,8 @@ from harness.paths import INITRD, KERNEL, LOADER, TOOL, root_path
 TIMEOUT = 240
 
 
-def boot(tree, keys=(), timeout=TIMEOUT):
-    return qemu.run_qemu(esp.image(tree), timeout, keys=keys)
+def boot(tree, keys=(), timeout=TIMEOUT, extra_args=()):
+    return qemu.run_qemu(esp.image(tree), timeout, keys=keys, extra_args=extra_args)
 
 
 def check_loader_vars(res, init, scheme, entry_id):
@@ -78,6 +78,20 @@ case.each(globals(), scheme_test, {
 }, needs=(LOADER, KERNEL, INITRD))
 
 
+@case.needs(LOADER, KERNEL, INITRD)
+def test_loader_reads_through_the_firmware_what_fat_c_refuses():
+    """Large FAT files go around the firmware's FAT driver (src/efi/fat_fast.c)
+    only where src/core/fat.c finds the same file; it resolves no '.' or '..'
+    (OVMF's driver does), so a kernel and an initrd named through them are read
+    by the fallback to the firmware's driver, whole: Linux comes up with the
+    initrd's payload intact."""
+    options = "console=ttyS0 handoff.marker=fat-fallback panic=-1"
+    e = entry("Dots", options, linux="/debian/../debian/vmlinuz", initrds=("/debian/./initrd.img",))
+    res = qemu.run_qemu(esp.image(esp.loader_tree({"dots.conf": e})), TIMEOUT, stop_on=r"boot menu$|handoff: error:")
+    qemu.expect(not res.stopped, "the entry boots (no error, no menu)", res)
+    qemu.expect_linux_saw(res, options)
+
+
 RETURNS_C = b"unsigned long long __attribute__((ms_abi)) efi_main(void *image, void *systab) { return 0; }\n"
 
 
@@ -123,12 +137,27 @@ EXIT_CALL_64 = bytes([
 ])
 
 
-def gives_up_at_handover(kernel):
-    """The kernel with EXIT_CALL_64 at its 64-bit handover entry
+# What Linux's stub does when ExitBootServices fails for good, in short: the
+# call (ExitBootServices at 0xe8 in the boot services, UEFI 2.10 §4.4) with a
+# MapKey no GetMemoryMap gave (~0: the firmware refuses it, EFI_INVALID_PARAMETER,
+# and may have stopped part of itself, §7.4.6), then EXIT_CALL_64. RDI and RSI
+# survive the call (callee-saved in the Microsoft convention).
+EXIT_BOOT_CALL_64 = bytes([
+    0x48, 0x8b, 0x46, 0x60,                                     # mov rax, [rsi+0x60]
+    0x48, 0x89, 0xf9,                                           # mov rcx, rdi
+    0x48, 0xc7, 0xc2, 0xff, 0xff, 0xff, 0xff,                   # mov rdx, -1
+    0x48, 0x83, 0xec, 0x28,                                     # sub rsp, 40
+    0xff, 0x90, 0xe8, 0, 0, 0,                                  # call [rax+0xe8]
+    0x48, 0x83, 0xc4, 0x28,                                     # add rsp, 40
+]) + EXIT_CALL_64
+
+
+def gives_up_at_handover(kernel, code=EXIT_CALL_64):
+    """The kernel with @code (EXIT_CALL_64) at its 64-bit handover entry
     (handover_offset + 512 into the protected-mode part, boot.rst)."""
     k = bytearray(kernel)
     at = ((k[0x1f1] or 4) + 1) * 512 + struct.unpack_from("<I", k, 0x264)[0] + 512
-    k[at:at + len(EXIT_CALL_64)] = EXIT_CALL_64
+    k[at:at + len(code)] = code
     return bytes(k)
 
 
@@ -184,6 +213,42 @@ def test_loader_errors_return_to_menu():
     qemu.expect(res.time_of(r"booting 'Good' by stub \(protocol auto\)") is not None,
                 "the good entry boots (its bad protocol line skipped, auto chosen)", res)
     qemu.expect_linux_saw(res, good)
+
+
+@case.needs(LOADER, KERNEL, INITRD)
+def test_loader_gives_up_after_exit_boot_services_resets():
+    """A kernel whose stub calls ExitBootServices, which fails, and then gives
+    up by Exit(): the firmware may be half shut down (UEFI 2.10 §7.4.6), so
+    handoff does not go back to its menu but says why on the console it still
+    has and resets the machine (QEMU runs with -no-reboot: it exits). The
+    menu never comes back and the other entry never boots."""
+    kernel = open(root_path(KERNEL), "rb").read()
+    entries = {
+        "a1.conf": entry("Gives up late", "x", protocol="handover", linux="/givesup", sort_key="a1"),
+        "a2.conf": entry("Good", "console=ttyS0 handoff.marker=not-after-a-reset panic=-1", sort_key="a2"),
+    }
+    tree = esp.loader_tree(entries, "timeout menu-force\n",
+                           {"givesup": gives_up_at_handover(kernel, EXIT_BOOT_CALL_64)})
+    res = boot(tree, keys=[(MENU, b"1")], timeout=120, extra_args=qemu.CPU_LOG_ARGS)
+    expect_reset_after_exit_boot(res, "Gives up late", "Good")
+
+
+MENU = r"handoff [0-9.]+ boot menu"
+
+
+def expect_reset_after_exit_boot(res, title, other):
+    """Entry @title's stub gave up after ExitBootServices: the reason on the
+    serial console, then the reset (QEMU exits under -no-reboot) by
+    ResetSystem, not by a triple fault (the run logs CPU exceptions:
+    qemu.CPU_LOG_ARGS); one menu only, and entry @other never booted."""
+    qemu.expect(not res.timed_out, "QEMU exited by itself (the reset, under -no-reboot)", res)
+    qemu.expect(not qemu.first_exception(res)[1], "the reset was ResetSystem's, not a triple fault", res)
+    qemu.expect_eq(res.exit_code, 0, "QEMU's exit status (a guest reset)", res)
+    qemu.expect(res.time_of(r"handoff: error: entry '%s': the kernel's EFI stub gave up after "
+                            r"ExitBootServices \(EFI_LOAD_ERROR\): resetting$" % title) is not None,
+                "the reason, said before the reset", res)
+    qemu.expect_eq(sum(1 for _, l in res.lines if re.search(MENU, l)), 1, "menus drawn (the first only)", res)
+    qemu.expect(res.time_of(r"booting '%s'" % other) is None and res.init is None, "nothing booted after it", res)
 
 
 @case.needs(LOADER, KERNEL, INITRD)

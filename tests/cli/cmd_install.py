@@ -145,6 +145,17 @@ def install_netboot_tree_and_entries_list():
         ok(h("entry", "remove", "--esp", srv, "fleet-1.0"))
         assert open(listing).read().splitlines()[-2:] == ["sha256 %s fleet/1.0/linux" % ("ab" * 32),
                                                           "loader/entries/fleet-2.0.conf"]
+        # a name the loader would refuse in the list (one word, no '#') is left out, with a warning
+        for name in ("my entry.conf", "a#b.conf"):
+            with open(os.path.join(srv, "loader/entries", name), "w") as f:
+                f.write("title x\nlinux /fleet/2.0/linux\n")
+        r = ok(h("entry", "add", "--esp", srv, "--linux", KERNEL, "--entry-token", "fleet", "--version", "3.0"))
+        assert open(listing).read().splitlines()[-3:] == ["sha256 %s fleet/1.0/linux" % ("ab" * 32),
+                                                          "loader/entries/fleet-2.0.conf",
+                                                          "loader/entries/fleet-3.0.conf"], open(listing).read()
+        for name in ("my entry.conf", "a#b.conf"):
+            assert ("loader/entries/%s: a blank, '#' or control character in the name: not listed in "
+                    "loader/entries.list" % name).encode() in r.stderr, r.stderr
         fails(h("install", "--netboot"), 2, "--esp")
         fails(h("install", "--esp", srv, "--netboot", "--variables", "yes"), 2, "no --variables")
 

@@ -6,7 +6,10 @@
  * end: corpus query-right-after-host); a
  * normalized path never climbs (no ".." component) and normalizing is
  * idempotent; a joined URL is the root plus only unreserved characters, '/'
- * and %XX escapes. */
+ * and %XX escapes; an http(s) URL holds no control character, space or byte
+ * beyond ASCII. The input's lines "Name: value" are also an answer's headers:
+ * a length is taken only from exactly one Content-Length, without
+ * Transfer-Encoding. */
 #include "core/netboot.h"
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +56,39 @@ static void check_path(const char *loc, size_t root, const char *path)
 	free(again);
 }
 
+#define HEADERS_MAX 16
+
+static bool named(const EFI_HTTP_HEADER *h, const char *name)
+{
+	return h->FieldName && h->FieldValue && ascii_strcaseeq((const char *)h->FieldName, name);
+}
+
+/* The lines of @text (NUL-terminated, changed) as headers, split at the first ':'. */
+static void check_headers(char *text)
+{
+	EFI_HTTP_HEADER h[HEADERS_MAX];
+	size_t n = 0, lengths = 0, te = 0;
+	uint64_t v;
+
+	for (char *line = text; line && n < HEADERS_MAX; n++) {
+		char *end = strchr(line, '\n'), *colon;
+
+		if (end)
+			*end = 0;
+		colon = strchr(line, ':');
+		if (colon)
+			*colon = 0;
+		h[n] = (EFI_HTTP_HEADER){ (CHAR8 *)line, colon ? (CHAR8 *)colon + 1 : NULL };
+		line = end ? end + 1 : NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		lengths += named(&h[i], "Content-Length");
+		te += named(&h[i], "Transfer-Encoding");
+	}
+	if (!http_body_length(h, n, &v) && (lengths != 1 || te))
+		__builtin_trap();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *buf = malloc(size + 2), *path;
@@ -73,7 +109,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (auth && (host < buf || host + auth > buf + strlen(buf)))
 		__builtin_trap();
 	check_path(buf, root, path);
-	(void)net_url_is_http(buf);
+	if (net_url_is_http(buf))
+		for (const char *c = buf; *c; c++)
+			if ((unsigned char)*c <= ' ' || (unsigned char)*c >= 0x7f)
+				__builtin_trap();
 	if (http_content_length(buf, &len) && strlen(buf) == 0)
 		__builtin_trap();
 	uint32_t code = 0;
@@ -81,6 +120,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(&code, data, size < 4 ? size : 4);
 	if (http_status_number(code) > 505)
 		__builtin_trap();
+	check_headers(buf);
 	free(buf);
 	return 0;
 }

@@ -239,6 +239,53 @@ put("inflate", "block-type-3", inflate_seed(1, b"\x07\x00"))
 put("inflate", "stored-nlen-wrong", inflate_seed(1, b"\x01\x01\x00\xff\xfe\x61"))
 
 
+def dynamic_block(lit, dist, data, cl=None, nlit=258, ndist=4):
+    """One final dynamic block (RFC 1951 §3.2.7) from code lengths: @lit {symbol: length},
+    @dist [lengths], @data symbols (after 257, a distance symbol; None writes a 1 bit); the
+    code lengths as 4-bit codes of the code-length code @cl (default: 0..15, complete)."""
+    bits = []
+
+    def put(v, n):
+        bits.extend((v >> i) & 1 for i in range(n))
+
+    def code(lengths, sym):
+        n, c = lengths[sym], 0
+        for length in range(1, n):
+            c = (c + lengths.count(length)) << 1
+        c += lengths[:sym].count(n)
+        bits.extend((c >> i) & 1 for i in reversed(range(n)))
+
+    lengths = [lit.get(i, 0) for i in range(nlit)] + list(dist) + [0] * (ndist - len(dist))
+    cl = cl or [4] * 16 + [0, 0, 0]
+    put(1, 1), put(2, 2), put(nlit - 257, 5), put(ndist - 1, 5), put(15, 4)
+    for i in (16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15):
+        put(cl[i], 3)
+    for length in lengths:
+        code(cl, length)
+    for i, sym in enumerate(data):
+        if sym is None:
+            put(1, 1)
+        else:
+            code(lengths[nlit:] if i and data[i - 1] == 257 else lengths[:nlit], sym)
+    bits += [0] * (-len(bits) % 8 + 16)
+    return bytes(sum(b << i for i, b in enumerate(bits[j:j + 8])) for j in range(0, len(bits), 8))
+
+
+# Huffman codes zlib refuses and fuzz_inflate once found the decoder taking (incomplete), and
+# the shapes zlib takes: no distance code, one distance code of one bit, end of block alone.
+A_MATCH = {ord("a"): 1, 256: 2, 257: 2}
+put("inflate", "incomplete-litlen", inflate_seed(1, dynamic_block({ord("a"): 2, 256: 2}, [], [97, 256])))
+put("inflate", "incomplete-dist", inflate_seed(4, dynamic_block(A_MATCH, [2, 2], [97, 257, 0, 256])))
+put("inflate", "incomplete-dist-one-code-2-bits", inflate_seed(4, dynamic_block(A_MATCH, [2], [97, 257, 0, 256])))
+put("inflate", "incomplete-code-length-code",
+    inflate_seed(1, dynamic_block({ord("a"): 1, 256: 1}, [], [97, 256], cl=[4] * 15 + [0] * 4)))
+put("inflate", "oversubscribed-dist", inflate_seed(4, dynamic_block(A_MATCH, [1, 1, 1], [97, 257, 0, 256])))
+put("inflate", "dist-none", inflate_seed(2, dynamic_block({ord("a"): 1, 256: 1}, [], [97, 97, 256])))
+put("inflate", "dist-none-used", inflate_seed(4, dynamic_block(A_MATCH, [], [97, 257, None])))
+put("inflate", "dist-one-code-1-bit", inflate_seed(6, dynamic_block(A_MATCH, [0, 0, 1], [97, 97, 97, 257, 2, 256])))
+put("inflate", "litlen-end-of-block-alone", inflate_seed(0, dynamic_block({256: 1}, [], [256])))
+
+
 def packed(image, machine=0x8664, block=None, size=None):
     """fuzz_pack: a payload (src/core/pack.h) of the memory image @image."""
     block = raw_deflate(image) if block is None else block

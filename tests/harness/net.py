@@ -73,10 +73,14 @@ def http_args(server, loader="EFI/BOOT/BOOTX64.EFI"):
     return FW_NO_IPV6 + FW_NO_PXE + ["-netdev", netdev] + NIC
 
 
-def https_args(server, tls):
+def https_args(server, tls, plain=None):
     """The network for an HTTPS boot started by uriboot_disk(): the server on
-    port 443 and the CA list in OVMF's fw_cfg file."""
+    port 443 and the CA list in OVMF's fw_cfg file; with @plain, that server
+    on port 80 of the same address (so that a plain-HTTP request, a
+    downgrade, is answered and logged at once instead of timing out)."""
     netdev = "user,id=n0,restrict=on,%s" % server.guestfwd(443)
+    if plain:
+        netdev += "," + plain.guestfwd(80)
     return (FW_NO_IPV6 + FW_NO_PXE + ["-fw_cfg", "name=etc/edk2/https/cacerts,file=" + tls.cacerts,
                                       "-netdev", netdev] + NIC)
 

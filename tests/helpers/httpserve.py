@@ -17,7 +17,9 @@ loader, then the loader meets a certificate its CA list does not vouch for.
 
 FAULT: "404" (or any status number: that status, no body), "truncate" (the
 full Content-Length, half the body, then close), "close" (close without an
-answer), "stall" (read the request, never answer).
+answer), "stall" (read the request, never answer), "two-lengths" (the file
+with "Content-Length: 1x" before the right Content-Length, as a broken or
+hostile server may: RFC 9112 §6.3 makes that an error).
 
 Every request is appended to the log as one JSON line: method, path, status,
 the body bytes sent, the fault applied, whether TLS was on. Requests on one
@@ -65,13 +67,14 @@ def read_request(f):
 CHUNK = 1 << 20
 
 
-def respond(sock, status, body=b"", length=None, path=None, send=None):
+def respond(sock, status, body=b"", length=None, path=None, send=None, lengths=()):
     """The status line and headers at once, then the body: @body, or @send
     bytes of the file @path read and sent a chunk at a time (as a real server
-    streams a large file: a client waits for the headers, not for the file)."""
+    streams a large file: a client waits for the headers, not for the file).
+    @lengths: Content-Length values sent before the right one."""
     length = len(body) if length is None else length
-    head = "HTTP/1.1 %d %s\r\nContent-Length: %d\r\nContent-Type: application/octet-stream\r\n\r\n" % (
-        status, REASONS.get(status, "Status"), length)
+    head = "HTTP/1.1 %d %s\r\n%sContent-Length: %d\r\nContent-Type: application/octet-stream\r\n\r\n" % (
+        status, REASONS.get(status, "Status"), "".join("Content-Length: %s\r\n" % v for v in lengths), length)
     sock.sendall(head.encode() + body)
     if path:
         with open(path, "rb") as f:
@@ -112,7 +115,7 @@ def serve_one(cfg, sock, method, target, tls):
         return False
     sent = size if method == "GET" else 0
     log(cfg, dict(record, status=200, sent=sent, size=size))
-    respond(sock, 200, length=size, path=full, send=sent)
+    respond(sock, 200, length=size, path=full, send=sent, lengths=("1x",) if fault == "two-lengths" else ())
     return True
 
 

@@ -70,6 +70,8 @@ static EFI_STATUS EFIAPI fake_exit_boot_services(EFI_HANDLE image, UINTN key)
 	if (key != fw->map_key)
 		return EFI_INVALID_PARAMETER;
 	fw->exited = true;
+	fw->st.ConOut = NULL;
+	fw->st.BootServices = NULL;
 	return EFI_SUCCESS;
 }
 
@@ -96,6 +98,20 @@ static EFI_STATUS EFIAPI fake_exit(EFI_HANDLE image, EFI_STATUS status, UINTN da
 	return EFI_SUCCESS; /* the real one does not return to the image */
 }
 
+static VOID EFIAPI fake_reset_system(EFI_RESET_TYPE type, EFI_STATUS status, UINTN data_size, VOID *data)
+{
+	struct fake_fw *fw = current;
+
+	(void)data_size;
+	(void)data;
+	fw->n_reset++;
+	fw->last_reset_type = type;
+	fw->last_reset_status = status;
+	if (!fw->reset_jmp)
+		abort();
+	longjmp(*fw->reset_jmp, 1);
+}
+
 void fake_fw_init(struct fake_fw *fw, size_t n)
 {
 	memset(fw, 0, sizeof(*fw));
@@ -107,6 +123,10 @@ void fake_fw_init(struct fake_fw *fw, size_t n)
 	fw->bs.LocateProtocol = fake_locate_protocol;
 	fw->bs.Exit = fake_exit;
 	fw->bs.Hdr.HeaderSize = sizeof(fw->bs);
+	fw->rt.ResetSystem = fake_reset_system;
+	fw->st.BootServices = &fw->bs;
+	fw->st.RuntimeServices = &fw->rt;
+	fw->st.ConOut = (EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *)fw; /* a token: host logs go to the test */
 	for (size_t i = 0; i < n; i++)
 		fake_fw_add(fw, i % 3 ? EfiConventionalMemory : EfiBootServicesData, i * 0x100000, 0x100, 0);
 }

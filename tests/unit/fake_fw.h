@@ -4,12 +4,15 @@
 #define FAKE_FW_H
 
 #include <efi/efi.h>
+#include <setjmp.h>
 
 #define FAKE_MAP_MAX 512
 #define FAKE_DESC_SIZE 48 /* as OVMF: larger than sizeof(EFI_MEMORY_DESCRIPTOR) */
 
 struct fake_fw {
+	EFI_SYSTEM_TABLE st;     /* its BootServices, RuntimeServices; ConOut a token */
 	EFI_BOOT_SERVICES bs;
+	EFI_RUNTIME_SERVICES rt;
 	uint8_t map[FAKE_MAP_MAX * FAKE_DESC_SIZE];
 	size_t n_desc;
 	UINTN map_key;
@@ -17,7 +20,7 @@ struct fake_fw {
 	bool grow_on_get;        /* each GetMemoryMap adds a descriptor (map changes) */
 	int n_get_map, n_alloc_pool, n_free_pool, n_exit, n_alloc_after_first_exit;
 	UINTN last_exit_key;
-	bool exited;
+	bool exited;             /* and st's ConOut and BootServices cleared (UEFI 2.10 §7.4.6) */
 	/* LocateProtocol answers for this one GUID (NULL: EFI_NOT_FOUND) */
 	const EFI_GUID *proto_guid;
 	void *proto;
@@ -25,6 +28,12 @@ struct fake_fw {
 	int n_image_exit;
 	EFI_HANDLE last_exit_image;
 	EFI_STATUS last_exit_status;
+	/* ResetSystem(): calls, the last type and status; it long-jumps to
+	 * *reset_jmp (the real one does not return), or aborts without one */
+	int n_reset;
+	EFI_RESET_TYPE last_reset_type;
+	EFI_STATUS last_reset_status;
+	jmp_buf *reset_jmp;
 };
 
 /** fake_fw_init() - boot services whose memory map holds @n descriptors. */

@@ -1,6 +1,6 @@
 /* The boot file and TFTP server of a DHCP answer (src/core/dhcp.c): option 67
- * over the BOOTP file field, the overload flag, siaddr over option 54, and
- * options that run past the message. */
+ * over the BOOTP file field, the overload flag, siaddr over option 54,
+ * options that run past the message, and names with control characters. */
 #include "test.h"
 #include "core/dhcp.h"
 
@@ -71,4 +71,22 @@ TEST(dhcp_malformed)
 	memset(p + 108, 'a', 128);                                                           /* unterminated */
 	CHECK(dhcp_boot_parse(p, 240, &b));
 	CHECK_EQ(strlen(b.file), 128);
+}
+
+/* A control character in the boot file would reach TFTP requests, messages
+ * and LoaderDeviceURL: the answer is not taken (issue 31). */
+TEST(dhcp_control_characters_refused)
+{
+	uint8_t p[1472];
+	static const uint8_t opts[] = { 53, 1, 5, 255 };
+	static const uint8_t escape67[] = { 67, 8, 'a', 0x1b, '[', '2', 'J', '.', 'e', 'f', 255 };
+	static const char *const bad[] = { "EFI/BOOT/BOOTX64.EFI\r\nX: y", "a\tb.efi", "a\x7f.efi", "\x1b[2J" };
+	struct dhcp_boot b;
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
+		CHECK(!dhcp_boot_parse(p, packet(p, bad[i], slirp_server, opts, sizeof(opts)), &b));
+	CHECK(!dhcp_boot_parse(p, packet(p, "good.efi", slirp_server, escape67, sizeof(escape67)), &b));
+	/* a space or a byte beyond ASCII is a name (percent-encoded in LoaderDeviceURL) */
+	CHECK(dhcp_boot_parse(p, packet(p, "my boot/caf\xc3\xa9.efi", slirp_server, opts, sizeof(opts)), &b));
+	CHECK_STR(b.file, "my boot/caf\xc3\xa9.efi");
 }

@@ -116,6 +116,13 @@ TEST(net_url_authority_and_scheme)
 	CHECK(!net_url_is_http("http:///x"));
 	CHECK(!net_url_is_http("ftp://h/x"));
 	CHECK(!net_url_is_http("EFI/BOOT/BOOTX64.EFI"));
+	/* what a URL cannot hold unescaped never reaches LoaderDeviceURL (RFC 3986 §2) */
+	CHECK(net_url_is_http("http://h/a%20b?x=1#f"));
+	CHECK(!net_url_is_http("http://h/a\x1b[2Jb"));
+	CHECK(!net_url_is_http("http://h/a\nb"));
+	CHECK(!net_url_is_http("http://h/a b"));
+	CHECK(!net_url_is_http("http://h/a\x7f"));
+	CHECK(!net_url_is_http("http://h/caf\xc3\xa9"));
 }
 
 TEST(http_status_numbers)
@@ -157,4 +164,33 @@ TEST(http_content_length_values)
 	CHECK(!http_content_length("10, 10", &v)); /* RFC 9110 §8.6: a list is a recipient's problem; refused */
 	CHECK(ascii_strcaseeq("Content-Length", "content-length"));
 	CHECK(!ascii_strcaseeq("Content-Length", "content-lengths"));
+}
+
+/* An answer's framing (RFC 9112 §6.3): exactly one valid Content-Length and
+ * no Transfer-Encoding; the review's "Content-Length: 1x" then a valid one
+ * hung the firmware's client, which framed the body by the first. */
+TEST(http_body_length_framing)
+{
+#define H(name, value) { (CHAR8 *)(name), (CHAR8 *)(value) }
+	EFI_HTTP_HEADER one[] = { H("Content-Type", "x"), H("content-length", " 42 "), H("Server", "s") };
+	EFI_HTTP_HEADER two[] = { H("Content-Length", "1x"), H("Content-Length", "42") };
+	EFI_HTTP_HEADER equal[] = { H("Content-Length", "42"), H("CONTENT-LENGTH", "42") };
+	EFI_HTTP_HEADER bad[] = { H("Content-Length", "1x") };
+	EFI_HTTP_HEADER list[] = { H("Content-Length", "42, 42") };
+	EFI_HTTP_HEADER chunked[] = { H("Transfer-Encoding", "chunked"), H("Content-Length", "42") };
+	EFI_HTTP_HEADER none[] = { H("Content-Type", "x"), H("Content-Lengths", "42"), H(NULL, "1"), H("x", NULL) };
+#undef H
+	uint64_t v = 7;
+
+	CHECK(http_body_length(one, ARRAY_SIZE(one), &v) == NULL);
+	CHECK_EQ(v, 42);
+	v = 7;
+	CHECK_STR(http_body_length(two, ARRAY_SIZE(two), &v), "more than one Content-Length");
+	CHECK_STR(http_body_length(equal, ARRAY_SIZE(equal), &v), "more than one Content-Length");
+	CHECK_STR(http_body_length(bad, ARRAY_SIZE(bad), &v), "an invalid Content-Length");
+	CHECK_STR(http_body_length(list, ARRAY_SIZE(list), &v), "an invalid Content-Length");
+	CHECK_STR(http_body_length(chunked, ARRAY_SIZE(chunked), &v), "a Transfer-Encoding");
+	CHECK_STR(http_body_length(none, ARRAY_SIZE(none), &v), "no Content-Length");
+	CHECK_STR(http_body_length(NULL, 0, &v), "no Content-Length");
+	CHECK_EQ(v, 7);
 }

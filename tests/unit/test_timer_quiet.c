@@ -165,11 +165,42 @@ TEST(timer_quiet_inside_exit_guard_tick_back_and_back_to_the_loader)
 	EFI_EXIT firmware_exit = fw->bs.Exit;
 	struct exit_guard g;
 
-	CHECK(exit_guard_call(&g, &fw->bs, (EFI_HANDLE)(uintptr_t)0x4b00, quiet_then_exit, &fw->bs));
+	CHECK(exit_guard_call(&g, &fw->st, (EFI_HANDLE)(uintptr_t)0x4b00, quiet_then_exit, &fw->bs));
 	CHECK_EQ(g.status, EFI_LOAD_ERROR);
 	CHECK_EQ(timer.period, 100000);
 	CHECK(fw->bs.Exit == firmware_exit);
 	CHECK(table_crc_ok(&fw->bs));
 	CHECK_EQ(fw->n_image_exit, 0);
+	free(fw);
+}
+
+/* A stub that stopped the tick, called ExitBootServices (a stale key: it
+ * fails) and gave up: the tick stays stopped (the timer is no longer the
+ * firmware's to run, UEFI 2.10 §7.4.6) and the machine resets. */
+static void quiet_exit_boot_then_exit(void *ctx)
+{
+	EFI_BOOT_SERVICES *bs = ctx;
+	struct timer_quiet q;
+
+	timer_quiet_begin(bs, &q);
+	CHECK_EQ(bs->ExitBootServices((EFI_HANDLE)(uintptr_t)0x4b00, 0xbad), EFI_INVALID_PARAMETER);
+	bs->Exit((EFI_HANDLE)(uintptr_t)0x4b00, EFI_LOAD_ERROR, 0, NULL);
+	test_fail(__FILE__, __LINE__, "Exit() returned to the kernel");
+}
+
+TEST(timer_quiet_after_exit_boot_services_leaves_the_tick_stopped)
+{
+	struct fake_fw *fw = fw_with_timer(100000);
+	struct exit_guard g;
+	jmp_buf reset;
+
+	fw->reset_jmp = &reset;
+	if (setjmp(reset) == 0) {
+		exit_guard_call(&g, &fw->st, (EFI_HANDLE)(uintptr_t)0x4b00, quiet_exit_boot_then_exit, &fw->bs);
+		test_fail(__FILE__, __LINE__, "exit_guard_call() came back after ExitBootServices");
+	}
+	CHECK_EQ(fw->n_reset, 1);
+	CHECK_EQ(timer.period, 0);
+	CHECK_EQ(timer.n_set, 1); /* the stop, no restart */
 	free(fw);
 }
