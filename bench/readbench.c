@@ -93,7 +93,7 @@ static EFI_STATUS read_extent(EFI_FILE_PROTOCOL *root, uint64_t *offset, uint64_
 	_cleanup_free_ uint8_t *text = NULL;
 	size_t size;
 	const char *p;
-	EFI_STATUS err = file_read_all(root, EXTENT_PATH, &text, &size);
+	EFI_STATUS err = file_read_all(root, EXTENT_PATH, FILE_READ_ALL_MAX, &text, &size);
 
 	if (EFI_ERROR(err))
 		return err;

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Writes the hand-made inputs of tests/fuzz/corpus/{bzimage,initrd,cmdline,gpt,pe,pcr,lzma,pack,fat,
-cmdline_measure,str16,bli,tool_readers,relocate,x86_filter} and the UTF-8 regressions of
+cmdline_measure,str16,bli,tool_readers,relocate,x86_filter,sb_auth} and the UTF-8 regressions of
 {bls,config,osrel} (committed; run by hand after changing it). Each is a regression or an edge
 the fuzzers must keep reaching: see the comment beside each."""
 import ctypes
@@ -398,3 +398,42 @@ put("fat", "lfn-sequence-zero", bytes(lfn[:len(fat12)]))
 put("fat", "size-past-volume", fat_patch(fat12, b"B          ", 28, struct.pack("<I", 70000)))
 # A root directory entry count that does not fill its sector (fat.c scans root_entries, not whole sectors).
 put("fat", "root-entries-odd", fat12[:17] + struct.pack("<H", 3) + fat12[19:])
+
+
+# sb_auth: the .auth files of \loader\keys\NAME (src/core/sb_keys.c). First byte: 1 = PK, 0 = not.
+PKCS7 = uuid.UUID("4aafd29d-68df-49ee-8aa9-347d375665a7").bytes_le
+X509 = uuid.UUID("a5c059a1-94e4-4aa7-87b5-ab155c2bf072").bytes_le
+SHA256 = uuid.UUID("c1c41626-504c-4092-aca9-41f936934328").bytes_le
+
+
+def esl(sig_type, sigs, header=b""):
+    """An EFI_SIGNATURE_LIST of @sigs (each owner GUID + data, all one size)."""
+    size = len(sigs[0])
+    return sig_type + struct.pack("<III", 28 + len(header) + size * len(sigs), len(header), size) + header + \
+        b"".join(sigs)
+
+
+def auth(lists, cert=b"\x30\x82\x01\x00" + bytes(256), stamp=(2024, 11, 30, 12, 34, 56), pk=False):
+    time = struct.pack("<HBBBBBBIhBB", *stamp, 0, 0, 0, 0, 0)
+    return bytes([pk]) + time + struct.pack("<IHH", 24 + len(cert), 0x0200, 0x0ef1) + PKCS7 + cert + lists
+
+
+owner = uuid.UUID("11111111-2222-3333-4444-555555555555").bytes_le
+cert_sig = owner + b"\x30\x82\x02\x00" + bytes(508)
+one = esl(X509, [cert_sig])
+put("sb_auth", "pk", auth(one, pk=True))
+put("sb_auth", "db-two-lists", auth(one + esl(SHA256, [owner + bytes(32)] * 3)))
+put("sb_auth", "db-header", auth(esl(SHA256, [owner + bytes(32)], header=bytes(8))))
+put("sb_auth", "kek-unsigned", auth(one, cert=b""))
+put("sb_auth", "pk-unsigned", auth(one, cert=b"", pk=True))
+put("sb_auth", "pk-two-signatures", auth(esl(X509, [cert_sig, cert_sig]), pk=True))
+put("sb_auth", "pk-two-lists", auth(one + one, pk=True))
+put("sb_auth", "no-list", auth(b""))
+put("sb_auth", "list-cut", auth(one[:-1]))
+put("sb_auth", "trailing-byte", auth(one + b"\0"))
+put("sb_auth", "nanosecond", auth(one)[:9] + b"\x01" + auth(one)[10:])
+put("sb_auth", "dwlength-past-end", auth(one)[:17] + struct.pack("<I", 0xfffffff0) + auth(one)[21:])
+put("sb_auth", "cert-not-der", auth(one, cert=b"\x31" + bytes(20)))
+put("sb_auth", "signature-size-owner-only", auth(X509 + struct.pack("<III", 28 + 16, 0, 16) + owner))
+put("sb_auth", "list-size-wraps", auth(X509 + struct.pack("<III", 0xfffffff0, 0, 17) + owner + b"x"))
+put("sb_auth", "header-size-huge", auth(X509 + struct.pack("<III", 28 + 17, 0xffffffff, 17) + owner + b"x"))
