@@ -56,7 +56,7 @@ FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 # tests/unit's fakes provide (fake_net.c: BS's timers, a PXE base code), and so
 # also run on the host.
 HOST_EFI_SRCS := $(wildcard src/efi/exit_boot.c src/efi/exit_guard.c src/efi/net_fs.c src/efi/net_progress.c \
-	src/efi/net_tftp.c src/efi/runtime_ia32.c src/efi/timer_quiet.c)
+	src/efi/net_tftp.c src/efi/runtime_ia32.c src/efi/sb_write.c src/efi/timer_quiet.c)
 
 EFI_LIB   := $(B)/efi/libhandoff.a
 EFI_OBJS  := $(patsubst src/%.c,$(B)/efi/%.o,$(CORE_SRCS) $(EFI_SRCS))

@@ -11,7 +11,10 @@ enum bls_type { BLS_TYPE1, BLS_TYPE2, BLS_AUTO };
 
 /* What an automatic menu entry (loader.conf auto-firmware, auto-reboot,
  * auto-poweroff) does instead of booting. */
-enum bls_auto_action { BLS_AUTO_NONE, BLS_AUTO_FIRMWARE, BLS_AUTO_REBOOT, BLS_AUTO_POWEROFF };
+enum bls_auto_action { BLS_AUTO_NONE, BLS_AUTO_FIRMWARE, BLS_AUTO_REBOOT, BLS_AUTO_POWEROFF, BLS_AUTO_SB_KEYS };
+
+/* Where secure-boot-enroll finds the keys: one directory per set (loader.conf(5)). */
+#define SB_KEYS_DIR "\\loader\\keys"
 
 struct bls_entry {
 	enum bls_type type;
@@ -108,6 +111,13 @@ size_t bls_find_entry(struct bls_entry *const *entries, size_t n, const char *gl
  * Return: EFI_SUCCESS or EFI_OUT_OF_RESOURCES (those added stay added).
  */
 EFI_STATUS bls_add_auto_entries(unsigned which, bool firmware_ui, struct bls_entry ***entries, size_t *n);
+/**
+ * bls_add_sb_keys_entry() - append systemd-boot's entry for the key set
+ * \loader\keys\@name: id "secure-boot-keys-NAME", title "Enroll Secure Boot
+ * keys: NAME", path the directory; BLS_AUTO_SB_KEYS enrolls them.
+ * Return: EFI_SUCCESS or EFI_OUT_OF_RESOURCES.
+ */
+EFI_STATUS bls_add_sb_keys_entry(const char *name, struct bls_entry ***entries, size_t *n);
 /** bls_display_title() - the menu text: title (+ " (version)") or the id. Allocated. */
 char *bls_display_title(const struct bls_entry *e);
 

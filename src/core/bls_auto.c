@@ -1,6 +1,7 @@
 /* The automatic menu entries of loader.conf(5): "Reboot Into Firmware
  * Interface" (auto-firmware), "Reboot The System" (auto-reboot) and "Power
- * Off The System" (auto-poweroff), after every other entry, with the ids
+ * Off The System" (auto-poweroff), after every other entry, and in Setup Mode
+ * "Enroll Secure Boot keys: NAME" (secure-boot-enroll), with the ids
  * systemd-boot gives them so that LoaderEntries reads the same. */
 #include "bls.h"
 #include "array.h"
@@ -17,12 +18,24 @@ static const struct {
 	{ CFG_AUTO_REBOOT, BLS_AUTO_REBOOT, "auto-reboot", "Reboot The System" },
 };
 
+/* Append @e, or free it when its strings are not all there (@complete) or there is no room. */
+static EFI_STATUS add_entry(struct bls_entry *e, bool complete, struct bls_entry ***entries, size_t *n)
+{
+	if (!complete || array_append(entries, n, sizeof(e), &e) != EFI_SUCCESS) {
+		bls_entry_free(e);
+		mem_free(e);
+		return EFI_OUT_OF_RESOURCES;
+	}
+	return EFI_SUCCESS;
+}
+
 EFI_STATUS bls_add_auto_entries(unsigned which, bool firmware_ui, struct bls_entry ***entries, size_t *n)
 {
 	if (!firmware_ui)
 		which &= ~CFG_AUTO_FIRMWARE;
 	for (size_t i = 0; i < ARRAY_SIZE(auto_entries); i++) {
 		struct bls_entry *e;
+		EFI_STATUS err;
 
 		if (!(which & auto_entries[i].bit))
 			continue;
@@ -32,11 +45,22 @@ EFI_STATUS bls_add_auto_entries(unsigned which, bool firmware_ui, struct bls_ent
 		*e = (struct bls_entry){ .type = BLS_AUTO, .auto_action = auto_entries[i].action,
 					 .id = fmt_asprintf("%s", auto_entries[i].id),
 					 .title = fmt_asprintf("%s", auto_entries[i].title) };
-		if (!e->id || !e->title || array_append(entries, n, sizeof(e), &e) != EFI_SUCCESS) {
-			bls_entry_free(e);
-			mem_free(e);
-			return EFI_OUT_OF_RESOURCES;
-		}
+		err = add_entry(e, e->id && e->title, entries, n);
+		if (EFI_ERROR(err))
+			return err;
 	}
 	return EFI_SUCCESS;
+}
+
+EFI_STATUS bls_add_sb_keys_entry(const char *name, struct bls_entry ***entries, size_t *n)
+{
+	struct bls_entry *e = mem_zalloc(sizeof(*e));
+
+	if (!e)
+		return EFI_OUT_OF_RESOURCES;
+	*e = (struct bls_entry){ .type = BLS_AUTO, .auto_action = BLS_AUTO_SB_KEYS,
+				 .id = fmt_asprintf("secure-boot-keys-%s", name),
+				 .title = fmt_asprintf("Enroll Secure Boot keys: %s", name),
+				 .path = fmt_asprintf(SB_KEYS_DIR "\\%s", name) };
+	return add_entry(e, e->id && e->title && e->path, entries, n);
 }

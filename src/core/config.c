@@ -1,5 +1,6 @@
 /* \loader\loader.conf, as systemd-boot reads it (loader.conf(5)): timeout,
- * default (with @saved), editor, console-mode and the auto-* keys are used;
+ * default (with @saved), editor, console-mode, the auto-* and the
+ * secure-boot-enroll* keys are used;
  * the other keys systemd-boot
  * knows are accepted and ignored with a note; unknown keys warn. handoff's own
  * boot-partition and editor-password keys are ones systemd-boot skips (it
@@ -13,8 +14,8 @@
 
 enum cfg_key {
 	CFG_KEY_TIMEOUT, CFG_KEY_DEFAULT, CFG_KEY_EDITOR, CFG_KEY_CONSOLE_MODE, CFG_KEY_AUTO_ENTRIES,
-	CFG_KEY_AUTO_FIRMWARE, CFG_KEY_AUTO_REBOOT, CFG_KEY_AUTO_POWEROFF, CFG_KEY_BOOT_PARTITION,
-	CFG_KEY_EDITOR_PASSWORD, CFG_KEY_MAX
+	CFG_KEY_AUTO_FIRMWARE, CFG_KEY_AUTO_REBOOT, CFG_KEY_AUTO_POWEROFF, CFG_KEY_BOOT_PARTITION, CFG_KEY_SB_ENROLL,
+	CFG_KEY_SB_ENROLL_ACTION, CFG_KEY_SB_ENROLL_TIMEOUT, CFG_KEY_EDITOR_PASSWORD, CFG_KEY_MAX
 };
 
 static const char *const cfg_key_names[CFG_KEY_MAX] = {
@@ -27,20 +28,29 @@ static const char *const cfg_key_names[CFG_KEY_MAX] = {
 	[CFG_KEY_AUTO_REBOOT] = "auto-reboot",
 	[CFG_KEY_AUTO_POWEROFF] = "auto-poweroff",
 	[CFG_KEY_BOOT_PARTITION] = "boot-partition",
+	[CFG_KEY_SB_ENROLL] = "secure-boot-enroll",
+	[CFG_KEY_SB_ENROLL_ACTION] = "secure-boot-enroll-action",
+	[CFG_KEY_SB_ENROLL_TIMEOUT] = "secure-boot-enroll-timeout-sec",
 	[CFG_KEY_EDITOR_PASSWORD] = "editor-password",
 };
+
+/* The values of secure-boot-enroll (enum cfg_sb_enroll) and of
+ * secure-boot-enroll-action (reboot = 0), loader.conf(5). */
+static const char *const sb_enroll_names[] = { "off", "manual", "if-safe", "force", NULL };
+static const char *const sb_action_names[] = { "reboot", "shutdown", NULL };
 
 /* Keys that may be given more than once, each adding a value. */
 #define CFG_KEYS_REPEATABLE (1u << CFG_KEY_BOOT_PARTITION)
 
-#define CFG_DEFAULTS ((struct loader_config){ .timeout_sec = CFG_TIMEOUT_UNSET, .editor = true, .auto_entries = true })
+#define CFG_DEFAULTS                                                                                  \
+	((struct loader_config){ .timeout_sec = CFG_TIMEOUT_UNSET, .editor = true, .auto_entries = true, \
+				 .sb_enroll = CFG_SB_ENROLL_IF_SAFE,                                      \
+				 .sb_enroll_timeout_sec = CFG_SB_ENROLL_TIMEOUT_DEFAULT })
 
 /* Keys of systemd-boot's loader.conf(5) that handoff has no use for: not an
  * error, a loader.conf written for systemd-boot must work unchanged. */
 static const char *const systemd_boot_keys[] = {
-	"beep",
-	"secure-boot-enroll", "secure-boot-enrollment", "secure-boot-enroll-action",
-	"secure-boot-enroll-timeout-sec", "reboot-for-bitlocker", "reboot-on-error",
+	"beep", "secure-boot-enrollment", "reboot-for-bitlocker", "reboot-on-error",
 	"random-seed-mode", "log-level", "preferred-profile",
 };
 
@@ -87,6 +97,13 @@ bool cfg_parse_timeout(const char *s, size_t len, uint32_t *ret)
 	return true;
 }
 
+/* "<key> '<value>' is not @what, ignored", counted as a malformed line. */
+static void cfg_bad_value(struct conf_reader *r, const struct conf_kv *kv, const char *what)
+{
+	conf_line_error(r, kv, "%.*s '%.*s' is not %s, ignored", (int)kv->key_len, kv->key, (int)kv->value_len,
+			kv->value, what);
+}
+
 static void cfg_set_timeout(struct conf_reader *r, const struct conf_kv *kv, struct loader_config *cfg)
 {
 	if (!cfg_parse_timeout(kv->value, kv->value_len, &cfg->timeout_sec))
@@ -130,8 +147,7 @@ static EFI_STATUS cfg_add_partition(struct conf_reader *r, const struct conf_kv 
 	EFI_GUID g;
 
 	if (!guid_parse(kv->value, kv->value_len, &g)) {
-		conf_line_error(r, kv, "boot-partition '%.*s' is not a PARTUUID, ignored", (int)kv->value_len,
-				kv->value);
+		cfg_bad_value(r, kv, "a PARTUUID");
 		return EFI_SUCCESS;
 	}
 	if (array_append(&cfg->boot_partitions, &cfg->n_boot_partitions, sizeof(g), &g) != EFI_SUCCESS)
@@ -197,9 +213,32 @@ static bool cfg_set_bool(struct conf_reader *r, const struct conf_kv *kv, bool *
 {
 	if (conf_parse_bool(kv, field))
 		return true;
-	conf_line_error(r, kv, "%.*s '%.*s' is not yes or no (y/n, true/false, on/off, 1/0), ignored",
-			(int)kv->key_len, kv->key, (int)kv->value_len, kv->value);
+	cfg_bad_value(r, kv, "yes or no (y/n, true/false, on/off, 1/0)");
 	return false;
+}
+
+/* A value out of @names (NULL-terminated), any case: its index into *@field;
+ * @what lists them for the message. */
+static void cfg_set_word(struct conf_reader *r, const struct conf_kv *kv, const char *const *names,
+			 const char *what, uint8_t *field)
+{
+	for (uint8_t i = 0; names[i]; i++)
+		if (conf_value_is(kv, names[i])) {
+			*field = i;
+			return;
+		}
+	cfg_bad_value(r, kv, what);
+}
+
+/* "secure-boot-enroll-timeout-sec N|hidden": hidden is 0, no countdown. */
+static void cfg_set_sb_timeout(struct conf_reader *r, const struct conf_kv *kv, struct loader_config *cfg)
+{
+	uint64_t v = 0;
+
+	if (conf_value_is(kv, "hidden") || conf_parse_uint(kv, UINT32_MAX, &v))
+		cfg->sb_enroll_timeout_sec = (uint32_t)v;
+	else
+		cfg_bad_value(r, kv, "a number of seconds or hidden");
 }
 
 static void cfg_set_auto(struct conf_reader *r, const struct conf_kv *kv, uint8_t bit, struct loader_config *cfg)
@@ -243,6 +282,19 @@ static EFI_STATUS cfg_apply(struct conf_reader *r, const struct conf_kv *kv, enu
 		return cfg_add_partition(r, kv, cfg);
 	case CFG_KEY_EDITOR_PASSWORD:
 		cfg_set_password(r, kv, &cfg->editor_password);
+		return EFI_SUCCESS;
+	case CFG_KEY_SB_ENROLL:
+		cfg_set_word(r, kv, sb_enroll_names, "off, manual, if-safe or force", &cfg->sb_enroll);
+		return EFI_SUCCESS;
+	case CFG_KEY_SB_ENROLL_ACTION: {
+		uint8_t shutdown = cfg->sb_enroll_shutdown;
+
+		cfg_set_word(r, kv, sb_action_names, "reboot or shutdown", &shutdown);
+		cfg->sb_enroll_shutdown = shutdown;
+		return EFI_SUCCESS;
+	}
+	case CFG_KEY_SB_ENROLL_TIMEOUT:
+		cfg_set_sb_timeout(r, kv, cfg);
 		return EFI_SUCCESS;
 	default:
 		return EFI_SUCCESS;

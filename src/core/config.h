@@ -1,10 +1,10 @@
 /* \loader\loader.conf (systemd-boot compatible subset): timeout, default
  * (a glob, or @saved), editor, console-mode, auto-entries, auto-firmware,
- * auto-reboot, auto-poweroff; and handoff's own boot-partition (which
- * partitions besides the ESP and XBOOTLDR may hold entries) and
- * editor-password (the editor asks for it). Unknown keys warn; malformed
- * lines are reported with file and line number and skipped, the rest of the
- * file still counts. */
+ * auto-reboot, auto-poweroff, the secure-boot-enroll keys; and handoff's own
+ * boot-partition (which partitions besides the ESP and XBOOTLDR may hold
+ * entries) and editor-password (the editor asks for it). Unknown keys warn;
+ * malformed lines are reported with file and line number and skipped, the
+ * rest of the file still counts. */
 #ifndef CORE_CONFIG_H
 #define CORE_CONFIG_H
 
@@ -44,6 +44,11 @@ struct cfg_password {
 	uint8_t hash[SHA256_DIGEST_SIZE];
 };
 
+/* loader.conf(5) secure-boot-enroll: what the loader does in Setup Mode with
+ * the keys in \loader\keys\NAME (sb_enroll_decide(), src/core/sb_keys.h). */
+enum cfg_sb_enroll { CFG_SB_ENROLL_OFF, CFG_SB_ENROLL_MANUAL, CFG_SB_ENROLL_IF_SAFE, CFG_SB_ENROLL_FORCE };
+#define CFG_SB_ENROLL_TIMEOUT_DEFAULT 15u /* seconds, systemd-boot's */
+
 struct loader_config {
 	uint32_t timeout_sec;   /* CFG_TIMEOUT_UNSET when absent */
 	char *default_glob;     /* NULL when absent or "@saved" */
@@ -55,6 +60,9 @@ struct loader_config {
 	bool editor_set;        /* ... but only when given: see cfg_editor_allowed() */
 	struct cfg_password editor_password;
 	char *console_mode;     /* NULL when absent */
+	uint8_t sb_enroll;      /* enum cfg_sb_enroll; default if-safe, as systemd-boot */
+	bool sb_enroll_shutdown; /* "secure-boot-enroll-action shutdown": power off after enrolling, not reset */
+	uint32_t sb_enroll_timeout_sec; /* the countdown before enrolling; 0 ("hidden"): none */
 	EFI_GUID *boot_partitions; /* "boot-partition PARTUUID" lines (repeatable), in order */
 	size_t n_boot_partitions;
 	unsigned n_errors;      /* malformed lines seen (each logged) */
@@ -88,7 +96,10 @@ EFI_STATUS cfg_parse_loader_conf(const char *text, size_t len, const char *path,
  */
 uint8_t cfg_auto_entries(const struct loader_config *cfg);
 
-/** cfg_init() - the defaults: no timeout, no default glob, editor on, auto-entries yes. */
+/**
+ * cfg_init() - the defaults: no timeout, no default glob, editor on, auto-entries yes,
+ * secure-boot-enroll if-safe with a 15 s countdown, then a reset.
+ */
 void cfg_init(struct loader_config *cfg);
 
 /**

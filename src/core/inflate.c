@@ -41,7 +41,12 @@ static uint32_t get_bits(struct stream *s, unsigned n)
 	return v;
 }
 
-/* §3.2.2: codes of each length are consecutive, and shorter ones come first. */
+/* §3.2.2: codes of each length are consecutive, and shorter ones come first.
+ * A code must fill its code space, as zlib's decoder requires: never
+ * over-subscribed, incomplete only with no code at all or one code of one bit
+ * (§3.2.7: literals only; "a single code length of one, with one unused
+ * code"). zlib refuses those two for the code-length code too; here such a
+ * code gives 257 or more equal (or zero) literal/length lengths: refused. */
 static bool build(struct huffman *h, const uint8_t *lengths, unsigned n)
 {
 	uint16_t offs[MAX_BITS + 1];
@@ -55,6 +60,8 @@ static bool build(struct huffman *h, const uint8_t *lengths, unsigned n)
 		if (left < 0)
 			return false; /* over-subscribed */
 	}
+	if (left && h->count[0] + h->count[1] != n)
+		return false; /* incomplete */
 	offs[1] = 0;
 	for (unsigned len = 1; len < MAX_BITS; len++)
 		offs[len + 1] = offs[len] + h->count[len];
@@ -147,8 +154,8 @@ static bool fixed(struct stream *s)
 	for (unsigned i = 0; i < N_LITLEN; i++)
 		l[i] = i < 144 ? 8 : i < 256 ? 9 : i < 280 ? 7 : 8;
 	build(&lit, l, N_LITLEN);
-	memset(l, 5, N_DIST);
-	build(&dist, l, N_DIST);
+	memset(l, 5, 32); /* 30 and 31 complete the code; codes() refuses them */
+	build(&dist, l, 32);
 	return codes(s, &lit, &dist);
 }
 

@@ -122,9 +122,12 @@ static char **initrd_paths(const struct volume *vol, const struct bls_entry *e)
 	return v;
 }
 
-/* loader.conf's auto-reboot, auto-poweroff, auto-firmware (UEFI 2.10 §8.5.1). */
-static EFI_STATUS run_auto_entry(const struct bls_entry *e)
+/* loader.conf's auto-reboot, auto-poweroff, auto-firmware (UEFI 2.10 §8.5.1)
+ * and the Secure Boot key sets. */
+static EFI_STATUS run_auto_entry(const struct loader *l, const struct bls_entry *e)
 {
+	if (e->auto_action == BLS_AUTO_SB_KEYS)
+		return sb_enroll(l, e->path);
 	if (e->auto_action == BLS_AUTO_FIRMWARE)
 		return reboot_into_firmware();
 	RT->ResetSystem(e->auto_action == BLS_AUTO_POWEROFF ? EfiResetShutdown : EfiResetCold, EFI_SUCCESS, 0, NULL);
@@ -271,7 +274,7 @@ EFI_STATUS boot_entry(struct loader *l, struct bls_entry *e, const char *cmdline
 	EFI_STATUS err;
 
 	if (e->type == BLS_AUTO)
-		return run_auto_entry(e);
+		return run_auto_entry(l, e);
 	boot_count_bump(e); /* before anything can fail: a try is a try (UAPI.1 "Boot counting") */
 	job.kernel_path = kernel_path = volume_path(vol, e->kernel ? e->kernel : e->efi);
 	context = fmt_asprintf("entry '%s': ", job.title);

@@ -25,7 +25,7 @@ static void load_loader_conf(struct loader *l)
 	if (file_open(root, LOADER_CONF, &f) != EFI_SUCCESS)
 		return; /* optional, as in systemd-boot */
 	file_close(f);
-	if (file_read_all(root, LOADER_CONF, &text, &size) == EFI_SUCCESS)
+	if (file_read_all(root, LOADER_CONF, FILE_READ_ALL_MAX, &text, &size) == EFI_SUCCESS)
 		cfg_parse_loader_conf((const char *)text, size, LOADER_CONF, &l->cfg);
 }
 
@@ -41,7 +41,7 @@ static void load_type1_entry(struct loader *l, struct volume *vol, const char *n
 	struct bls_entry *e;
 	size_t size;
 
-	if (!path || file_read_all(vol->root, path, &text, &size) != EFI_SUCCESS)
+	if (!path || file_read_all(vol->root, path, FILE_READ_ALL_MAX, &text, &size) != EFI_SUCCESS)
 		return;
 	e = mem_zalloc(sizeof(*e));
 	if (!e)

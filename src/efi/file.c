@@ -4,7 +4,6 @@
 #include "core/array.h"
 
 #define READ_CHUNK (64u << 20) /* some firmware mishandles huge single reads */
-#define FILE_READ_ALL_MAX (2ull << 30) /* kernels and UKIs: 2 GiB is far beyond any */
 #define DIR_INFO_SIZE (sizeof(EFI_FILE_INFO) + 512 * sizeof(CHAR16))
 
 static EFI_GUID sfs_guid = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID;
@@ -116,7 +115,7 @@ EFI_STATUS file_read_exact(EFI_FILE_PROTOCOL *f, void *buf, uint64_t size, const
 	return EFI_SUCCESS;
 }
 
-EFI_STATUS file_read_all(EFI_FILE_PROTOCOL *root, const char *path, uint8_t **ret, size_t *ret_size)
+EFI_STATUS file_read_all(EFI_FILE_PROTOCOL *root, const char *path, uint64_t max, uint8_t **ret, size_t *ret_size)
 {
 	EFI_FILE_PROTOCOL *f;
 	uint64_t size;
@@ -131,8 +130,8 @@ EFI_STATUS file_read_all(EFI_FILE_PROTOCOL *root, const char *path, uint8_t **re
 		file_close(f);
 		return log_error_status(err, "%s: cannot get size: %m", path);
 	}
-	/* A kernel or config is never near this; the check keeps size + 1 from wrapping. */
-	if (size >= FILE_READ_ALL_MAX) {
+	/* The caller's limit, at most FILE_READ_ALL_MAX: size + 1 cannot wrap. */
+	if (size >= MIN(max, FILE_READ_ALL_MAX)) {
 		file_close(f);
 		return log_error_status(EFI_BAD_BUFFER_SIZE, "%s: %llu bytes, too large to load", path,
 					(unsigned long long)size);
@@ -192,10 +191,10 @@ EFI_STATUS file_list_dir(EFI_FILE_PROTOCOL *root, const char *dir_path, const ch
 		err = dir->Read(dir, &size, info);
 		if (EFI_ERROR(err) || size == 0)
 			break;
-		if (info->Attribute & EFI_FILE_DIRECTORY)
+		if (!(info->Attribute & EFI_FILE_DIRECTORY) != !!suffix)
 			continue;
 		name = str16_to_8(info->FileName, 512);
-		if (!name || !has_suffix_ci(name, suffix)) {
+		if (!name || (suffix ? !has_suffix_ci(name, suffix) : name[0] == '.')) {
 			mem_free(name);
 			continue;
 		}

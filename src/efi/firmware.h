@@ -72,8 +72,13 @@ EFI_STATUS file_info(EFI_FILE_PROTOCOL *f, EFI_FILE_INFO **ret);
 EFI_STATUS file_size(EFI_FILE_PROTOCOL *f, uint64_t *ret);
 /** file_read_exact() - read @size bytes into @buf (chunked). */
 EFI_STATUS file_read_exact(EFI_FILE_PROTOCOL *f, void *buf, uint64_t size, const char *path);
-/** file_read_all() - whole file into a new pool buffer (+1 NUL byte); errors logged with @path. */
-EFI_STATUS file_read_all(EFI_FILE_PROTOCOL *root, const char *path, uint8_t **ret, size_t *ret_size);
+#define FILE_READ_ALL_MAX (2ull << 30) /* kernels and UKIs: 2 GiB is far beyond any */
+/**
+ * file_read_all() - whole file into a new pool buffer (+1 NUL byte); errors
+ * logged with @path. A file of @max bytes or more (or FILE_READ_ALL_MAX) is
+ * refused unread.
+ */
+EFI_STATUS file_read_all(EFI_FILE_PROTOCOL *root, const char *path, uint64_t max, uint8_t **ret, size_t *ret_size);
 void file_close(EFI_FILE_PROTOCOL *f);
 /*
  * struct file_fast_ops - a faster way to read large files of some volumes
@@ -89,7 +94,10 @@ struct file_fast_ops {
 	void (*closed)(EFI_FILE_PROTOCOL *f);
 };
 extern const struct file_fast_ops *file_fast;
-/** file_list_dir() - names (UTF-8) of regular files in @dir_path ending in @suffix. */
+/**
+ * file_list_dir() - names (UTF-8) of regular files in @dir_path ending in
+ * @suffix; with @suffix NULL, of its directories but "." and "..".
+ */
 EFI_STATUS file_list_dir(EFI_FILE_PROTOCOL *root, const char *dir_path, const char *suffix,
 			 char ***ret_names, size_t *ret_n);
 

@@ -48,6 +48,22 @@ void loader_requests_read(struct bli_request *req);
 /** loader_save_selected() - LoaderEntrySelected, and LoaderEntryLastBooted as bli_saved_action() says. */
 void loader_save_selected(const struct loader *l, const struct bls_entry *e);
 
+/* sb_enroll.c */
+/**
+ * sb_enroll() - enroll the keys in @dir (\loader\keys\NAME) after a countdown
+ * of secure-boot-enroll-timeout-sec, then reset (sb_keys_write()). Returns
+ * only when a key stopped the countdown (EFI_ABORTED) or a file or the
+ * firmware refused (logged, nothing written after it).
+ */
+EFI_STATUS sb_enroll(const struct loader *l, const char *dir);
+/**
+ * sb_enroll_offer() - in Setup Mode, as loader.conf's secure-boot-enroll says
+ * (sb_enroll_decide()): an entry per \loader\keys\NAME after the others,
+ * and \loader\keys\auto enrolled at once; when that was aborted or failed,
+ * @l->force_menu (the menu, without countdown, the reason under it).
+ */
+void sb_enroll_offer(struct loader *l, const struct sb_vars *sb);
+
 /* boot_count.c */
 /**
  * boot_count_bump() - an entry counting boots ("+LEFT[-DONE]") is renamed to

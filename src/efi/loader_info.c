@@ -16,6 +16,7 @@
 #define FEATURE_XBOOTLDR                (1ull << 5)
 #define FEATURE_SORT_KEY                (1ull << 8)
 #define FEATURE_SAVED_ENTRY             (1ull << 9)
+#define FEATURE_SECUREBOOT_ENROLL       (1ull << 11)
 
 static EFI_GUID li_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
 
@@ -46,7 +47,7 @@ void loader_info_publish(const struct loader *l, EFI_HANDLE image)
 {
 	uint64_t features = FEATURE_CONFIG_TIMEOUT | FEATURE_CONFIG_TIMEOUT_ONE_SHOT | FEATURE_ENTRY_DEFAULT |
 			    FEATURE_ENTRY_ONESHOT | FEATURE_BOOT_COUNTING | FEATURE_XBOOTLDR | FEATURE_SORT_KEY |
-			    FEATURE_SAVED_ENTRY;
+			    FEATURE_SAVED_ENTRY | FEATURE_SECUREBOOT_ENROLL;
 	EFI_LOADED_IMAGE_PROTOCOL *li;
 
 	loader_var_set_str(u"LoaderInfo", "handoff " HANDOFF_VERSION);

@@ -22,6 +22,7 @@ EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	l.secure_boot = sb_enforced(&sb);
 	l.sb_mode = sb_mode(&sb);
 	l.editor = cfg_editor_allowed(&l.cfg, l.secure_boot);
+	sb_enroll_offer(&l, &sb);
 	loader_info_publish(&l, image);
 	for (;;) {
 		char *cmdline = NULL;

@@ -40,5 +40,6 @@ EFI_STATUS net_volume_open(EFI_HANDLE device, struct volume *vol)
 		return err;
 	}
 	fmt_snprintf(vol->name, sizeof(vol->name), "network boot");
+	vol->network = true;
 	return EFI_SUCCESS;
 }

@@ -13,6 +13,7 @@ struct volume {
 	const char *prefix;     /* "" or "/boot": where loader/ and the entry paths live */
 	char name[32];          /* for messages: "ESP", "partition 2" */
 	const bool *lost;       /* network boot: true once a file the server vouched for could not be had */
+	bool network;           /* the server of a network boot (net_volume_open()) */
 };
 
 /**

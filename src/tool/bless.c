@@ -19,15 +19,37 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-static const char *const bless_binaries[] = { "/lib/systemd/systemd-bless-boot",
-					       "/usr/lib/systemd/systemd-bless-boot" };
+/* systemd-bless-boot marks a counted boot whenever its package is installed
+ * (its generator pulls the static unit in whoever the loader is), unless the
+ * unit or the generator is masked: a symlink to /dev/null or an empty file in
+ * /etc or /run (systemd.unit(5)). handoff-bless-boot-generator decides alike. */
+static bool systemd_masked(const char *name)
+{
+	static const char *const dirs[] = { "/etc/systemd/", "/run/systemd/" };
+	struct stat st;
+	char path[128];
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s", dirs[i], name);
+		if (stat(path, &st) == 0 && st.st_size == 0)
+			return true;
+	}
+	return false;
+}
 
 const char *bless_by(void)
 {
-	for (size_t i = 0; i < sizeof(bless_binaries) / sizeof(bless_binaries[0]); i++)
-		if (access(bless_binaries[i], X_OK) == 0)
+	static const char *const binaries[] = { "/lib/systemd/systemd-bless-boot",
+						"/usr/lib/systemd/systemd-bless-boot" };
+
+	if (systemd_masked("system/systemd-bless-boot.service") ||
+	    systemd_masked("system-generators/systemd-bless-boot-generator"))
+		return "handoff bless";
+	for (size_t i = 0; i < sizeof(binaries) / sizeof(binaries[0]); i++)
+		if (access(binaries[i], X_OK) == 0)
 			return "systemd-bless-boot";
 	return "handoff bless";
 }

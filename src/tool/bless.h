@@ -49,7 +49,10 @@ int bless_mark(struct bless_info *b, bool good);
 /** bless_state_name() - clean, indeterminate, good, bad (systemd-bless-boot status's words), or unknown. */
 const char *bless_state_name(enum bless_state s);
 
-/** bless_by() - who marks a good boot here: "systemd-bless-boot" when installed, else "handoff bless". */
+/**
+ * bless_by() - who marks a good boot here: "systemd-bless-boot" when installed
+ * and neither its unit nor its generator is masked, else "handoff bless".
+ */
 const char *bless_by(void);
 
 #endif

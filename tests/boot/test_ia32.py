@@ -28,8 +28,8 @@ def esp32_tree(kernel, initrd, entries, loader_conf, extra_files=None):
                            initrd=initrd)
 
 
-def boot32(tree, keys=()):
-    return qemu.run_qemu(esp.image(tree), TIMEOUT, keys=keys, ia32=True)
+def boot32(tree, keys=(), extra_args=()):
+    return qemu.run_qemu(esp.image(tree), TIMEOUT, keys=keys, ia32=True, extra_args=extra_args)
 
 
 def check_mixed_mode_boot(res, initrd, options, scheme, entry_id):
@@ -209,7 +209,7 @@ def test_ia32_a_kernel_that_gives_up_after_exit_boot_services_resets():
     }
     tree = esp32_tree(*K61, entries, "timeout menu-force\n",
                       {"late": patched(kernel, exits_at="handover", exit_code=EXIT_BOOT_CALL_32)})
-    res = boot32(tree, keys=[(test_loader.MENU, b"1")])
+    res = boot32(tree, keys=[(test_loader.MENU, b"1")], extra_args=qemu.CPU_LOG_ARGS)
     test_loader.expect_reset_after_exit_boot(res, "Gives up late", "Debian")
 
 

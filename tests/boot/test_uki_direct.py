@@ -2,18 +2,22 @@
 boots its sections from the buffer it read, by the stub's own path
 (src/efi/boot_uki.c, src/efi/uki_run.c; issue 24). What the booted system sees
 must be what it sees when OVMF starts the same UKI itself, with a TPM, Secure
-Boot off and on: the same PCR 11 and PCR 12 (values and every event's
+Boot off and on: the same PCR 9 (Linux's stub: its command line and the initrd,
+/.extra's archive included), PCR 11 and PCR 12 (values and every event's
 description), and in PCR 4, after handoff's own event (from the menu handoff
 itself is measured first, so PCR 4's value differs by it), the same events:
 the UKI's Authenticode digest once, then its kernel's. Also the Stub*
-variables. (A systemd-stub UKI from the menu is still started: test_uki_memory.)
+variables and the /.extra files (the UKI has .pcrsig and .pcrpkey, so there
+are two). (A systemd-stub UKI from the menu is still started: test_uki_memory.)
 """
+import hashlib
 import os
 
 import measured
 from harness import case, esp, firmware, qemu, tool
 from harness.paths import INITRD, KERNEL, LOADER, STUB, TOOL, root_path
 from test_secureboot import eventlog, signed_loader
+from test_uki import pcr_keys
 
 TIMEOUT = 300
 OPTIONS = "console=ttyS0 handoff.marker=uki-direct panic=-1"
@@ -43,27 +47,38 @@ def pcr4_from(events, uki_digest):
 
 
 def same_as_started(secure_boot):
-    """The same UKI, from handoff's menu and started by OVMF: the same PCR 11
-    and 12 and their event descriptions, the same PCR 4 events from the UKI's
-    on (the UKI once, then its kernel), the same Stub* variables."""
+    """The same UKI, from handoff's menu and started by OVMF: the same PCR 9,
+    11 and 12 and their event descriptions, the same PCR 4 events from the
+    UKI's on (the UKI once, then its kernel), the same Stub* variables and
+    /.extra files."""
     wd = case.workdir()
     sign = firmware.snakeoil_key(wd) if secure_boot else None
-    uki = tool.uki(os.path.join(wd, "u.efi"), KERNEL, INITRD, OPTIONS, 'PRETTY_NAME="Direct UKI"', stub=None, sign=sign)
+    key, pub = pcr_keys(wd)
+    uki = tool.uki(os.path.join(wd, "u.efi"), KERNEL, INITRD, OPTIONS, 'PRETTY_NAME="Direct UKI"', stub=None, sign=sign,
+                   extra=("--pcr-private-key", key, "--pcr-public-key", pub))
     data = open(uki, "rb").read()
     digest = measured.authenticode_sha256(data)
+    dot_extra = {name: {"sha256": hashlib.sha256(measured.section(data, section)).hexdigest(), "mode": "444"}
+                 for name, section in (("tpm2-pcr-signature.json", ".pcrsig"),
+                                       ("tpm2-pcr-public-key.pem", ".pcrpkey"))}
     seen = {}
     for from_menu in (False, True):
         res, init, events = boot(data, from_menu, secure_boot)
         pcrs = init.get("pcr_sha256") or {}
         qemu.expect_eq(pcrs.get("11"), measured.uki_pcr11(data).hex().upper(), "PCR 11 = the UKI's sections", res)
         replayed = measured.replay(events)
-        for i in (4, 11, 12):
+        for i in (4, 9, 11, 12):
             qemu.expect_eq(replayed.get(i, measured.ZERO).hex().upper(), pcrs.get(str(i)),
                            "event log replays to PCR %d" % i, res)
+        qemu.expect(pcrs.get("9") not in (None, "0" * 64), "PCR 9 measured (Linux's stub): %r" % pcrs.get("9"), res)
         p4 = pcr4_from(events, digest)
         qemu.expect_eq([d for _, d in p4].count(digest), 1, "PCR 4 has the UKI's Authenticode digest once", res)
         bli = {k: v for k, v in init.get("bli_hex", {}).items() if k.startswith("Stub")}
-        seen[from_menu] = (res, {"PCR 11": pcrs.get("11"), "PCR 12": pcrs.get("12"),
+        if not from_menu:
+            qemu.expect_eq(init.get("dot_extra"), dot_extra, "/.extra: .pcrsig and .pcrpkey, mode 0444", res)
+        seen[from_menu] = (res, {"/.extra files": init.get("dot_extra"), "PCR 9": pcrs.get("9"),
+                                 "PCR 11": pcrs.get("11"), "PCR 12": pcrs.get("12"),
+                                 "PCR 9 events": [(e[1], e[3]) for e in events if e[0] == 9],
                                  "PCR 11 events": [(e[1], e[3]) for e in events if e[0] == 11],
                                  "PCR 12 events": [(e[1], e[3]) for e in events if e[0] == 12],
                                  "PCR 4 from the UKI on": p4, "Stub* variables": bli})

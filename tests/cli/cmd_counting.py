@@ -36,7 +36,11 @@ class Counted:
 
 
 def marked_by():
-    return "systemd-bless-boot" if any(os.access(p, os.X_OK) for p in SYSTEMD_BLESS) else "handoff bless"
+    """As handoff-bless-boot-generator decides: systemd-bless-boot installed, its unit and generator not masked."""
+    masked = any(os.path.exists(d + n) and os.stat(d + n).st_size == 0 for d in ("/etc/systemd/", "/run/systemd/")
+                 for n in ("system/systemd-bless-boot.service", "system-generators/systemd-bless-boot-generator"))
+    installed = any(os.access(p, os.X_OK) for p in SYSTEMD_BLESS)
+    return "systemd-bless-boot" if installed and not masked else "handoff bless"
 
 
 @t.test

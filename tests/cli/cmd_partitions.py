@@ -12,7 +12,7 @@ import json
 import os
 
 import common as t
-from cmd_system import KV, System, fs_type, EXT4_MAGIC, FAT_MAGIC
+from cmd_system import KV, System, boot_tmp
 from harness import disk, gpt
 from harness.esp import write as write_files
 
@@ -33,10 +33,8 @@ def named(text):
 
 @t.test
 def entry_add_in_place_names_the_boot_partition_once():
-    with t.Tmp() as tmp:
+    with boot_tmp() as tmp:
         s = System(tmp)
-        if fs_type(s.boot) not in (EXT4_MAGIC, FAT_MAGIC):
-            return  # in place needs ext4 or FAT under the test directory (entry_kernel_version_in_place_or_copied)
         user = b"timeout 7\r\n# my own comment\r\ndefault tok-*"  # CRLF, no line end at the end
         write_files(s.esp, {"loader/loader.conf": user})
         r = s.add()  # a chroot: no mounted ESP, no HANDOFF_BOOT_PARTUUID: the partition is not known
@@ -69,10 +67,8 @@ def entry_add_in_place_names_the_boot_partition_once():
 
 @t.test
 def entry_list_says_unnamed_boot_entries_are_not_read():
-    with t.Tmp() as tmp:
+    with boot_tmp() as tmp:
         s = System(tmp)
-        if fs_type(s.boot) not in (EXT4_MAGIC, FAT_MAGIC):
-            return
         s.env["HANDOFF_BOOT_PARTUUID"] = UUID
         t.ok(s.add())
         listed = json.loads(t.ok(s.h("entry", "list", "--boot", s.boot, "--json")).stdout)

@@ -7,7 +7,7 @@ systemd-measure 252 predates .uname and .sbat in PCR 11 (systemd 254 added
 them; handoff's stub measures them), and every `handoff uki` image has both.
 So `sign` runs with --current on PCR 11 after the stub as measured.py computes
 it from the image (a private mount namespace shows it in
-/sys/class/tpm/tpm0/pcr-BANK/11): systemd then extends the phases, computes
+/sys/class/tpm/tpm0/pcr-BANK/11; in a chroot too): systemd then extends the phases, computes
 each policy digest and signs it, and its JSON must equal .pcrsig byte for
 byte (RSA PKCS#1 v1.5 is deterministic). `calculate` runs on the image's own
 section files with .uname and .sbat renamed away, against inspect --pcrs of
@@ -83,13 +83,15 @@ class Swtpm:
 def measure_sign_current(tpm, image, banks, key, pub, phases=()):
     """systemd-measure sign --current, PCR 11 of each bank set to measured.py's value for @image."""
     data = open(image, "rb").read()
-    setup = "mount -t tmpfs none /sys/class"
+    # unshare's default, making / private, fails where / is not a mount point (a chroot: "cannot change root
+    # filesystem propagation"); there, /sys is made private instead, so that the tmpfs stays in the namespace.
+    setup = "{ mount --make-rprivate / 2>/dev/null || mount --make-rprivate /sys; } && mount -t tmpfs none /sys/class"
     for b in banks:
         d = f"/sys/class/tpm/tpm0/pcr-{b}"
         setup += f" && mkdir -p {d} && echo {measured.uki_pcr11(data, b).hex()} > {d}/11"
     cmd = [MEASURE, "sign", "--current", tpm.device, "--private-key=" + key, "--public-key=" + pub, "--json=short",
            *("--bank=" + b for b in banks), *("--phase=" + p for p in phases)]
-    ns = ["unshare", "--mount"] if os.geteuid() == 0 else ["unshare", "--map-root-user", "--mount"]
+    ns = ["unshare", "--mount", "--propagation", "unchanged"] + (["--map-root-user"] if os.geteuid() else [])
     r = subprocess.run([*ns, "sh", "-c", setup + ' && exec "$@"', "sh", *cmd], capture_output=True)
     assert r.returncode == 0, f"systemd-measure sign: {r.stderr.decode(errors='replace')}"
     return r.stdout

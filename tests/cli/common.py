@@ -33,10 +33,13 @@ def test(fn):
 
 
 class Tmp:
-    """A scratch directory per test, removed afterwards."""
+    """A scratch directory per test (in @base, else TMPDIR's), removed afterwards."""
+
+    def __init__(self, base=None):
+        self.base = base
 
     def __enter__(self):
-        self.path = tempfile.mkdtemp(prefix="handoff-tooltest.")
+        self.path = tempfile.mkdtemp(prefix="handoff-tooltest.", dir=self.base)
         return self.path
 
     def __exit__(self, *a):

@@ -8,6 +8,7 @@ systemd's, handoff.conf sets nothing, the binaries are the build's, and
 lintian reports no error and no warning. What the package does once installed is `make
 system-test` (tests/system/run.py)."""
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -121,26 +122,107 @@ def unit(path):
 
 def check_units(tmp):
     """Ordered as Debian 12's systemd-bless-boot.service and systemd-boot-check-no-failures.service,
-    only on a counted boot, never beside systemd-bless-boot."""
+    only on a counted boot (the generator decides, check_generator())."""
     counted = "/sys/firmware/efi/efivars/LoaderBootCountPath-" + LOADER_GUID
     bless = unit(os.path.join(tmp, "lib/systemd/system/handoff-bless-boot.service"))
     check("handoff-bless-boot.service: after boot-complete.target (required), runs handoff bless, only when "
-          "counted and without systemd-bless-boot",
+          "counted",
           bless.get("Requires") == ["boot-complete.target"] and
           bless.get("After") == ["local-fs.target boot-complete.target"] and
           bless.get("DefaultDependencies") == ["no"] and bless.get("ExecStart") == ["/usr/bin/handoff bless"] and
-          sorted(bless.get("ConditionPathExists", [])) ==
-          sorted([counted, "!/lib/systemd/systemd-bless-boot", "!/usr/lib/systemd/systemd-bless-boot"]), bless)
+          bless.get("ConditionPathExists") == [counted], bless)
     chk = unit(os.path.join(tmp, "lib/systemd/system/handoff-boot-check-no-failures.service"))
     check("handoff-boot-check-no-failures.service: after the default target, before boot-complete.target",
           chk.get("After") == ["default.target graphical.target multi-user.target"] and
           "boot-complete.target" in chk.get("Before", []) and chk.get("ConditionPathExists") == [counted] and
           chk.get("ExecStart") == ["/usr/bin/handoff bless --check-no-failures"], chk)
-    gen = open(os.path.join(tmp, GENERATOR)).read()
-    check("the generator links both units on a counted boot, and steps aside for systemd-bless-boot",
-          counted in gen and "basic.target.wants/handoff-bless-boot.service" in gen and
-          "boot-complete.target.requires/handoff-boot-check-no-failures.service" in gen and
-          "/lib/systemd/systemd-bless-boot" in gen, gen)
+    check_generator(tmp)
+
+
+# What systemd-boot's package installs (path -> contents; "#!" makes it executable), and what the
+# generator links on a counted boot.
+SYSTEMD_BOOT = {"usr/lib/systemd/systemd-bless-boot": "#!/bin/sh\n",
+                "usr/lib/systemd/system-generators/systemd-bless-boot-generator": "#!/bin/sh\n",
+                "usr/lib/systemd/system/systemd-bless-boot.service": "[Unit]\n"}
+OURS = {"basic.target.wants/handoff-bless-boot.service": "/lib/systemd/system/handoff-bless-boot.service",
+        "boot-complete.target.requires/handoff-boot-check-no-failures.service":
+        "/lib/systemd/system/handoff-boot-check-no-failures.service"}
+
+
+def fake_root(root, pkg, files, links):
+    """A merged-/usr root (as Debian 12's) with sh, mkdir and ln and their libraries, the package's
+    generator, @files (path -> contents) and @links (path -> target)."""
+    for d in ("bin", "lib", "lib64", "sbin"):
+        os.makedirs(os.path.join(root, "usr", d))
+        os.symlink("usr/" + d, os.path.join(root, d))
+    for prog in ("sh", "mkdir", "ln"):
+        real = os.path.realpath("/bin/" + prog)
+        shutil.copy(real, os.path.join(root, "usr/bin", prog))
+        for lib in (w for l in out("ldd", real).stdout.splitlines() for w in l.split() if w.startswith("/")):
+            os.makedirs(os.path.dirname(root + lib), exist_ok=True)
+            shutil.copy(lib, root + lib)
+    # /dev/null as an empty file (a device needs privileges): existing and empty, as the generator tests it
+    files = dict(files, **{"usr/" + GENERATOR: open(os.path.join(pkg, GENERATOR)).read(), "dev/null": ""})
+    for path, text in files.items():
+        os.makedirs(os.path.dirname(os.path.join(root, path)), exist_ok=True)
+        with open(os.path.join(root, path), "w") as f:
+            f.write(text)
+        os.chmod(os.path.join(root, path), 0o755 if text.startswith("#!") else 0o644)
+    for path, target in links.items():
+        os.makedirs(os.path.dirname(os.path.join(root, path)), exist_ok=True)
+        os.symlink(target, os.path.join(root, path))
+
+
+def run_generator(pkg, files, links, counted=True, initrd=False):
+    """The generator as systemd runs it (three directories, a clean environment), in a chroot of a
+    fake tree: {path: target} of the links it made (relative to the normal directory), or its error."""
+    files = dict(files)
+    if counted:
+        files["sys/firmware/efi/efivars/LoaderBootCountPath-" + LOADER_GUID] = "\x06\0\0\0"
+    if initrd:
+        files["etc/initrd-release"] = "NAME=initrd\n"
+    gen = ["/run/systemd/generator", "/run/systemd/generator.early", "/run/systemd/generator.late"]
+    with tempfile.TemporaryDirectory() as root:
+        fake_root(root, pkg, files, links)
+        for d in gen:
+            os.makedirs(root + d)
+        chroot = [shutil.which("chroot") or "/usr/sbin/chroot"]
+        if os.geteuid() != 0:  # a user namespace in which chroot() is allowed
+            chroot[:0] = [shutil.which("unshare") or "/usr/bin/unshare", "--user", "--map-root-user"]
+        r = out(*chroot, root, "/" + GENERATOR, *gen,
+                env={"PATH": "/usr/bin", "SYSTEMD_SCOPE": "system", "SYSTEMD_IN_INITRD": str(int(initrd))})
+        if r.returncode != 0:
+            return "exit %d: %s" % (r.returncode, r.stderr)
+        made = {}
+        for d in gen:
+            for dirpath, _dirs, names in os.walk(root + d):
+                for n in names:
+                    made[os.path.relpath(os.path.join(dirpath, n), root + gen[0])] = \
+                        os.readlink(os.path.join(dirpath, n))
+        return made
+
+
+def check_generator(pkg):
+    """Both units on a counted boot; nothing in the initrd, on an uncounted boot, or where
+    systemd-bless-boot marks the boot: whenever systemd-boot's package is installed, in use or not
+    (its generator pulls its static unit in on every counted boot, whoever the loader), unless the
+    unit or that generator is masked."""
+    sd = SYSTEMD_BOOT
+    cases = [
+        ("a counted boot", {}, {}, True, False, OURS),
+        ("a counted boot, systemd-boot's package installed", sd, {}, True, False, {}),
+        ("an uncounted boot", {}, {}, False, False, {}),
+        ("the initrd", {}, {}, True, True, {}),
+        ("a counted boot, systemd-bless-boot.service masked in /etc", sd,
+         {"etc/systemd/system/systemd-bless-boot.service": "/dev/null"}, True, False, OURS),
+        ("a counted boot, systemd-bless-boot-generator masked in /run (an empty file)",
+         dict(sd, **{"run/systemd/system-generators/systemd-bless-boot-generator": ""}), {}, True, False, OURS),
+        ("a counted boot, systemd-bless-boot.service overridden in /etc (not masked)",
+         dict(sd, **{"etc/systemd/system/systemd-bless-boot.service": "[Unit]\n"}), {}, True, False, {}),
+    ]
+    for name, files, links, counted, initrd, want in cases:
+        got = run_generator(pkg, files, links, counted, initrd)
+        check("generator, %s: %s" % (name, "links both units" if want else "links nothing"), got == want, got)
 
 
 def main():

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Writes the hand-made inputs of tests/fuzz/corpus/{bzimage,initrd,cmdline,gpt,pe,pcr,inflate,pack,fat,
-cmdline_measure,str16,bli,tool_readers,relocate} and the UTF-8 regressions of
+cmdline_measure,str16,bli,tool_readers,relocate,sb_auth} and the UTF-8 regressions of
 {bls,config,osrel} (committed; run by hand after changing it). Each is a regression or an edge
 the fuzzers must keep reaching: see the comment beside each."""
 import os
@@ -256,6 +256,53 @@ put("inflate", "block-type-3", inflate_seed(1, b"\x07\x00"))
 put("inflate", "stored-nlen-wrong", inflate_seed(1, b"\x01\x01\x00\xff\xfe\x61"))
 
 
+def dynamic_block(lit, dist, data, cl=None, nlit=258, ndist=4):
+    """One final dynamic block (RFC 1951 §3.2.7) from code lengths: @lit {symbol: length},
+    @dist [lengths], @data symbols (after 257, a distance symbol; None writes a 1 bit); the
+    code lengths as 4-bit codes of the code-length code @cl (default: 0..15, complete)."""
+    bits = []
+
+    def put(v, n):
+        bits.extend((v >> i) & 1 for i in range(n))
+
+    def code(lengths, sym):
+        n, c = lengths[sym], 0
+        for length in range(1, n):
+            c = (c + lengths.count(length)) << 1
+        c += lengths[:sym].count(n)
+        bits.extend((c >> i) & 1 for i in reversed(range(n)))
+
+    lengths = [lit.get(i, 0) for i in range(nlit)] + list(dist) + [0] * (ndist - len(dist))
+    cl = cl or [4] * 16 + [0, 0, 0]
+    put(1, 1), put(2, 2), put(nlit - 257, 5), put(ndist - 1, 5), put(15, 4)
+    for i in (16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15):
+        put(cl[i], 3)
+    for length in lengths:
+        code(cl, length)
+    for i, sym in enumerate(data):
+        if sym is None:
+            put(1, 1)
+        else:
+            code(lengths[nlit:] if i and data[i - 1] == 257 else lengths[:nlit], sym)
+    bits += [0] * (-len(bits) % 8 + 16)
+    return bytes(sum(b << i for i, b in enumerate(bits[j:j + 8])) for j in range(0, len(bits), 8))
+
+
+# Huffman codes zlib refuses and fuzz_inflate once found the decoder taking (incomplete), and
+# the shapes zlib takes: no distance code, one distance code of one bit, end of block alone.
+A_MATCH = {ord("a"): 1, 256: 2, 257: 2}
+put("inflate", "incomplete-litlen", inflate_seed(1, dynamic_block({ord("a"): 2, 256: 2}, [], [97, 256])))
+put("inflate", "incomplete-dist", inflate_seed(4, dynamic_block(A_MATCH, [2, 2], [97, 257, 0, 256])))
+put("inflate", "incomplete-dist-one-code-2-bits", inflate_seed(4, dynamic_block(A_MATCH, [2], [97, 257, 0, 256])))
+put("inflate", "incomplete-code-length-code",
+    inflate_seed(1, dynamic_block({ord("a"): 1, 256: 1}, [], [97, 256], cl=[4] * 15 + [0] * 4)))
+put("inflate", "oversubscribed-dist", inflate_seed(4, dynamic_block(A_MATCH, [1, 1, 1], [97, 257, 0, 256])))
+put("inflate", "dist-none", inflate_seed(2, dynamic_block({ord("a"): 1, 256: 1}, [], [97, 97, 256])))
+put("inflate", "dist-none-used", inflate_seed(4, dynamic_block(A_MATCH, [], [97, 257, None])))
+put("inflate", "dist-one-code-1-bit", inflate_seed(6, dynamic_block(A_MATCH, [0, 0, 1], [97, 97, 97, 257, 2, 256])))
+put("inflate", "litlen-end-of-block-alone", inflate_seed(0, dynamic_block({256: 1}, [], [256])))
+
+
 def packed(image, machine=0x8664, block=None, size=None):
     """fuzz_pack: a payload (src/core/pack.h) of the memory image @image."""
     block = raw_deflate(image) if block is None else block
@@ -358,3 +405,42 @@ put("fat", "lfn-sequence-zero", bytes(lfn[:len(fat12)]))
 put("fat", "size-past-volume", fat_patch(fat12, b"B          ", 28, struct.pack("<I", 70000)))
 # A root directory entry count that does not fill its sector (fat.c scans root_entries, not whole sectors).
 put("fat", "root-entries-odd", fat12[:17] + struct.pack("<H", 3) + fat12[19:])
+
+
+# sb_auth: the .auth files of \loader\keys\NAME (src/core/sb_keys.c). First byte: 1 = PK, 0 = not.
+PKCS7 = uuid.UUID("4aafd29d-68df-49ee-8aa9-347d375665a7").bytes_le
+X509 = uuid.UUID("a5c059a1-94e4-4aa7-87b5-ab155c2bf072").bytes_le
+SHA256 = uuid.UUID("c1c41626-504c-4092-aca9-41f936934328").bytes_le
+
+
+def esl(sig_type, sigs, header=b""):
+    """An EFI_SIGNATURE_LIST of @sigs (each owner GUID + data, all one size)."""
+    size = len(sigs[0])
+    return sig_type + struct.pack("<III", 28 + len(header) + size * len(sigs), len(header), size) + header + \
+        b"".join(sigs)
+
+
+def auth(lists, cert=b"\x30\x82\x01\x00" + bytes(256), stamp=(2024, 11, 30, 12, 34, 56), pk=False):
+    time = struct.pack("<HBBBBBBIhBB", *stamp, 0, 0, 0, 0, 0)
+    return bytes([pk]) + time + struct.pack("<IHH", 24 + len(cert), 0x0200, 0x0ef1) + PKCS7 + cert + lists
+
+
+owner = uuid.UUID("11111111-2222-3333-4444-555555555555").bytes_le
+cert_sig = owner + b"\x30\x82\x02\x00" + bytes(508)
+one = esl(X509, [cert_sig])
+put("sb_auth", "pk", auth(one, pk=True))
+put("sb_auth", "db-two-lists", auth(one + esl(SHA256, [owner + bytes(32)] * 3)))
+put("sb_auth", "db-header", auth(esl(SHA256, [owner + bytes(32)], header=bytes(8))))
+put("sb_auth", "kek-unsigned", auth(one, cert=b""))
+put("sb_auth", "pk-unsigned", auth(one, cert=b"", pk=True))
+put("sb_auth", "pk-two-signatures", auth(esl(X509, [cert_sig, cert_sig]), pk=True))
+put("sb_auth", "pk-two-lists", auth(one + one, pk=True))
+put("sb_auth", "no-list", auth(b""))
+put("sb_auth", "list-cut", auth(one[:-1]))
+put("sb_auth", "trailing-byte", auth(one + b"\0"))
+put("sb_auth", "nanosecond", auth(one)[:9] + b"\x01" + auth(one)[10:])
+put("sb_auth", "dwlength-past-end", auth(one)[:17] + struct.pack("<I", 0xfffffff0) + auth(one)[21:])
+put("sb_auth", "cert-not-der", auth(one, cert=b"\x31" + bytes(20)))
+put("sb_auth", "signature-size-owner-only", auth(X509 + struct.pack("<III", 28 + 16, 0, 16) + owner))
+put("sb_auth", "list-size-wraps", auth(X509 + struct.pack("<III", 0xfffffff0, 0, 17) + owner + b"x"))
+put("sb_auth", "header-size-huge", auth(X509 + struct.pack("<III", 28 + 17, 0xffffffff, 17) + owner + b"x"))

@@ -83,6 +83,17 @@ done
 # Secure Boot as the firmware told Linux (efivar: 4 bytes of attributes, then 0 or 1).
 sbvar=/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c
 sb=$(tail -c 1 $sbvar 2>/dev/null | od -An -tu1 | tr -d ' \n')
+# Setup Mode (its byte) and the Secure Boot databases as stored: the SHA-256
+# of PK, KEK and db after efivarfs's 4 attribute bytes ("" when absent).
+gv=/sys/firmware/efi/efivars
+setupmode=$(tail -c 1 $gv/SetupMode-8be4df61-93ca-11d2-aa0d-00e098032b8c 2>/dev/null | od -An -tu1 | tr -d ' \n')
+sbdb=
+for v in PK-8be4df61-93ca-11d2-aa0d-00e098032b8c KEK-8be4df61-93ca-11d2-aa0d-00e098032b8c \
+         db-d719b2cb-3d3a-4596-a3bc-dad00e67656f; do
+    h=
+    [ -f $gv/$v ] && h=$(tail -c +5 $gv/$v | sha256sum | cut -d' ' -f1)
+    sbdb="$sbdb${sbdb:+,}\"${v%%-*}\":\"$h\""
+done
 mount -t securityfs securityfs /sys/kernel/security 2>/dev/null
 # What the kernel made of it: its lockdown level (the bracketed word; a signed
 # Debian kernel locks itself down to "integrity" under Secure Boot), and
@@ -128,6 +139,7 @@ report="$report,\"payload_sha256\":\"$sha\",\"extra_sha256\":\"$extra_sha\""
 report="$report,\"dot_extra\":{$dotextra}"
 report="$report,\"bp_type_of_loader\":${bp_loader:-null},\"bp_efi_sig\":\"$bp_efisig\""
 report="$report,\"lockdown\":\"$lockdown\",\"bp_secure_boot\":${bp_sb:-null}"
+report="$report,\"setupmode\":\"$setupmode\",\"sb_db\":{$sbdb}"
 report="HANDOFF-INIT $report,\"fw_platform_size\":\"$fwsize\",\"loader\":{$loader},\"bli_hex\":{$blihex}}"
 banner="handoff demo: Linux $(uname -r) booted, initramfs running"
 

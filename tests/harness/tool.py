@@ -1,14 +1,17 @@
 """Running the project's host tool, build/handoff, to make what a test
 boots. A failure is the tool's (it is under test too): AssertionError with
 what it said."""
+import os
 import subprocess
 
 from . import paths
 
 
-def handoff(*args, check=True):
-    """build/handoff ARGS; the completed process (text)."""
-    r = subprocess.run([paths.root_path(paths.TOOL), *args], capture_output=True, text=True)
+def handoff(*args, check=True, env=None):
+    """build/handoff ARGS (@env: variables added to the environment, e.g.
+    HANDOFF_CONF_DIR); the completed process (text)."""
+    r = subprocess.run([paths.root_path(paths.TOOL), *args], capture_output=True, text=True,
+                       env=dict(os.environ, **env) if env else None)
     if check and r.returncode != 0:
         raise AssertionError("handoff %s failed (exit %d): %s"
                              % (args[0], r.returncode, (r.stderr or r.stdout).strip()[-2000:]))

@@ -28,6 +28,9 @@ TEST(config_empty_gives_defaults)
 	CHECK(cfg.editor);
 	CHECK(cfg.default_glob == NULL);
 	CHECK(cfg.console_mode == NULL);
+	CHECK_EQ(cfg.sb_enroll, CFG_SB_ENROLL_IF_SAFE); /* systemd-boot's default */
+	CHECK(!cfg.sb_enroll_shutdown);
+	CHECK_EQ(cfg.sb_enroll_timeout_sec, 15);
 	CHECK_EQ(cfg.n_errors, 0);
 	CHECK_EQ(test_log_count(), 0);
 }
@@ -180,6 +183,63 @@ TEST(config_systemd_boot_keys_are_accepted)
 	CHECK_EQ(cfg.n_errors, 0);
 	CHECK_EQ(cfg.timeout_sec, 3);
 	CHECK_EQ(cfg_auto_entries(&cfg), CFG_AUTO_FIRMWARE); /* the explicit yes wins over auto-entries no */
+}
+
+/* loader.conf(5) secure-boot-enroll, -action and -timeout-sec: every value,
+ * any case; a bad one is an error naming the line and leaves the value as it was. */
+TEST(config_secure_boot_enroll)
+{
+	static const struct {
+		const char *value;
+		int want; /* -1: an error */
+	} cases[] = {
+		{ "off", CFG_SB_ENROLL_OFF },
+		{ "manual", CFG_SB_ENROLL_MANUAL },
+		{ "if-safe", CFG_SB_ENROLL_IF_SAFE },
+		{ "force", CFG_SB_ENROLL_FORCE },
+		{ "FORCE", CFG_SB_ENROLL_FORCE },
+		{ "yes", -1 },
+		{ "if-safe-ish", -1 },
+		{ "of", -1 },
+	};
+	char text[64];
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct loader_config cfg;
+
+		test_log_reset();
+		snprintf(text, sizeof(text), "secure-boot-enroll manual\nsecure-boot-enroll %s\n", cases[i].value);
+		cfg = parse(text);
+		CHECK_EQ(cfg.sb_enroll, cases[i].want < 0 ? CFG_SB_ENROLL_MANUAL : cases[i].want);
+		CHECK_EQ(cfg.n_errors, cases[i].want < 0);
+		if (cases[i].want < 0)
+			CHECK_LOG(PATH ":2: secure-boot-enroll '");
+		CHECK_EQ(test_log_count(), 1); /* the error, or "given again" for a good one */
+	}
+}
+
+TEST(config_secure_boot_enroll_action_and_timeout)
+{
+	struct loader_config cfg = parse("secure-boot-enroll-action shutdown\nsecure-boot-enroll-timeout-sec 3\n");
+
+	CHECK(cfg.sb_enroll_shutdown);
+	CHECK_EQ(cfg.sb_enroll_timeout_sec, 3);
+	CHECK_EQ(test_log_count(), 0);
+	cfg = parse("secure-boot-enroll-action Reboot\nsecure-boot-enroll-timeout-sec hidden\n");
+	CHECK(!cfg.sb_enroll_shutdown);
+	CHECK_EQ(cfg.sb_enroll_timeout_sec, 0);
+	CHECK_EQ(test_log_count(), 0);
+	cfg = parse("secure-boot-enroll-timeout-sec 0\nsecure-boot-enroll-timeout-sec 4294967295\n");
+	CHECK_EQ(cfg.sb_enroll_timeout_sec, UINT32_MAX);
+	test_log_reset();
+	cfg = parse("secure-boot-enroll-action poweroff\nsecure-boot-enroll-timeout-sec 4294967296\n"
+		    "secure-boot-enroll-timeout-sec -1\n");
+	CHECK(!cfg.sb_enroll_shutdown);
+	CHECK_EQ(cfg.sb_enroll_timeout_sec, 15);
+	CHECK_EQ(cfg.n_errors, 3);
+	CHECK_LOG(PATH ":1: secure-boot-enroll-action 'poweroff' is not reboot or shutdown, ignored");
+	CHECK_LOG(PATH ":2: secure-boot-enroll-timeout-sec '4294967296' is not a number of seconds or hidden");
+	CHECK_LOG(PATH ":3: secure-boot-enroll-timeout-sec '-1'");
 }
 
 TEST(config_auto_entries)
