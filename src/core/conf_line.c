@@ -97,25 +97,44 @@ static bool split_key_value(const char *s, size_t n, struct conf_kv *kv)
 	return v < n;
 }
 
+/* Can the raw line @s (@n bytes) be read at all? Logs why not. */
+static bool line_readable(struct conf_reader *r, const char *s, size_t n)
+{
+	const char *bad;
+	char why[UTF8_PROBLEM_MAX];
+
+	if (n > CONF_LINE_MAX)
+		line_error(r, r->line, "line longer than %u bytes (%zu), ignored", CONF_LINE_MAX, n);
+	else if (has_nul(s, n))
+		line_error(r, r->line, "NUL byte in line, ignored");
+	/* Both files are UTF-8 (UAPI.1): a line that is not, is not guessed at
+	 * (an overlong NUL would end the value for one reader and not another). */
+	else if ((bad = utf8_problem(s, n, why)))
+		line_error(r, r->line, "%s, ignored", bad);
+	else
+		return true;
+	return false;
+}
+
+/* A line conf_next() rejects: does it set the key the caller watches? */
+static void note_rejected(struct conf_reader *r, const char *s, size_t n)
+{
+	size_t k = r->watch_key ? strlen(r->watch_key) : 0;
+
+	while (n > 0 && is_blank(s[0]))
+		s++, n--;
+	if (k && n >= k && memcmp(s, r->watch_key, k) == 0 && (n == k || is_blank(s[k])))
+		r->watch_key_rejected = true;
+}
+
 bool conf_next(struct conf_reader *r, struct conf_kv *ret)
 {
-	const char *s, *bad;
-	char why[UTF8_PROBLEM_MAX];
+	const char *s;
 	size_t n;
 
 	while (next_raw_line(r, &s, &n)) {
-		if (n > CONF_LINE_MAX) {
-			line_error(r, r->line, "line longer than %u bytes (%zu), ignored", CONF_LINE_MAX, n);
-			continue;
-		}
-		if (has_nul(s, n)) {
-			line_error(r, r->line, "NUL byte in line, ignored");
-			continue;
-		}
-		/* Both files are UTF-8 (UAPI.1): a line that is not, is not guessed at
-		 * (an overlong NUL would end the value for one reader and not another). */
-		if ((bad = utf8_problem(s, n, why))) {
-			line_error(r, r->line, "%s, ignored", bad);
+		if (!line_readable(r, s, n)) {
+			note_rejected(r, s, n);
 			continue;
 		}
 		while (n > 0 && is_blank(s[0]))
@@ -127,6 +146,7 @@ bool conf_next(struct conf_reader *r, struct conf_kv *ret)
 		ret->line = r->line;
 		if (!split_key_value(s, n, ret)) {
 			line_error(r, r->line, "'%.*s' has no value, ignored", (int)ret->key_len, ret->key);
+			note_rejected(r, s, n);
 			continue;
 		}
 		return true;

@@ -18,6 +18,8 @@ struct conf_reader {
 	unsigned line;       /* 1-based number of the line last read */
 	const char *path;    /* for messages */
 	unsigned n_errors;   /* malformed lines seen so far */
+	const char *watch_key;    /* set by the caller: a key whose rejected lines it must know of ... */
+	bool watch_key_rejected;  /* ... one was: too long, a NUL, not UTF-8 or no value (conf_next()) */
 };
 
 /* One "key value" line; key and value point into the text (not NUL-terminated). */
@@ -36,7 +38,9 @@ void conf_reader_init(struct conf_reader *r, const char *text, size_t len, const
  * conf_next() - the next "key value" line. Comments and blank lines are
  * skipped; a line that is too long, holds a NUL byte, is not well-formed UTF-8
  * (utf8_check(): the byte offset in the line is named) or has a key without a
- * value is logged, counted in @r->n_errors and skipped.
+ * value is logged, counted in @r->n_errors and skipped; when it starts with
+ * @r->watch_key as its key, @r->watch_key_rejected is set (a key that must
+ * fail closed: loader.conf's editor-password).
  * Return: true with *@ret filled, false at the end of the text.
  */
 bool conf_next(struct conf_reader *r, struct conf_kv *ret);

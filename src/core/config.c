@@ -3,18 +3,19 @@
  * secure-boot-enroll* keys are used;
  * the other keys systemd-boot
  * knows are accepted and ignored with a note; unknown keys warn. handoff's own
- * boot-partition key is one systemd-boot skips (it ignores keys it does not
- * know). Line syntax and error reporting: conf_line.h. */
+ * boot-partition and editor-password keys are ones systemd-boot skips (it
+ * ignores keys it does not know). Line syntax and error reporting: conf_line.h. */
 #include "config.h"
 #include "array.h"
 #include "conf_line.h"
 #include "guid.h"
 #include "log.h"
+#include "pbkdf2.h"
 
 enum cfg_key {
 	CFG_KEY_TIMEOUT, CFG_KEY_DEFAULT, CFG_KEY_EDITOR, CFG_KEY_CONSOLE_MODE, CFG_KEY_AUTO_ENTRIES,
 	CFG_KEY_AUTO_FIRMWARE, CFG_KEY_AUTO_REBOOT, CFG_KEY_AUTO_POWEROFF, CFG_KEY_BOOT_PARTITION, CFG_KEY_SB_ENROLL,
-	CFG_KEY_SB_ENROLL_ACTION, CFG_KEY_SB_ENROLL_TIMEOUT, CFG_KEY_MAX
+	CFG_KEY_SB_ENROLL_ACTION, CFG_KEY_SB_ENROLL_TIMEOUT, CFG_KEY_EDITOR_PASSWORD, CFG_KEY_MAX
 };
 
 static const char *const cfg_key_names[CFG_KEY_MAX] = {
@@ -30,6 +31,7 @@ static const char *const cfg_key_names[CFG_KEY_MAX] = {
 	[CFG_KEY_SB_ENROLL] = "secure-boot-enroll",
 	[CFG_KEY_SB_ENROLL_ACTION] = "secure-boot-enroll-action",
 	[CFG_KEY_SB_ENROLL_TIMEOUT] = "secure-boot-enroll-timeout-sec",
+	[CFG_KEY_EDITOR_PASSWORD] = "editor-password",
 };
 
 /* The values of secure-boot-enroll (enum cfg_sb_enroll) and of
@@ -74,6 +76,8 @@ uint8_t cfg_auto_entries(const struct loader_config *cfg)
 
 bool cfg_editor_allowed(const struct loader_config *cfg, bool secure_boot)
 {
+	if (cfg->editor_password.malformed)
+		return false; /* fail closed: the line meant to guard it is unreadable */
 	return cfg->editor_set ? cfg->editor : !secure_boot;
 }
 
@@ -151,6 +155,60 @@ static EFI_STATUS cfg_add_partition(struct conf_reader *r, const struct conf_kv 
 	return EFI_SUCCESS;
 }
 
+/* CFG_PW_SCHEME ":ITERATIONS:SALT:HASH", each within its bounds (config.h). */
+static bool cfg_password_parse(const struct conf_kv *kv, struct cfg_password *pw)
+{
+	static const char scheme[] = CFG_PW_SCHEME ":";
+	const char *s = kv->value + sizeof(scheme) - 1, *end = kv->value + kv->value_len, *c1, *c2;
+	struct conf_kv num = { .value = s };
+	uint64_t iterations;
+	size_t salt_digits;
+
+	if (kv->value_len < sizeof(scheme) - 1 || memcmp(kv->value, scheme, sizeof(scheme) - 1) != 0)
+		return false;
+	c1 = memchr(s, ':', (size_t)(end - s));
+	c2 = c1 ? memchr(c1 + 1, ':', (size_t)(end - c1 - 1)) : NULL;
+	if (!c2)
+		return false;
+	num.value_len = (size_t)(c1 - s);
+	salt_digits = (size_t)(c2 - c1 - 1);
+	if (!conf_parse_uint(&num, CFG_PW_ITERATIONS_MAX, &iterations) || iterations < CFG_PW_ITERATIONS_MIN ||
+	    salt_digits % 2 || salt_digits < 2 * CFG_PW_SALT_MIN || salt_digits > 2 * CFG_PW_SALT_MAX ||
+	    (size_t)(end - c2 - 1) != 2 * SHA256_DIGEST_SIZE)
+		return false;
+	pw->iterations = (uint32_t)iterations;
+	pw->salt_len = (uint8_t)(salt_digits / 2);
+	return hex_decode(c1 + 1, pw->salt_len, pw->salt) && hex_decode(c2 + 1, SHA256_DIGEST_SIZE, pw->hash);
+}
+
+/* A malformed line locks the editor for good (fail closed): the password
+ * meant to guard it must not be lost to a typo. */
+static void cfg_set_password(struct conf_reader *r, const struct conf_kv *kv, struct cfg_password *pw)
+{
+	struct cfg_password p = { .set = true, .malformed = pw->malformed };
+
+	if (cfg_password_parse(kv, &p)) {
+		*pw = p;
+		return;
+	}
+	pw->set = pw->malformed = true;
+	conf_line_error(r, kv, "editor-password is not " CFG_PW_SCHEME ":ITERATIONS:SALT:HASH as handoff "
+			"set-editor-password writes it: no password opens the editor");
+}
+
+bool cfg_password_check(const struct cfg_password *pw, const char *password, size_t len)
+{
+	uint8_t h[SHA256_DIGEST_SIZE];
+	bool ok;
+
+	if (!pw->set || pw->malformed)
+		return false;
+	pbkdf2_sha256(password, len, pw->salt, pw->salt_len, pw->iterations, h, sizeof(h));
+	ok = mem_equal_ct(h, pw->hash, sizeof(h));
+	mem_wipe(h, sizeof(h));
+	return ok;
+}
+
 static bool cfg_set_bool(struct conf_reader *r, const struct conf_kv *kv, bool *field)
 {
 	if (conf_parse_bool(kv, field))
@@ -222,6 +280,9 @@ static EFI_STATUS cfg_apply(struct conf_reader *r, const struct conf_kv *kv, enu
 		return cfg_set_string(r, kv, &cfg->console_mode);
 	case CFG_KEY_BOOT_PARTITION:
 		return cfg_add_partition(r, kv, cfg);
+	case CFG_KEY_EDITOR_PASSWORD:
+		cfg_set_password(r, kv, &cfg->editor_password);
+		return EFI_SUCCESS;
 	case CFG_KEY_SB_ENROLL:
 		cfg_set_word(r, kv, sb_enroll_names, "off, manual, if-safe or force", &cfg->sb_enroll);
 		return EFI_SUCCESS;
@@ -286,6 +347,7 @@ EFI_STATUS cfg_parse_loader_conf(const char *text, size_t len, const char *path,
 
 	cfg_init(&cfg);
 	conf_reader_init(&r, text, len, path);
+	r.watch_key = cfg_key_names[CFG_KEY_EDITOR_PASSWORD];
 	while (conf_next(&r, &kv)) {
 		EFI_STATUS err = cfg_line(&r, &kv, &cfg, &seen);
 
@@ -295,6 +357,8 @@ EFI_STATUS cfg_parse_loader_conf(const char *text, size_t len, const char *path,
 			return err;
 		}
 	}
+	if (r.watch_key_rejected) /* an editor-password line too broken to read: locked, as a bad value */
+		cfg.editor_password.set = cfg.editor_password.malformed = true;
 	cfg.n_errors = r.n_errors;
 	*ret = cfg;
 	return EFI_SUCCESS;

@@ -52,27 +52,6 @@ bool net_list_entry_file(const char *path)
 	return named_in(path, "loader/entries", ".conf") || named_in(path, "EFI/Linux", ".efi");
 }
 
-static int hex_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c = (char)(c | 0x20);
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
-/* HEX_DIGITS hex digits at @s. */
-static bool parse_digest(const char *s, uint8_t ret[SHA256_DIGEST_SIZE])
-{
-	for (size_t i = 0; i < SHA256_DIGEST_SIZE; i++) {
-		int hi = hex_value(s[2 * i]), lo = hex_value(s[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			return false;
-		ret[i] = (uint8_t)(hi << 4 | lo);
-	}
-	return true;
-}
-
 /* The normalized copy of the path [@s, @s + @n): one word naming a file below the root, or NULL. */
 static char *line_path(const char *s, size_t n)
 {
@@ -94,7 +73,8 @@ static EFI_STATUS parse_item(struct net_list *l, const char *s, size_t n, const 
 	if (n > kw && memcmp(s, PIN_KEYWORD, kw) == 0 && blank(s[kw])) {
 		for (p = kw; blank(s[p]); p++)
 			; /* stops inside: the line ends with a word */
-		it.pinned = n - p > HEX_DIGITS && parse_digest(s + p, it.sha256) && blank(s[p + HEX_DIGITS]);
+		it.pinned = n - p > HEX_DIGITS && hex_decode(s + p, SHA256_DIGEST_SIZE, it.sha256) &&
+			    blank(s[p + HEX_DIGITS]);
 		for (p += HEX_DIGITS; it.pinned && blank(s[p]); p++)
 			;
 	}

@@ -1,6 +1,7 @@
 /* SHA-256 as specified in FIPS 180-4: message schedule and compression of
- * §6.2.2, constants of §4.2.2, padding of §5.1.1. Written for size, not speed:
- * the probe hashes initrds of a few hundred KiB. */
+ * §6.2.2, constants of §4.2.2, padding of §5.1.1. Written for size first:
+ * no unrolled rounds, but the working variables in registers (PBKDF2 runs
+ * the compression millions of times for the editor password). */
 #include "sha256.h"
 
 /* §4.2.2: first 32 bits of the fractional parts of the cube roots of the
@@ -34,10 +35,12 @@ static void put_be32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)v;
 }
 
-/* §6.2.2 steps 1-4 for one 512-bit block. */
+/* §6.2.2 steps 1-4 for one 512-bit block. The working variables a..h are
+ * named, not an array shifted each round: they stay in registers (PBKDF2
+ * runs this twice per iteration, the editor password's cost). */
 static void sha256_block(uint32_t h[8], const uint8_t *blk)
 {
-	uint32_t w[64], v[8];
+	uint32_t w[64], a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], k = h[7];
 
 	for (unsigned t = 0; t < 16; t++)
 		w[t] = get_be32(blk + 4 * t);
@@ -46,21 +49,20 @@ static void sha256_block(uint32_t h[8], const uint8_t *blk)
 		uint32_t s1 = ror32(w[t - 2], 17) ^ ror32(w[t - 2], 19) ^ (w[t - 2] >> 10);
 		w[t] = w[t - 16] + s0 + w[t - 7] + s1;
 	}
-	memcpy(v, h, sizeof(v));
 	for (unsigned t = 0; t < 64; t++) {
-		uint32_t S1 = ror32(v[4], 6) ^ ror32(v[4], 11) ^ ror32(v[4], 25);
-		uint32_t ch = (v[4] & v[5]) ^ (~v[4] & v[6]);
-		uint32_t t1 = v[7] + S1 + ch + K[t] + w[t];
-		uint32_t S0 = ror32(v[0], 2) ^ ror32(v[0], 13) ^ ror32(v[0], 22);
-		uint32_t maj = (v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]);
-		uint32_t t2 = S0 + maj;
+		uint32_t t1 = k + (ror32(e, 6) ^ ror32(e, 11) ^ ror32(e, 25)) + ((e & f) ^ (~e & g)) + K[t] + w[t];
+		uint32_t t2 = (ror32(a, 2) ^ ror32(a, 13) ^ ror32(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
 
-		memmove(v + 1, v, 7 * sizeof(v[0]));
-		v[4] += t1;
-		v[0] = t1 + t2;
+		k = g;
+		g = f;
+		f = e;
+		e = d + t1;
+		d = c;
+		c = b;
+		b = a;
+		a = t1 + t2;
 	}
-	for (unsigned i = 0; i < 8; i++)
-		h[i] += v[i];
+	h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += k;
 }
 
 void sha256_init(struct sha256_ctx *ctx)
@@ -117,13 +119,38 @@ void sha256(const void *data, size_t len, uint8_t ret[SHA256_DIGEST_SIZE])
 	sha256_final(&ctx, ret);
 }
 
-void sha256_hex(const uint8_t digest[SHA256_DIGEST_SIZE], char ret[SHA256_HEX_SIZE])
+void hex_encode(const uint8_t *data, size_t n, char *ret)
 {
 	static const char hex[] = "0123456789abcdef";
 
-	for (unsigned i = 0; i < SHA256_DIGEST_SIZE; i++) {
-		ret[2 * i] = hex[digest[i] >> 4];
-		ret[2 * i + 1] = hex[digest[i] & 0xf];
+	for (size_t i = 0; i < n; i++) {
+		ret[2 * i] = hex[data[i] >> 4];
+		ret[2 * i + 1] = hex[data[i] & 0xf];
 	}
-	ret[2 * SHA256_DIGEST_SIZE] = '\0';
+	ret[2 * n] = '\0';
+}
+
+void sha256_hex(const uint8_t digest[SHA256_DIGEST_SIZE], char ret[SHA256_HEX_SIZE])
+{
+	hex_encode(digest, SHA256_DIGEST_SIZE, ret);
+}
+
+static int hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = (char)(c | 0x20);
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+bool hex_decode(const char *s, size_t n, uint8_t *ret)
+{
+	for (size_t i = 0; i < n; i++) {
+		int hi = hex_value(s[2 * i]), lo = hex_value(s[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return false;
+		ret[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return true;
 }

@@ -1,6 +1,6 @@
 /* SHA-256 (FIPS 180-4 §6.2), incremental: the probe hashes an initrd it reads
  * through a callback, chunk by chunk, and the host tests compare digests
- * with sha256sum. */
+ * with sha256sum. And hex, both ways, for the digests' text forms. */
 #ifndef CORE_SHA256_H
 #define CORE_SHA256_H
 
@@ -27,5 +27,9 @@ void sha256_final(struct sha256_ctx *ctx, uint8_t ret[SHA256_DIGEST_SIZE]);
 void sha256(const void *data, size_t len, uint8_t ret[SHA256_DIGEST_SIZE]);
 /** sha256_hex() - lower-case hex of @digest into @ret (NUL-terminated). */
 void sha256_hex(const uint8_t digest[SHA256_DIGEST_SIZE], char ret[SHA256_HEX_SIZE]);
+/** hex_encode() - lower-case hex of @n bytes at @data into @ret (2 * @n digits and a NUL). */
+void hex_encode(const uint8_t *data, size_t n, char *ret);
+/** hex_decode() - the 2 * @n hex digits (either case) at @s as @n bytes. Return: false if one is not a digit. */
+bool hex_decode(const char *s, size_t n, uint8_t *ret);
 
 #endif

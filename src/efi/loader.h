@@ -20,6 +20,7 @@ struct loader {
 	bool secure_boot;             /* sb_enforced() */
 	enum sb_mode sb_mode;         /* sb_mode(): what the kernel is told */
 	bool editor;                  /* cfg_editor_allowed() */
+	unsigned editor_failures;     /* wrong editor passwords this boot (menu.c: each waits longer) */
 	bool force_menu;              /* no countdown: a boot failed, or the boot volume lost a file */
 };
 

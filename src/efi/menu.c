@@ -1,12 +1,15 @@
 /* The text menu on the firmware console (mirrored to serial by OVMF): arrow
  * keys, Enter, digits, a countdown that any key stops, 'e' to edit the command
- * line when loader.conf says "editor yes". Key codes: UEFI 2.10 §12.3. */
+ * line when loader.conf says "editor yes" (after its editor-password, when it
+ * sets one). Key codes: UEFI 2.10 §12.3. */
 #include "loader.h"
 #include "core/fmt.h"
+#include "core/pbkdf2.h"
 #include <efi/proto/simple_text_in.h>
 #include <efi/proto/simple_text_out.h>
 
 #define EDIT_MAX 4096
+#define PASSWORD_WAIT_MAX_SHIFT 5 /* a wrong password waits 1, 2, 4 ... 32 s */
 #define MAX_SHOWN 20
 #define ONE_SECOND_US 1000000u
 
@@ -47,13 +50,41 @@ static size_t utf8_back(const char *buf, size_t len)
 	return len;
 }
 
-/* Line editor for the command line; NULL when cancelled with Esc. Typed
- * characters are printable ASCII, so the line stays well-formed UTF-8. */
+/* Reads a line into @buf (@max bytes with the NUL; it starts with what @buf
+ * holds), shown after "@prompt: " unless @hide; Enter ends it. Typed
+ * characters are printable ASCII, so the line stays well-formed UTF-8.
+ * Return: false when cancelled with Esc. */
+static bool read_line(const char *prompt, char *buf, size_t max, bool hide)
+{
+	size_t len = strlen(buf);
+	EFI_INPUT_KEY key;
+
+	for (;;) {
+		con_print("\r%s: %s \b", prompt, hide ? "" : buf);
+		if (con_read_key(0, &key) != EFI_SUCCESS)
+			continue;
+		if (key.ScanCode == SCAN_ESC)
+			return false;
+		if (key.UnicodeChar == CHAR_CARRIAGE_RETURN || key.UnicodeChar == CHAR_LINEFEED)
+			break;
+		if (key.UnicodeChar == CHAR_BACKSPACE && len > 0) {
+			len = utf8_back(buf, len);
+			buf[len] = '\0';
+			con_print(hide ? "" : "\b \b");
+		} else if (key.UnicodeChar >= 0x20 && key.UnicodeChar < 0x7f && len + 1 < max) {
+			buf[len++] = (char)key.UnicodeChar;
+			buf[len] = '\0';
+		}
+	}
+	con_print("\n");
+	return true;
+}
+
+/* Line editor for the command line; NULL when cancelled with Esc. */
 static char *edit_cmdline(const char *initial)
 {
 	char *buf = mem_alloc(EDIT_MAX);
 	size_t len = strlen(initial);
-	EFI_INPUT_KEY key;
 
 	if (!buf)
 		return NULL;
@@ -61,27 +92,10 @@ static char *edit_cmdline(const char *initial)
 		len = utf8_back(initial, EDIT_MAX);
 	memcpy(buf, initial, len);
 	buf[len] = '\0';
-	for (;;) {
-		con_print("\roptions: %s \b", buf);
-		if (con_read_key(0, &key) != EFI_SUCCESS)
-			continue;
-		if (key.ScanCode == SCAN_ESC) {
-			mem_free(buf);
-			return NULL;
-		}
-		if (key.UnicodeChar == CHAR_CARRIAGE_RETURN || key.UnicodeChar == CHAR_LINEFEED)
-			break;
-		if (key.UnicodeChar == CHAR_BACKSPACE && len > 0) {
-			len = utf8_back(buf, len);
-			buf[len] = '\0';
-			con_print("\b \b");
-		} else if (key.UnicodeChar >= 0x20 && key.UnicodeChar < 0x7f && len + 1 < EDIT_MAX) {
-			buf[len++] = (char)key.UnicodeChar;
-			buf[len] = '\0';
-		}
-	}
-	con_print("\n");
-	return buf;
+	if (read_line("options", buf, EDIT_MAX, /* hide= */ false))
+		return buf;
+	mem_free(buf);
+	return NULL;
 }
 
 /* timeout 0 boots at once, unless a key is already waiting (README "Configuration": timeout). */
@@ -90,6 +104,30 @@ static bool key_pending(void)
 	EFI_INPUT_KEY key;
 
 	return ST->ConIn->ReadKeyStroke(ST->ConIn, &key) == EFI_SUCCESS;
+}
+
+/* loader.conf's editor-password, when set, is asked for (not shown); a wrong
+ * one waits 1, 2, 4 ... 32 s, longer each time this boot, keys typed meanwhile
+ * dropped. The typed password is wiped once checked. */
+static bool editor_unlock(struct loader *l)
+{
+	char pw[CFG_PW_LEN_MAX + 1] = "";
+	uint32_t wait_sec = 1u << MIN(l->editor_failures, PASSWORD_WAIT_MAX_SHIFT);
+	bool typed, ok;
+
+	if (!l->cfg.editor_password.set)
+		return true;
+	typed = read_line("Password", pw, sizeof(pw), /* hide= */ true);
+	ok = typed && cfg_password_check(&l->cfg.editor_password, pw, strlen(pw));
+	mem_wipe(pw, sizeof(pw));
+	if (ok || !typed)
+		return ok;
+	l->editor_failures++;
+	con_print("Wrong password, wait %u s.\n", wait_sec);
+	BS->Stall(wait_sec * ONE_SECOND_US);
+	while (key_pending())
+		;
+	return false;
 }
 
 static uint32_t initial_countdown(const struct loader *l)
@@ -153,6 +191,8 @@ size_t menu_choose(struct loader *l, char **ret_cmdline)
 					    e->id);
 				continue;
 			}
+			if (!editor_unlock(l))
+				continue;
 			*ret_cmdline = edit_cmdline(e->options ? e->options : "");
 			if (*ret_cmdline)
 				return sel;

@@ -10,6 +10,7 @@
 #include "entry.h"
 #include "esp.h"
 #include "json.h"
+#include "loader_conf.h"
 #include "pe_sig.h"
 #include "status_sb.h"
 #include <getopt.h>
@@ -23,7 +24,8 @@ static const char help[] =
 	"the loaders and UKIs on the ESP are signed), the boot loader that started\n"
 	"this system (LoaderInfo), the entry and boot scheme it used, boot counting,\n"
 	"the requests for the next boot (set-default, set-oneshot, set-timeout), the\n"
-	"ESP and whether handoff is installed there, and the boot entries.\n";
+	"ESP and whether handoff is installed there, whether the loader's editor is\n"
+	"locked by a password (set-editor-password), and the boot entries.\n";
 
 /* LoaderFeatures bit names, in the numbering of systemd's Boot Loader Interface. */
 static const char *const feature_names[] = {
@@ -59,6 +61,8 @@ struct status {
 	bool has_features;
 	char *esp, *boot;
 	bool esp_mounted, installed, current;
+	bool conf_ok;             /* the ESP's loader.conf could be read: */
+	struct loader_config conf; /* the editor's rules and password */
 	struct bless_info bless;  /* LoaderBootCountPath's file and state */
 	char *bless_problem;      /* why LoaderBootCountPath could not be read, or NULL */
 };
@@ -116,6 +120,7 @@ static void status_load(struct status *s, const char *esp_opt, const char *boot_
 		s->esp_mounted = esp_is_mounted(s->esp);
 		s->boot = boot_entries_dir(boot_opt, s->esp);
 		check_installed(s);
+		s->conf_ok = loader_conf_read(s->esp, &s->conf) == 0;
 	}
 	if (s->efi)
 		bless_status_load(s, esp_opt, boot_opt);
@@ -131,6 +136,7 @@ static void status_free(struct status *s)
 	bless_info_free(&s->bless);
 	free(s->bless_problem);
 	sb_status_free(&s->sb);
+	cfg_free(&s->conf);
 }
 
 static bool booted_by_handoff(const struct status *s)
@@ -198,6 +204,50 @@ static void render_text_counting(const struct bless_info *b, const char *problem
 	free(file);
 }
 
+static bool editor_allowed(const struct status *s)
+{
+	return cfg_editor_allowed(&s->conf, s->sb.mode[SB_MODE_SECURE_BOOT] == 1);
+}
+
+/* The loader's editor as loader.conf and Secure Boot make it (README "Configuration": editor, editor-password). */
+static void render_json_editor(const struct status *s, struct json *j)
+{
+	const struct cfg_password *pw = &s->conf.editor_password;
+
+	if (!s->conf_ok) {
+		json_null(j, "editor");
+		return;
+	}
+	json_obj_begin(j, "editor");
+	json_bool(j, "enabled", editor_allowed(s));
+	json_bool(j, "locked", pw->set);
+	json_bool(j, "password_malformed", pw->malformed);
+	if (pw->set && !pw->malformed)
+		json_uint(j, "iterations", pw->iterations);
+	else
+		json_null(j, "iterations");
+	json_obj_end(j);
+}
+
+static void render_text_editor(const struct status *s, struct strbuf *sb)
+{
+	const struct cfg_password *pw = &s->conf.editor_password;
+
+	if (!s->conf_ok)
+		sb_printf(sb, "  %16s: unknown (" LOADER_CONF " unreadable)\n", "Editor");
+	else if (pw->malformed)
+		sb_printf(sb, "  %16s: locked for good: the editor-password line is malformed, no password opens it "
+			  "(handoff set-editor-password writes a good one)\n", "Editor");
+	else if (!editor_allowed(s))
+		sb_printf(sb, "  %16s: off (%s)\n", "Editor",
+			  s->conf.editor_set ? "editor no" : "Secure Boot, and no 'editor yes'");
+	else if (pw->set)
+		sb_printf(sb, "  %16s: locked by editor-password (" CFG_PW_SCHEME ", %u iterations)\n", "Editor",
+			  pw->iterations);
+	else
+		sb_printf(sb, "  %16s: on, not locked (handoff set-editor-password locks it)\n", "Editor");
+}
+
 static void render_json(const struct status *s, struct strbuf *out)
 {
 	struct json j;
@@ -226,6 +276,7 @@ static void render_json(const struct status *s, struct strbuf *out)
 	json_bool(&j, "installed", s->installed);
 	json_bool(&j, "current", s->current);
 	json_str(&j, "boot", s->boot);
+	render_json_editor(s, &j);
 	json_obj_end(&j);
 	if (s->esp)
 		entries_render(s->esp, s->boot, &j, "entries", NULL);
@@ -266,6 +317,7 @@ static void render_text(const struct status *s, struct strbuf *sb)
 				: "installed, another version (handoff update)");
 	if (s->boot)
 		sb_printf(sb, "  %16s: %s/loader/entries\n", "Entries in place", s->boot);
+	render_text_editor(s, sb);
 	sb_status_render_signatures(&s->sb, sb);
 	sb_puts(sb, "\nBoot loader entries:\n");
 	entries_render(s->esp, s->boot, NULL, NULL, sb);

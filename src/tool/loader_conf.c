@@ -10,12 +10,12 @@
 #include "core/config.h"
 #include "core/gpt.h"
 #include "core/guid.h"
+#include "readers.h"
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define LOADER_CONF "loader/loader.conf"
-#define LOADER_CONF_MAX (1u << 20)
+#include <sys/stat.h>
 
 bool loader_conf_names(const char *text, size_t len, const EFI_GUID *uuid)
 {
@@ -74,6 +74,52 @@ int loader_conf_name_partition(const char *esp, const EFI_GUID *uuid, const char
 out:
 	free(old);
 	free(dir);
+	free(path);
+	return r;
+}
+
+int loader_conf_set(const char *esp, const char *key, const char *line, mode_t new_mode)
+{
+	char *path = path_join(esp, LOADER_CONF), *dir = path_join(esp, "loader"), *text = NULL;
+	uint8_t *old = NULL;
+	size_t old_len = 0, len = 0;
+	struct stat st = { .st_mode = new_mode };
+	int r = -1;
+
+	if (read_file_opt(path, LOADER_CONF_MAX, &old, &old_len) < 0)
+		goto out;
+	if (old && stat(path, &st) < 0) {
+		tool_fail("%s: %s", path, strerror(errno));
+		goto out;
+	}
+	text = text_set_setting((const char *)old, old_len, key, ' ', line, &len);
+	if (old ? len == old_len && memcmp(text, old, len) == 0 : !line)
+		r = 0; /* already so, or nothing to remove */
+	else if (mkdir_p(dir, 0755) == 0)
+		r = write_file_atomic(path, text, len, st.st_mode & 07777) < 0 ? -1 : 1;
+out:
+	free(text);
+	free(old);
+	free(dir);
+	free(path);
+	return r;
+}
+
+int loader_conf_read(const char *esp, struct loader_config *ret)
+{
+	char *path = path_join(esp, LOADER_CONF);
+	struct diag_capture quiet; /* its lines are entry list's business */
+	uint8_t *text = NULL;
+	size_t len = 0;
+	int r = read_file_opt(path, LOADER_CONF_MAX, &text, &len);
+
+	cfg_init(ret);
+	diag_capture_begin(&quiet);
+	if (r == 0 && cfg_parse_loader_conf(text ? (const char *)text : "", len, LOADER_CONF, ret) != EFI_SUCCESS)
+		r = -1;
+	diag_capture_end(&quiet);
+	diag_capture_free(&quiet);
+	free(text);
 	free(path);
 	return r;
 }

@@ -1,12 +1,17 @@
 /* The ESP's \loader\loader.conf lines the tool writes: "boot-partition
  * PARTUUID" names a partition whose entries the loader reads besides the
  * ESP's and XBOOTLDR's (README "Security: what a hostile disk can and cannot
- * do"), as Debian's ext4 /boot when its kernels stay in place. */
+ * do"), as Debian's ext4 /boot when its kernels stay in place;
+ * "editor-password" (set-editor-password) locks the loader's editor. */
 #ifndef TOOL_LOADER_CONF_H
 #define TOOL_LOADER_CONF_H
 
 #include "tool.h"
+#include "core/config.h"
 #include <efi/efi.h>
+
+#define LOADER_CONF "loader/loader.conf" /* below the ESP */
+#define LOADER_CONF_MAX (1u << 20)
 
 /**
  * loader_conf_names() - does the loader.conf text @text (@len bytes) name
@@ -31,6 +36,21 @@ char *loader_conf_add_partition(const char *text, size_t len, const EFI_GUID *uu
  * Return: 1 written, 0 already named, -1 (reason printed).
  */
 int loader_conf_name_partition(const char *esp, const EFI_GUID *uuid, const char *comment);
+
+/**
+ * loader_conf_set() - in @esp/loader/loader.conf (created when missing, with
+ * @new_mode), the line setting @key becomes @line, or goes when @line is NULL
+ * (text_set_setting(): the user's other lines kept); an existing file keeps
+ * its mode. Return: 1 written, 0 unchanged, -1 (reason printed).
+ */
+int loader_conf_set(const char *esp, const char *key, const char *line, mode_t new_mode);
+
+/**
+ * loader_conf_read() - @esp/loader/loader.conf as the loader reads it, its
+ * complaints not printed (defaults when there is none).
+ * Return: 0, or -1 when it cannot be read or parsed (a read error printed).
+ */
+int loader_conf_read(const char *esp, struct loader_config *ret);
 
 /**
  * boot_partition_uuid() - the partition the loader must be told of for

@@ -248,12 +248,12 @@ char *text_set_setting(const char *text, size_t len, const char *key, char sep, 
 		end = lf ? (size_t)(lf - text) : len;
 		if (!line_sets(text + pos, end - pos, key, sep))
 			sb_printf(&sb, "%.*s%s", (int)(end - pos), text + pos, lf ? "\n" : nl);
-		else if (!done)
+		else if (!done && line)
 			sb_printf(&sb, "%s%s", line, nl);
 		done |= line_sets(text + pos, end - pos, key, sep);
 	}
-	if (!done)
+	if (!done && line)
 		sb_printf(&sb, "%s%s", line, nl);
 	*ret_len = sb.len;
-	return sb.buf;
+	return sb.buf ? sb.buf : xstrdup("");
 }

@@ -69,8 +69,8 @@ void kv_free(struct kv_line *v, size_t n);
  * text_set_setting() - the configuration text @text (@len bytes; NULL for
  * none) with @key set: its first line that sets @key (blanks, @key, then a
  * blank or @sep: '=' for handoff.conf, ' ' for loader.conf) becomes @line,
- * later ones go, and without one @line is appended; every other line stays
- * as it was. A last line without a line feed gets one, CRLF when the first
+ * later ones go, and without one @line is appended (@line NULL: every line
+ * setting @key goes); every other line stays as it was. A last line without a line feed gets one, CRLF when the first
  * line ends so. Return: the new text (*@ret_len bytes, malloc'd).
  */
 char *text_set_setting(const char *text, size_t len, const char *key, char sep, const char *line, size_t *ret_len);

@@ -2,8 +2,10 @@
  * Boot Loader Interface variables (bli_apply()). Besides memory safety,
  * checks what the parser promises: stored values are trimmed, non-empty,
  * NUL-free, well-formed UTF-8 (utf8_ref.h) and no longer than a line, one boot-partition GUID per 36
- * bytes; and that bli_apply() leaves a valid
+ * bytes; an editor-password within its bounds, or none, or malformed and
+ * then the editor shut; and that bli_apply() leaves a valid
  * entry index and timeout. */
+#define _GNU_SOURCE /* memmem */
 #include "core/bli.h"
 #include "core/config.h"
 #include "core/conf_line.h"
@@ -54,6 +56,25 @@ static void fuzz_bli(const uint8_t *data, size_t size)
 	free(copy);
 }
 
+/* editor-password: only from a line naming it; when read, within the bounds
+ * and checked (at the cheapest iterations); malformed, the editor is shut. */
+static void check_password(const struct loader_config *cfg, const uint8_t *data, size_t size)
+{
+	const struct cfg_password *pw = &cfg->editor_password;
+
+	if (pw->set && !memmem(data, size, "editor-password", 15))
+		__builtin_trap();
+	if (pw->malformed && (!pw->set || cfg_editor_allowed(cfg, false) || cfg_password_check(pw, "", 0)))
+		__builtin_trap();
+	if (!pw->set || pw->malformed)
+		return;
+	if (pw->iterations < CFG_PW_ITERATIONS_MIN || pw->iterations > CFG_PW_ITERATIONS_MAX ||
+	    pw->salt_len < CFG_PW_SALT_MIN || pw->salt_len > CFG_PW_SALT_MAX)
+		__builtin_trap();
+	if (pw->iterations <= 2 * CFG_PW_ITERATIONS_MIN)
+		(void)cfg_password_check(pw, (const char *)data, MIN(size, CFG_PW_LEN_MAX));
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct loader_config cfg;
@@ -69,6 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* each boot-partition GUID took 36 bytes of text */
 	if ((cfg.n_boot_partitions && !cfg.boot_partitions) || cfg.n_boot_partitions > size / 36)
 		__builtin_trap();
+	check_password(&cfg, data, size);
 	if (cfg.default_glob) /* the glob as the loader will use it */
 		(void)glob_match(cfg.default_glob, "debian-6.1.0-13-amd64");
 	cfg_free(&cfg);

@@ -183,6 +183,23 @@ put("tool_readers", "string-variable", u("handoff 1.0 \U0001f600") + b"\x00\xdc\
 put("bls", "options-overlong-nul", b"evil.conf\ntitle Evil\nlinux /k\noptions console=ttyS0\noptions " + EVIL + b"\n")
 put("bls", "every-utf8-class", b"e.conf\nlinux /k\n" + b"".join(b"title " + v + b"\n" for v in BAD_UTF8.values()))
 put("config", "default-overlong-nul", b"timeout 3\ndefault deb\xc0\x80ian-*\neditor no\n")
+# editor-password (README "Configuration"): the tool's line, its bounds, and what must lock
+# the editor for good (a bad value, or a line the reader rejects: no value, a NUL, not UTF-8, too long)
+PW_SALT, PW_HASH = bytes(range(16)).hex(), "c914cc4f06cc6e8f46d157e3a1b5aa7abceebb17bb0444cd4c4ac16ca2ae9864"
+put("config", "editor-password-good", b"editor yes\neditor-password pbkdf2-sha256:1000:%s:%s\n"
+    % (PW_SALT.encode(), PW_HASH.encode()))
+put("config", "editor-password-bounds", b"editor-password pbkdf2-sha256:5000000:0001020304050607:%s\r\n"
+    b"editor-password pbkdf2-sha256:5000001:%s:%s\r\n" % (PW_HASH.encode(), PW_SALT.encode(), PW_HASH.encode()))
+put("config", "editor-password-salt-65", b"editor-password pbkdf2-sha256:1000:%s:%s\n"
+    % (bytes(65).hex().encode(), PW_HASH.encode()))
+put("config", "editor-password-fields", b"editor-password pbkdf2-sha256:1000:%s\neditor-password pbkdf2-sha256:"
+    b"\neditor-password pbkdf2-sha256::::\neditor-password pbkdf2-sha256:1000:%s:%s:\n"
+    % (PW_SALT.encode(), PW_SALT.encode(), PW_HASH.encode()))
+put("config", "editor-password-no-value", b"timeout 3\n  editor-password \t\r\n")
+put("config", "editor-password-nul", b"editor-password pbkdf2-sha256:1000\0:%s:%s\n"
+    % (PW_SALT.encode(), PW_HASH.encode()))
+put("config", "editor-password-not-utf8", b"editor-password pbkdf2-sha256:1000:\xc0\x80:%s\n" % PW_HASH.encode())
+put("config", "editor-password-long", b"editor-password " + b"0" * 4100 + b"\n")
 put("osrel", "pretty-name-overlong", b'NAME="Plain"\nPRETTY_NAME="Evil\xc0\x80 x"\nVERSION_ID="1\xf4\x90\x80\x80"\n')
 # fuzz_osrel found: a kernel version that is not UTF-8 made a default .osrel the loader skips a line of
 put("osrel", "kernel-version-not-utf8", b"\xd3\xd11.0-57-amd64 (debian-kernel@lists.debian.org) #1 SMP")

@@ -1,5 +1,5 @@
 /* SHA-256 against the FIPS 180-4 / NIST example vectors, against sha256sum(1)
- * on a real file, and incremental feeding at awkward chunk sizes. */
+ * on a real file, and incremental feeding at awkward chunk sizes; hex both ways. */
 #include "test.h"
 #include "core/sha256.h"
 #include <stdlib.h>
@@ -89,4 +89,19 @@ TEST(sha256_matches_sha256sum)
 	line[64] = '\0';
 	CHECK_STR(hex_of(data, len), line);
 	free(data);
+}
+
+TEST(hex_encode_and_decode)
+{
+	static const uint8_t bytes[] = { 0x00, 0x01, 0x7f, 0x80, 0xab, 0xff };
+	uint8_t got[6];
+	char hex[13];
+
+	hex_encode(bytes, sizeof(bytes), hex);
+	CHECK_STR(hex, "00017f80abff");
+	CHECK(hex_decode("00017F80aBfF", 6, got)); /* either case */
+	CHECK_MEM(got, bytes, 6);
+	CHECK(!hex_decode("00017f80abfg", 6, got));
+	CHECK(!hex_decode("0x", 1, got));
+	CHECK(!hex_decode(" 0", 1, got));
 }
