@@ -24,3 +24,14 @@ void strv_free(char **v, size_t n)
 		mem_free(v[i]);
 	mem_free(v);
 }
+
+void strv_sort(char **v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && strcmp(v[j - 1], v[j]) > 0; j--) {
+			char *t = v[j];
+
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+}

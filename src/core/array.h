@@ -13,5 +13,7 @@
 EFI_STATUS array_append(void *array_ptr, size_t *n, size_t size, const void *elem);
 /** strv_free() - free @n strings and the array holding them. */
 void strv_free(char **v, size_t n);
+/** strv_sort() - sort @n strings by byte value (insertion sort: short lists). */
+void strv_sort(char **v, size_t n);
 
 #endif

@@ -150,6 +150,7 @@ EFI_STATUS loader_load(struct loader *l, EFI_HANDLE image)
 		return err;
 	/* loader.conf first, from the ESP alone: it names the partitions that may add entries */
 	load_loader_conf(l);
+	drivers_load(&l->volumes[0]);
 	volumes_add_partitions(l->cfg.boot_partitions, l->cfg.n_boot_partitions, &l->volumes, &l->n_volumes);
 	for (size_t i = 0; i < l->n_volumes; i++) {
 		load_type1_entries(l, &l->volumes[i]);

@@ -54,16 +54,6 @@ static EFI_STATUS addon_load(EFI_HANDLE device, const char *path, const char *un
 	return err;
 }
 
-static void sort_names(char **v, size_t n)
-{
-	for (size_t i = 1; i < n; i++)
-		for (size_t j = i; j > 0 && strcmp(v[j - 1], v[j]) > 0; j--) {
-			char *t = v[j];
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
-}
-
 /* Every addon of @dir, in name order, appended to *@line. */
 static EFI_STATUS addons_from_dir(EFI_HANDLE device, EFI_FILE_PROTOCOL *root, const char *dir, const char *uname,
 				  char **line)
@@ -77,7 +67,7 @@ static EFI_STATUS addons_from_dir(EFI_HANDLE device, EFI_FILE_PROTOCOL *root, co
 	if (EFI_ERROR(err)) /* as systemd-stub: the UKI boots without them */
 		log_warning("addons in %s: cannot list: %s, ignored", dir, efi_status_str(err));
 	err = EFI_SUCCESS;
-	sort_names(names, n);
+	strv_sort(names, n);
 	for (size_t i = 0; i < n && !EFI_ERROR(err); i++) {
 		_cleanup_free_ char *path = NULL, *add = NULL;
 		char *joined;

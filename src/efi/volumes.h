@@ -48,6 +48,15 @@ EFI_STATUS net_volume_open(EFI_HANDLE device, struct volume *vol);
  */
 void fat_fast_attach(EFI_HANDLE device, EFI_FILE_PROTOCOL *root);
 
+/**
+ * drivers_load() - load and start the UEFI drivers of the boot volume's
+ * \EFI\handoff\drivers and \EFI\systemd\drivers (*x64.efi or *ia32.efi,
+ * in name order; drivers.c), then connect every controller again, before
+ * volumes_add_partitions() looks for partitions they can read. Each refusal
+ * or failure is said by name; the loader goes on without that driver.
+ */
+void drivers_load(const struct volume *boot);
+
 /** ext4_sfs_install() - mount @partition as ext4 and install a Simple File System on it. */
 EFI_STATUS ext4_sfs_install(EFI_HANDLE partition, const char *name);
 

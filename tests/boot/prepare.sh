@@ -6,6 +6,8 @@
 #     kernel (linux-image-6.12-amd64, bookworm-security) and an initramfs with
 #     its efivarfs.ko, for the mixed-mode tests (test_ia32.py); best effort:
 #     the tests that need it fail by name when it could not be fetched.
+#   build/boot-cache/refind/*_x64.efi: Debian's UEFI file system drivers
+#     (fetch-refind.sh, for test_drivers.py); best effort as the 6.12 kernel.
 # An initramfs is rebuilt only when it is missing or older than its inputs.
 # Dependencies (QEMU, OVMF, mtools, ...) come from scripts/deps.sh.
 set -euo pipefail
@@ -38,3 +40,5 @@ if HANDOFF_KERNEL_META=linux-image-6.12-amd64 HANDOFF_KERNEL_CACHE="$cache/k6.12
 else
     echo "prepare: warning: Debian's 6.12 kernel could not be fetched; the tests that boot it will fail" >&2
 fi
+
+"$here/fetch-refind.sh" || echo "prepare: warning: refind's drivers could not be fetched; the driver tests will fail" >&2
