@@ -30,7 +30,8 @@ struct seed_job {
 	uint8_t rng[RS_SEED_SIZE], token[RS_INPUT_MAX], file[RS_FILE_MAX];
 };
 
-/* The firmware's randomness: an earlier loader's table, the RNG protocol. */
+/* What the firmware holds: an earlier loader's table, the RNG protocol, LoaderSystemToken,
+ * the monotonic counter and the time. */
 static void gather_firmware(struct seed_job *j)
 {
 	EFI_RNG_PROTOCOL *rng = NULL;
@@ -101,20 +102,25 @@ static EFI_STATUS seed_file_write(const struct volume *vol, struct seed_job *j, 
 	return err;
 }
 
-static EFI_STATUS seed_table_install(const uint8_t seed[RS_SEED_SIZE])
+/* The kernel's table (EfiACPIReclaimMemory, as Linux's stub allocates it); the line saying so. */
+static EFI_STATUS seed_table_install(const uint8_t seed[RS_SEED_SIZE], const char *note)
 {
 	LINUX_EFI_RANDOM_SEED *t;
 	EFI_STATUS err = BS->AllocatePool(EfiACPIReclaimMemory, sizeof(*t) + RS_SEED_SIZE, (void **)&t);
 
-	if (EFI_ERROR(err))
-		return err;
-	t->size = RS_SEED_SIZE;
-	memcpy(t->bits, seed, RS_SEED_SIZE);
-	err = BS->InstallConfigurationTable(&seed_table_guid, t);
-	if (EFI_ERROR(err)) {
-		mem_wipe(t, sizeof(*t) + RS_SEED_SIZE);
-		BS->FreePool(t);
+	if (!EFI_ERROR(err)) {
+		t->size = RS_SEED_SIZE;
+		memcpy(t->bits, seed, RS_SEED_SIZE);
+		err = BS->InstallConfigurationTable(&seed_table_guid, t);
+		if (EFI_ERROR(err)) {
+			mem_wipe(t, sizeof(*t) + RS_SEED_SIZE);
+			BS->FreePool(t);
+		}
 	}
+	if (EFI_ERROR(err))
+		log_status(LOG_WARNING, err, "random seed: cannot install the table: %m");
+	else
+		log_info("random seed: passed%s", note);
 	return err;
 }
 
@@ -124,19 +130,17 @@ static void seed_pass(const struct volume *vol, struct seed_job *j)
 	uint8_t file_seed[RS_SEED_SIZE], kernel_seed[RS_SEED_SIZE];
 	const char *why = rs_check(&j->src);
 	const char *ro = j->read_only ? "; read-only medium, \\loader\\random-seed not used" : "";
+	bool used = j->src.file == RS_FILE_PRESENT;
 	EFI_STATUS err = EFI_SUCCESS;
 
 	if (why)
 		return (void)log_info("random seed: none passed (%s)%s", why, ro);
 	rs_derive(j->in, file_seed, kernel_seed);
-	if (j->src.file != RS_FILE_READ_ONLY)
-		err = seed_file_write(vol, j, file_seed);
-	if (EFI_ERROR(err))
-		log_status(LOG_WARNING, err, "\\loader\\random-seed: cannot write: %m; no seed passed");
-	else if (EFI_ERROR(err = seed_table_install(kernel_seed)))
-		log_status(LOG_WARNING, err, "random seed: cannot install the table: %m");
-	else
-		log_info("random seed: passed%s", ro);
+	if (j->src.file != RS_FILE_READ_ONLY && EFI_ERROR(err = seed_file_write(vol, j, file_seed)))
+		log_status(LOG_WARNING, err, "\\loader\\random-seed: cannot write: %m%s",
+			   used ? "; no seed passed" : "");
+	if (!EFI_ERROR(err) || !used) /* else its bytes, mixed in, stay: a seed now would credit them twice */
+		err = seed_table_install(kernel_seed, ro);
 	/* the earlier table was mixed in: wiped, as Linux's stub does (not freed: whose pool it is, is unknown) */
 	if (!EFI_ERROR(err) && j->prev)
 		mem_wipe(j->prev->bits, j->src.prev_size);
