@@ -14,7 +14,9 @@ import hashlib
 import os
 
 import test_matrix
-from harness import case, disk, esp, qemu
+import shutil
+
+from harness import case, disk, esp, firmware, net, qemu, varstore
 from harness.paths import INITRD, KERNEL, LOADER, LOADER32, PROBE
 
 TIMEOUT = 240
@@ -29,18 +31,22 @@ def seed_file(img):
 RNG = ("-device", "virtio-rng-pci")  # OVMF's VirtioRngDxe: EFI_RNG_PROTOCOL (Debian's OVMF has none without it)
 
 
-def boot_probe(cell, protocol, seed=OLD_SEED, ia32=False, extra_args=RNG):
-    """The probe booted by handoff by @protocol from an ESP holding @seed
-    (None: no seed file); the result and the ESP image."""
+def probe_files(cell, protocol, loader=LOADER, arch="x64"):
     cmdline = test_matrix.marker_cmdline(cell)
     initrd, _, _ = test_matrix.make_initrd(cell)
     conf = "title probe\nlinux /probe.img\ninitrd /initrd.bin\noptions %s\nprotocol %s\n" % (cmdline, protocol)
-    files = {**esp.loader_files(LOADER32 if ia32 else LOADER, "timeout 0\n", "ia32" if ia32 else "x64"),
-             "probe.img": PROBE, "initrd.bin": initrd, "loader/entries/probe.conf": conf.encode()}
+    return {**esp.loader_files(loader, "timeout 0\n", arch), "probe.img": PROBE, "initrd.bin": initrd,
+            "loader/entries/probe.conf": conf.encode()}
+
+
+def boot_probe(cell, protocol, seed=OLD_SEED, ia32=False, extra_args=RNG, vars_file=None):
+    """The probe booted by handoff by @protocol from an ESP holding @seed
+    (None: no seed file); the result and the ESP image."""
+    files = probe_files(cell, protocol, LOADER32 if ia32 else LOADER, "ia32" if ia32 else "x64")
     if seed is not None:
         files["loader/random-seed"] = seed
     img = esp.image(esp.tree(files))
-    res = qemu.run_qemu(img, TIMEOUT, ia32=ia32, extra_args=extra_args)
+    res = qemu.run_qemu(img, TIMEOUT, ia32=ia32, extra_args=extra_args, vars_file=vars_file)
     if res.probe is None:
         qemu.fail("no HANDOFF-PROBE line", res)
     qemu.expect_eq(res.probe.get("errors"), [], "probe errors", res)
@@ -122,3 +128,41 @@ def test_random_seed_linux_legacy_sees_table():
     qemu.expect_linux_saw(res, options)
     qemu.expect(res.time_of(r"efi: .*\bRNG=0x[0-9a-f]+") is not None, "the kernel's efi: line names RNG=", res)
     qemu.expect(seed_file(img)[:32] != OLD_SEED[:32], "the seed file was rewritten", res)
+
+
+@case.needs(LOADER, PROBE)
+def test_random_seed_token_and_file_without_rng():
+    """No RNG, but LoaderSystemToken (put into the firmware's variable store)
+    and the seed file: systemd-boot's rules pass a seed then, and the file is
+    rewritten. The same without the token: no seed, the file untouched."""
+    res, img = boot_probe("seed-notoken", "legacy", extra_args=())
+    qemu.expect("rng_seed" not in res.probe, "no seed table from the file alone", res)
+    qemu.expect(res.time_of(r"handoff: random seed: none passed \(no RNG, no LoaderSystemToken\)$") is not None,
+                "handoff says why no seed was passed", res)
+    qemu.expect_eq(seed_file(img), OLD_SEED, "the seed file untouched when it was not used", res)
+    vars_file = os.path.join(case.workdir(), "VARS-token.fd")
+    shutil.copyfile(firmware.ovmf("x64")[1], vars_file)
+    varstore.add_variable(vars_file, "LoaderSystemToken", "4a67b082-0a4c-41cf-b6c7-440b29bb8c4f", 7,
+                          bytes(range(0x80, 0xa0)))
+    res, img = boot_probe("seed-token", "legacy", extra_args=(), vars_file=vars_file)
+    qemu.expect_eq(res.probe.get("rng_seed"), 32, "seed table from token and file", res)
+    qemu.expect(res.time_of(r"handoff: random seed: passed$") is not None, "handoff says it passed a seed", res)
+    qemu.expect(seed_file(img)[:32] != OLD_SEED[:32], "the seed file was rewritten", res)
+
+
+@case.needs(LOADER, PROBE)
+def test_random_seed_netboot_read_only():
+    """A network boot: the server's tree is read-only, so its seed file is
+    neither fetched nor written; the RNG's seed still reaches the kernel, and
+    one line says why the file was not used."""
+    tree = esp.tree({**probe_files("seed-net", "legacy"), "loader/random-seed": OLD_SEED,
+                     "loader/entries.list": b"loader/entries/probe.conf\n"},
+                    path=os.path.join(case.workdir(), "srv"))
+    srv = net.Server(tree)
+    res = qemu.run_qemu(None, TIMEOUT, net=net.http_args(srv) + list(RNG))
+    if res.probe is None:
+        qemu.fail("no HANDOFF-PROBE line", res)
+    qemu.expect_eq(res.probe.get("rng_seed"), 32, "seed table from the RNG on a network boot", res)
+    qemu.expect(res.time_of(r"handoff: random seed: passed; read-only medium, \\loader\\random-seed not used$")
+                is not None, "handoff says the read-only medium's seed file was not used", res)
+    qemu.expect("/loader/random-seed" not in net.gets(srv), "the seed file was not fetched: %r" % net.gets(srv), res)
