@@ -48,4 +48,22 @@ typedef struct {
 _Static_assert(offsetof(LINUX_EFI_TPM_EVENTLOG, version) == 8, "linux_efi_tpm_eventlog.version");
 _Static_assert(offsetof(LINUX_EFI_TPM_EVENTLOG, log) == 9, "linux_efi_tpm_eventlog.log");
 
+/*
+ * A random seed for the kernel's RNG (include/linux/efi.h,
+ * linux_efi_random_seed): a configuration table read in
+ * drivers/firmware/efi/efi.c, also when the kernel is entered after
+ * ExitBootServices (it finds the table through the system table in
+ * boot_params.efi_info). Linux's own EFI stub allocates it as
+ * EfiACPIReclaimMemory, which the kernel leaves alone until it has read
+ * and wiped the seed; it credits at most 1 KiB of it.
+ */
+#define LINUX_EFI_RANDOM_SEED_TABLE_GUID \
+	{ 0x1ce1e5bc, 0x7ceb, 0x42f2, { 0x81, 0xe5, 0x8a, 0xad, 0xf1, 0x80, 0xf5, 0x7b } }
+
+typedef struct {
+	UINT32 size;
+	UINT8 bits[];
+} LINUX_EFI_RANDOM_SEED;
+_Static_assert(offsetof(LINUX_EFI_RANDOM_SEED, bits) == 4, "linux_efi_random_seed.bits");
+
 #endif /* EFI_LINUX_H */

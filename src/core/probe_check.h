@@ -133,6 +133,9 @@ struct probe_report {
 	uint64_t kernel_addr, bp_addr;
 	bool fixed;                    /* the image says relocatable_kernel = 0 ... */
 	uint64_t pref_address;         /* ... so it must run here (legacy) or above (EFI entries) */
+	bool rng_seed;                 /* a LINUX_EFI_RANDOM_SEED_TABLE in the system table ... */
+	uint32_t rng_seed_size;        /* ... its size field */
+	char rng_seed_sha256[SHA256_HEX_SIZE]; /* ... the digest of its first MIN(size, 1 KiB) bytes */
 	uint32_t setup_data_types[PROBE_SETUP_DATA_MAX];
 	unsigned n_setup_data;
 };

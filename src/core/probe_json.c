@@ -78,6 +78,8 @@ static void put_details(struct jout *o, const struct probe_report *r)
 	    r->efi_systab_revision, r->fw_bits, r->video_type, r->cmdline_truncated ? "true" : "false");
 	if (r->hdr_mismatch_at)
 		put(o, ",\"hdr_mismatch_at\":\"%#x\"", r->hdr_mismatch_at);
+	if (r->rng_seed)
+		put(o, ",\"rng_seed\":%u,\"rng_seed_sha256\":\"%s\"", r->rng_seed_size, r->rng_seed_sha256);
 	put(o, ",\"setup_data\":[");
 	for (unsigned i = 0; i < r->n_setup_data; i++)
 		put(o, "%s%u", i ? "," : "", r->setup_data_types[i]);

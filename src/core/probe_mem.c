@@ -6,6 +6,7 @@
 #include "probe_internal.h"
 #include "e820.h"
 #include "wrap.h"
+#include <efi/linux.h>
 
 #define PTE_PRESENT 1ull
 #define PTE_PS (1ull << 7)
@@ -179,6 +180,42 @@ static void check_map_vs_e820(struct probe_ctx *c)
 	}
 }
 
+/* §4.3, §4.6: NumberOfTableEntries and ConfigurationTable in a 64- or
+ * 32-bit system table, and the {VendorGuid, VendorTable} entries. */
+#define SYSTAB_N_TABLES(bits) ((bits) == 64 ? 0x68u : 0x40u)
+#define SYSTAB_TABLES(bits) ((bits) == 64 ? 0x70u : 0x44u)
+#define CONFIG_TABLES_MAX 256u
+
+/* Linux's random seed table (include/linux/efi.h linux_efi_random_seed), if
+ * the system table has one: its size and the digest of at most the 1 KiB
+ * Linux credits. */
+static void report_rng_seed(struct probe_ctx *c, uint64_t systab)
+{
+	static const EFI_GUID seed_guid = LINUX_EFI_RANDOM_SEED_TABLE_GUID;
+	unsigned bits = c->r->fw_bits, esize = bits == 64 ? 24 : 20;
+	uint32_t n = 0, tables32 = 0, size;
+	uint64_t tables = 0, addr = 0;
+	uint8_t e[24], bits_buf[1024];
+
+	if (!probe_read(c, systab + SYSTAB_N_TABLES(bits), &n, 4) ||
+	    !probe_read(c, systab + SYSTAB_TABLES(bits), bits == 64 ? (void *)&tables : (void *)&tables32, bits / 8))
+		return;
+	tables = bits == 64 ? tables : tables32;
+	for (uint32_t i = 0; i < MIN(n, CONFIG_TABLES_MAX) && !addr; i++)
+		if (probe_read(c, tables + (uint64_t)i * esize, e, esize) && memcmp(e, &seed_guid, 16) == 0)
+			addr = bits == 64 ? get_le64(e + 16) : get_le32(e + 16);
+	if (!addr || !probe_read(c, addr, &size, 4))
+		return;
+	c->r->rng_seed = true;
+	c->r->rng_seed_size = size;
+	if (probe_read(c, addr + 4, bits_buf, MIN(size, sizeof(bits_buf)))) {
+		uint8_t d[SHA256_DIGEST_SIZE];
+
+		sha256(bits_buf, MIN(size, sizeof(bits_buf)), d);
+		sha256_hex(d, c->r->rng_seed_sha256);
+	}
+}
+
 void probe_check_efi(struct probe_ctx *c)
 {
 	const struct efi_info *ei = &c->bp.efi_info;
@@ -190,6 +227,8 @@ void probe_check_efi(struct probe_ctx *c)
 	if (!c->r->efi_systab)
 		probe_fail(c, PROBE_ERR_EFI_SYSTAB_SIG);
 	c->r->fw_bits = probe_systab_bits(c->in->read, c->in->read_ctx, systab);
+	if (c->r->fw_bits)
+		report_rng_seed(c, systab);
 	/* zero-page.rst: "EL64" from 64-bit firmware, "EL32" from 32-bit firmware */
 	if (legacy &&
 	    ei->efi_loader_signature != (c->r->fw_bits == 32 ? EFI32_LOADER_SIGNATURE : EFI64_LOADER_SIGNATURE))

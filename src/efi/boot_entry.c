@@ -253,6 +253,8 @@ static EFI_STATUS boot_entry_job(struct loader *l, struct bls_entry *e, struct b
 		return err;
 	/* only an entry whose image was accepted is remembered (default @saved) */
 	loader_save_selected(l, e);
+	if (e->kernel || job->info.is_uki) /* only Linux takes it, as systemd-boot */
+		random_seed_pass(l);
 	loader_var_set_time(u"LoaderTimeExecUSec");
 	if (direct)
 		return boot_uki(job, child);

@@ -73,6 +73,14 @@ void sb_enroll_offer(struct loader *l, const struct sb_vars *sb);
  */
 void boot_count_bump(struct bls_entry *e);
 
+/* random_seed.c */
+/**
+ * random_seed_pass() - mix \loader\random-seed, LoaderSystemToken, the RNG and
+ * the monotonic counter, write a new seed back and install the kernel's
+ * LINUX_EFI_RANDOM_SEED_TABLE (systemd-boot's rules); one line says what was done.
+ */
+void random_seed_pass(const struct loader *l);
+
 /* boot_entry.c */
 /**
  * boot_entry() - boot @e with @cmdline (NULL: the entry's options), after

@@ -14,6 +14,7 @@
 #define FEATURE_ENTRY_ONESHOT           (1ull << 3)
 #define FEATURE_BOOT_COUNTING           (1ull << 4)
 #define FEATURE_XBOOTLDR                (1ull << 5)
+#define FEATURE_RANDOM_SEED             (1ull << 6)
 #define FEATURE_LOAD_DRIVER             (1ull << 7)
 #define FEATURE_SORT_KEY                (1ull << 8)
 #define FEATURE_SAVED_ENTRY             (1ull << 9)
@@ -47,8 +48,8 @@ static void set_entries(const struct loader *l)
 void loader_info_publish(const struct loader *l, EFI_HANDLE image)
 {
 	uint64_t features = FEATURE_CONFIG_TIMEOUT | FEATURE_CONFIG_TIMEOUT_ONE_SHOT | FEATURE_ENTRY_DEFAULT |
-			    FEATURE_ENTRY_ONESHOT | FEATURE_BOOT_COUNTING | FEATURE_XBOOTLDR | FEATURE_LOAD_DRIVER |
-			    FEATURE_SORT_KEY | FEATURE_SAVED_ENTRY | FEATURE_SECUREBOOT_ENROLL;
+			    FEATURE_ENTRY_ONESHOT | FEATURE_BOOT_COUNTING | FEATURE_XBOOTLDR | FEATURE_RANDOM_SEED |
+			    FEATURE_LOAD_DRIVER | FEATURE_SORT_KEY | FEATURE_SAVED_ENTRY | FEATURE_SECUREBOOT_ENROLL;
 	EFI_LOADED_IMAGE_PROTOCOL *li;
 
 	loader_var_set_str(u"LoaderInfo", "handoff " HANDOFF_VERSION);

@@ -12,6 +12,8 @@ void loader_var_set_str(const CHAR16 *name, const char *value);
 /** loader_var_set_str_attr() - the same with @attributes (EFI_VARIABLE_NON_VOLATILE for LoaderEntryLastBooted). */
 void loader_var_set_str_attr(const CHAR16 *name, const char *value, uint32_t attributes);
 void loader_var_set_raw(const CHAR16 *name, const void *data, size_t size);
+/** loader_var_get_raw() - read @name into @buf of *@size bytes; *@size: the variable's size (GetVariable, §8.2). */
+EFI_STATUS loader_var_get_raw(const CHAR16 *name, void *buf, size_t *size);
 /** loader_var_exists() - the Boot Loader Interface variable @name is set. */
 bool loader_var_exists(const CHAR16 *name);
 /** loader_var_get_str() - a Boot Loader Interface string variable as UTF-8; NULL when unset or not a string. */

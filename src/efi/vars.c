@@ -79,6 +79,15 @@ void loader_var_set_raw(const CHAR16 *name, const void *data, size_t size)
 	RT->SetVariable((CHAR16 *)name, &loader_guid, VAR_VOLATILE, size, (void *)data);
 }
 
+EFI_STATUS loader_var_get_raw(const CHAR16 *name, void *buf, size_t *size)
+{
+	UINTN n = *size;
+	EFI_STATUS err = RT->GetVariable((CHAR16 *)name, &loader_guid, NULL, &n, buf);
+
+	*size = n;
+	return err;
+}
+
 bool loader_var_exists(const CHAR16 *name)
 {
 	UINTN size = 0;

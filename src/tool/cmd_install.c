@@ -11,6 +11,7 @@
 #include "esp.h"
 #include "loader_conf.h"
 #include "loader_src.h"
+#include "random_seed.h"
 #include "core/pe.h"
 #include <getopt.h>
 #include <stdio.h>
@@ -24,7 +25,9 @@ static const char help[] =
 	"                      [--loader FILE] [--boot DIR] [--netboot]\n\n"
 	"Install the loader on the EFI system partition mounted (or staged) at DIR:\n"
 	"DIR/EFI/handoff/handoffx64.efi and DIR/EFI/BOOT/BOOTX64.EFI, DIR/loader/loader.conf\n"
-	"and DIR/loader/entries/ when missing. Another boot loader already at\n"
+	"and DIR/loader/entries/ when missing, DIR/loader/random-seed (32 random bytes,\n"
+	"mode 0600) and the LoaderSystemToken EFI variable when missing (see handoff\n"
+	"random-seed). Another boot loader already at\n"
 	"EFI/BOOT/BOOTX64.EFI is kept unless --force is given. Running it twice changes\n"
 	"nothing. Without --esp, the ESP is found as bootctl finds it: /efi, /boot/efi or\n"
 	"/boot, mounted, FAT, of partition type ESP. The ESP used is recorded in\n"
@@ -260,7 +263,8 @@ int cmd_install(int argc, char **argv)
 	    (!a.ia32 || loader_src_load(a.loader_opt, arch_ia32.find, arch_ia32.machine, &ia32) == 0) &&
 	    (!a.x64 || install_files(&a, &arch_x64, &x64) == 0) &&
 	    (!a.ia32 || install_files(&a, &arch_ia32, &ia32) == 0) &&
-	    (a.netboot || (esp_record(esp) == 0 && name_boot_partition(esp, a.boot) == 0)))
+	    (a.netboot || (esp_record(esp) == 0 && name_boot_partition(esp, a.boot) == 0 &&
+			   random_seed_install(esp, /* refresh= */ false) == 0)))
 		r = a.variables ? efivar_add_boot_entry(a.esp, variables_arch(&a)->main) : EXIT_OK;
 	loader_src_free(&x64);
 	loader_src_free(&ia32);

@@ -12,6 +12,7 @@
 #include "json.h"
 #include "loader_conf.h"
 #include "pe_sig.h"
+#include "random_seed.h"
 #include "status_sb.h"
 #include <getopt.h>
 #include <stdio.h>
@@ -25,7 +26,9 @@ static const char help[] =
 	"this system (LoaderInfo), the entry and boot scheme it used, boot counting,\n"
 	"the requests for the next boot (set-default, set-oneshot, set-timeout), the\n"
 	"ESP and whether handoff is installed there, whether the loader's editor is\n"
-	"locked by a password (set-editor-password), and the boot entries.\n";
+	"locked by a password (set-editor-password), whether a random seed reaches\n"
+	"Linux (LoaderFeatures, LoaderSystemToken, loader/random-seed), and the boot\n"
+	"entries.\n";
 
 /* LoaderFeatures bit names, in the numbering of systemd's Boot Loader Interface. */
 static const char *const feature_names[] = {
@@ -33,6 +36,8 @@ static const char *const feature_names[] = {
 	"xbootldr", "random-seed", "load-driver", "sort-key", "saved-entry", "devicetree",
 	"secure-boot-enroll", "retain-shim", "menu-disable",
 };
+
+#define FEATURE_RANDOM_SEED (1ull << 6) /* feature_names[6] */
 
 /* Boot Loader Interface string variables, in the order shown. */
 static const struct {
@@ -64,6 +69,7 @@ struct status {
 	bool conf_ok;             /* the ESP's loader.conf could be read: */
 	struct loader_config conf; /* the editor's rules and password */
 	struct bless_info bless;  /* LoaderBootCountPath's file and state */
+	struct random_seed_status seed; /* LoaderSystemToken, ESP/loader/random-seed */
 	char *bless_problem;      /* why LoaderBootCountPath could not be read, or NULL */
 };
 
@@ -124,6 +130,7 @@ static void status_load(struct status *s, const char *esp_opt, const char *boot_
 	}
 	if (s->efi)
 		bless_status_load(s, esp_opt, boot_opt);
+	random_seed_status(s->esp, s->efi, &s->seed);
 	sb_status_load(&s->sb, s->efi, s->esp);
 }
 
@@ -204,6 +211,37 @@ static void render_text_counting(const struct bless_info *b, const char *problem
 	free(file);
 }
 
+/* A seed reaches Linux when the loader passes one (LoaderFeatures' random-seed
+ * bit) and the ESP has a seed file for it, as bootctl status reads it; the
+ * firmware's RNG alone is enough too, which the OS cannot see. */
+static bool seed_passed(const struct status *s)
+{
+	return s->has_features && (s->features & FEATURE_RANDOM_SEED) && s->seed.size >= RANDOM_SEED_SIZE;
+}
+
+static void render_json_seed(const struct status *s, struct json *j)
+{
+	json_obj_begin(j, "random_seed");
+	json_bool(j, "passed", seed_passed(s));
+	json_bool(j, "system_token", s->seed.token);
+	if (s->seed.size >= 0)
+		json_uint(j, "file_size", (uint64_t)s->seed.size);
+	else
+		json_null(j, "file_size");
+	json_obj_end(j);
+}
+
+static void render_text_seed(const struct status *s, struct strbuf *sb)
+{
+	sb_printf(sb, "  %16s: %s; LoaderSystemToken %s; ", "Random seed",
+		  seed_passed(s) ? "passed to Linux by the loader" : "not passed by this loader",
+		  s->seed.token ? "set" : "not set");
+	if (s->seed.size >= 0)
+		sb_printf(sb, RANDOM_SEED_FILE " %lld bytes\n", s->seed.size);
+	else
+		sb_puts(sb, "no " RANDOM_SEED_FILE " (handoff random-seed writes one)\n");
+}
+
 static bool editor_allowed(const struct status *s)
 {
 	return cfg_editor_allowed(&s->conf, s->sb.mode[SB_MODE_SECURE_BOOT] == 1);
@@ -270,6 +308,7 @@ static void render_json(const struct status *s, struct strbuf *out)
 	json_arr_end(&j);
 	json_obj_end(&j);
 	render_json_counting(&s->bless, s->bless_problem, &j);
+	render_json_seed(s, &j);
 	json_obj_begin(&j, "esp");
 	json_str(&j, "path", s->esp);
 	json_bool(&j, "mounted", s->esp_mounted);
@@ -305,6 +344,7 @@ static void render_text(const struct status *s, struct strbuf *sb)
 		sb_putc(sb, '\n');
 	}
 	render_text_counting(&s->bless, s->bless_problem, sb);
+	render_text_seed(s, sb);
 	sb_printf(sb, "\nEFI system partition:\n");
 	if (!s->esp) {
 		sb_puts(sb, "  none found (mount it at /efi, /boot/efi or /boot, or give --esp DIR)\n");

@@ -56,6 +56,11 @@ uint8_t *efivar_read(const char *name, const char *guid, size_t *ret_len)
 
 int efivar_write(const char *name, const char *guid, uint32_t attrs, const void *data, size_t len)
 {
+	return efivar_write_mode(name, guid, attrs, data, len, 0644);
+}
+
+int efivar_write_mode(const char *name, const char *guid, uint32_t attrs, const void *data, size_t len, mode_t mode)
+{
 	char *path = var_path(name, guid);
 	uint8_t *buf = xmalloc(len + 4);
 	int fd, r = 0;
@@ -63,7 +68,7 @@ int efivar_write(const char *name, const char *guid, uint32_t attrs, const void 
 	put_le32(buf, attrs);
 	memcpy(buf + 4, data, len);
 	clear_immutable(path);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
 	if (fd < 0 || write(fd, buf, len + 4) != (ssize_t)(len + 4))
 		r = -tool_fail("%s: write: %s", path, strerror(errno));
 	if (fd >= 0)

@@ -13,6 +13,8 @@
 uint8_t *efivar_read(const char *name, const char *guid, size_t *ret_len);
 /** efivar_write() - create or replace @name-@guid with @attrs and @data. Return: 0 or -1 (printed). */
 int efivar_write(const char *name, const char *guid, uint32_t attrs, const void *data, size_t len);
+/** efivar_write_mode() - efivar_write() creating the file with @mode (0600: a secret such as LoaderSystemToken). */
+int efivar_write_mode(const char *name, const char *guid, uint32_t attrs, const void *data, size_t len, mode_t mode);
 /** efivar_delete() - remove @name-@guid; absent is fine. Return: 0 or -1 (printed). */
 int efivar_delete(const char *name, const char *guid);
 /** efivar_read_str() - a UTF-16 string variable as UTF-8 (to the first NUL; str16le_to_8()); NULL when absent. */

@@ -22,6 +22,7 @@ static const struct command commands[] = {
 	{ "set-oneshot", cmd_set_oneshot, "ID", "the entry for the next boot only (LoaderEntryOneShot)" },
 	{ "set-timeout", cmd_set_timeout, "SECONDS", "the menu timeout (LoaderConfigTimeout)" },
 	{ "set-timeout-oneshot", cmd_set_timeout_oneshot, "SECONDS", "the next boot's menu timeout" },
+	{ "random-seed", cmd_random_seed, "[--esp DIR]", "refresh the random seed the loader passes to Linux" },
 	{ "set-editor-password", cmd_set_editor_password, "[--esp DIR] [--remove]",
 	  "lock the loader's editor with a password" },
 	{ "disk", cmd_disk, "-o IMG --esp DIR", "build a GPT disk image from directories" },

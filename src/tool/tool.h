@@ -41,6 +41,7 @@ int cmd_wrap(int argc, char **argv);
 int cmd_bless(int argc, char **argv);
 int cmd_keys(int argc, char **argv);
 int cmd_set_editor_password(int argc, char **argv);
+int cmd_random_seed(int argc, char **argv);
 
 /**
  * disk_build() - write the GPT disk image @img: an ESP with the tree @esp and,

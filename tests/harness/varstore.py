@@ -19,9 +19,8 @@ VAR_HEADER = struct.Struct("<HBBIQ16sIII16s")  # 60 bytes
 LIVE = (0x3f, 0x3e)
 
 
-def variables(path):
-    """{(name, vendor guid): (attributes, data)} of the live variables in @path."""
-    d = open(path, "rb").read()
+def _records(d, path):
+    """(live variables as variables() gives them, offset of the store's free space) of the store bytes @d."""
     assert d[40:44] == b"_FVH", "%s: no firmware volume header" % path
     store = struct.unpack_from("<H", d, 48)[0]
     size = struct.unpack_from("<I", d, store + 16)[0]
@@ -36,7 +35,27 @@ def variables(path):
         if state in LIVE:
             out[(name, str(uuid.UUID(bytes_le=guid)))] = (attrs, data)
         off = (name_at + name_size + data_size + 3) & ~3
-    return out
+    return out, off, end
+
+
+def variables(path):
+    """{(name, vendor guid): (attributes, data)} of the live variables in @path."""
+    return _records(open(path, "rb").read(), path)[0]
+
+
+def add_variable(path, name, guid, attrs, data):
+    """Append a new (not yet present) variable to the store file @path, as
+    the firmware would: a VAR_ADDED record (no authentication data) in the
+    free space (0xff bytes) after the last record."""
+    d = bytearray(open(path, "rb").read())
+    have, off, end = _records(bytes(d), path)
+    assert (name, guid) not in have, "%s: %s-%s is already there" % (path, name, guid)
+    name16 = (name + "\0").encode("utf-16-le")
+    rec = VAR_HEADER.pack(0x55aa, 0x3f, 0, attrs, 0, bytes(16), 0, len(name16), len(data),
+                          uuid.UUID(guid).bytes_le) + name16 + data
+    assert off + len(rec) <= end and d[off:off + len(rec)] == b"\xff" * len(rec), "%s: no free space" % path
+    d[off:off + len(rec)] = rec
+    open(path, "wb").write(bytes(d))
 
 
 def signature_list(data):

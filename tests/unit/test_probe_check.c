@@ -585,3 +585,56 @@ TEST(probe_el32_matches_a_32bit_system_table)
 	free(r);
 	world_free(w);
 }
+
+/* ---- Linux's random seed table (include/linux/efi.h linux_efi_random_seed) ---- */
+
+static const uint8_t seed_guid[16] = { 0xbc, 0xe5, 0xe1, 0x1c, 0xeb, 0x7c, 0xf2, 0x42,
+				       0x81, 0xe5, 0x8a, 0xad, 0xf1, 0x80, 0xf5, 0x7b };
+
+/* Two configuration tables (another one first) in a system table of @bits,
+ * the second the seed: 32 bytes 00..1f. */
+static void put_seed_table(struct world *w, unsigned bits)
+{
+	uint8_t *st = w->mem + SYSTAB, *tables = st + 0x200, *seed = st + 0x400;
+	unsigned esize = bits == 64 ? 24 : 20;
+
+	put_le32(st + 12, bits == 64 ? PROBE_SYSTAB_SIZE_X64 : PROBE_SYSTAB_SIZE_IA32);
+	put_le32(st + (bits == 64 ? 0x68 : 0x40), 2);
+	put_le32(st + (bits == 64 ? 0x70 : 0x44), SYSTAB + 0x200);
+	memset(tables, 0x11, 16);
+	memcpy(tables + esize, seed_guid, 16);
+	put_le32(tables + esize + 16, SYSTAB + 0x400);
+	put_le32(seed, 32);
+	for (unsigned i = 0; i < 32; i++)
+		seed[4 + i] = (uint8_t)i;
+}
+
+TEST(probe_reports_the_random_seed_table)
+{
+	static const enum probe_entry entries[] = { PROBE_ENTRY_LEGACY64, PROBE_ENTRY_HANDOVER, PROBE_ENTRY_BOOT32 };
+	struct probe_report *r = calloc(1, sizeof(*r));
+	char line[8192];
+
+	for (size_t i = 0; i < ARRAY_SIZE(entries); i++) {
+		struct world *w = world_new(entries[i]);
+		unsigned bits = entries[i] == PROBE_ENTRY_BOOT32 ? 32 : 64;
+
+		probe_run(&w->in, r);
+		CHECK(!r->rng_seed); /* the fake system table has no configuration table */
+		probe_report_json(r, line, sizeof(line));
+		CHECK(strstr(line, "rng_seed") == NULL);
+		put_seed_table(w, bits);
+		if (bits == 32)
+			bp_of(w)->efi_info.efi_loader_signature = EFI32_LOADER_SIGNATURE;
+		probe_run(&w->in, r);
+		CHECK_STR(error_list(r->errors), "");
+		CHECK(r->rng_seed);
+		CHECK_EQ(r->rng_seed_size, 32);
+		probe_report_json(r, line, sizeof(line));
+		/* sha256(bytes(range(32))) */
+		CHECK(strstr(line, ",\"rng_seed\":32,\"rng_seed_sha256\":"
+				   "\"630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd\"") != NULL);
+		world_free(w);
+	}
+	free(r);
+}
