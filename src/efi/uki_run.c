@@ -5,7 +5,7 @@
  * Command line: the embedded .cmdline, overridden by LoadOptions only
  * when Secure Boot is off (the signed image decides otherwise;
  * cmdline_for_stub), then the UKI's addons' and the host's SMBIOS extras.
- * Initrds: the embedded one, then a loader's LoadFile2
+ * Initrds: .ucode, the embedded one, then a loader's LoadFile2
  * initrd or, when no loader offers one, the initrd= files from the stub's
  * volume; under Secure Boot a UKI with .initrd or .cmdline takes none from
  * outside. (systemd-boot names its initrds in initrd= and serves the same
@@ -148,15 +148,20 @@ static EFI_STATUS hide_outside_initrd(const struct stub_sections *s, struct lf2_
 	return EFI_SUCCESS;
 }
 
-/* Initrds in order: the embedded one, then a loader's (LoadFile2) or, when
- * no loader offers one, the initrd= files; none from outside when sealed. */
+/* Initrds in order: .ucode (the kernel's early microcode loader reads the
+ * uncompressed cpio archives at the start of the initrd and stops at the
+ * first other one: systemd-stub puts it first), the embedded one, then a
+ * loader's (LoadFile2) or, when no loader offers one, the initrd= files;
+ * none from outside when sealed. */
 static EFI_STATUS gather_initrds(struct initrd_set *set, const struct stub_sections *s,
 				 const EFI_LOADED_IMAGE_PROTOCOL *li, const char *cmdline, bool secure_boot,
 				 struct stub_outside *o)
 {
 	EFI_STATUS err = EFI_SUCCESS;
 
-	if (s->initrd.size)
+	if (s->ucode.size)
+		err = initrd_set_add_data(set, ".ucode section", s->ucode.data, s->ucode.size);
+	if (!EFI_ERROR(err) && s->initrd.size)
 		err = initrd_set_add_data(set, ".initrd section", s->initrd.data, s->initrd.size);
 	if (EFI_ERROR(err))
 		return err;

@@ -7,12 +7,15 @@ confidential VM ignores them, tests/unit/test_smbios.c). And a UKI's .ucode
 (`handoff uki --microcode`): the first initrd the kernel gets, measured into
 PCR 11 with the other sections. Checked on what Linux and the probe report.
 """
+import hashlib
+import io
 import os
 
 import measured
 from harness import case, esp, firmware, qemu, tool
 from harness.esp import entry
-from harness.paths import INITRD, KERNEL, LOADER, STUB, TOOL, root_path
+from harness.initramfs import Cpio
+from harness.paths import INITRD, KERNEL, LOADER, PROBE, STUB, TOOL, root_path
 from measured_boot import eventlog
 from test_secureboot import signed_loader
 
@@ -107,3 +110,62 @@ def test_smbios_boot_extra_under_secure_boot():
     res = qemu.run_qemu(img, TIMEOUT, secure_boot=True, extra_args=smbios_args())
     init = qemu.expect_linux_saw(res, OPTIONS + " " + BOOT_EXTRA)
     qemu.expect_eq(init.get("secureboot"), "1", "Linux's SecureBoot variable", res)
+
+
+def microcode_cpio():
+    """A newc archive as distributions ship early microcode, with a placeholder."""
+    f = io.BytesIO()
+    c = Cpio(f)
+    for d in ("kernel", "kernel/x86", "kernel/x86/microcode"):
+        c.dir(d)
+    c.file("kernel/x86/microcode/GenuineIntel.bin", b"handoff microcode placeholder\n")
+    c.trailer()
+    data = f.getvalue()
+    path = os.path.join(case.workdir(), "ucode.cpio")
+    with open(path, "wb") as out:
+        out.write(data)
+    return path, data
+
+
+def ucode_first(from_menu):
+    """The probe in a UKI with .ucode and .initrd: the initrd it was handed
+    is the microcode archive, padded to 4 bytes, then .initrd, byte for byte."""
+    wd = case.workdir()
+    path, ucode = microcode_cpio()
+    initrd = os.path.join(wd, "initrd.bin")
+    with open(initrd, "wb") as f:
+        f.write(os.urandom(5000))
+    cmdline = "console=ttyS0 handoff.probe=ucode quiet"
+    uki = tool.uki(os.path.join(wd, "u.efi"), PROBE, initrd, cmdline, 'PRETTY_NAME="ucode"',
+                   extra=("--microcode", path))
+    data = open(uki, "rb").read()
+    qemu.expect_eq(measured.section(data, ".ucode"), ucode, ".ucode holds the archive", None)
+    res = qemu.run_qemu(uki_esp(uki, root_path(LOADER) if from_menu else None), 120)
+    p = res.probe
+    if p is None:
+        qemu.fail("no HANDOFF-PROBE line", res)
+    want = ucode + bytes(-len(ucode) % 4) + open(initrd, "rb").read()
+    qemu.expect_eq((p.get("cmdline"), p.get("initrd_size"), p.get("initrd_sha256")),
+                   (cmdline, len(want), hashlib.sha256(want).hexdigest()),
+                   "the probe's initrd: .ucode first, then .initrd", res)
+
+
+case.each(globals(), ucode_first, {
+    "test_ucode_is_the_first_initrd_from_firmware": (False,),
+    "test_ucode_is_the_first_initrd_from_menu": (True,),
+}, needs=(TOOL, STUB, LOADER, PROBE))
+
+
+@case.needs(TOOL, STUB, KERNEL, INITRD)
+def test_ucode_measured_into_pcr11():
+    """Debian's kernel in a UKI with .ucode, a TPM: it boots (Linux unpacks the
+    microcode archive too) and PCR 11 is the sections with .ucode among them,
+    in the UKI specification's order, as systemd-stub measures it."""
+    path, _ = microcode_cpio()
+    uki = tool.uki(os.path.join(case.workdir(), "u.efi"), KERNEL, INITRD, OPTIONS, 'PRETTY_NAME="ucode"',
+                   extra=("--microcode", path))
+    data = open(uki, "rb").read()
+    res = qemu.run_qemu(uki_esp(uki, None), TIMEOUT, tpm=True)
+    init = qemu.expect_linux_saw(res, OPTIONS)
+    qemu.expect_eq((init.get("pcr_sha256") or {}).get("11"), measured.uki_pcr11(data).hex().upper(),
+                   "PCR 11 = the UKI's sections, .ucode included", res)
