@@ -5,6 +5,7 @@
  * unsorted and its descriptors larger than EFI_MEMORY_DESCRIPTOR. */
 #include "relocate.h"
 #include "log.h"
+#include "smbios.h"
 
 #define SETUP_DATA_WALK_MAX MOVE_KEEP_MAX
 
@@ -104,15 +105,6 @@ static uint64_t keep_to_descriptor_end(struct move_keep *k, const EFI_SYSTEM_TAB
 	}
 	return ALIGN_UP(top, MOVE_MAP_TOP_ALIGN);
 }
-
-/* SMBIOS entry points (DSP0134 3.x §5.2.1, §5.2.2): where the structure table
- * is and how long it is (SMBIOS 3: at most). */
-#define SMBIOS_TABLE_LENGTH 0x16
-#define SMBIOS_TABLE_ADDRESS 0x18
-#define SMBIOS3_TABLE_MAX_SIZE 0x0c
-#define SMBIOS3_TABLE_ADDRESS 0x10
-#define SMBIOS_GUID_DATA1 0xeb9d2d31u    /* SMBIOS_TABLE_GUID, UEFI 2.10 §4.6.1 */
-#define SMBIOS3_GUID_DATA1 0xf2fd1544u   /* SMBIOS3_TABLE_GUID */
 
 /* What a table points to lies in memory of its own: ACPI's in ACPI memory,
  * which the move never takes; SMBIOS's structure table is kept by name. */

@@ -209,6 +209,10 @@ static EFI_STATUS uki_check_inputs(const struct uki_input *in, struct bz_info *b
 		return err;
 	if (in->splash && (in->splash_size < 2 || in->splash[0] != 'B' || in->splash[1] != 'M'))
 		return log_error_status(EFI_UNSUPPORTED, "splash: not a BMP image (no \"BM\" signature)");
+	/* the kernel's early loader reads only uncompressed newc archives (Documentation/arch/x86/microcode.rst) */
+	if (in->ucode && (in->ucode_size < 6 || memcmp(in->ucode, "070701", 6) != 0))
+		return log_error_status(EFI_UNSUPPORTED,
+					"microcode: not an uncompressed cpio archive (newc, \"070701\")");
 	/* the stub would refuse to boot it (cmdline_forms_make()): refused here, where it can be fixed */
 	if (in->cmdline)
 		return cmdline_check(in->cmdline, trimmed_len(in->cmdline), ".cmdline");
@@ -220,7 +224,7 @@ EFI_STATUS uki_build(const struct uki_input *in, uint8_t **ret, size_t *ret_len)
 	_cleanup_free_ struct pe_info *stub = mem_alloc(sizeof(*stub));
 	_cleanup_free_ struct bz_info *bz = mem_alloc(sizeof(*bz));
 	struct uki_texts t = {};
-	struct pe_new_section secs[9];
+	struct pe_new_section secs[10];
 	const char *sbat;
 	size_t n = 0;
 	EFI_STATUS err;
@@ -239,6 +243,7 @@ EFI_STATUS uki_build(const struct uki_input *in, uint8_t **ret, size_t *ret_len)
 		add_section(secs, &n, ".sbat", sbat, sbat ? strlen(sbat) : 0);
 		add_section(secs, &n, ".pcrpkey", in->pcrpkey, in->pcrpkey_size);
 		add_section(secs, &n, ".pcrsig", in->pcrsig, in->pcrsig ? strlen(in->pcrsig) : 0);
+		add_section(secs, &n, ".ucode", in->ucode, in->ucode_size);
 		add_section(secs, &n, ".initrd", t.initrd, t.initrd_size);
 		add_section(secs, &n, ".linux", in->linux_image, in->linux_size);
 		err = pe_add_sections(in->stub, in->stub_size, in->stub_name ? in->stub_name : "stub", secs, n, ret,

@@ -105,6 +105,8 @@ struct uki_input {
 	const char *uname;           /* NULL: first word of the kernel's version string */
 	const uint8_t *splash;       /* BMP, or NULL */
 	size_t splash_size;
+	const uint8_t *ucode;        /* microcode: an uncompressed (newc) cpio archive, or NULL */
+	size_t ucode_size;
 	const char *sbat;            /* NULL: UKI_SBAT_DEFAULT, unless the stub has .sbat */
 	const uint8_t *pcrpkey;      /* PEM public key of the PCR policy signatures, or NULL */
 	size_t pcrpkey_size;
@@ -113,10 +115,11 @@ struct uki_input {
 
 /**
  * uki_build() - a UKI: the stub with .osrel .cmdline .uname .splash .sbat
- * .pcrpkey .pcrsig .initrd .linux appended in that order (small metadata
- * first, big payloads last, as ukify does), absent parts omitted.
+ * .pcrpkey .pcrsig .ucode .initrd .linux appended in that order (small
+ * metadata first, big payloads last, as ukify does), absent parts omitted.
  * The kernel must pass bz_parse() and uki_check_kernel(); a splash must be a
- * BMP ("BM"); an os-release is parsed so malformed lines are reported.
+ * BMP ("BM"), microcode a newc cpio ("070701"); an os-release is parsed so
+ * malformed lines are reported.
  * Return: EFI_SUCCESS with *@ret (mem_alloc'd) and *@ret_len, or the error
  * of the failing step, logged once.
  */

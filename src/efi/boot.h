@@ -50,6 +50,7 @@ struct boot_job {
 	struct cmdline_forms cmdline_forms; /* boot_verify(): @cmdline as every scheme hands it over and measures it */
 	bool cmdline_outside;       /* @cmdline is not the image's own: measured into PCR 12 (trust.h) */
 	const char *cmdline_addons; /* the end of @cmdline that UKI addons added: PCR 12 after it (stub) */
+	const char *cmdline_smbios; /* the end of @cmdline from SMBIOS: PCR 12 after the addons' (stub) */
 	struct initrd_set *initrds; /* may have n == 0 */
 	struct boot_plan plan;      /* plan_boot() */
 };
@@ -173,5 +174,16 @@ bool boot_uki_applies(const struct boot_job *job);
  * Return: only when the boot failed (logged).
  */
 EFI_STATUS boot_uki(const struct boot_job *job, EFI_HANDLE child);
+
+/* smbios.c */
+/** in_virtual_machine() - CPUID says a hypervisor runs us (cvm_in_vm()). */
+bool in_virtual_machine(void);
+/**
+ * smbios_cmdline() - the SMBIOS OEM string that starts with @prefix
+ * (SMBIOS_BOOT_CMDLINE_EXTRA, SMBIOS_STUB_CMDLINE_EXTRA), its value as
+ * smbios_cmdline_extra() makes it; NULL when there is none, in a
+ * confidential VM (said) or without memory.
+ */
+char *smbios_cmdline(const char *prefix);
 
 #endif

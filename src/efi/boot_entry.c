@@ -11,6 +11,8 @@
 #include "core/fmt.h"
 #include "core/fwquirk.h"
 #include "core/initrd_layout.h"
+#include "core/addon.h"
+#include "core/smbios.h"
 
 #define KERNEL_FILE_MAX (2ull << 30) /* no kernel or UKI is near this */
 
@@ -262,11 +264,24 @@ static EFI_STATUS boot_entry_job(struct loader *l, struct bls_entry *e, struct b
 	return boot_start(job, child);
 }
 
+/* A Type #1 "linux" entry's line (or the edited one) with the host's
+ * io.systemd.boot.kernel-cmdline-extra after it, as systemd-boot: measured
+ * into PCR 12 with it, as one line. NULL: none (or no memory). */
+static char *with_smbios_extra(const struct bls_entry *e, const char *line)
+{
+	_cleanup_free_ char *extra = NULL;
+
+	if (e->type == BLS_TYPE1 && e->kernel)
+		extra = smbios_cmdline(SMBIOS_BOOT_CMDLINE_EXTRA);
+
+	return extra ? addon_join(line, extra) : NULL;
+}
+
 EFI_STATUS boot_entry(struct loader *l, struct bls_entry *e, const char *cmdline)
 {
 	const struct volume *vol = e->volume;
 	_cleanup_free_ char *title = bls_display_title(e);
-	_cleanup_free_ char *kernel_path = NULL, *context = NULL;
+	_cleanup_free_ char *kernel_path = NULL, *context = NULL, *line = NULL;
 	_cleanup_(boot_job_release) struct boot_job job = {
 		.title = title ? title : e->id,
 		.device = vol->handle,
@@ -278,6 +293,8 @@ EFI_STATUS boot_entry(struct loader *l, struct bls_entry *e, const char *cmdline
 	if (e->type == BLS_AUTO)
 		return run_auto_entry(l, e);
 	boot_count_bump(e); /* before anything can fail: a try is a try (UAPI.1 "Boot counting") */
+	if ((line = with_smbios_extra(e, job.cmdline)))
+		job.cmdline = line;
 	job.kernel_path = kernel_path = volume_path(vol, e->kernel ? e->kernel : e->efi);
 	context = fmt_asprintf("entry '%s': ", job.title);
 	if (!kernel_path || !context)

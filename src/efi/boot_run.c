@@ -2,17 +2,22 @@
  * the command line's forms (cmdline_forms_make(), the one place a line is
  * refused or becomes what is measured and handed over), verify and measure
  * PCR 4 (src/efi/verify.c), measure the command line (PCR 12) only once the
- * image is accepted (and a UKI's addons' line after it), then the scheme. A measurement that cannot be made stops
- * the boot (src/efi/tpm.c). */
+ * image is accepted (and a UKI's addons' and SMBIOS lines after it), then
+ * the scheme. A measurement that cannot be made stops the boot (src/efi/tpm.c). */
 #include "boot.h"
 #include "measure.h"
 
 /* The addons' line, after the command line, as one more PCR 12 event
- * (systemd-stub: all addons' lines joined, measured once). */
-static EFI_STATUS measure_addons(const char *line)
+ * (systemd-stub: all addons' lines joined, measured once), then the SMBIOS
+ * one; each only when there is one. */
+static EFI_STATUS measure_extra(const char *line)
 {
 	struct cmdline_forms f = { 0 };
-	EFI_STATUS err = cmdline_forms_make(line, &f);
+	EFI_STATUS err;
+
+	if (!line || !*line)
+		return EFI_SUCCESS;
+	err = cmdline_forms_make(line, &f);
 
 	if (!EFI_ERROR(err))
 		err = measure_cmdline_pcr12(f.utf16, f.utf16_size);
@@ -33,8 +38,10 @@ EFI_STATUS boot_verify(struct boot_job *job, EFI_HANDLE *ret_child)
 		return err;
 	if (job->plan.trust.measure_pcr12)
 		err = measure_cmdline_pcr12(job->cmdline_forms.utf16, job->cmdline_forms.utf16_size);
-	if (!EFI_ERROR(err) && job->cmdline_addons && *job->cmdline_addons)
-		err = measure_addons(job->cmdline_addons);
+	if (!EFI_ERROR(err))
+		err = measure_extra(job->cmdline_addons);
+	if (!EFI_ERROR(err))
+		err = measure_extra(job->cmdline_smbios);
 	if (EFI_ERROR(err) && *ret_child)
 		BS->UnloadImage(*ret_child);
 	return err;

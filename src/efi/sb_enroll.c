@@ -6,19 +6,10 @@
  * then sb_keys_write() (db, dbx, KEK, PK) and a reset. */
 #include "loader.h"
 #include "sb_write.h"
+#include "boot.h"
 #include "core/fmt.h"
 
 #define ONE_SECOND_US 1000000u
-#define CPUID_HYPERVISOR (1u << 31) /* CPUID.1:ECX[31], set by every hypervisor for its guests */
-
-/* systemd-boot's "safe": a virtual machine, where keys cannot brick anything. */
-static bool in_virtual_machine(void)
-{
-	uint32_t a = 1, b, c = 0, d;
-
-	__asm__ volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
-	return c & CPUID_HYPERVISOR;
-}
 
 /* true when @sec seconds went by, false when a key stopped them. */
 static bool countdown(const char *dir, uint32_t sec)

@@ -4,7 +4,8 @@
  * one code path, the sections read by their RVAs or their file offsets.
  * Command line: the embedded .cmdline, overridden by LoadOptions only
  * when Secure Boot is off (the signed image decides otherwise;
- * cmdline_for_stub). Initrds: the embedded one, then a loader's LoadFile2
+ * cmdline_for_stub), then the UKI's addons' and the host's SMBIOS extras.
+ * Initrds: .ucode, the embedded one, then a loader's LoadFile2
  * initrd or, when no loader offers one, the initrd= files from the stub's
  * volume; under Secure Boot a UKI with .initrd or .cmdline takes none from
  * outside. (systemd-boot names its initrds in initrd= and serves the same
@@ -14,6 +15,7 @@
 #include "uki_run.h"
 #include "core/addon.h"
 #include "core/cmdline.h"
+#include "core/smbios.h"
 #include "measure.h"
 #include <efi/proto/loaded_image.h>
 
@@ -146,15 +148,20 @@ static EFI_STATUS hide_outside_initrd(const struct stub_sections *s, struct lf2_
 	return EFI_SUCCESS;
 }
 
-/* Initrds in order: the embedded one, then a loader's (LoadFile2) or, when
- * no loader offers one, the initrd= files; none from outside when sealed. */
+/* Initrds in order: .ucode (the kernel's early microcode loader reads the
+ * uncompressed cpio archives at the start of the initrd and stops at the
+ * first other one: systemd-stub puts it first), the embedded one, then a
+ * loader's (LoadFile2) or, when no loader offers one, the initrd= files;
+ * none from outside when sealed. */
 static EFI_STATUS gather_initrds(struct initrd_set *set, const struct stub_sections *s,
 				 const EFI_LOADED_IMAGE_PROTOCOL *li, const char *cmdline, bool secure_boot,
 				 struct stub_outside *o)
 {
 	EFI_STATUS err = EFI_SUCCESS;
 
-	if (s->initrd.size)
+	if (s->ucode.size)
+		err = initrd_set_add_data(set, ".ucode section", s->ucode.data, s->ucode.size);
+	if (!EFI_ERROR(err) && s->initrd.size)
 		err = initrd_set_add_data(set, ".initrd section", s->initrd.data, s->initrd.size);
 	if (EFI_ERROR(err))
 		return err;
@@ -171,7 +178,7 @@ EFI_STATUS uki_run(const EFI_LOADED_IMAGE_PROTOCOL *li, const EFI_DEVICE_PATH_PR
 	_cleanup_(stub_outside_release) struct stub_outside o = { 0 };
 	_cleanup_(stub_extras_free) struct stub_extras extras = { 0 };
 	_cleanup_(initrd_set_close) struct initrd_set initrds = { 0 };
-	_cleanup_free_ char *cmdline = NULL, *addons = NULL, *full = NULL;
+	_cleanup_free_ char *cmdline = NULL, *addons = NULL, *full = NULL, *smbios = NULL, *fuller = NULL;
 	_cleanup_(boot_job_release) struct boot_job job = { .title = "stub", .kernel_path = "embedded kernel",
 							    .device = li->DeviceHandle, .devpath = self_dp,
 							    .initrds = &initrds };
@@ -199,6 +206,11 @@ EFI_STATUS uki_run(const EFI_LOADED_IMAGE_PROTOCOL *li, const EFI_DEVICE_PATH_PR
 		if (*addons && !(job.cmdline = full = addon_join(cmdline, addons)))
 			return EFI_OUT_OF_RESOURCES;
 		job.cmdline_addons = addons;
+		/* then the host's io.systemd.stub.kernel-cmdline-extra, as systemd-stub */
+		smbios = smbios_cmdline(SMBIOS_STUB_CMDLINE_EXTRA);
+		if (smbios && !(job.cmdline = fuller = addon_join(job.cmdline, smbios)))
+			return EFI_OUT_OF_RESOURCES;
+		job.cmdline_smbios = smbios;
 	}
 	/* A UKI measures the LoadOptions it takes into PCR 12, as systemd-stub; a
 	 * wrapped bzImage stands in for Linux's own stub, which measures PCR 9 only. */
@@ -212,7 +224,8 @@ EFI_STATUS uki_run(const EFI_LOADED_IMAGE_PROTOCOL *li, const EFI_DEVICE_PATH_PR
 	if (EFI_ERROR(err))
 		return err;
 	if (!s.wrapped) /* a UKI: what systemd-stub tells the system */
-		stub_export_variables(li, tpm_present(), tpm_present() && (job.plan.trust.measure_pcr12 || *addons));
+		stub_export_variables(li, tpm_present(),
+				      tpm_present() && (job.plan.trust.measure_pcr12 || *addons || smbios));
 	log_info("stub: booting the embedded kernel by %s (%zu initrd, %llu KiB)", scheme_name(job.plan.scheme),
 		 initrds.n, (unsigned long long)(initrds.total_size >> 10));
 	return boot_embedded(&job, &sb);

@@ -16,6 +16,7 @@ struct stub_sections {
 	bool wrapped;         /* `handoff wrap`: the kernel is @head + @body, its PE header this stub's own */
 	struct blob head, body;
 	struct blob initrd;
+	struct blob ucode;    /* .ucode: a cpio of microcode, before every other initrd */
 	struct blob cmdline;
 	bool has_cmdline;
 	struct uki_sections uki;  /* a UKI's sections (none for a wrapped kernel), for PCR 11 */

@@ -49,6 +49,7 @@ EFI_STATUS stub_find_sections(const EFI_LOADED_IMAGE_PROTOCOL *li, enum pe_layou
 			return log_error_status(err, "stub: no .linux section: not a unified kernel image");
 		s.linux = blob_of(&u.s[UKI_LINUX]);
 		s.initrd = blob_of(&u.s[UKI_INITRD]);
+		s.ucode = blob_of(&u.s[UKI_UCODE]);
 		s.cmdline = blob_of(&u.s[UKI_CMDLINE]);
 		s.has_cmdline = s.cmdline.data != NULL;
 		s.uki = u;

@@ -16,11 +16,13 @@
 
 static const char help[] =
 	"Usage: handoff uki --linux FILE [--initrd FILE]... [--cmdline TEXT|@FILE]\n"
-	"                   [--os-release FILE|@TEXT] [--uname TEXT] [--splash BMP] [--stub FILE]\n"
+	"                   [--os-release FILE|@TEXT] [--uname TEXT] [--splash BMP] [--microcode CPIO]\n"
+	"                   [--stub FILE]\n"
 	"                   [--pcr-private-key KEY [--pcr-public-key PUB] [--pcr-banks LIST] [--phases LIST]]\n"
 	"                   [--sign-key KEY --sign-cert CERT] -o OUT.efi\n\n"
 	"Build a unified kernel image: handoff's EFI stub with .osrel, .cmdline, .uname,\n"
-	".splash, .sbat, .pcrpkey, .pcrsig, .initrd (all initrds, each 4-byte aligned)\n"
+	".splash, .sbat, .pcrpkey, .pcrsig, .ucode, .initrd (all initrds, each 4-byte\n"
+	"aligned)\n"
 	"and .linux sections. With --pcr-private-key, .pcrsig holds PCR 11 policies\n"
 	"signed for the image as its stub measures it (systemd-measure's format), for\n"
 	"systemd-cryptenroll --tpm2-public-key.\n"
@@ -32,6 +34,8 @@ static const char help[] =
 	"  --os-release FILE|@TEXT  os-release for the menu title (default: from the kernel version)\n"
 	"  --uname TEXT          kernel release (default: from the kernel's version string)\n"
 	"  --splash BMP          boot splash image\n"
+	"  --microcode CPIO      .ucode: CPU microcode as an uncompressed cpio archive\n"
+	"                        (kernel/x86/microcode/*.bin), handed to the kernel first\n"
 	"  --stub FILE           the stub (default: handoff-stub.efi beside the tool)\n"
 	"  --pcr-private-key KEY sign PCR 11 policies with this PEM key (RSA or EC): .pcrsig\n"
 	"  --pcr-public-key PUB  its PEM public key, checked and stored as .pcrpkey (default: from KEY)\n"
@@ -43,14 +47,14 @@ static const char help[] =
 	"  -o, --output OUT.efi  where to write the image\n";
 
 struct uki_args {
-	const char *linux_path, *cmdline, *os_release, *uname, *splash, *stub, *out, *sign_key, *sign_cert;
+	const char *linux_path, *cmdline, *os_release, *uname, *splash, *microcode, *stub, *out, *sign_key, *sign_cert;
 	const char *initrds[UKI_MAX_INITRDS];
 	size_t n_initrds;
 	const char *pcr_key, *pcr_pub;
 	struct pcr_opts pcr;
 };
 
-enum { OPT_PCR_KEY = 0x100, OPT_PCR_PUB, OPT_PCR_BANKS, OPT_PHASES };
+enum { OPT_PCR_KEY = 0x100, OPT_PCR_PUB, OPT_PCR_BANKS, OPT_PHASES, OPT_MICROCODE };
 
 static int parse_args(int argc, char **argv, struct uki_args *a)
 {
@@ -64,6 +68,7 @@ static int parse_args(int argc, char **argv, struct uki_args *a)
 		{ "pcr-public-key", required_argument, NULL, OPT_PCR_PUB },
 		{ "pcr-banks", required_argument, NULL, OPT_PCR_BANKS },
 		{ "phases", required_argument, NULL, OPT_PHASES },
+		{ "microcode", required_argument, NULL, OPT_MICROCODE },
 		{ "help", no_argument, NULL, 'h' }, { 0 },
 	};
 	int c, r = 0;
@@ -89,6 +94,7 @@ static int parse_args(int argc, char **argv, struct uki_args *a)
 		case OPT_PCR_PUB: a->pcr_pub = optarg; break;
 		case OPT_PCR_BANKS: r = pcr_opts_add_banks(&a->pcr, optarg); break;
 		case OPT_PHASES: r = pcr_opts_add_phases(&a->pcr, optarg); break;
+		case OPT_MICROCODE: a->microcode = optarg; break;
 		case 'h': return fputs(help, stdout), -1;
 		default: return usage_bad_option(c, argv);
 		}
@@ -130,6 +136,7 @@ static int build(const struct uki_args *a, const char *stub)
 {
 	struct uki_spec spec = { .linux_path = a->linux_path, .n_initrds = a->n_initrds,
 				 .os_release_name = a->os_release, .uname = a->uname, .splash = a->splash,
+				 .microcode = a->microcode,
 				 .stub = stub, .pcr_key = a->pcr_key,
 				 .pcr_pub = a->pcr_pub, .pcr = &a->pcr, .out = a->out };
 	char *cmdline = NULL, *osrel = NULL;

@@ -72,6 +72,7 @@ static EFI_STATUS inspect_uki(const uint8_t *buf, size_t len, const char *name, 
 	r->format = INSPECT_UKI;
 	r->kernel = blob(&u.s[UKI_LINUX]);
 	r->initrd = blob(&u.s[UKI_INITRD]);
+	r->ucode = blob(&u.s[UKI_UCODE]);
 	r->cmdline = blob(&u.s[UKI_CMDLINE]);
 	r->osrel = blob(&u.s[UKI_OSREL]);
 	r->uname = blob(&u.s[UKI_UNAME]);

@@ -27,7 +27,7 @@ struct inspect_result {
 	struct bz_info bz;
 	bool is_signed;            /* Authenticode: a WIN_CERT_TYPE_PKCS_SIGNED_DATA certificate */
 	struct inspect_blob sbat;
-	struct inspect_blob kernel, initrd, cmdline, osrel, uname; /* UKI sections */
+	struct inspect_blob kernel, initrd, ucode, cmdline, osrel, uname; /* UKI sections */
 	struct osrel os;           /* .osrel parsed (UKI) */
 };
 

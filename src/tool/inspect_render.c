@@ -176,6 +176,10 @@ static void json_uki(struct json *j, const struct inspect_result *r)
 		json_uint(j, "initrd_size", r->initrd.size);
 	else
 		json_null(j, "initrd_size");
+	if (r->ucode.present)
+		json_uint(j, "ucode_size", r->ucode.size);
+	else
+		json_null(j, "ucode_size");
 	json_blob(j, "cmdline", &r->cmdline);
 	json_blob(j, "uname", &r->uname);
 	if (r->osrel.present) {
@@ -312,6 +316,8 @@ static void text_uki(struct strbuf *sb, const struct inspect_result *r)
 	sb_printf(sb, "  %-20s %zu bytes\n", "UKI .linux", r->kernel.size);
 	if (r->initrd.present)
 		sb_printf(sb, "  %-20s %zu bytes\n", "UKI .initrd", r->initrd.size);
+	if (r->ucode.present)
+		sb_printf(sb, "  %-20s %zu bytes (microcode: the first initrd)\n", "UKI .ucode", r->ucode.size);
 	text_blob(sb, "UKI .cmdline", &r->cmdline);
 	text_blob(sb, "UKI .uname", &r->uname);
 	if (r->osrel.present) {

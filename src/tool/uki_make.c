@@ -31,15 +31,16 @@ int uki_image(const struct uki_spec *s, uint8_t **ret, size_t *ret_len)
 				.os_release_name = s->os_release_name, .cmdline = s->cmdline,
 				.os_release = s->os_release };
 	struct uki_blob initrds[UKI_MAX_INITRDS] = { 0 };
-	uint8_t *out = NULL, *splash = NULL;
-	size_t out_len = 0, splash_len = 0;
+	uint8_t *out = NULL, *splash = NULL, *ucode = NULL;
+	size_t out_len = 0, splash_len = 0, ucode_len = 0;
 	struct pcr_key *key = NULL;
 	int r = -1;
 
 	if ((s->pcr_key && pcr_key_load(s->pcr_key, s->pcr_pub, &key) < 0) ||
 	    read_file(s->stub, TOOL_READ_MAX, (uint8_t **)&in.stub, &in.stub_size) < 0 ||
 	    read_file(s->linux_path, TOOL_READ_MAX, (uint8_t **)&in.linux_image, &in.linux_size) < 0 ||
-	    (s->splash && read_file(s->splash, TOOL_READ_MAX, &splash, &splash_len) < 0))
+	    (s->splash && read_file(s->splash, TOOL_READ_MAX, &splash, &splash_len) < 0) ||
+	    (s->microcode && read_file(s->microcode, TOOL_READ_MAX, &ucode, &ucode_len) < 0))
 		goto out;
 	for (size_t i = 0; i < s->n_initrds; i++)
 		if (read_file(s->initrds[i], TOOL_READ_MAX, (uint8_t **)&initrds[i].data, &initrds[i].size) < 0)
@@ -48,6 +49,8 @@ int uki_image(const struct uki_spec *s, uint8_t **ret, size_t *ret_len)
 	in.n_initrds = s->n_initrds;
 	in.splash = splash;
 	in.splash_size = splash_len;
+	in.ucode = ucode;
+	in.ucode_size = ucode_len;
 	if (key)
 		in.pcrpkey = pcr_key_pem(key, &in.pcrpkey_size);
 	/* a failure is logged once, where it was found */
@@ -65,6 +68,7 @@ out:
 	free((void *)in.stub);
 	free((void *)in.linux_image);
 	free(splash);
+	free(ucode);
 	free(out);
 	return r;
 }

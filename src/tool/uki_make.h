@@ -15,6 +15,7 @@ struct uki_spec {
 	const char *os_release;        /* the text itself, or NULL */
 	const char *os_release_name;   /* where it came from, for messages */
 	const char *uname, *splash, *stub;
+	const char *microcode;         /* .ucode: a cpio archive, or NULL */
 	const char *pcr_key, *pcr_pub; /* signed PCR 11 policies when pcr_key is set */
 	const struct pcr_opts *pcr;    /* pcr_opts_finish()ed */
 	const char *out;               /* the output's name, for messages */

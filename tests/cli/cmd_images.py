@@ -1,5 +1,6 @@
 """handoff uki and wrap on the malformed-image corpus, and outputs left alone
-when uki, wrap or entry add fail midway."""
+when uki, wrap or entry add fail midway; uki --microcode (.ucode)."""
+import json
 import os
 import struct
 
@@ -77,3 +78,40 @@ def uki_wrap_entry_add_fail_midway_leave_outputs():
                 "--initrd", os.path.join(tmp, "missing-initrd"), "--entry-token", "t", "--version", "1",
                 "--options", "second"), 1, "missing-initrd")
         assert tree_state(esp) == state, "entry add: the existing entry or its files changed"
+
+
+def raw_offsets(img):
+    """Each section's PointerToRawData (PE/COFF §4), by name."""
+    pe = struct.unpack_from("<I", img, 0x3c)[0]
+    nsec, opt_size = struct.unpack_from("<H", img, pe + 6)[0], struct.unpack_from("<H", img, pe + 20)[0]
+    table = pe + 24 + opt_size
+    return {img[o:o + 8].rstrip(b"\0").decode(): struct.unpack_from("<I", img, o + 20)[0]
+            for o in (table + 40 * i for i in range(nsec))}
+
+
+@test
+def uki_microcode_section_listed_by_inspect():
+    """`uki --microcode`: the archive as .ucode, byte for byte (read with this
+    script's own PE reader), before .initrd; `inspect` lists it, in text and
+    JSON; a file that is no uncompressed cpio archive is refused by name."""
+    need(STUB)
+    with Tmp() as tmp:
+        ucode = os.path.join(tmp, "ucode.cpio")
+        data = b"070701" + b"0" * 104 + b"TRAILER!!!\0\0"
+        with open(ucode, "wb") as f:
+            f.write(data)
+        out = os.path.join(tmp, "u.efi")
+        ok(h("uki", "--linux", KERNEL, "--initrd", INITRD, "--microcode", ucode, "-o", out))
+        img = open(out, "rb").read()
+        s = {x["name"]: x for x in read_pe(img)["sections"]}[".ucode"]
+        raw = raw_offsets(img)
+        assert s["virtual_size"] == len(data), s
+        assert img[raw[".ucode"]:raw[".ucode"] + len(data)] == data, ".ucode is not the archive"
+        assert raw[".ucode"] < raw[".initrd"], "the .ucode section comes after .initrd"
+        text = ok(h("inspect", out)).stdout.decode()
+        assert "UKI .ucode" in text and "%d bytes" % len(data) in text, text
+        assert json.loads(ok(h("inspect", "--json", out)).stdout)["uki"]["ucode_size"] == len(data)
+        gz = os.path.join(tmp, "ucode.cpio.gz")
+        with open(gz, "wb") as f:
+            f.write(b"\x1f\x8b\x08\0" + bytes(16))
+        fails(h("uki", "--linux", KERNEL, "--microcode", gz, "-o", out), 1, "microcode: not an uncompressed cpio")

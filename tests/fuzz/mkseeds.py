@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Writes the hand-made inputs of tests/fuzz/corpus/{bzimage,initrd,cmdline,gpt,pe,pcr,lzma,pack,fat,
-cmdline_measure,str16,bli,tool_readers,relocate,x86_filter,sb_auth} and the UTF-8 regressions of
+cmdline_measure,str16,bli,tool_readers,relocate,x86_filter,sb_auth,smbios} and the UTF-8 regressions of
 {bls,config,osrel} (committed; run by hand after changing it). Each is a regression or an edge
 the fuzzers must keep reaching: see the comment beside each."""
 import ctypes
@@ -454,3 +454,39 @@ put("sb_auth", "cert-not-der", auth(one, cert=b"\x31" + bytes(20)))
 put("sb_auth", "signature-size-owner-only", auth(X509 + struct.pack("<III", 28 + 16, 0, 16) + owner))
 put("sb_auth", "list-size-wraps", auth(X509 + struct.pack("<III", 0xfffffff0, 0, 17) + owner + b"x"))
 put("sb_auth", "header-size-huge", auth(X509 + struct.pack("<III", 28 + 17, 0xffffffff, 17) + owner + b"x"))
+
+
+def smbios_struct(stype, formatted, strings):
+    """A structure: header (type, length, handle 0), the formatted rest, its string set."""
+    body = bytes([stype, 4 + len(formatted), 0, 0]) + formatted
+    return body + (b"".join(s + b"\0" for s in strings) + b"\0" if strings else b"\0\0")
+
+
+def smbios_seed(v3, table, ep_len=None):
+    """Byte 0: the entry point's kind; then 0x20 bytes of entry point; then the table."""
+    if v3:
+        ep = b"_SM3_" + bytes([0, ep_len or 0x18, 3, 0, 0, 1, 0]) + struct.pack("<IQ", len(table), 0x7f8f1000)
+    else:
+        ep = b"_SM_" + bytes([0, ep_len or 0x1f, 2, 8, 0, 1]) + bytes(6) + b"_DMI_\0" + \
+            struct.pack("<HI", len(table), 0xf0000) + b"\x09\x00\x28"
+    return bytes([v3]) + ep.ljust(0x20, b"\0") + table
+
+
+EXTRA = b"io.systemd.boot.kernel-cmdline-extra="
+OEM = smbios_struct(11, b"\x02", [b"io.systemd.credential:x=y", EXTRA + b"console=ttyS0 debug"])
+QEMU_LIKE = smbios_struct(0, bytes([1, 2, 0, 0xe8, 3]) + bytes(15), [b"EDK II", b"1.0"]) + \
+    smbios_struct(1, bytes(4), []) + OEM + smbios_struct(127, b"", [])
+put("smbios", "qemu-like-v3", smbios_seed(1, QEMU_LIKE))
+put("smbios", "qemu-like-v2", smbios_seed(0, QEMU_LIKE))
+put("smbios", "ep-length-errata", smbios_seed(0, QEMU_LIKE, ep_len=0x1e))
+put("smbios", "ep-length-short", smbios_seed(1, QEMU_LIKE, ep_len=0x17))
+put("smbios", "string-set-cut", smbios_seed(1, OEM[:-1]))
+put("smbios", "string-unterminated", smbios_seed(1, OEM[:-2]))
+put("smbios", "length-below-header", smbios_seed(1, b"\x0b\x03\0\0" + OEM))
+put("smbios", "length-past-table", smbios_seed(1, b"\x0b\xff\0\0\x01" + EXTRA + b"x\0\0"))
+put("smbios", "oem-without-count", smbios_seed(1, smbios_struct(11, b"", [EXTRA + b"x"])))
+put("smbios", "lone-nul-set", smbios_seed(1, b"\x01\x04\0\0\0x" + OEM))
+put("smbios", "after-end", smbios_seed(1, smbios_struct(127, b"", []) + OEM))
+put("smbios", "extra-blanks-controls", smbios_seed(1, smbios_struct(11, b"\x01", [EXTRA + b" \t a\x7fb\r\n "])))
+put("smbios", "extra-not-utf8", smbios_seed(1, smbios_struct(11, b"\x01", [EXTRA + b"a\xff\xc3"])))
+put("smbios", "extra-empty", smbios_seed(1, smbios_struct(11, b"\x01", [EXTRA])))
