@@ -137,6 +137,8 @@ int copy_file(const char *src, const char *dst);
 int mkdir_p(const char *path, mode_t mode);
 bool is_dir(const char *path);
 bool is_file(const char *path);
+/** firmware_is_ia32() - efivarfs's neighbour fw_platform_size says 32: the firmware runs IA-32 loaders. */
+bool firmware_is_ia32(void);
 /** same_file() - @a and @b are the same file or directory (the ESP mounted at /boot, say). */
 bool same_file(const char *a, const char *b);
 char *path_join(const char *a, const char *b);
