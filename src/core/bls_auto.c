@@ -48,23 +48,34 @@ static EFI_STATUS add_entry(struct bls_entry *e, bool complete, struct bls_entry
 	return EFI_SUCCESS;
 }
 
+/* A new BLS_AUTO entry doing @action, with copies of @id and @title, and of
+ * @efi as its "efi" and path when not NULL, appended to *@entries. */
+static EFI_STATUS add_new(enum bls_auto_action action, const char *id, const char *title, const char *efi,
+			  struct bls_entry ***entries, size_t *n)
+{
+	struct bls_entry *e = mem_zalloc(sizeof(*e));
+
+	if (!e)
+		return EFI_OUT_OF_RESOURCES;
+	*e = (struct bls_entry){ .type = BLS_AUTO, .auto_action = action, .id = fmt_asprintf("%s", id),
+				 .title = fmt_asprintf("%s", title) };
+	if (efi) {
+		e->efi = fmt_asprintf("%s", efi);
+		e->path = fmt_asprintf("%s", efi);
+	}
+	return add_entry(e, e->id && e->title && (!efi || (e->efi && e->path)), entries, n);
+}
+
 EFI_STATUS bls_add_auto_entries(unsigned which, bool firmware_ui, struct bls_entry ***entries, size_t *n)
 {
 	if (!firmware_ui)
 		which &= ~CFG_AUTO_FIRMWARE;
 	for (size_t i = 0; i < ARRAY_SIZE(auto_entries); i++) {
-		struct bls_entry *e;
-		EFI_STATUS err;
+		EFI_STATUS err = EFI_SUCCESS;
 
-		if (!(which & auto_entries[i].bit))
-			continue;
-		e = mem_zalloc(sizeof(*e));
-		if (!e)
-			return EFI_OUT_OF_RESOURCES;
-		*e = (struct bls_entry){ .type = BLS_AUTO, .auto_action = auto_entries[i].action,
-					 .id = fmt_asprintf("%s", auto_entries[i].id),
-					 .title = fmt_asprintf("%s", auto_entries[i].title) };
-		err = add_entry(e, e->id && e->title, entries, n);
+		if (which & auto_entries[i].bit)
+			err = add_new(auto_entries[i].action, auto_entries[i].id, auto_entries[i].title, NULL, entries,
+				      n);
 		if (EFI_ERROR(err))
 			return err;
 	}
@@ -87,20 +98,11 @@ EFI_STATUS bls_add_sb_keys_entry(const char *name, struct bls_entry ***entries, 
 EFI_STATUS bls_add_os_entries(unsigned found, enum fw_arch fw, struct bls_entry ***entries, size_t *n)
 {
 	for (unsigned i = 0; i < BLS_OS_MAX; i++) {
-		struct bls_entry *e;
-		EFI_STATUS err;
+		EFI_STATUS err = EFI_SUCCESS;
 
-		if (!(found & (1u << i)))
-			continue;
-		e = mem_zalloc(sizeof(*e));
-		if (!e)
-			return EFI_OUT_OF_RESOURCES;
-		*e = (struct bls_entry){ .type = BLS_AUTO, .auto_action = BLS_AUTO_EFI,
-					 .id = fmt_asprintf("%s", os_entries[i].id),
-					 .title = fmt_asprintf("%s", os_entries[i].title),
-					 .efi = fmt_asprintf("%s", bls_os_path(i, fw)),
-					 .path = fmt_asprintf("%s", bls_os_path(i, fw)) };
-		err = add_entry(e, e->id && e->title && e->efi && e->path, entries, n);
+		if (found & (1u << i))
+			err = add_new(BLS_AUTO_EFI, os_entries[i].id, os_entries[i].title, bls_os_path(i, fw), entries,
+				      n);
 		if (EFI_ERROR(err))
 			return err;
 	}

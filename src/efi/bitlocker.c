@@ -85,14 +85,11 @@ void bitlocker_reboot(const struct loader *l)
 	if (!bitlocker_found())
 		return;
 	if (l->cfg.reboot_for_bitlocker) {
-		why = "no Boot#### starts " BLS_WINDOWS_PATH;
-		if (windows_boot_option(&num) == EFI_SUCCESS) {
-			why = "BootNext cannot be set";
-			if (RT->SetVariable(u"BootNext", &global_guid, VAR_NON_VOLATILE, sizeof(num), &num) ==
-			    EFI_SUCCESS) {
-				log_info("BitLocker: the firmware starts Boot%04X after a reset (BootNext)", num);
-				RT->ResetSystem(EfiResetCold, EFI_SUCCESS, 0, NULL);
-			}
+		why = "no Boot#### for it, or BootNext refused";
+		if (windows_boot_option(&num) == EFI_SUCCESS &&
+		    RT->SetVariable(u"BootNext", &global_guid, VAR_NON_VOLATILE, sizeof(num), &num) == EFI_SUCCESS) {
+			log_info("BitLocker: the firmware starts Boot%04X after a reset (BootNext)", num);
+			RT->ResetSystem(EfiResetCold, EFI_SUCCESS, 0, NULL);
 		}
 	}
 	log_warning("BitLocker: chainloaded (%s), so PCR 4 holds handoff and Windows may ask for its recovery key",
