@@ -215,19 +215,6 @@ bool is_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-bool firmware_is_ia32(void)
-{
-	char *size_path = path_join(efivars_dir(), "../fw_platform_size"), *text = NULL;
-	size_t n;
-	bool fw32 = false;
-
-	if (read_file_opt(size_path, 16, (uint8_t **)&text, &n) == 0 && text)
-		fw32 = n >= 2 && memcmp(text, "32", 2) == 0;
-	free(text);
-	free(size_path);
-	return fw32;
-}
-
 bool same_file(const char *a, const char *b)
 {
 	struct stat sa, sb;

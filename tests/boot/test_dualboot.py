@@ -178,3 +178,29 @@ def test_bitlocker_without_reboot_warns_and_chainloads():
     expect_standin(res, "bootmgfw", "\\EFI\\Microsoft\\Boot\\bootmgfw.efi")
     after = varstore.variables(os.path.join(res.run_dir, "OVMF_VARS.fd"))
     qemu.expect(("BootNext", varstore.GLOBAL) not in after, "no BootNext", res)
+
+
+@case.needs(LOADER, KERNEL, INITRD)
+def test_secure_boot_verifies_windows_boot_manager():
+    """Under Secure Boot (the snakeoil OVMF, handoff signed with its key) the
+    firmware's LoadImage verifies auto-windows as any EFI program: an unsigned
+    stand-in is refused, with the reason, and does not run; signed with a key
+    in db it starts."""
+    wd = case.workdir()
+    key, cert = firmware.snakeoil_key(wd)
+    loader = firmware.sbsign(root_path(LOADER), os.path.join(wd, "handoff.signed.efi"), key, cert)
+    unsigned = os.path.join(wd, "bootmgfw.unsigned.efi")
+    with open(unsigned, "wb") as f:
+        f.write(standin("bootmgfw"))
+    signed = firmware.sbsign(unsigned, os.path.join(wd, "bootmgfw.signed.efi"), key, cert)
+    for name, app in (("unsigned", unsigned), ("signed", signed)):
+        tree = esp.loader_tree({"debian.conf": entry("Debian", LINUX)}, "timeout 0\ndefault auto-windows\n",
+                               {WINDOWS: app}, loader=loader)
+        res = qemu.run_qemu(esp.image(tree), TIMEOUT, secure_boot=True, name=name,
+                            stop_on=r"refused by Secure Boot")
+        if name == "unsigned":
+            qemu.expect(res.time_of(r"/EFI/Microsoft/Boot/bootmgfw.efi: refused by Secure Boot") is not None,
+                        "the unsigned stand-in is refused by the firmware", res)
+            qemu.expect(res.time_of("HANDOFF-STANDIN") is None, "it did not run", res)
+        else:
+            expect_standin(res, "bootmgfw", "\\EFI\\Microsoft\\Boot\\bootmgfw.efi")
