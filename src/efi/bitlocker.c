@@ -77,7 +77,7 @@ static EFI_STATUS windows_boot_option(uint16_t *ret)
 	return EFI_NOT_FOUND;
 }
 
-void bitlocker_reboot(const struct loader *l)
+void bitlocker_reboot(const struct loader *l, const struct bls_entry *e)
 {
 	const char *why = "reboot-for-bitlocker is off";
 	uint16_t num;
@@ -89,6 +89,7 @@ void bitlocker_reboot(const struct loader *l)
 		if (windows_boot_option(&num) == EFI_SUCCESS &&
 		    RT->SetVariable(u"BootNext", &global_guid, VAR_NON_VOLATILE, sizeof(num), &num) == EFI_SUCCESS) {
 			log_info("BitLocker: the firmware starts Boot%04X after a reset (BootNext)", num);
+			loader_save_selected(l, e); /* default @saved: as if it had been chainloaded */
 			RT->ResetSystem(EfiResetCold, EFI_SUCCESS, 0, NULL);
 		}
 	}

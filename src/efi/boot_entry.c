@@ -285,7 +285,7 @@ EFI_STATUS boot_entry(struct loader *l, struct bls_entry *e, const char *cmdline
 		 vol == l->volumes ? "" : vol->name);
 	con_log_context(context);
 	if (e->efi && bootopt_path_eq(e->efi, BLS_WINDOWS_PATH))
-		bitlocker_reboot(l);
+		bitlocker_reboot(l, e);
 	err = boot_entry_job(l, e, &job, cmdline);
 	con_log_context(NULL);
 	return err;
