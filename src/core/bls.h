@@ -4,14 +4,23 @@
 #ifndef CORE_BLS_H
 #define CORE_BLS_H
 
+#include "fwarch.h"
 #include "platform.h"
 #include "plan.h"
 
 enum bls_type { BLS_TYPE1, BLS_TYPE2, BLS_AUTO };
 
 /* What an automatic menu entry (loader.conf auto-firmware, auto-reboot,
- * auto-poweroff) does instead of booting. */
-enum bls_auto_action { BLS_AUTO_NONE, BLS_AUTO_FIRMWARE, BLS_AUTO_REBOOT, BLS_AUTO_POWEROFF, BLS_AUTO_SB_KEYS };
+ * auto-poweroff) does instead of booting; BLS_AUTO_EFI ones (another
+ * loader found on the ESP) boot their "efi" path as a Type #1 entry would. */
+enum bls_auto_action {
+	BLS_AUTO_NONE, BLS_AUTO_FIRMWARE, BLS_AUTO_REBOOT, BLS_AUTO_POWEROFF, BLS_AUTO_SB_KEYS, BLS_AUTO_EFI
+};
+
+/* The other loaders an ESP may hold (systemd-boot's auto-windows,
+ * auto-efi-shell, auto-efi-default), as bit numbers of a found set. */
+enum bls_os { BLS_OS_WINDOWS, BLS_OS_SHELL, BLS_OS_DEFAULT, BLS_OS_MAX };
+#define BLS_WINDOWS_PATH "/EFI/Microsoft/Boot/bootmgfw.efi"
 
 /* Where secure-boot-enroll finds the keys: one directory per set (loader.conf(5)). */
 #define SB_KEYS_DIR "\\loader\\keys"
@@ -111,6 +120,17 @@ size_t bls_find_entry(struct bls_entry *const *entries, size_t n, const char *gl
  * Return: EFI_SUCCESS or EFI_OUT_OF_RESOURCES (those added stay added).
  */
 EFI_STATUS bls_add_auto_entries(unsigned which, bool firmware_ui, struct bls_entry ***entries, size_t *n);
+/** bls_os_path() - where the ESP holds loader @os for firmware @fw ("/EFI/BOOT/BOOTX64.EFI"). */
+const char *bls_os_path(enum bls_os os, enum fw_arch fw);
+/**
+ * bls_add_os_entries() - append an entry for each loader in @found (bits 1
+ * << enum bls_os: the file is on the ESP, and for BLS_OS_DEFAULT it is not
+ * this loader) to *@entries, in enum bls_os order: BLS_AUTO_EFI entries with
+ * systemd-boot's ids and titles, "efi" and path the file's, for firmware @fw.
+ * Unlike the reboot and power-off ones they may be the default.
+ * Return: EFI_SUCCESS or EFI_OUT_OF_RESOURCES (those added stay added).
+ */
+EFI_STATUS bls_add_os_entries(unsigned found, enum fw_arch fw, struct bls_entry ***entries, size_t *n);
 /**
  * bls_add_sb_keys_entry() - append systemd-boot's entry for the key set
  * \loader\keys\@name: id "secure-boot-keys-NAME", title "Enroll Secure Boot

@@ -1,6 +1,6 @@
 /* \loader\loader.conf, as systemd-boot reads it (loader.conf(5)): timeout,
- * default (with @saved), editor, console-mode, the auto-* and the
- * secure-boot-enroll* keys are used;
+ * default (with @saved), editor, console-mode, the auto-*, the
+ * secure-boot-enroll* and reboot-for-bitlocker keys are used;
  * the other keys systemd-boot
  * knows are accepted and ignored with a note; unknown keys warn. handoff's own
  * boot-partition and editor-password keys are ones systemd-boot skips (it
@@ -15,7 +15,8 @@
 enum cfg_key {
 	CFG_KEY_TIMEOUT, CFG_KEY_DEFAULT, CFG_KEY_EDITOR, CFG_KEY_CONSOLE_MODE, CFG_KEY_AUTO_ENTRIES,
 	CFG_KEY_AUTO_FIRMWARE, CFG_KEY_AUTO_REBOOT, CFG_KEY_AUTO_POWEROFF, CFG_KEY_BOOT_PARTITION, CFG_KEY_SB_ENROLL,
-	CFG_KEY_SB_ENROLL_ACTION, CFG_KEY_SB_ENROLL_TIMEOUT, CFG_KEY_EDITOR_PASSWORD, CFG_KEY_MAX
+	CFG_KEY_SB_ENROLL_ACTION, CFG_KEY_SB_ENROLL_TIMEOUT, CFG_KEY_EDITOR_PASSWORD, CFG_KEY_REBOOT_FOR_BITLOCKER,
+	CFG_KEY_MAX
 };
 
 static const char *const cfg_key_names[CFG_KEY_MAX] = {
@@ -32,6 +33,7 @@ static const char *const cfg_key_names[CFG_KEY_MAX] = {
 	[CFG_KEY_SB_ENROLL_ACTION] = "secure-boot-enroll-action",
 	[CFG_KEY_SB_ENROLL_TIMEOUT] = "secure-boot-enroll-timeout-sec",
 	[CFG_KEY_EDITOR_PASSWORD] = "editor-password",
+	[CFG_KEY_REBOOT_FOR_BITLOCKER] = "reboot-for-bitlocker",
 };
 
 /* The values of secure-boot-enroll (enum cfg_sb_enroll) and of
@@ -50,7 +52,7 @@ static const char *const sb_action_names[] = { "reboot", "shutdown", NULL };
 /* Keys of systemd-boot's loader.conf(5) that handoff has no use for: not an
  * error, a loader.conf written for systemd-boot must work unchanged. */
 static const char *const systemd_boot_keys[] = {
-	"beep", "secure-boot-enrollment", "reboot-for-bitlocker", "reboot-on-error",
+	"beep", "secure-boot-enrollment", "reboot-on-error",
 	"random-seed-mode", "log-level", "preferred-profile",
 };
 
@@ -266,6 +268,9 @@ static EFI_STATUS cfg_apply(struct conf_reader *r, const struct conf_kv *kv, enu
 		return EFI_SUCCESS;
 	case CFG_KEY_AUTO_ENTRIES:
 		cfg_set_bool(r, kv, &cfg->auto_entries);
+		return EFI_SUCCESS;
+	case CFG_KEY_REBOOT_FOR_BITLOCKER:
+		cfg_set_bool(r, kv, &cfg->reboot_for_bitlocker);
 		return EFI_SUCCESS;
 	case CFG_KEY_AUTO_FIRMWARE:
 		cfg_set_auto(r, kv, CFG_AUTO_FIRMWARE, cfg);

@@ -1,8 +1,9 @@
 /* \loader\loader.conf (systemd-boot compatible subset): timeout, default
  * (a glob, or @saved), editor, console-mode, auto-entries, auto-firmware,
- * auto-reboot, auto-poweroff, the secure-boot-enroll keys; and handoff's own
- * boot-partition (which partitions besides the ESP and XBOOTLDR may hold
- * entries) and editor-password (the editor asks for it). Unknown keys warn;
+ * auto-reboot, auto-poweroff, the secure-boot-enroll keys,
+ * reboot-for-bitlocker; and handoff's own boot-partition (which partitions
+ * besides the ESP and XBOOTLDR may hold entries) and editor-password (the
+ * editor asks for it). Unknown keys warn;
  * malformed lines are reported with file and line number and skipped, the
  * rest of the file still counts. */
 #ifndef CORE_CONFIG_H
@@ -54,6 +55,7 @@ struct loader_config {
 	char *default_glob;     /* NULL when absent or "@saved" */
 	bool default_saved;     /* "default @saved": the entry booted last (LoaderEntryLastBooted) */
 	bool auto_entries;      /* "auto-entries", default yes */
+	bool reboot_for_bitlocker; /* Windows with BitLocker: BootNext and a reset, not chainloaded (default no) */
 	uint8_t auto_set;       /* CFG_AUTO_* keys given in the file ... */
 	uint8_t auto_on;        /* ... and those of them set to yes */
 	bool editor;            /* default true, as systemd-boot ... */
@@ -91,8 +93,8 @@ EFI_STATUS cfg_parse_loader_conf(const char *text, size_t len, const char *path,
  * cfg_auto_entries() - which automatic entries to show (CFG_AUTO_* bits): a
  * key given in loader.conf decides for itself; the others take systemd-boot's
  * defaults (auto-firmware yes, auto-reboot and auto-poweroff no), and
- * "auto-entries no" turns those defaults off. (systemd-boot's auto-entries
- * also hides its Windows, macOS and EFI shell entries, which handoff has not.)
+ * "auto-entries no" turns those defaults off (and, as in systemd-boot, the
+ * entries of other loaders found on the ESP: auto-windows and the like).
  */
 uint8_t cfg_auto_entries(const struct loader_config *cfg);
 

@@ -8,6 +8,7 @@
 #include "loader_vars.h"
 #include "arch.h"
 #include "measure.h"
+#include "core/bootopt.h"
 #include "core/fmt.h"
 #include "core/fwquirk.h"
 #include "core/initrd_layout.h"
@@ -290,7 +291,7 @@ EFI_STATUS boot_entry(struct loader *l, struct bls_entry *e, const char *cmdline
 	};
 	EFI_STATUS err;
 
-	if (e->type == BLS_AUTO)
+	if (e->type == BLS_AUTO && e->auto_action != BLS_AUTO_EFI)
 		return run_auto_entry(l, e);
 	boot_count_bump(e); /* before anything can fail: a try is a try (UAPI.1 "Boot counting") */
 	if ((line = with_smbios_extra(e, job.cmdline)))
@@ -302,6 +303,8 @@ EFI_STATUS boot_entry(struct loader *l, struct bls_entry *e, const char *cmdline
 	log_info("entry '%s': loading %s%s%s", job.title, job.kernel_path, vol == l->volumes ? "" : " from ",
 		 vol == l->volumes ? "" : vol->name);
 	con_log_context(context);
+	if (e->efi && bootopt_path_eq(e->efi, BLS_WINDOWS_PATH))
+		bitlocker_reboot(l, e);
 	err = boot_entry_job(l, e, &job, cmdline);
 	con_log_context(NULL);
 	return err;

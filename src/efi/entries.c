@@ -19,12 +19,10 @@ static void load_loader_conf(struct loader *l)
 	EFI_FILE_PROTOCOL *root = l->volumes[0].root;
 	_cleanup_free_ uint8_t *text = NULL;
 	size_t size;
-	EFI_FILE_PROTOCOL *f;
 
 	cfg_init(&l->cfg);
-	if (file_open(root, LOADER_CONF, &f) != EFI_SUCCESS)
+	if (file_stat(root, LOADER_CONF, NULL) != EFI_SUCCESS)
 		return; /* optional, as in systemd-boot */
-	file_close(f);
 	if (file_read_all(root, LOADER_CONF, FILE_READ_ALL_MAX, &text, &size) == EFI_SUCCESS)
 		cfg_parse_loader_conf((const char *)text, size, LOADER_CONF, &l->cfg);
 }
@@ -137,6 +135,46 @@ static void load_type2_entries(struct loader *l, struct volume *vol)
 	strv_free(names, n);
 }
 
+/* Is @path the file this loader was started from (@li)? The same size and
+ * bytes, so that a second copy (handoff install writes two) counts too,
+ * while another OS's loader or another handoff does not. */
+static bool is_self(EFI_FILE_PROTOCOL *root, const char *path, const EFI_LOADED_IMAGE_PROTOCOL *li)
+{
+	_cleanup_free_ char *own = image_file_path(li);
+	_cleanup_free_ uint8_t *a = NULL, *b = NULL;
+	uint64_t size_a = 0, size_b = 1;
+	size_t n_a, n_b;
+
+	if (!own || file_stat(root, own, &size_a) != EFI_SUCCESS || file_stat(root, path, &size_b) != EFI_SUCCESS ||
+	    size_a != size_b)
+		return false;
+	return file_read_all(root, own, size_a + 1, &a, &n_a) == EFI_SUCCESS &&
+	       file_read_all(root, path, size_a + 1, &b, &n_b) == EFI_SUCCESS && n_a == n_b && memcmp(a, b, n_a) == 0;
+}
+
+/* The other loaders on the ESP (systemd-boot's automatic entries): which of
+ * them are there is found here, the entries are bls_add_os_entries()'s.
+ * After the sorted ones; not on a network boot's server. */
+static void load_os_entries(struct loader *l, const EFI_LOADED_IMAGE_PROTOCOL *li)
+{
+	struct volume *esp = &l->volumes[0];
+	size_t first = l->n_entries;
+	unsigned found = 0;
+
+	if (!l->cfg.auto_entries || esp->network)
+		return;
+	for (unsigned i = 0; i < BLS_OS_MAX; i++) {
+		const char *path = bls_os_path(i, FW_ARCH_NATIVE);
+
+		if (file_stat(esp->root, path, NULL) == EFI_SUCCESS &&
+		    (i != BLS_OS_DEFAULT || !is_self(esp->root, path, li)))
+			found |= 1u << i;
+	}
+	bls_add_os_entries(found, FW_ARCH_NATIVE, &l->entries, &l->n_entries);
+	for (size_t i = first; i < l->n_entries; i++)
+		l->entries[i]->volume = esp;
+}
+
 EFI_STATUS loader_load(struct loader *l, EFI_HANDLE image)
 {
 	EFI_LOADED_IMAGE_PROTOCOL *li;
@@ -159,6 +197,7 @@ EFI_STATUS loader_load(struct loader *l, EFI_HANDLE image)
 	/* a network boot that lost a file its entries.list vouches for boots nothing by itself */
 	l->force_menu = l->volumes[0].lost && *l->volumes[0].lost;
 	bls_sort(l->entries, l->n_entries);
+	load_os_entries(l, li);
 	loader_requests_read(&l->req);
 	l->default_idx = bls_find_default(l->entries, l->n_entries,
 					  l->cfg.default_saved ? l->req.last_booted : l->cfg.default_glob);

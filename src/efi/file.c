@@ -37,6 +37,21 @@ EFI_STATUS file_open(EFI_FILE_PROTOCOL *root, const char *path, EFI_FILE_PROTOCO
 	return err;
 }
 
+EFI_STATUS file_stat(EFI_FILE_PROTOCOL *root, const char *path, uint64_t *ret_size)
+{
+	EFI_FILE_PROTOCOL *f;
+	uint64_t size;
+	EFI_STATUS err = file_open(root, path, &f);
+
+	if (EFI_ERROR(err))
+		return err;
+	err = file_size(f, &size);
+	file_close(f);
+	if (!EFI_ERROR(err) && ret_size)
+		*ret_size = size;
+	return err;
+}
+
 void file_close(EFI_FILE_PROTOCOL *f)
 {
 	if (!f)

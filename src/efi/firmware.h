@@ -79,6 +79,8 @@ EFI_STATUS file_read_exact(EFI_FILE_PROTOCOL *f, void *buf, uint64_t size, const
  * refused unread.
  */
 EFI_STATUS file_read_all(EFI_FILE_PROTOCOL *root, const char *path, uint64_t max, uint8_t **ret, size_t *ret_size);
+/** file_stat() - does @path open under @root (a file or a directory)? Its size in *@ret_size (may be NULL). */
+EFI_STATUS file_stat(EFI_FILE_PROTOCOL *root, const char *path, uint64_t *ret_size);
 void file_close(EFI_FILE_PROTOCOL *f);
 /*
  * struct file_fast_ops - a faster way to read large files of some volumes

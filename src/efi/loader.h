@@ -81,6 +81,16 @@ void boot_count_bump(struct bls_entry *e);
  */
 void random_seed_pass(const struct loader *l);
 
+/* bitlocker.c */
+/**
+ * bitlocker_reboot() - before Windows Boot Manager is chainloaded: when a
+ * partition carries BitLocker's signature and loader.conf says
+ * reboot-for-bitlocker yes, BootNext to the firmware's Boot#### for
+ * bootmgfw.efi, @e remembered (loader_save_selected()) and a cold reset. Returns when it did not (a one-line
+ * warning naming PCR 4 when BitLocker is there).
+ */
+void bitlocker_reboot(const struct loader *l, const struct bls_entry *e);
+
 /* boot_entry.c */
 /**
  * boot_entry() - boot @e with @cmdline (NULL: the entry's options), after

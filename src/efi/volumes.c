@@ -36,16 +36,6 @@ static const EFI_DEVICE_PATH_PROTOCOL *devpath_of(EFI_HANDLE h)
 	return BS->HandleProtocol(h, &dp_guid, (void **)&dp) == EFI_SUCCESS ? dp : NULL;
 }
 
-static bool dir_exists(EFI_FILE_PROTOCOL *root, const char *path)
-{
-	EFI_FILE_PROTOCOL *f;
-
-	if (file_open(root, path, &f) != EFI_SUCCESS)
-		return false;
-	file_close(f);
-	return true;
-}
-
 /* What the firmware says of partition @h: its PARTUUID from the hard-drive
  * node, its type from EFI_PARTITION_INFO_PROTOCOL (UEFI 2.10 §13.18). Without
  * that protocol (firmware older than it, as some U-Boot) the type stays
@@ -83,7 +73,8 @@ static void consider_partition(EFI_HANDLE h, const HARDDRIVE_DEVICE_PATH *hd, st
 	for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++) {
 		_cleanup_free_ char *dir = fmt_asprintf("%s/loader/entries", prefixes[i]);
 		_cleanup_free_ char *uki = fmt_asprintf("%s/EFI/Linux", prefixes[i]);
-		if ((dir && dir_exists(vol.root, dir)) || (uki && dir_exists(vol.root, uki))) {
+		if ((dir && file_stat(vol.root, dir, NULL) == EFI_SUCCESS) ||
+		    (uki && file_stat(vol.root, uki, NULL) == EFI_SUCCESS)) {
 			vol.prefix = prefixes[i];
 			if (array_append(v, n, sizeof(vol), &vol) != EFI_SUCCESS)
 				break;

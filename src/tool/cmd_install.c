@@ -227,18 +227,9 @@ out:
  * efivarfs's neighbour fw_platform_size says 32 or 64. */
 static const struct arch_files *variables_arch(const struct install_args *a)
 {
-	char *size_path, *text = NULL;
-	size_t n;
-	bool fw32 = false;
-
 	if (!a->x64 || !a->ia32)
 		return a->ia32 ? &arch_ia32 : &arch_x64;
-	size_path = path_join(efivars_dir(), "../fw_platform_size");
-	if (read_file_opt(size_path, 16, (uint8_t **)&text, &n) == 0 && text)
-		fw32 = n >= 2 && memcmp(text, "32", 2) == 0;
-	free(text);
-	free(size_path);
-	return fw32 ? &arch_ia32 : &arch_x64;
+	return firmware_is_ia32() ? &arch_ia32 : &arch_x64;
 }
 
 int cmd_install(int argc, char **argv)

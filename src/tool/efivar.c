@@ -213,6 +213,19 @@ const char *efivars_dir(void)
 	return env && *env ? env : EFIVARS_DIR;
 }
 
+bool firmware_is_ia32(void)
+{
+	char *size_path = path_join(efivars_dir(), "../fw_platform_size"), *text = NULL;
+	size_t n;
+	bool fw32 = false;
+
+	if (read_file_opt(size_path, 16, (uint8_t **)&text, &n) == 0 && text)
+		fw32 = n >= 2 && memcmp(text, "32", 2) == 0;
+	free(text);
+	free(size_path);
+	return fw32;
+}
+
 int efivar_add_boot_entry(const char *esp, const char *loader_name)
 {
 	char *loader_path;

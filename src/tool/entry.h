@@ -7,6 +7,7 @@
 #ifndef TOOL_ENTRY_H
 #define TOOL_ENTRY_H
 
+#include "core/fwarch.h"
 #include "core/osrel.h"
 #include "core/plan.h"
 #include "tool.h"
@@ -55,6 +56,17 @@ struct json;
  * @key of the object being written); else text appended to @out.
  */
 void entries_render(const char *esp, const char *boot, struct json *j, const char *key, struct strbuf *out);
+/**
+ * resolve_kind() - @path from an entry ("/a/b" or "\\a\\b") under @esp, each
+ * component matched case-insensitively as FAT would; a directory when
+ * @want_dir, else a file. Allocated; NULL when missing (esp_path.c).
+ */
+char *resolve_kind(const char *esp, const char *path, bool want_dir);
+/**
+ * os_entries_found() - which of the other loaders (enum bls_os bits) the
+ * loader would find on @esp (entry_os.c), for the firmware's word size @fw.
+ */
+unsigned os_entries_found(const char *esp, enum fw_arch fw);
 /** boot_entries_dir() - @opt, else /boot when it has loader/entries and is not @esp, else NULL. Allocated. */
 char *boot_entries_dir(const char *opt, const char *esp);
 

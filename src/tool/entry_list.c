@@ -66,36 +66,6 @@ static size_t list_dir(const char *dir, const char *suffix, char ***ret)
 	return n;
 }
 
-/* @path from an entry ("/a/b" or "\a\b") under @esp, each component matched
- * case-insensitively as the firmware's FAT driver would. NULL when missing. */
-static char *resolve_kind(const char *esp, const char *path, bool want_dir)
-{
-	char *cur = xstrdup(esp), *copy = xstrdup(path), *save = NULL;
-
-	for (char *c = copy; *c; c++)
-		if (*c == '\\')
-			*c = '/';
-	for (char *comp = strtok_r(copy, "/", &save); comp && cur; comp = strtok_r(NULL, "/", &save)) {
-		DIR *d = strcmp(comp, "..") == 0 ? NULL : opendir(cur);
-		struct dirent *e;
-		char *next = NULL;
-
-		while (d && !next && (e = readdir(d)))
-			if (strcasecmp(e->d_name, comp) == 0)
-				next = path_join(cur, e->d_name);
-		if (d)
-			closedir(d);
-		free(cur);
-		cur = next;
-	}
-	free(copy);
-	if (cur && !(want_dir ? is_dir(cur) : is_file(cur))) {
-		free(cur);
-		cur = NULL;
-	}
-	return cur;
-}
-
 static char *resolve(const char *esp, const char *path)
 {
 	return resolve_kind(esp, path, /* want_dir= */ false);
@@ -281,8 +251,29 @@ static bool boot_partition_unread(const struct listing *l, const char *esp, cons
 	return unread;
 }
 
+/* The entries for other loaders on the ESP (entry_os.c), as the loader adds them. */
+static void load_os(struct listing *l, const char *esp)
+{
+	enum fw_arch fw = firmware_is_ia32() ? FW_IA32 : FW_X64;
+	struct bls_entry **v = NULL;
+	size_t n = 0;
+
+	if (l->cfg.auto_entries)
+		bls_add_os_entries(os_entries_found(esp, fw), fw, &v, &n);
+	for (size_t i = 0; i < n; i++) {
+		struct listed *it = xmalloc(sizeof(*it));
+
+		*it = (struct listed){ .e = *v[i], .root = esp };
+		free(v[i]);
+		add_item(l, it, true);
+	}
+	free(v);
+}
+
 static void listing_load(struct listing *l, const char *esp, const char *boot)
 {
+	size_t n_sorted;
+
 	load_config(l, esp);
 	load_type1(l, esp, "", NULL);
 	load_type2(l, esp);
@@ -293,10 +284,12 @@ static void listing_load(struct listing *l, const char *esp, const char *boot)
 			   "it (boot-partition PARTUUID; handoff entry add names it)" : NULL);
 		free(shown);
 	}
+	n_sorted = l->n;
+	load_os(l, esp); /* after the sorted ones, as in the loader */
 	l->sorted = xmalloc((l->n + 1) * sizeof(*l->sorted));
 	for (size_t i = 0; i < l->n; i++)
 		l->sorted[i] = &l->items[i]->e;
-	bls_sort(l->sorted, l->n);
+	bls_sort(l->sorted, n_sorted);
 	l->default_idx = bls_find_default(l->sorted, l->n, l->cfg.default_glob);
 }
 
@@ -335,7 +328,7 @@ static void json_entry(struct json *j, const struct bls_entry *e, bool is_defaul
 
 	json_obj_begin(j, NULL);
 	json_str(j, "id", e->id);
-	json_str(j, "type", e->type == BLS_TYPE1 ? "type1" : "type2");
+	json_str(j, "type", e->type == BLS_TYPE1 ? "type1" : e->type == BLS_TYPE2 ? "type2" : "auto");
 	json_str(j, "path", e->path);
 	json_str(j, "title", e->title);
 	json_str(j, "display_title", display);

@@ -66,6 +66,8 @@ int efivar_add_boot_entry(const char *esp, const char *loader_name);
 int netlist_update(const char *root, bool create);
 /** efivars_dir() - where EFI variables are (efivarfs, or $HANDOFF_EFIVARS_DIR in tests). */
 const char *efivars_dir(void);
+/** firmware_is_ia32() - efivarfs's neighbour fw_platform_size says 32: the firmware runs IA-32 loaders. */
+bool firmware_is_ia32(void);
 
 /* ---- diagnostics (diag.c) ---- */
 /** diag_init() - route core's log lines to stderr as "handoff: @cmd: ...". */

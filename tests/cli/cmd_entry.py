@@ -236,3 +236,47 @@ def entry_list_as_the_loader_sees_it():
         empty = os.path.join(tmp, "empty")
         os.mkdir(empty)
         assert json.loads(ok(h("entry", "list", "--esp", empty, "--json")).stdout)["entries"] == []
+
+
+@test
+def entry_list_other_loaders():
+    """The other loaders on the ESP as the loader finds them (README "Dual
+    boot"): after the Linux entries, systemd-boot's ids and order, file names
+    matched as FAT does; BOOTX64.EFI only when it is not handoff's copy;
+    IA-32 names on 32-bit firmware; none under auto-entries no."""
+    with Tmp() as tmp:
+        esp, ev = os.path.join(tmp, "esp"), os.path.join(tmp, "fw", "efivars")
+        os.makedirs(ev)
+        env = {"HANDOFF_EFIVARS_DIR": ev}
+        write_files(esp, {"loader/entries/debian.conf": b"title Debian\nefi /debian.efi\n",
+                          "EFI/microsoft/BOOT/BOOTMGFW.EFI": b"windows", "shellx64.efi": b"shell",
+                          "shellia32.efi": b"shell32", "EFI/handoff/handoffx64.efi": b"handoff",
+                          "EFI/BOOT/BOOTX64.EFI": b"handoff", "EFI/BOOT/BOOTIA32.EFI": b"grub32"})
+
+        def listed(conf=""):
+            write_files(esp, {"loader/loader.conf": conf.encode()})
+            j = json.loads(ok(h("entry", "list", "--esp", esp, "--json", env=env)).stdout)
+            return [(e["id"], e["type"], e["title"], e["efi"]) for e in j["entries"]], j["default"]
+
+        entries, default = listed()
+        assert entries == [("debian", "type1", "Debian", "/debian.efi"),
+                           ("auto-windows", "auto", "Windows Boot Manager", "/EFI/Microsoft/Boot/bootmgfw.efi"),
+                           ("auto-efi-shell", "auto", "EFI Shell", "/shellx64.efi")], entries
+        assert default == "debian"
+        assert listed("default auto-windows\n")[1] == "auto-windows"
+        write_files(esp, {"EFI/BOOT/BOOTX64.EFI": b"another loader"})
+        assert listed()[0][3] == ("auto-efi-default", "auto", "EFI Default Loader", "/EFI/BOOT/BOOTX64.EFI")
+        os.unlink(os.path.join(esp, "EFI/handoff/handoffx64.efi"))  # then BOOTX64.EFI is what starts handoff
+        assert [e[0] for e in listed()[0]] == ["debian", "auto-windows", "auto-efi-shell"]
+        assert [e[0] for e in listed("auto-entries no\n")[0]] == ["debian"]
+        with open(os.path.join(tmp, "fw", "fw_platform_size"), "w") as f:
+            f.write("32\n")
+        assert [e[3] for e in listed()[0][1:]] == ["/EFI/Microsoft/Boot/bootmgfw.efi", "/shellia32.efi"]
+        write_files(esp, {"EFI/handoff/handoffia32.efi": b"handoff32"})  # BOOTIA32.EFI is another loader
+        assert [e[3] for e in listed()[0][1:]] == ["/EFI/Microsoft/Boot/bootmgfw.efi", "/shellia32.efi",
+                                                  "/EFI/BOOT/BOOTIA32.EFI"]
+        text = ok(h("entry", "list", "--esp", esp, env=env)).stdout.decode()
+        assert "  Windows Boot Manager\n           id: auto-windows\n" in text, text
+        status = json.loads(ok(h("status", "--esp", esp, "--json", env=env)).stdout)
+        assert [e["id"] for e in status["entries"]["entries"]][1:] == ["auto-windows", "auto-efi-shell",
+                                                                      "auto-efi-default"]

@@ -311,6 +311,7 @@ def set_default_oneshot_timeout_write_efivars():
         for cmd, var, value in (("set-default", "LoaderEntryDefault", "debian-*"),
                                 ("set-default", "LoaderEntryDefault", "@saved"),
                                 ("set-oneshot", "LoaderEntryOneShot", "tok-6.1.0-13-amd64"),
+                                ("set-oneshot", "LoaderEntryOneShot", "auto-windows"),
                                 ("set-timeout", "LoaderConfigTimeout", "7"),
                                 ("set-timeout", "LoaderConfigTimeout", "menu-force"),
                                 ("set-timeout-oneshot", "LoaderConfigTimeoutOneShot", "0")):

@@ -490,3 +490,27 @@ put("smbios", "after-end", smbios_seed(1, smbios_struct(127, b"", []) + OEM))
 put("smbios", "extra-blanks-controls", smbios_seed(1, smbios_struct(11, b"\x01", [EXTRA + b" \t a\x7fb\r\n "])))
 put("smbios", "extra-not-utf8", smbios_seed(1, smbios_struct(11, b"\x01", [EXTRA + b"a\xff\xc3"])))
 put("smbios", "extra-empty", smbios_seed(1, smbios_struct(11, b"\x01", [EXTRA])))
+
+def boot_option(path="\\EFI\\Microsoft\\Boot\\bootmgfw.efi", desc="Windows Boot Manager", name_nul=True,
+                end=b"\x7f\xff\x04\x00", fpl_extra=0, file_len=None, opt=b"WINDOWS\0"):
+    """A Boot#### (UEFI 2.10 §3.1.3): HD(1,GPT)/File(@path)/@end, then @opt."""
+    name = path.encode("utf-16-le") + (b"\0\0" if name_nul else b"")
+    hd = bytes([4, 1, 42, 0]) + struct.pack("<IQQ", 1, 2048, 204800) + bytes(16) + b"\x02\x02"
+    node = bytes([4, 4]) + struct.pack("<H", 4 + len(name) if file_len is None else file_len) + name
+    fpl = hd + node + end
+    return struct.pack("<IH", 1, len(fpl) + fpl_extra) + (desc + "\0").encode("utf-16-le") + fpl + opt
+
+
+put("bootopt", "windows", boot_option())
+put("bootopt", "windows-name-without-nul", boot_option(name_nul=False))
+put("bootopt", "windows-lower-case-slashes", boot_option(path="/efi/microsoft/boot/BOOTMGFW.EFI"))
+put("bootopt", "shell", boot_option(path="\\shellx64.efi", desc="EFI Shell", opt=b""))
+put("bootopt", "end-of-instance", boot_option(end=b"\x7f\x01\x04\x00" + bytes([4, 4, 6, 0, 0, 0]) +
+                                              b"\x7f\xff\x04\x00"))
+put("bootopt", "list-past-end", boot_option(fpl_extra=1, opt=b""))
+put("bootopt", "no-end-node", boot_option(end=b""))
+put("bootopt", "node-shorter-than-header", boot_option(file_len=3))
+put("bootopt", "node-past-list", boot_option(file_len=0xffff))
+put("bootopt", "description-without-nul", struct.pack("<IH", 1, 0) + "Windows".encode("utf-16-le"))
+put("bootopt", "header-only", struct.pack("<IH", 1, 0))
+put("bootopt", "bitlocker-sector", b"\xeb\x58\x90-FVE-FS-" + bytes(501))

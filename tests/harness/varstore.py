@@ -13,6 +13,7 @@ import uuid
 
 GLOBAL = "8be4df61-93ca-11d2-aa0d-00e098032b8c"
 IMAGE_SECURITY = "d719b2cb-3d3a-4596-a3bc-dad00e67656f"
+LOADER = "4a67b082-0a4c-41cf-b6c7-440b29bb8c4f"  # systemd's Boot Loader Interface
 MICROSOFT = "77fa9abd-0359-4d32-bd60-28f4e78f784b"
 CERT_X509 = "a5c059a1-94e4-4aa7-87b5-ab155c2bf072"
 VAR_HEADER = struct.Struct("<HBBIQ16sIII16s")  # 60 bytes
@@ -79,3 +80,45 @@ def write_efivars(out_dir, variables_):
     for (name, guid), (attrs, data) in variables_.items():
         with open(os.path.join(out_dir, "%s-%s" % (name, guid)), "wb") as f:
             f.write(struct.pack("<I", attrs) + data)
+
+
+def with_variables(src, dst, new):
+    """A copy @dst of the variable store @src with the variables @new ({(name,
+    guid): (attributes, data)}) appended as live records after the last one,
+    as edk2 writes a variable that is not time-authenticated (MonotonicCount,
+    TimeStamp and PubKeyIndex zero). For a test's own store: the firmware
+    reads them at its next start. Returns @dst."""
+    d = bytearray(open(src, "rb").read())
+    store = struct.unpack_from("<H", d, 48)[0]
+    end = store + struct.unpack_from("<I", d, store + 16)[0]
+    off = store + 28
+    while off + VAR_HEADER.size <= end and struct.unpack_from("<H", d, off)[0] == 0x55aa:
+        _, _, _, _, _, _, _, name_size, data_size, _ = VAR_HEADER.unpack_from(d, off)
+        off = (off + VAR_HEADER.size + name_size + data_size + 3) & ~3
+    for (name, guid), (attrs, data) in new.items():
+        raw_name = (name + "\0").encode("utf-16-le")
+        rec = VAR_HEADER.pack(0x55aa, 0x3f, 0, attrs, 0, bytes(16), 0, len(raw_name), len(data),
+                              uuid.UUID(guid).bytes_le) + raw_name + data
+        assert off + len(rec) <= end, "%s: no room for %s" % (src, name)
+        assert d[off:off + len(rec)] == b"\xff" * len(rec), "%s: the space after the last variable is not free" % src
+        d[off:off + len(rec)] = rec
+        off = (off + len(rec) + 3) & ~3
+    with open(dst, "wb") as f:
+        f.write(d)
+    return dst
+
+
+NV_BS_RT = 0x7  # EFI_VARIABLE_NON_VOLATILE | BOOTSERVICE_ACCESS | RUNTIME_ACCESS
+
+
+def load_option(description, file_path, hd=None):
+    """A Boot#### (UEFI 2.10 §3.1.3, active): [HD(@hd: number, first LBA,
+    sectors, PARTUUID)/]File(@file_path)/End."""
+    fpl = b""
+    if hd:
+        number, first, sectors, guid = hd
+        fpl += bytes([4, 1, 42, 0]) + struct.pack("<IQQ", number, first, sectors) + uuid.UUID(guid).bytes_le + \
+            b"\x02\x02"
+    name = (file_path + "\0").encode("utf-16-le")
+    fpl += bytes([4, 4]) + struct.pack("<H", 4 + len(name)) + name + b"\x7f\xff\x04\x00"
+    return struct.pack("<IH", 1, len(fpl)) + (description + "\0").encode("utf-16-le") + fpl

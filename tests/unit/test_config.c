@@ -183,6 +183,8 @@ TEST(config_systemd_boot_keys_are_accepted)
 	CHECK_EQ(cfg.n_errors, 0);
 	CHECK_EQ(cfg.timeout_sec, 3);
 	CHECK_EQ(cfg_auto_entries(&cfg), CFG_AUTO_FIRMWARE); /* the explicit yes wins over auto-entries no */
+	CHECK(cfg.reboot_for_bitlocker);
+	CHECK(!cfg.auto_entries);
 }
 
 /* loader.conf(5) secure-boot-enroll, -action and -timeout-sec: every value,
