@@ -1,0 +1,70 @@
+/* console-mode (loader.conf(5)) and LoaderConfigConsoleMode (the Boot Loader
+ * Interface): the value's forms and which text mode each one means, as
+ * systemd-boot chooses it. UEFI 2.10 §12.4: mode 0 is 80x25, mode 1 80x50
+ * where supported, modes from 2 on are the firmware's own; MaxMode counts them. */
+#include "conmode.h"
+#include "fmt.h"
+
+/* systemd-boot's "auto": a screen up to Full HD is fine as it is; above it,
+ * a text area less than a tenth of the screen (in the firmware's 8x19 glyphs,
+ * EDK2's) is too small to read. */
+#define AUTO_OK_WIDTH 1920u
+#define AUTO_OK_HEIGHT 1080u
+#define FW_GLYPH_AREA (8u * 19u)
+#define AUTO_AREA_RATIO 10u
+#define MODE_80_50 1
+#define MODE_FIRMWARE_FIRST 2
+
+int64_t cmode_parse(const char *s)
+{
+	static const char *const words[] = {"keep", "auto", "max"};
+	int64_t n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+		if (!strcmp(s, words[i]))
+			return -1 - (int64_t)i;
+	if (!*s)
+		return CMODE_INVALID;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return CMODE_INVALID;
+		n = n * 10 + (*s - '0');
+		if (n > CMODE_NUMBER_MAX)
+			return CMODE_INVALID;
+	}
+	return n;
+}
+
+static bool auto_keeps(const struct cmode_screen *s)
+{
+	uint64_t screen = (uint64_t)s->gop_width * s->gop_height;
+	uint64_t text = (uint64_t)FW_GLYPH_AREA * s->cols * s->rows;
+
+	if (!screen)
+		return false;
+	if (s->gop_width <= AUTO_OK_WIDTH && s->gop_height <= AUTO_OK_HEIGHT)
+		return true;
+	return text && screen / text < AUTO_AREA_RATIO;
+}
+
+int32_t cmode_target(int64_t request, const struct cmode_screen *s)
+{
+	if (s->max_mode <= 0)
+		return -1;
+	switch (request) {
+	case CMODE_KEEP:
+		return s->mode < 0 ? 0 : s->mode;
+	case CMODE_NEXT:
+		return s->mode < 0 ? 0 : (int32_t)(((int64_t)s->mode + 1) % s->max_mode);
+	case CMODE_MAX:
+		return s->max_mode - 1;
+	case CMODE_AUTO:
+		if (s->mode >= 0 && auto_keeps(s))
+			return s->mode;
+		if (s->max_mode > MODE_FIRMWARE_FIRST)
+			return MODE_FIRMWARE_FIRST;
+		return s->max_mode > MODE_80_50 ? MODE_80_50 : 0;
+	default:
+		return request < 0 || request > CMODE_NUMBER_MAX ? -1 : (int32_t)request;
+	}
+}
