@@ -3,7 +3,7 @@
  * systemd-boot chooses it. UEFI 2.10 §12.4: mode 0 is 80x25, mode 1 80x50
  * where supported, modes from 2 on are the firmware's own; MaxMode counts them. */
 #include "conmode.h"
-#include "fmt.h"
+#include "conf_line.h"
 
 /* systemd-boot's "auto": a screen up to Full HD is fine as it is; above it,
  * a text area less than a tenth of the screen (in the firmware's 8x19 glyphs,
@@ -18,21 +18,13 @@
 int64_t cmode_parse(const char *s)
 {
 	static const char *const words[] = {"keep", "auto", "max"};
-	int64_t n = 0;
+	struct conf_kv kv = { .value = s, .value_len = strlen(s) };
+	uint64_t n;
 
 	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
 		if (!strcmp(s, words[i]))
 			return -1 - (int64_t)i;
-	if (!*s)
-		return CMODE_INVALID;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9')
-			return CMODE_INVALID;
-		n = n * 10 + (*s - '0');
-		if (n > CMODE_NUMBER_MAX)
-			return CMODE_INVALID;
-	}
-	return n;
+	return conf_parse_uint(&kv, CMODE_NUMBER_MAX, &n) ? (int64_t)n : CMODE_INVALID;
 }
 
 static bool auto_keeps(const struct cmode_screen *s)

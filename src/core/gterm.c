@@ -4,6 +4,8 @@
 #include "gterm.h"
 #include "font.h"
 
+_Static_assert(FONT_WIDTH == 8 && FONT_HEIGHT == 16, "gterm_row_pixels()");
+
 #define FULL_HD_WIDTH 1920u
 #define SCALE_UNIT_W 1280u
 #define SCALE_UNIT_H 720u
@@ -38,16 +40,6 @@ bool gterm_init(struct gterm *t, uint32_t width, uint32_t height, uint32_t scale
 		.attr = 0x07, /* EFI_LIGHTGRAY on EFI_BLACK, the console's start */
 	};
 	return t->cols && t->rows;
-}
-
-size_t gterm_cells(const struct gterm *t)
-{
-	return (size_t)t->cols * t->rows;
-}
-
-size_t gterm_row_pixels(const struct gterm *t)
-{
-	return (size_t)t->cols * FONT_WIDTH * FONT_HEIGHT * t->scale * t->scale;
 }
 
 static void dirty(struct gterm *t, uint32_t lo, uint32_t hi)

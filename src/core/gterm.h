@@ -33,10 +33,16 @@ uint32_t gterm_scale(uint32_t width, uint32_t height);
 bool gterm_init(struct gterm *t, uint32_t width, uint32_t height, uint32_t scale);
 
 /** gterm_cells() - how many cells @t->cells must hold. */
-size_t gterm_cells(const struct gterm *t);
+static inline size_t gterm_cells(const struct gterm *t)
+{
+	return (size_t)t->cols * t->rows;
+}
 
-/** gterm_row_pixels() - the pixels one text row renders to (gterm_render_row()). */
-size_t gterm_row_pixels(const struct gterm *t);
+/** gterm_row_pixels() - the pixels one text row renders to (gterm_render_row(): 8x16 glyphs). */
+static inline size_t gterm_row_pixels(const struct gterm *t)
+{
+	return (size_t)t->cols * 8 * 16 * t->scale * t->scale;
+}
 
 /** gterm_clear() - every cell a blank in the current colours, the cursor home. */
 void gterm_clear(struct gterm *t);
