@@ -52,7 +52,7 @@ void menu_console_start(const struct loader *l);
  * LoaderConfigConsoleMode) and 'R' (back to loader.conf's or the firmware's).
  * Return: the line to show under the menu; NULL when @c is neither.
  */
-const char *menu_console_key(const struct loader *l, CHAR16 c);
+const char *menu_console_key(CHAR16 c);
 /** menu_console_save() - LoaderConfigConsoleMode written (or deleted) when 'r' or 'R' changed it. */
 void menu_console_save(void);
 

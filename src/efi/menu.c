@@ -175,7 +175,7 @@ static size_t menu_run(struct loader *l, uint32_t countdown, char **ret_cmdline)
 			return sel;
 		else if (key.ScanCode == SCAN_ESC || key.UnicodeChar == 'q')
 			return MENU_EXIT;
-		else if ((status = menu_console_key(l, key.UnicodeChar)))
+		else if ((status = menu_console_key(key.UnicodeChar)))
 			continue;
 		else if (key.UnicodeChar == 'e' && l->editor) {
 			const struct bls_entry *e = l->entries[sel];

@@ -12,6 +12,7 @@
 #define VAR_NAME u"LoaderConfigConsoleMode"
 
 static int32_t initial_mode;         /* the firmware's, for 'R' without console-mode */
+static int64_t conf = CMODE_KEEP;    /* loader.conf's console-mode */
 static int64_t var_mode = CMODE_KEEP; /* what LoaderConfigConsoleMode says (keep: unset) ... */
 static int64_t var_saved = CMODE_KEEP; /* ... and what it said when read */
 static char status[32];
@@ -43,8 +44,8 @@ static EFI_STATUS set_mode(int64_t request)
 	if (m->Mode >= 0 && ST->ConOut->QueryMode(ST->ConOut, m->Mode, &cols, &rows) == EFI_SUCCESS)
 		s.cols = (uint32_t)cols, s.rows = (uint32_t)rows;
 	target = cmode_target(request, &s);
-	if (target < 0)
-		return EFI_UNSUPPORTED;
+	if (target < 0) /* no modes at all: nothing to keep */
+		return request == CMODE_KEEP ? EFI_SUCCESS : EFI_UNSUPPORTED;
 	if (target == s.mode)
 		return EFI_SUCCESS;
 	err = ST->ConOut->SetMode(ST->ConOut, (UINTN)target);
@@ -64,18 +65,18 @@ void menu_console_start(const struct loader *l)
 
 		started = true;
 		initial_mode = ST->ConOut->Mode->Mode;
+		conf = conf_mode(l);
 		if (m >= 0)
 			var_mode = var_saved = m;
 	}
-	err = set_mode(var_mode != CMODE_KEEP ? var_mode : conf_mode(l));
+	err = set_mode(var_mode != CMODE_KEEP ? var_mode : conf);
 	con_graphics_start();
 	if (EFI_ERROR(err))
 		log_error_status(err, "cannot set the console mode: %m");
 }
 
-const char *menu_console_key(const struct loader *l, CHAR16 c)
+const char *menu_console_key(CHAR16 c)
 {
-	int64_t conf = conf_mode(l);
 	EFI_STATUS err;
 
 	if (c == 'r') {

@@ -60,3 +60,23 @@ def write_efivars(out_dir, variables_):
     for (name, guid), (attrs, data) in variables_.items():
         with open(os.path.join(out_dir, "%s-%s" % (name, guid)), "wb") as f:
             f.write(struct.pack("<I", attrs) + data)
+
+
+def add_variable(src, dst, name, guid, attrs, data):
+    """Copy the store @src to @dst with the variable @name added after the last
+    record (a new record, State VAR_ADDED, no timestamp), as the firmware finds
+    it at its next start. The name must not be in the store yet."""
+    d = bytearray(open(src, "rb").read())
+    assert (name, guid) not in variables(src), "%s already holds %s" % (src, name)
+    store = struct.unpack_from("<H", d, 48)[0]
+    off, end = store + 28, store + struct.unpack_from("<I", d, store + 16)[0]
+    while struct.unpack_from("<H", d, off)[0] == 0x55aa:
+        _, _, _, _, _, _, _, name_size, data_size, _ = VAR_HEADER.unpack_from(d, off)
+        off = (off + VAR_HEADER.size + name_size + data_size + 3) & ~3
+    name16 = (name + "\0").encode("utf-16-le")
+    record = VAR_HEADER.pack(0x55aa, 0x3f, 0, attrs, 0, bytes(16), 0, len(name16), len(data),
+                             uuid.UUID(guid).bytes_le) + name16 + data
+    assert off + len(record) <= end and d[off:off + len(record)] == b"\xff" * len(record), \
+        "%s: no free room for %s" % (src, name)
+    d[off:off + len(record)] = record
+    open(dst, "wb").write(d)
