@@ -56,11 +56,18 @@ static void blank(struct gterm *t, size_t from, size_t n)
 		t->cells[i] = ' ' | t->attr << 8;
 }
 
+/* Only the rows up to the last one not blank in the new colours change: a
+ * menu redrawn every second renders its own rows, not the whole screen. */
 void gterm_clear(struct gterm *t)
 {
-	blank(t, 0, gterm_cells(t));
+	size_t n = gterm_cells(t);
+
+	while (n > 0 && t->cells[n - 1] == (' ' | t->attr << 8))
+		n--;
+	blank(t, 0, n);
 	t->x = t->y = 0;
-	dirty(t, 0, t->rows);
+	if (n)
+		dirty(t, 0, (uint32_t)((n - 1) / t->cols + 1));
 }
 
 static void newline(struct gterm *t)

@@ -44,7 +44,10 @@ static inline size_t gterm_row_pixels(const struct gterm *t)
 	return (size_t)t->cols * 8 * 16 * t->scale * t->scale;
 }
 
-/** gterm_clear() - every cell a blank in the current colours, the cursor home. */
+/**
+ * gterm_clear() - every cell a blank in the current colours, the cursor
+ * home; the rows to render again are those that were not all such blanks.
+ */
 void gterm_clear(struct gterm *t);
 
 /**

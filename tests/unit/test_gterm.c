@@ -95,8 +95,20 @@ TEST(gterm_writes_like_a_console)
 	CHECK_STR(row_text(&t, 2), "last  ");
 	CHECK_EQ(t.dirty_lo, 0);
 	CHECK_EQ(t.dirty_hi, 3);
-	t.attr = WHITE_ON_BLUE;
+	put(&t, "\r\n"); /* scrolls again: the last row blank */
+	CHECK_STR(row_text(&t, 1), "last  ");
+	t.dirty_lo = t.dirty_hi = 0;
 	gterm_clear(&t);
+	CHECK_STR(row_text(&t, 0), "      ");
+	CHECK_STR(row_text(&t, 1), "      ");
+	CHECK_EQ(t.dirty_lo, 0); /* rows 0 and 1 change, blank row 2 does not */
+	CHECK_EQ(t.dirty_hi, 2);
+	t.dirty_lo = t.dirty_hi = 0;
+	gterm_clear(&t); /* all blank already: nothing to render */
+	CHECK_EQ(t.dirty_hi, 0);
+	t.attr = WHITE_ON_BLUE; /* new colours: every row */
+	gterm_clear(&t);
+	CHECK_EQ(t.dirty_hi, 3);
 	CHECK_STR(row_text(&t, 2), "      ");
 	CHECK_EQ(t.cells[17], ' ' | WHITE_ON_BLUE << 8);
 	CHECK_EQ(t.x, 0);
