@@ -90,7 +90,7 @@ void con_graphics_start(void)
 	scale = gterm_scale(info->HorizontalResolution, info->VerticalResolution);
 	if (!scale || !gterm_init(&term, info->HorizontalResolution, info->VerticalResolution, scale))
 		return;
-	term.cells = mem_alloc(gterm_cells(&term) * sizeof(*term.cells));
+	term.cells = mem_zalloc(gterm_cells(&term) * sizeof(*term.cells)); /* no blanks: the first clear renders all */
 	row_px = mem_alloc(gterm_row_pixels(&term) * sizeof(*row_px));
 	if (!term.cells || !row_px)
 		return;
