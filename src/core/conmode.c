@@ -39,6 +39,21 @@ static bool auto_keeps(const struct cmode_screen *s)
 	return text && screen / text < AUTO_AREA_RATIO;
 }
 
+static bool valid(const struct cmode_screen *s, int64_t m)
+{
+	return m >= 0 && m < s->max_mode && (m >= CMODE_VALID_BITS || (s->valid >> m & 1));
+}
+
+/* The first mode from @m on, going by @step, that the firmware accepts; 0
+ * when there is none (UEFI 2.10 §12.4: every device supports mode 0). */
+static int32_t valid_from(const struct cmode_screen *s, int64_t m, int step)
+{
+	for (; m >= 0 && m < s->max_mode; m += step)
+		if (valid(s, m))
+			return (int32_t)m;
+	return 0;
+}
+
 int32_t cmode_target(int64_t request, const struct cmode_screen *s)
 {
 	if (s->max_mode <= 0)
@@ -47,15 +62,13 @@ int32_t cmode_target(int64_t request, const struct cmode_screen *s)
 	case CMODE_KEEP:
 		return s->mode < 0 ? 0 : s->mode;
 	case CMODE_NEXT:
-		return s->mode < 0 ? 0 : (int32_t)(((int64_t)s->mode + 1) % s->max_mode);
+		return valid_from(s, (int64_t)s->mode + 1, 1);
 	case CMODE_MAX:
-		return s->max_mode - 1;
+		return valid_from(s, s->max_mode - 1, -1);
 	case CMODE_AUTO:
 		if (s->mode >= 0 && auto_keeps(s))
 			return s->mode;
-		if (s->max_mode > MODE_FIRMWARE_FIRST)
-			return MODE_FIRMWARE_FIRST;
-		return s->max_mode > MODE_80_50 ? MODE_80_50 : 0;
+		return valid(s, MODE_FIRMWARE_FIRST) ? MODE_FIRMWARE_FIRST : valid(s, MODE_80_50) ? MODE_80_50 : 0;
 	default:
 		return request < 0 || request > CMODE_NUMBER_MAX ? -1 : (int32_t)request;
 	}

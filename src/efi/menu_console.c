@@ -41,8 +41,12 @@ static EFI_STATUS set_mode(int64_t request)
 
 	if (gop_framebuffer(&fb))
 		s.gop_width = fb.width, s.gop_height = fb.height;
-	if (m->Mode >= 0 && ST->ConOut->QueryMode(ST->ConOut, m->Mode, &cols, &rows) == EFI_SUCCESS)
-		s.cols = (uint32_t)cols, s.rows = (uint32_t)rows;
+	for (int32_t i = 0; i < MIN(m->MaxMode, CMODE_VALID_BITS); i++)
+		if (ST->ConOut->QueryMode(ST->ConOut, (UINTN)i, &cols, &rows) == EFI_SUCCESS) {
+			s.valid |= 1ull << i;
+			if (i == m->Mode)
+				s.cols = (uint32_t)cols, s.rows = (uint32_t)rows;
+		}
 	target = cmode_target(request, &s);
 	if (target < 0) /* no modes at all: nothing to keep */
 		return request == CMODE_KEEP ? EFI_SUCCESS : EFI_UNSUPPORTED;

@@ -24,7 +24,7 @@ TEST(conmode_parse_forms)
 
 /* OVMF at 3840x2160 with a serial console: modes 0..3, 80x25 current. */
 static const struct cmode_screen fourk = {
-	.mode = 0, .max_mode = 4, .cols = 80, .rows = 25, .gop_width = 3840, .gop_height = 2160,
+	.mode = 0, .max_mode = 4, .valid = 0xf, .cols = 80, .rows = 25, .gop_width = 3840, .gop_height = 2160,
 };
 
 TEST(conmode_numbers_keep_max_next)
@@ -49,6 +49,31 @@ TEST(conmode_numbers_keep_max_next)
 	CHECK_EQ(cmode_target(CMODE_INVALID, &fourk), -1);
 }
 
+/* OVMF at 1280x800: 80x50 does not fit, QueryMode(1) fails. */
+TEST(conmode_next_and_max_skip_modes_the_firmware_refuses)
+{
+	struct cmode_screen s = fourk;
+
+	s.valid = 0xd;
+	CHECK_EQ(cmode_target(CMODE_NEXT, &s), 2);
+	s.mode = 2;
+	CHECK_EQ(cmode_target(CMODE_NEXT, &s), 3);
+	s.mode = 3;
+	CHECK_EQ(cmode_target(CMODE_NEXT, &s), 0);
+	s.valid = 0x7; /* the last mode refused */
+	CHECK_EQ(cmode_target(CMODE_MAX, &s), 2);
+	s.mode = 2;
+	CHECK_EQ(cmode_target(CMODE_NEXT, &s), 0);
+	s.valid = 0; /* QueryMode refuses all: 0 is every console's */
+	CHECK_EQ(cmode_target(CMODE_MAX, &s), 0);
+	CHECK_EQ(cmode_target(CMODE_NEXT, &s), 0);
+	s.max_mode = 70, s.mode = 63, s.valid = 1; /* beyond the 64 bits known: taken as offered */
+	CHECK_EQ(cmode_target(CMODE_NEXT, &s), 64);
+	CHECK_EQ(cmode_target(CMODE_MAX, &s), 69);
+	s.max_mode = INT32_MAX, s.mode = INT32_MAX - 1; /* no overflow at the top */
+	CHECK_EQ(cmode_target(CMODE_NEXT, &s), 0);
+}
+
 TEST(conmode_auto)
 {
 	struct cmode_screen s = fourk;
@@ -58,6 +83,10 @@ TEST(conmode_auto)
 	s.max_mode = 2;
 	CHECK_EQ(cmode_target(CMODE_AUTO, &s), 1);
 	s.max_mode = 1;
+	CHECK_EQ(cmode_target(CMODE_AUTO, &s), 0);
+	s.max_mode = 4, s.valid = 0xb; /* no mode 2: 80x50 */
+	CHECK_EQ(cmode_target(CMODE_AUTO, &s), 1);
+	s.valid = 0x9; /* neither 2 nor 1 */
 	CHECK_EQ(cmode_target(CMODE_AUTO, &s), 0);
 	/* 480x113 fills the screen: kept */
 	s = fourk;
