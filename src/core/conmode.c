@@ -15,7 +15,7 @@
 #define MODE_80_50 1
 #define MODE_FIRMWARE_FIRST 2
 
-int64_t cmode_parse(const char *s)
+int32_t cmode_parse(const char *s)
 {
 	static const char *const words[] = {"keep", "auto", "max"};
 	struct conf_kv kv = { .value = s, .value_len = strlen(s) };
@@ -23,38 +23,38 @@ int64_t cmode_parse(const char *s)
 
 	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
 		if (!strcmp(s, words[i]))
-			return -1 - (int64_t)i;
-	return conf_parse_uint(&kv, CMODE_NUMBER_MAX, &n) ? (int64_t)n : CMODE_INVALID;
+			return -1 - (int32_t)i;
+	return conf_parse_uint(&kv, CMODE_NUMBER_MAX, &n) ? (int32_t)n : CMODE_INVALID;
 }
 
 static bool auto_keeps(const struct cmode_screen *s)
 {
 	uint64_t screen = (uint64_t)s->gop_width * s->gop_height;
-	uint64_t text = (uint64_t)FW_GLYPH_AREA * s->cols * s->rows;
+	uint64_t text = (uint64_t)FW_GLYPH_AREA * MIN(s->cols, 0xffffu) * MIN(s->rows, 0xffffu);
 
 	if (!screen)
 		return false;
 	if (s->gop_width <= AUTO_OK_WIDTH && s->gop_height <= AUTO_OK_HEIGHT)
 		return true;
-	return text && screen / text < AUTO_AREA_RATIO;
+	return text && screen < AUTO_AREA_RATIO * text; /* "screen / text < 10" without a division */
 }
 
-static bool valid(const struct cmode_screen *s, int64_t m)
+static bool valid(const struct cmode_screen *s, int32_t m)
 {
 	return m >= 0 && m < s->max_mode && (m >= CMODE_VALID_BITS || (s->valid >> m & 1));
 }
 
 /* The first mode from @m on, going by @step, that the firmware accepts; 0
  * when there is none (UEFI 2.10 §12.4: every device supports mode 0). */
-static int32_t valid_from(const struct cmode_screen *s, int64_t m, int step)
+static int32_t valid_from(const struct cmode_screen *s, int32_t m, int step)
 {
 	for (; m >= 0 && m < s->max_mode; m += step)
 		if (valid(s, m))
-			return (int32_t)m;
+			return m;
 	return 0;
 }
 
-int32_t cmode_target(int64_t request, const struct cmode_screen *s)
+int32_t cmode_target(int32_t request, const struct cmode_screen *s)
 {
 	if (s->max_mode <= 0)
 		return -1;
@@ -62,7 +62,7 @@ int32_t cmode_target(int64_t request, const struct cmode_screen *s)
 	case CMODE_KEEP:
 		return s->mode < 0 ? 0 : s->mode;
 	case CMODE_NEXT:
-		return valid_from(s, (int64_t)s->mode + 1, 1);
+		return s->mode == INT32_MAX ? 0 : valid_from(s, s->mode + 1, 1);
 	case CMODE_MAX:
 		return valid_from(s, s->max_mode - 1, -1);
 	case CMODE_AUTO:
@@ -70,6 +70,6 @@ int32_t cmode_target(int64_t request, const struct cmode_screen *s)
 			return s->mode;
 		return valid(s, MODE_FIRMWARE_FIRST) ? MODE_FIRMWARE_FIRST : valid(s, MODE_80_50) ? MODE_80_50 : 0;
 	default:
-		return request < 0 || request > CMODE_NUMBER_MAX ? -1 : (int32_t)request;
+		return request < 0 ? -1 : request;
 	}
 }

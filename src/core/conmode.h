@@ -31,7 +31,7 @@ struct cmode_screen {
  * "keep", as loader.conf and LoaderConfigConsoleMode (a decimal number) give it.
  * Return: the mode number or CMODE_AUTO/MAX/KEEP; CMODE_INVALID otherwise.
  */
-int64_t cmode_parse(const char *s);
+int32_t cmode_parse(const char *s);
 
 /**
  * cmode_target() - the mode number to set for @request (a mode number or
@@ -44,6 +44,6 @@ int64_t cmode_parse(const char *s);
  * or 0, the first it accepts, as systemd-boot does.
  * Return: the mode number, or -1 when there is none to set (no modes).
  */
-int32_t cmode_target(int64_t request, const struct cmode_screen *screen);
+int32_t cmode_target(int32_t request, const struct cmode_screen *screen);
 
 #endif

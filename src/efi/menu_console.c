@@ -12,15 +12,15 @@
 #define VAR_NAME u"LoaderConfigConsoleMode"
 
 static int32_t initial_mode;         /* the firmware's, for 'R' without console-mode */
-static int64_t conf = CMODE_KEEP;    /* loader.conf's console-mode */
-static int64_t var_mode = CMODE_KEEP; /* what LoaderConfigConsoleMode says (keep: unset) ... */
-static int64_t var_saved = CMODE_KEEP; /* ... and what it said when read */
+static int32_t conf = CMODE_KEEP;    /* loader.conf's console-mode */
+static int32_t var_mode = CMODE_KEEP; /* what LoaderConfigConsoleMode says (keep: unset) ... */
+static int32_t var_saved = CMODE_KEEP; /* ... and what it said when read */
 static char status[32];
 
-static int64_t conf_mode(const struct loader *l)
+static int32_t conf_mode(const struct loader *l)
 {
 	const char *s = l->cfg.console_mode;
-	int64_t m = s ? cmode_parse(s) : CMODE_KEEP;
+	int32_t m = s ? cmode_parse(s) : CMODE_KEEP;
 
 	if (m != CMODE_INVALID)
 		return m;
@@ -30,7 +30,7 @@ static int64_t conf_mode(const struct loader *l)
 
 /* Sets the mode @request means; when the firmware refuses, back to the
  * mode it had (systemd-boot's change_mode()). */
-static EFI_STATUS set_mode(int64_t request)
+static EFI_STATUS set_mode(int32_t request)
 {
 	SIMPLE_TEXT_OUTPUT_MODE *m = ST->ConOut->Mode;
 	struct cmode_screen s = { .mode = m->Mode, .max_mode = m->MaxMode };
@@ -65,7 +65,7 @@ void menu_console_start(const struct loader *l)
 
 	if (!started) {
 		_cleanup_free_ char *v = loader_var_get_str(VAR_NAME);
-		int64_t m = v ? cmode_parse(v) : CMODE_KEEP;
+		int32_t m = v ? cmode_parse(v) : CMODE_KEEP;
 
 		started = true;
 		initial_mode = ST->ConOut->Mode->Mode;
@@ -110,6 +110,6 @@ void menu_console_save(void)
 		loader_var_delete(VAR_NAME);
 		return;
 	}
-	fmt_snprintf(s, sizeof(s), "%d", (int)var_mode); /* systemd's efivar_set_uint_string(): decimal UCS-2 */
+	fmt_snprintf(s, sizeof(s), "%d", var_mode); /* systemd's efivar_set_uint_string(): decimal UCS-2 */
 	loader_var_set_str_attr(VAR_NAME, s, VAR_NON_VOLATILE);
 }

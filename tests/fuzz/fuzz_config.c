@@ -87,11 +87,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_value(cfg.default_glob);
 	check_value(cfg.console_mode);
 	if (cfg.console_mode) { /* the loader's reading of it: a mode number or one of the words */
-		int64_t m = cmode_parse(cfg.console_mode);
+		int32_t m = cmode_parse(cfg.console_mode);
 		struct cmode_screen s = { .mode = 3, .max_mode = 4, .cols = 80, .rows = 25,
 					  .gop_width = 3840, .gop_height = 2160 };
+		int32_t t = cmode_target(m, &s);
 
-		if (m < CMODE_INVALID || m > CMODE_NUMBER_MAX || cmode_target(m, &s) > CMODE_NUMBER_MAX)
+		if (m < CMODE_INVALID || (m >= 0 ? t != m : m != CMODE_INVALID && (t < 0 || t >= s.max_mode)))
 			__builtin_trap();
 	}
 	if (cfg.n_errors > size)

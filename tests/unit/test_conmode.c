@@ -102,6 +102,10 @@ TEST(conmode_auto)
 	CHECK_EQ(cmode_target(CMODE_AUTO, &s), 1);
 	s.gop_width = 2560, s.gop_height = 1440, s.mode = 0; /* 80x25 is 1/12 of it */
 	CHECK_EQ(cmode_target(CMODE_AUTO, &s), 2);
+	/* a firmware's nonsense text size counts as a large one, without overflow */
+	s = fourk;
+	s.cols = s.rows = UINT32_MAX;
+	CHECK_EQ(cmode_target(CMODE_AUTO, &s), 0);
 	/* no GOP: the fallback */
 	s = fourk;
 	s.gop_width = s.gop_height = 0;
