@@ -132,8 +132,8 @@ def test_console_problems_and_editor_on_a_4k_screen_are_drawn_large():
     cause under it, and 'e' opens the editor: both in the picture as large as
     the menu; Esc, Down and Enter then boot the other entry."""
     options = "console=ttyS0 handoff.marker=four-k-good panic=-1"
-    tree = esp.loader_tree({"a.conf": entry("Broken", "console=ttyS0 broken=1", linux="/nothing/here"),
-                            "b.conf": entry("Good", options)}, "timeout 1\neditor yes\ndefault a.conf\n")
+    tree = esp.loader_tree({"a.conf": entry("Broken", "console=ttyS0 broken=1", linux="/nothing/here", sort_key="a"),
+                            "b.conf": entry("Good", options, sort_key="b")}, "timeout 1\neditor yes\n")
     sock = qmp_socket()
     problems_png = os.path.join(case.workdir(), "problems.ppm")
     editor_png = os.path.join(case.workdir(), "editor.ppm")
