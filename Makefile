@@ -98,7 +98,9 @@ $(B)/gen/font8x16.h: scripts/mkfont.py
 	$(Q)$(call msg,MKFONT,$@) python3 scripts/mkfont.py $(FONT_PSF) $@
 $(foreach d,efi efi32 host san/src fuzzobj/src,$(B)/$(d)/core/font.o): $(B)/gen/font8x16.h
 
-$(B)/efi/%.o: src/%.c
+# UEFI objects also depend on this Makefile: a change of flags (size options)
+# rebuilds them, so a built tree never mixes old and new code generation.
+$(B)/efi/%.o: src/%.c Makefile
 	@mkdir -p $(dir $@)
 	$(Q)$(call msg,CC,$@) $(EFI_CC) $(EFI_CFLAGS) -MMD -MP -c $< -o $@
 
@@ -150,7 +152,7 @@ $(B)/efi/pack/stub-image.o: src/pack/image.S $(B)/efi/handoff-stub.packed
 $(B)/handoff-stub.efi: $(B)/efi/pack/unpack.o $(B)/efi/pack/stub-image.o $(EFI_LIB)
 	$(Q)$(call msg,LINK,$@) $(EFI_LD) $(EFI_LDFLAGS) $(PACK_LDFLAGS) $(SBAT_LDFLAGS) /out:$@ $^
 
-$(B)/efi32/%.o: src/%.c
+$(B)/efi32/%.o: src/%.c Makefile
 	@mkdir -p $(dir $@)
 	$(Q)$(call msg,CC32,$@) $(EFI32_CC) $(EFI32_CFLAGS) -MMD -MP -c $< -o $@
 

@@ -61,6 +61,8 @@ static void round_trip_as(const char *what, const uint8_t *src, size_t len, bool
 		if (lzma_decode(enc, n - 1, dec, len) == EFI_SUCCESS ||
 		    lzma_decode(enc, n - 1 - (n > 100 ? n / 3 : 0), dec, len) == EFI_SUCCESS)
 			test_fail(__FILE__, __LINE__, "%s: round %zu: a cut stream decoded", what, p);
+		if (packer)
+			continue; /* see round_trip_packed() */
 		if (len && lzma_decode(enc, n, dec, len - 1) == EFI_SUCCESS)
 			test_fail(__FILE__, __LINE__, "%s: round %zu: decoded one byte short", what, p);
 		if (lzma_decode(enc, n, dec, len + 1) == EFI_SUCCESS)
@@ -75,6 +77,11 @@ static void round_trip(const char *what, const uint8_t *src, size_t len)
 	round_trip_as(what, src, len, false);
 }
 
+/* Without an end marker a size one off is refused almost always, not always:
+ * where the last symbols leave the range wide, one more byte of zero bits
+ * decodes without reading input and the code stays 0 (a build of the IA-32
+ * loader did). The synthetic inputs above are fixed and checked for it; the
+ * loader images change with every build, so they are not. */
 static void round_trip_packed(const char *what, const uint8_t *src, size_t len)
 {
 	round_trip_as(what, src, len, true);
