@@ -22,7 +22,7 @@ WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-param
 EFI_CFLAGS := -std=gnu11 -ffreestanding -fshort-wchar -mno-red-zone -mgeneral-regs-only \
 	-fno-stack-protector -fno-strict-aliasing -fno-stack-check -mno-stack-arg-probe \
 	-fno-builtin-printf -fno-asynchronous-unwind-tables -fno-unwind-tables -Oz -fno-jump-tables -flto $(WARN) \
-	-Iinclude -Isrc -DHANDOFF_VERSION='"$(VERSION)"'
+	-Iinclude -Isrc -I$(B)/gen -DHANDOFF_VERSION='"$(VERSION)"'
 # -fno-jump-tables: a switch as compares, not a table of code addresses that
 # the packer's compressor finds no repeats in: 156 bytes off the packed x86-64
 # loader, 174 off the IA-32 one (docs/design.md "Packed loaders").
@@ -36,7 +36,7 @@ EFI_LDFLAGS := /nologo /machine:x64 /subsystem:efi_application /entry:efi_main \
 EFI32_CC := clang -target i686-unknown-windows
 EFI32_CFLAGS := $(filter-out -mno-red-zone,$(EFI_CFLAGS))
 EFI32_LDFLAGS := $(subst /machine:x64,/machine:x86,$(EFI_LDFLAGS))
-HOST_CFLAGS := -std=gnu11 -O2 -g $(WARN) -Iinclude -Isrc -DHANDOFF_VERSION='"$(VERSION)"'
+HOST_CFLAGS := -std=gnu11 -O2 -g $(WARN) -Iinclude -Isrc -I$(B)/gen -DHANDOFF_VERSION='"$(VERSION)"'
 SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_SECONDS ?= 60
 # Quiet by default; `make V=1` shows every command.
@@ -90,6 +90,14 @@ deps:
 	@scripts/deps.sh
 
 # --- UEFI side -------------------------------------------------------------
+# The menu's bitmap font (src/core/font.c) is generated from a console font of
+# console-setup-linux (scripts/packages.txt) by scripts/mkfont.py.
+FONT_PSF := /usr/share/consolefonts/Uni2-Fixed16.psf.gz
+$(B)/gen/font8x16.h: scripts/mkfont.py
+	@mkdir -p $(dir $@)
+	$(Q)$(call msg,MKFONT,$@) python3 scripts/mkfont.py $(FONT_PSF) $@
+$(foreach d,efi efi32 host san/src fuzzobj/src,$(B)/$(d)/core/font.o): $(B)/gen/font8x16.h
+
 # UEFI objects also depend on this Makefile: a change of flags (size options)
 # rebuilds them, so a built tree never mixes old and new code generation.
 $(B)/efi/%.o: src/%.c Makefile

@@ -1,14 +1,26 @@
 /* Console: log lines and menu text on ConOut (OVMF mirrors it to the serial
- * port), key input with a timeout on ConIn. */
+ * port), or on the loader's own screen when it draws one (gfxcon.c); key
+ * input with a timeout on ConIn. */
 #include "firmware.h"
 #include "core/fmt.h"
 #include <efi/proto/simple_text_out.h>
 
 #define CON_LINE_MAX 1024
 
+/* gfxcon.c's screen while the loader draws the console; never in the stub. */
+static const struct con_screen *screen;
+
+void con_screen_set(const struct con_screen *s)
+{
+	screen = s;
+}
+
 static void con_out16(const CHAR16 *s)
 {
-	ST->ConOut->OutputString(ST->ConOut, (CHAR16 *)s);
+	if (screen)
+		screen->string(s);
+	else
+		ST->ConOut->OutputString(ST->ConOut, (CHAR16 *)s);
 }
 
 /* UTF-8 to the console, turning "\n" into "\r\n". */
@@ -46,12 +58,18 @@ void con_print(const char *fmt, ...)
 
 void con_clear(void)
 {
-	ST->ConOut->ClearScreen(ST->ConOut);
+	if (screen)
+		screen->clear();
+	else
+		ST->ConOut->ClearScreen(ST->ConOut);
 }
 
 void con_set_color(unsigned attr)
 {
-	ST->ConOut->SetAttribute(ST->ConOut, attr);
+	if (screen)
+		screen->color(attr);
+	else
+		ST->ConOut->SetAttribute(ST->ConOut, attr);
 }
 
 /* The problems logged since the last con_forget_problems(), shown again under

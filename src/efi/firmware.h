@@ -47,6 +47,21 @@ void con_forget_problems(void);
 void con_log_context(const char *context);
 /** con_pause_before_exit() - say that handoff returns to the firmware; wait 10 s or for a key. */
 void con_pause_before_exit(void);
+/* What the console's output, clear and colour calls do instead of ConOut's. */
+struct con_screen {
+	void (*string)(const CHAR16 *s);
+	void (*clear)(void);
+	void (*color)(unsigned attr);
+};
+/** con_screen_set() - send the console to @s (NULL: back to ConOut). */
+void con_screen_set(const struct con_screen *s);
+/**
+ * con_graphics_start() - (gfxcon.c) on a GOP wider than Full HD, draw the
+ * console with the loader's scaled font from now on, the text still sent to
+ * the serial terminal; elsewhere, or when anything fails, ConOut as before.
+ * Called again after the text mode changed (console-mode).
+ */
+void con_graphics_start(void);
 
 /* devpath.c: device paths (UEFI 2.10 §10) */
 /** devpath_node_len() - a node's Length field. */

@@ -40,6 +40,22 @@ EFI_STATUS loader_load(struct loader *l, EFI_HANDLE image);
  */
 size_t menu_choose(struct loader *l, char **ret_cmdline);
 
+/* menu_console.c */
+/**
+ * menu_console_start() - the text mode LoaderConfigConsoleMode or loader.conf's
+ * console-mode asks for (a warning when it cannot be set), then the loader's
+ * own drawing where the screen is wider than Full HD (con_graphics_start()).
+ */
+void menu_console_start(const struct loader *l);
+/**
+ * menu_console_key() - the menu's 'r' (the next text mode, kept in
+ * LoaderConfigConsoleMode) and 'R' (back to loader.conf's or the firmware's).
+ * Return: the line to show under the menu; NULL when @c is neither.
+ */
+const char *menu_console_key(CHAR16 c);
+/** menu_console_save() - LoaderConfigConsoleMode written (or deleted) when 'r' or 'R' changed it. */
+void menu_console_save(void);
+
 /* loader_info.c */
 /** loader_info_publish() - the Boot Loader Interface variables (LoaderInfo, LoaderEntries, ...). */
 void loader_info_publish(const struct loader *l, EFI_HANDLE image);

@@ -13,7 +13,7 @@
 #define MAX_SHOWN 20
 #define ONE_SECOND_US 1000000u
 
-static void draw(const struct loader *l, size_t sel, uint32_t countdown)
+static void draw(const struct loader *l, size_t sel, uint32_t countdown, const char *status)
 {
 	const char *problems[8];
 	size_t more, n_problems = con_problems(problems, ARRAY_SIZE(problems), &more);
@@ -33,6 +33,8 @@ static void draw(const struct loader *l, size_t sel, uint32_t countdown)
 	if (countdown != CFG_TIMEOUT_UNSET)
 		con_print("Boot in %u s. ", countdown);
 	con_print("Up/Down select, Enter boot%s, Esc exit.\n", l->editor ? ", e edit" : "");
+	if (status)
+		con_print("%s\n", status);
 	for (size_t i = 0; i < n_problems; i++)
 		con_print("%s%s\n", i ? "  " : "\nProblems: ", problems[i]);
 	if (more)
@@ -139,26 +141,16 @@ static uint32_t initial_countdown(const struct loader *l)
 	return t == CFG_TIMEOUT_UNSET ? 0 : t;
 }
 
-size_t menu_choose(struct loader *l, char **ret_cmdline)
+static size_t menu_run(struct loader *l, uint32_t countdown, char **ret_cmdline)
 {
-	uint32_t countdown = initial_countdown(l);
 	size_t sel = l->default_idx;
+	const char *status = NULL;
 	EFI_INPUT_KEY key;
 
-	*ret_cmdline = NULL;
-	if (l->n_entries == 0) {
-		log_error("no boot entries: nothing in \\loader\\entries\\*.conf or \\EFI\\Linux\\*.efi");
-		con_pause_before_exit();
-		return MENU_EXIT;
-	}
-	if (countdown == 0 && !key_pending())
-		return sel;
-	if (countdown == 0)
-		countdown = CFG_TIMEOUT_UNSET;
 	for (;;) {
 		EFI_STATUS err;
 
-		draw(l, sel, countdown);
+		draw(l, sel, countdown, status);
 		err = con_read_key(countdown == CFG_TIMEOUT_UNSET ? 0 : ONE_SECOND_US, &key);
 		if (err == EFI_TIMEOUT) {
 			if (--countdown == 0)
@@ -183,6 +175,8 @@ size_t menu_choose(struct loader *l, char **ret_cmdline)
 			return sel;
 		else if (key.ScanCode == SCAN_ESC || key.UnicodeChar == 'q')
 			return MENU_EXIT;
+		else if ((status = menu_console_key(key.UnicodeChar)))
+			continue;
 		else if (key.UnicodeChar == 'e' && l->editor) {
 			const struct bls_entry *e = l->entries[sel];
 
@@ -198,4 +192,23 @@ size_t menu_choose(struct loader *l, char **ret_cmdline)
 				return sel;
 		}
 	}
+}
+
+size_t menu_choose(struct loader *l, char **ret_cmdline)
+{
+	uint32_t countdown = initial_countdown(l);
+	size_t idx;
+
+	*ret_cmdline = NULL;
+	if (l->n_entries == 0) {
+		log_error("no boot entries: nothing in \\loader\\entries\\*.conf or \\EFI\\Linux\\*.efi");
+		con_pause_before_exit();
+		return MENU_EXIT;
+	}
+	if (countdown == 0 && !key_pending())
+		return l->default_idx;
+	menu_console_start(l);
+	idx = menu_run(l, countdown == 0 ? CFG_TIMEOUT_UNSET : countdown, ret_cmdline);
+	menu_console_save();
+	return idx;
 }

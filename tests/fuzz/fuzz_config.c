@@ -8,6 +8,7 @@
 #define _GNU_SOURCE /* memmem */
 #include "core/bli.h"
 #include "core/config.h"
+#include "core/conmode.h"
 #include "core/conf_line.h"
 #include "core/bls.h"
 #include "utf8_ref.h"
@@ -85,6 +86,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	check_value(cfg.default_glob);
 	check_value(cfg.console_mode);
+	if (cfg.console_mode) { /* the loader's reading of it: a mode number or one of the words */
+		int32_t m = cmode_parse(cfg.console_mode);
+		struct cmode_screen s = { .mode = 3, .max_mode = 4, .cols = 80, .rows = 25,
+					  .gop_width = 3840, .gop_height = 2160 };
+		int32_t t = cmode_target(m, &s);
+
+		if (m < CMODE_INVALID || (m >= 0 ? t != m : m != CMODE_INVALID && (t < 0 || t >= s.max_mode)))
+			__builtin_trap();
+	}
 	if (cfg.n_errors > size)
 		__builtin_trap();
 	/* each boot-partition GUID took 36 bytes of text */

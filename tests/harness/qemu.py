@@ -150,7 +150,8 @@ def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_a
 
     disk_img: raw image (FAT or GPT) or None. kernel/initrd/append: QEMU direct
     boot (OVMF still runs and starts the kernel via its EFI stub).
-    keys: [(regex, bytes[, delay_s])] expect-script written to serial input.
+    keys: [(regex, bytes[, delay_s])] expect-script written to serial input;
+    instead of bytes, a function is called (a QMP screendump: qmp.py).
     stop_on: regex; kill QEMU as soon as a line matches (Result.stopped).
     interface: "virtio" (virtio-blk, default), "ide" (AHCI on q35) or "none"
     (-drive if=none + your own -device in extra_args).
@@ -294,8 +295,11 @@ def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_a
                 if delay:
                     time.sleep(delay)
                 try:
-                    proc.stdin.write(keydata)
-                    proc.stdin.flush()
+                    if callable(keydata):
+                        keydata()
+                    else:
+                        proc.stdin.write(keydata)
+                        proc.stdin.flush()
                 except OSError:
                     pass
                 res.keys_sent.append((round(time.monotonic() - t0, 3), rx_s, keydata))

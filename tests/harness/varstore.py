@@ -8,6 +8,7 @@ the name and the data, each record 4-byte aligned). Live records have State
 VAR_ADDED (0x3f), or 0x3e while a newer copy is being written. Also signature
 lists (UEFI 2.10 §32.4.1) and efivarfs files (4 attribute bytes, then the data)."""
 import os
+import shutil
 import struct
 import uuid
 
@@ -84,27 +85,10 @@ def write_efivars(out_dir, variables_):
 
 def with_variables(src, dst, new):
     """A copy @dst of the variable store @src with the variables @new ({(name,
-    guid): (attributes, data)}) appended as live records after the last one,
-    as edk2 writes a variable that is not time-authenticated (MonotonicCount,
-    TimeStamp and PubKeyIndex zero). For a test's own store: the firmware
-    reads them at its next start. Returns @dst."""
-    d = bytearray(open(src, "rb").read())
-    store = struct.unpack_from("<H", d, 48)[0]
-    end = store + struct.unpack_from("<I", d, store + 16)[0]
-    off = store + 28
-    while off + VAR_HEADER.size <= end and struct.unpack_from("<H", d, off)[0] == 0x55aa:
-        _, _, _, _, _, _, _, name_size, data_size, _ = VAR_HEADER.unpack_from(d, off)
-        off = (off + VAR_HEADER.size + name_size + data_size + 3) & ~3
+    guid): (attributes, data)}) added (add_variable()). Returns @dst."""
+    shutil.copyfile(src, dst)
     for (name, guid), (attrs, data) in new.items():
-        raw_name = (name + "\0").encode("utf-16-le")
-        rec = VAR_HEADER.pack(0x55aa, 0x3f, 0, attrs, 0, bytes(16), 0, len(raw_name), len(data),
-                              uuid.UUID(guid).bytes_le) + raw_name + data
-        assert off + len(rec) <= end, "%s: no room for %s" % (src, name)
-        assert d[off:off + len(rec)] == b"\xff" * len(rec), "%s: the space after the last variable is not free" % src
-        d[off:off + len(rec)] = rec
-        off = (off + len(rec) + 3) & ~3
-    with open(dst, "wb") as f:
-        f.write(d)
+        add_variable(dst, name, guid, attrs, data)
     return dst
 
 
