@@ -69,3 +69,24 @@ EFI_DEVICE_PATH_PROTOCOL *devpath_for_file(EFI_HANDLE device, const char *path)
 		 END_DEVICE_PATH_LENGTH);
 	return (EFI_DEVICE_PATH_PROTOCOL *)out;
 }
+
+EFI_STATUS image_load_file(EFI_HANDLE device, const char *what, const char *path, EFI_HANDLE *ret)
+{
+	_cleanup_free_ EFI_DEVICE_PATH_PROTOCOL *dp = devpath_for_file(device, path);
+	EFI_STATUS err;
+
+	*ret = NULL;
+	if (!dp)
+		return EFI_OUT_OF_RESOURCES;
+	err = BS->LoadImage(FALSE, IH, dp, NULL, 0, ret);
+	if (err == EFI_SECURITY_VIOLATION || err == EFI_ACCESS_DENIED)
+		log_error_status(err, "%s %s: refused by Secure Boot (%s): left out", what, path,
+				 trust_status_meaning(err));
+	else if (EFI_ERROR(err))
+		log_error_status(err, "%s %s: cannot be loaded: %m: left out", what, path);
+	if (EFI_ERROR(err) && *ret) { /* UEFI 2.10 §7.4.1: EFI_SECURITY_VIOLATION leaves a loaded image */
+		BS->UnloadImage(*ret);
+		*ret = NULL;
+	}
+	return err;
+}

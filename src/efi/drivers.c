@@ -30,30 +30,21 @@ static bool image_is_driver(EFI_HANDLE h)
 /* Load and start @path; true when it runs (a driver stays resident). */
 static bool driver_start(EFI_HANDLE device, const char *path)
 {
-	_cleanup_free_ EFI_DEVICE_PATH_PROTOCOL *dp = devpath_for_file(device, path);
-	EFI_HANDLE h = NULL;
-	EFI_STATUS err;
+	EFI_HANDLE h;
+	EFI_STATUS err = image_load_file(device, "driver", path, &h);
 
-	if (!dp)
+	if (EFI_ERROR(err))
 		return false;
-	err = BS->LoadImage(FALSE, IH, dp, NULL, 0, &h);
-	if (err == EFI_SECURITY_VIOLATION || err == EFI_ACCESS_DENIED)
-		log_error_status(err, "driver %s: refused by Secure Boot (%s): not loaded", path,
-				 trust_status_meaning(err));
-	else if (EFI_ERROR(err))
-		log_error_status(err, "driver %s: cannot be loaded: %m", path);
-	else if (!image_is_driver(h))
+	if (!image_is_driver(h)) {
 		log_error("driver %s: not a UEFI driver (an application?): not started", path);
-	else {
-		/* the firmware unloads a driver whose entry point fails (§7.4.2) */
-		err = BS->StartImage(h, NULL, NULL);
-		if (EFI_ERROR(err))
-			log_error_status(err, "driver %s: failed to start: %m", path);
-		return !EFI_ERROR(err);
-	}
-	if (h) /* UEFI 2.10 §7.4.1: EFI_SECURITY_VIOLATION leaves a loaded image */
 		BS->UnloadImage(h);
-	return false;
+		return false;
+	}
+	/* the firmware unloads a driver whose entry point fails (§7.4.2) */
+	err = BS->StartImage(h, NULL, NULL);
+	if (EFI_ERROR(err))
+		log_error_status(err, "driver %s: failed to start: %m", path);
+	return !EFI_ERROR(err);
 }
 
 /* Every driver of @dir; how many started. */

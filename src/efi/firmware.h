@@ -64,6 +64,13 @@ void con_screen_set(const struct con_screen *s);
 void con_graphics_start(void);
 
 /* devpath.c: device paths (UEFI 2.10 §10) */
+/**
+ * image_load_file() - the firmware's LoadImage of @path on @device (verified
+ * under Secure Boot, measured into PCR 4), not started; a refusal or failure
+ * is logged as "@what @path: ...". Return: EFI_SUCCESS with *@ret the image,
+ * else the error and *@ret NULL.
+ */
+EFI_STATUS image_load_file(EFI_HANDLE device, const char *what, const char *path, EFI_HANDLE *ret);
 /** devpath_node_len() - a node's Length field. */
 uint16_t devpath_node_len(const EFI_DEVICE_PATH_PROTOCOL *n);
 /** devpath_find() - @dp's first node of @type/@subtype at least @min_len long, before its end; NULL if none or @dp is

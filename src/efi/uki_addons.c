@@ -35,22 +35,13 @@ static EFI_STATUS addon_read_loaded(EFI_HANDLE h, const char *uname, const char 
 
 static EFI_STATUS addon_load(EFI_HANDLE device, const char *path, const char *uname, char **ret)
 {
-	_cleanup_free_ EFI_DEVICE_PATH_PROTOCOL *dp = devpath_for_file(device, path);
-	EFI_HANDLE h = NULL;
-	EFI_STATUS err;
+	EFI_HANDLE h;
+	EFI_STATUS err = image_load_file(device, "addon", path, &h);
 
-	if (!dp)
-		return EFI_OUT_OF_RESOURCES;
-	err = BS->LoadImage(FALSE, IH, dp, NULL, 0, &h);
-	if (!EFI_ERROR(err))
-		err = addon_read_loaded(h, uname, path, ret);
-	else if (err == EFI_SECURITY_VIOLATION || err == EFI_ACCESS_DENIED)
-		log_error_status(err, "addon %s: refused by Secure Boot (%s): not applied", path,
-				 trust_status_meaning(err));
-	else
-		log_error_status(err, "addon %s: cannot be loaded: %m: not applied", path);
-	if (h) /* UEFI 2.10 §7.4: EFI_SECURITY_VIOLATION leaves a loaded image */
-		BS->UnloadImage(h);
+	if (EFI_ERROR(err))
+		return err;
+	err = addon_read_loaded(h, uname, path, ret);
+	BS->UnloadImage(h);
 	return err;
 }
 
