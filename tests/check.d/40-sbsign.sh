@@ -17,7 +17,7 @@ for f in "$KERNEL" "$INITRD" "$SDSTUB"; do
 	[[ -r $f ]] || { echo "FAIL missing input $f"; echo "0 passed, 1 failed"; exit 1; }
 done
 
-check "build mkuki" clang -std=gnu11 -O1 -g -Wall -Wextra -Werror -Iinclude -Isrc -DHANDOFF_VERSION='"test"' \
+check "build mkuki" clang -std=gnu11 -O1 -g -Wall -Wextra -Werror -Iinclude -Isrc -Ibuild/gen -DHANDOFF_VERSION='"test"' \
 	-fsanitize=address,undefined tests/helpers/mkuki.c src/core/*.c src/tool/platform_host.c -o "$W/mkuki"
 MKUKI=$W/mkuki
 

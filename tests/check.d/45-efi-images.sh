@@ -29,7 +29,7 @@ build_selfcheck() {
 		/merge:.rdata=.text /out:"$W/selfcheck.efi" "${objs[@]}"
 }
 check "build the stand-in stub" build_selfcheck
-check "build mkuki" clang -std=gnu11 -O1 -g -Wall -Wextra -Werror -Iinclude -Isrc -DHANDOFF_VERSION='"test"' \
+check "build mkuki" clang -std=gnu11 -O1 -g -Wall -Wextra -Werror -Iinclude -Isrc -Ibuild/gen -DHANDOFF_VERSION='"test"' \
 	tests/helpers/mkuki.c src/core/*.c src/tool/platform_host.c -o "$W/mkuki"
 python3 -c 'import random, sys; r = random.Random(4)
 open(sys.argv[1], "wb").write(bytes(r.randrange(256) for _ in range(100001)))' "$W/initrd"
