@@ -14,30 +14,49 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+static int too_big(const char *path, uint64_t size, uint64_t max)
+{
+	return tool_fail("%s: %llu bytes or more, more than the %llu handoff reads", path, (unsigned long long)size,
+			 (unsigned long long)max),
+	       -1;
+}
+
+/* Reads to the end of file, not to st_size: sysfs says 4096 and procfs 0
+ * whatever a file holds. Only a size backed by blocks is refused unread. */
 static int read_fd(int fd, const char *path, uint64_t max, uint8_t **ret, size_t *ret_len)
 {
 	struct stat st;
 	uint8_t *buf;
-	size_t len = 0;
+	size_t len = 0, cap = 4096;
 
 	if (fstat(fd, &st) < 0)
 		return tool_fail("%s: %s", path, strerror(errno)), -1;
 	if (S_ISDIR(st.st_mode))
 		return tool_fail("%s: is a directory", path), -1;
-	if ((uint64_t)st.st_size > max)
-		return tool_fail("%s: %llu bytes, more than the %llu handoff reads", path,
-				 (unsigned long long)st.st_size, (unsigned long long)max), -1;
-	buf = xmalloc((size_t)st.st_size + 1); /* a NUL after the bytes: text readers rely on it */
-	while (len < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + len, (size_t)st.st_size - len);
+	if (S_ISREG(st.st_mode) && st.st_blocks && (uint64_t)st.st_size > max)
+		return too_big(path, (uint64_t)st.st_size, max);
+	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size <= max)
+		cap += (size_t)st.st_size; /* one read, and room for the NUL text readers rely on */
+	buf = xmalloc(cap);
+	for (;;) {
+		ssize_t n;
+
+		if (len + 1 == cap)
+			buf = xrealloc(buf, cap *= 2);
+		n = read(fd, buf + len, cap - 1 - len);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0) {
+		if (n < 0) {
 			free(buf);
-			return tool_fail("%s: read: %s", path, n < 0 ? strerror(errno) : "file shrank while reading"),
-			       -1;
+			return tool_fail("%s: read: %s", path, strerror(errno)), -1;
 		}
+		if (n == 0)
+			break;
 		len += (size_t)n;
+		if (len > max) {
+			free(buf);
+			return too_big(path, len, max);
+		}
 	}
 	buf[len] = '\0';
 	*ret = buf;

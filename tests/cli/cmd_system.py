@@ -209,6 +209,18 @@ def entry_kernel_version_command_line_sources():
 
 
 @t.test
+def entry_kernel_version_command_line_from_procfs():
+    """/proc/cmdline says it holds 0 bytes (st_size), as sysfs says 4096:
+    the tool reads to the end of file (procfs's ostype stands in for it)."""
+    with t.Tmp() as tmp:
+        s = System(tmp, cmdline=None)
+        assert os.stat("/proc/sys/kernel/ostype").st_size == 0
+        s.env["HANDOFF_PROC_CMDLINE"] = "/proc/sys/kernel/ostype"
+        t.ok(s.add("--in-place", "no"))
+        assert s.entry("esp", "tok-%s.conf" % KV)["options"] == open("/proc/sys/kernel/ostype").read().strip()
+
+
+@t.test
 def entry_kernel_version_without_handoff_installed():
     """Kernel hooks on a system where handoff is not installed: nothing, exit 0."""
     with t.Tmp() as tmp:
