@@ -25,7 +25,7 @@ static const char help[] =
 	"Usage: handoff entry add [--esp DIR] --linux FILE [--initrd FILE]... [--options TEXT]\n"
 	"                         [--title TEXT] [--version V] [--protocol P] [--entry-token T]\n"
 	"                         [--root DIR] [--tries N] [--in-place auto|yes|no] [--boot DIR]\n"
-	"                         [--layout bls|uki]\n"
+	"                         [--layout bls|uki] [--pin]\n"
 	"       handoff entry add --kernel-version V [any option above]\n"
 	"       handoff entry list [--esp DIR] [--boot DIR] [--json]\n"
 	"       handoff entry remove [--esp DIR] [--boot DIR] ID | --kernel-version V\n\n"
@@ -50,6 +50,9 @@ static const char help[] =
 	"        a UKI of the kernel, initrds, options and os-release, signed with the\n"
 	"        keys of /etc/handoff/handoff.conf (sign-key=, sign-cert=; sbsign), with\n"
 	"        signed PCR policies for its pcr-private-key=; the entry's other files go.\n"
+	"        --pin (a network boot tree: loader/entries.list) pins the entry's files\n"
+	"        there, \"sha256 HEX PATH\" each, in place of their old pins; the loader\n"
+	"        refuses a file whose bytes differ. entry remove drops them.\n"
 	"        --kernel-version V is what the kernel hooks run: --linux BOOT/vmlinuz-V,\n"
 	"        --initrd BOOT/initrd.img-V when it exists, --options from\n"
 	"        /etc/kernel/cmdline (else /proc/cmdline without BOOT_IMAGE= and initrd=),\n"
@@ -161,6 +164,7 @@ static int parse_add_opt(int c, struct add_args *a)
 		a->spec.tries = (uint32_t)v;
 		a->spec.counted = a->tries_given = true;
 		break;
+	case 'P': a->spec.pin = true; break;
 	case 'p':
 		if (!scheme_from_string(optarg, &a->spec.protocol))
 			return tool_usage("--protocol '%s': expected auto, stub, handover or legacy", optarg);
@@ -180,7 +184,7 @@ static int parse_add(int argc, char **argv, struct add_args *a)
 		{ "kernel-version", required_argument, NULL, 'k' }, { "tries", required_argument, NULL, 'n' },
 		{ "in-place", required_argument, NULL, 'I' }, { "boot", required_argument, NULL, 'b' },
 		{ "root", required_argument, NULL, 'r' }, { "layout", required_argument, NULL, 'L' },
-		{ "help", no_argument, NULL, 'h' }, { 0 },
+		{ "pin", no_argument, NULL, 'P' }, { "help", no_argument, NULL, 'h' }, { 0 },
 	};
 	int c, r;
 
@@ -272,6 +276,10 @@ static int decide_in_place(struct add_args *a)
 
 	if (!a->in_place || strcmp(a->in_place, "no") == 0)
 		return 0;
+	if (a->spec.pin && strcmp(a->in_place, "yes") == 0)
+		return -tool_fail("--pin: a network boot tree holds the entry's files on the ESP, not with --in-place yes");
+	if (a->spec.pin)
+		return 0; /* copied to the tree */
 	if (!a->spec.boot)
 		a->spec.boot = BOOT_DIR_DEFAULT;
 	why = boot_readable(a->spec.boot, a->spec.esp, &fat);
@@ -370,7 +378,7 @@ static int entry_add(int argc, char **argv)
 	a.spec.machine_id = ids.machine_id;
 	a.spec.print_path = true;
 	/* the line first: alone it is harmless, an entry the loader would not read is not */
-	if (a.spec.in_place && a.name_boot && name_boot_partition(&a) < 0)
+	if ((a.spec.in_place && a.name_boot && name_boot_partition(&a) < 0) || (a.spec.pin && !netlist_exists(esp)))
 		goto out;
 	if ((a.uki ? entry_install_uki(&a.spec, &a.conf, a.root) : entry_install(&a.spec)) == 0)
 		r = EXIT_OK;

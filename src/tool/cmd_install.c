@@ -181,7 +181,7 @@ static int install_files(const struct install_args *a, const struct arch_files *
 			printf("created %s\n", conf);
 	}
 	if (r >= 0 && a->netboot)
-		r = netlist_update(a->esp, /* create= */ true);
+		r = netlist_update(a->esp, /* create= */ true, NULL);
 out:
 	free(old);
 	free(conf);

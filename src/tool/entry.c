@@ -5,6 +5,7 @@
  * In place: the entry points at them where they are, relative to /boot. */
 #define _GNU_SOURCE
 #include "entry.h"
+#include "core/array.h"
 #include "core/bls_count.h"
 #include <dirent.h>
 #include <limits.h>
@@ -188,6 +189,22 @@ static int remove_others(const struct entry_spec *s, const char *id, const char 
 	return 0;
 }
 
+/* --pin: the entry file @name and the files of @r, in the tree's entries.list. */
+static int pin_files(const char *root, const char *name, const struct entry_refs *r)
+{
+	char **paths = xmalloc((2 + r->n) * sizeof(char *));
+	struct netlist_pins pins = { .set = paths, .n_set = 2 + r->n };
+	int ret;
+
+	paths[0] = xasprintf("loader/entries/%s", name);
+	paths[1] = xstrdup(r->kernel + 1); /* "/TOKEN/VERSION/linux" */
+	for (size_t i = 0; i < r->n; i++)
+		paths[2 + i] = xstrdup(r->initrd[i] + 1);
+	ret = netlist_update(root, /* create= */ false, &pins);
+	strv_free(paths, pins.n_set);
+	return ret;
+}
+
 int entry_install(const struct entry_spec *s)
 {
 	const char *root = s->in_place ? s->boot : s->esp;
@@ -206,7 +223,8 @@ int entry_install(const struct entry_spec *s)
 	keep = changed ? NULL : find_same(entries, id, &text);
 	name = keep ? xstrdup(keep) : s->counted ? xasprintf("%s+%u.conf", id, s->tries) : xasprintf("%s.conf", id);
 	conf = path_join(entries, name);
-	if ((!keep && install_file(conf, text.buf, text.len, 0644) < 0) || remove_others(s, id, name) < 0)
+	if ((!keep && install_file(conf, text.buf, text.len, 0644) < 0) || remove_others(s, id, name) < 0 ||
+	    (s->pin && pin_files(s->esp, name, &refs) < 0))
 		goto out;
 	if (s->print_path)
 		printf("%s\n", conf);

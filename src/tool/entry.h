@@ -34,6 +34,7 @@ struct entry_spec {
 	bool counted;             /* name the file ID+TRIES.conf */
 	uint32_t tries;
 	bool print_path;          /* print the entry file's path on stdout */
+	bool pin;                 /* pin its files in loader/entries.list (netlist.c) */
 };
 
 /**
@@ -67,6 +68,16 @@ char *resolve_kind(const char *esp, const char *path, bool want_dir);
  * loader would find on @esp (entry_os.c), for the firmware's word size @fw.
  */
 unsigned os_entries_found(const char *esp, enum fw_arch fw);
+struct net_list;
+/** entry_pins_load() - @esp's loader/entries.list, parsed (its bad lines logged); NULL when there is none. */
+struct net_list *entry_pins_load(const char *esp);
+void entry_pins_free(struct net_list *l);
+/**
+ * entry_pins_check() - when @ref (a path of an entry on @esp; NULL: none) is
+ * pinned in @l, append it (normalized) to *@pinned; a pin its file does not
+ * match is logged as the problem it is at boot.
+ */
+void entry_pins_check(const struct net_list *l, const char *esp, const char *ref, char ***pinned, size_t *n);
 /** boot_entries_dir() - @opt, else /boot when it has loader/entries and is not @esp, else NULL. Allocated. */
 char *boot_entries_dir(const char *opt, const char *esp);
 

@@ -9,6 +9,7 @@
 #include "esp.h"
 #include "json.h"
 #include "loader_conf.h"
+#include "core/array.h"
 #include "core/bls.h"
 #include "core/config.h"
 #include "core/gpt.h"
@@ -25,12 +26,15 @@ struct listed {
 	struct bls_entry e;
 	struct diag_capture problems;
 	const char *root;             /* the directory its paths are relative to */
+	char **pinned;                /* its files pinned in loader/entries.list */
+	size_t n_pinned;
 };
 
 struct listing {
 	struct loader_config cfg;
 	bool has_cfg;
 	struct diag_capture cfg_problems;
+	struct net_list *pins;        /* loader/entries.list of a network boot tree, or NULL */
 	struct listed **items;        /* parsed entries; sorted through @sorted */
 	struct bls_entry **sorted;
 	size_t n;
@@ -56,12 +60,7 @@ static size_t list_dir(const char *dir, const char *suffix, char ***ret)
 	}
 	if (d)
 		closedir(d);
-	for (size_t i = 1; i < n; i++)
-		for (size_t k = i; k > 0 && strcmp(v[k - 1], v[k]) > 0; k--) {
-			char *t = v[k];
-			v[k] = v[k - 1];
-			v[k - 1] = t;
-		}
+	strv_sort(v, n);
 	*ret = v;
 	return n;
 }
@@ -110,6 +109,16 @@ static void check_image(const char *esp, const char *ref, const char *key, enum 
 	free(path);
 }
 
+/* The pins of the entry file @rel and of the files it names. */
+static void check_pins(const struct listing *l, struct listed *it, const char *rel)
+{
+	entry_pins_check(l->pins, it->root, rel, &it->pinned, &it->n_pinned);
+	entry_pins_check(l->pins, it->root, it->e.kernel, &it->pinned, &it->n_pinned);
+	for (size_t i = 0; i < it->e.n_initrd; i++)
+		entry_pins_check(l->pins, it->root, it->e.initrd[i], &it->pinned, &it->n_pinned);
+	entry_pins_check(l->pins, it->root, it->e.efi, &it->pinned, &it->n_pinned);
+}
+
 static void check_files(const char *esp, const struct bls_entry *e)
 {
 	if (e->kernel)
@@ -146,14 +155,15 @@ static void load_type1(struct listing *l, const char *esp, const char *shown, co
 		size_t len = 0;
 		bool ok = false;
 
-		memset(&it->e, 0, sizeof(it->e));
-		it->root = esp;
+		*it = (struct listed){ .root = esp };
 		diag_capture_begin(&it->problems);
 		text = slurp(path, &len);
 		if (text)
 			ok = bls_parse_entry(text, len, names[i], rel, &it->e) == EFI_SUCCESS;
 		if (ok)
 			check_files(esp, &it->e);
+		if (ok && !*shown)
+			check_pins(l, it, rel);
 		if (unread)
 			log_error("%s", unread);
 		diag_capture_end(&it->problems);
@@ -206,10 +216,11 @@ static void load_type2(struct listing *l, const char *esp)
 		char *path = path_join(linux_dir, names[i]), *rel = xasprintf("EFI/Linux/%s", names[i]);
 		bool ok;
 
-		memset(&it->e, 0, sizeof(it->e));
-		it->root = esp;
+		*it = (struct listed){ .root = esp };
 		diag_capture_begin(&it->problems);
 		ok = uki_entry(&it->e, path, rel, names[i]);
+		if (ok) /* its efi is the same file */
+			entry_pins_check(l->pins, esp, rel, &it->pinned, &it->n_pinned);
 		diag_capture_end(&it->problems);
 		if (!it->e.path)
 			it->e.path = xstrdup(rel);
@@ -234,6 +245,7 @@ static void load_config(struct listing *l, const char *esp)
 		l->has_cfg = cfg_parse_loader_conf(text, len, "loader/loader.conf", &l->cfg) == EFI_SUCCESS;
 		free(text);
 	}
+	l->pins = entry_pins_load(esp);
 	diag_capture_end(&l->cfg_problems);
 	free(path);
 }
@@ -305,8 +317,10 @@ static void listing_free(struct listing *l)
 		struct listed *it = i < l->n ? l->items[i] : l->ignored[i - l->n];
 		bls_entry_free(&it->e);
 		diag_capture_free(&it->problems);
+		strv_free(it->pinned, it->n_pinned);
 		free(it);
 	}
+	entry_pins_free(l->pins);
 	free(l->items);
 	free(l->ignored);
 	free(l->sorted);
@@ -351,6 +365,10 @@ static void json_entry(struct json *j, const struct bls_entry *e, bool is_defaul
 		json_null(j, "tries_done");
 	}
 	json_bool(j, "default", is_default);
+	json_arr_begin(j, "pinned");
+	for (size_t i = 0; i < item_of(e)->n_pinned; i++)
+		json_str(j, NULL, item_of(e)->pinned[i]);
+	json_arr_end(j);
 	json_problems(j, &item_of(e)->problems);
 	json_obj_end(j);
 	free(display);
@@ -406,6 +424,8 @@ static void text_entry(struct strbuf *sb, const struct bls_entry *e, bool is_def
 	if (e->counted)
 		sb_printf(sb, "        tries: %u left, %u done%s\n", e->tries_left, e->tries_done,
 			  e->tries_left ? "" : " (bad: sorted last)");
+	for (size_t i = 0; i < item_of(e)->n_pinned; i++)
+		sb_printf(sb, "       pinned: %s (sha256 in loader/entries.list)\n", item_of(e)->pinned[i]);
 	text_problems(sb, &item_of(e)->problems);
 	free(display);
 }

@@ -134,8 +134,9 @@ static size_t copied_files(const char *text, size_t len, const char *id, char **
 
 int entry_remove_id(const char *root, const char *id, const char *keep, bool files)
 {
-	char *dir = path_join(root, "loader/entries"), **names, **refs = NULL;
-	size_t n = id_files(dir, id, keep, &names), n_refs = 0;
+	char *dir = path_join(root, "loader/entries"), **names, **refs = NULL, **gone = NULL;
+	size_t n = id_files(dir, id, keep, &names), n_refs = 0, n_gone = 0;
+	struct netlist_pins pins = { 0 };
 	int r = 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -147,21 +148,30 @@ int entry_remove_id(const char *root, const char *id, const char *keep, bool fil
 			array_append(&refs, &n_refs, sizeof(char *), &f[j]);
 		if (k)
 			free(f);
-		if (unlink(path) == 0)
+		if (unlink(path) == 0) {
+			char *rel = xasprintf("loader/entries/%s", names[i]);
 			printf("removed %s\n", path);
-		else if (errno != ENOENT)
+			array_append(&gone, &n_gone, sizeof(char *), &rel);
+		} else if (errno != ENOENT)
 			r = -tool_fail("%s: %s", path, strerror(errno));
 		free(text);
 		free(path);
 	}
 	for (size_t i = 0; i < n_refs; i++)
-		if (!file_in_use(dir, names, n, refs[i]))
+		if (!file_in_use(dir, names, n, refs[i])) {
+			char *rel = xstrdup(refs[i] + 1); /* "/TOKEN/VERSION/NAME" */
 			remove_file_and_dirs(root, refs[i]);
+			array_append(&gone, &n_gone, sizeof(char *), &rel);
+		}
 	strv_free(refs, n_refs);
 	strv_free(names, n);
 	free(dir);
-	if (netlist_update(root, /* create= */ false) < 0) /* a network boot tree lists its entries */
+	/* a network boot tree lists its entries; the pins of the files removed go with them */
+	pins.drop = gone;
+	pins.n_drop = n_gone;
+	if (netlist_update(root, /* create= */ false, &pins) < 0)
 		r = -1;
+	strv_free(gone, n_gone);
 	return r < 0 ? -1 : (int)n;
 }
 
@@ -190,10 +200,10 @@ static bool is_handoff_uki(const char *path)
 
 int uki_remove_id(const char *esp, const char *id, const char *keep)
 {
-	char *dir = path_join(esp, "EFI/Linux"), **names = NULL;
+	char *dir = path_join(esp, "EFI/Linux"), **names = NULL, **gone = NULL;
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	size_t n = 0;
+	size_t n = 0, n_gone = 0;
 	int r = 0;
 
 	while (d && (e = readdir(d)))
@@ -208,12 +218,19 @@ int uki_remove_id(const char *esp, const char *id, const char *keep)
 
 		if (!is_handoff_uki(path))
 			tool_note("keeping %s: not a UKI handoff built", path);
-		else if (unlink(path) == 0)
-			printf("removed %s\n", path), r++;
-		else if (errno != ENOENT)
+		else if (unlink(path) == 0) {
+			char *rel = xasprintf("EFI/Linux/%s", names[i]);
+			printf("removed %s\n", path);
+			array_append(&gone, &n_gone, sizeof(char *), &rel);
+		} else if (errno != ENOENT)
 			r = -tool_fail("%s: %s", path, strerror(errno));
 		free(path);
 	}
+	if (r >= 0 && n_gone) {
+		struct netlist_pins pins = { .drop = gone, .n_drop = n_gone };
+		r = netlist_update(esp, /* create= */ false, &pins) < 0 ? -1 : (int)n_gone;
+	}
+	strv_free(gone, n_gone);
 	strv_free(names, n);
 	free(dir);
 	return r;

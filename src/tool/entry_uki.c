@@ -132,6 +132,17 @@ static char *put_uki(const struct entry_spec *s, const struct handoff_conf *conf
 	return r < 0 ? NULL : same ? same : xstrdup(name);
 }
 
+/* --pin: the UKI @name in the tree's entries.list. */
+static int pin_uki(const char *root, const char *name)
+{
+	char *path = xasprintf(UKI_DIR "/%s", name);
+	struct netlist_pins pins = { .set = &path, .n_set = 1 };
+	int r = netlist_update(root, /* create= */ false, &pins);
+
+	free(path);
+	return r;
+}
+
 int entry_install_uki(const struct entry_spec *s, const struct handoff_conf *conf, const char *root)
 {
 	char *id = xasprintf("%s-%s", s->token, s->version), *dir = path_join(s->esp, UKI_DIR);
@@ -143,7 +154,7 @@ int entry_install_uki(const struct entry_spec *s, const struct handoff_conf *con
 
 	if (mkdir_p(dir, 0755) == 0 && build_unsigned(s, conf, root, out, &img, &len) == 0 &&
 	    (kept = put_uki(s, conf, dir, id, name, &img, &len)) && remove_others(s, id, kept) == 0)
-		r = 0;
+		r = s->pin ? pin_uki(s->esp, kept) : 0;
 	free(img);
 	free(kept);
 	free(out);

@@ -6,9 +6,12 @@
  * the tool does not own (comments, "sha256 HEX PATH" pins, other paths),
  * which are kept as they were. A file whose name the loader would refuse in
  * the list (a blank, '#' or control character: net_list_word_ok()) is left
- * out, with a warning. */
+ * out, with a warning. `entry add --pin` pins the files of the entry it
+ * wrote (their pin lines replaced, or added), `entry remove` drops the pins
+ * of the files it removed. */
 #include "tool.h"
 #include "core/net_list.h"
+#include <ctype.h>
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +45,68 @@ static bool entry_line(const char *s, size_t n)
 			return true;
 	}
 	return false;
+}
+
+/* The path a "sha256 HEX PATH" line pins (its length in *@ret_n), else NULL. */
+static const char *pin_line_path(const char *s, size_t n, size_t *ret_n)
+{
+	size_t i = 7;
+
+	if (n < 7 + 64 + 2 || memcmp(s, "sha256 ", 7) != 0)
+		return NULL;
+	for (; i < 7 + 64; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return NULL;
+	if (s[i++] != ' ')
+		return NULL;
+	while (n > i && (s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	while (i < n && s[i] == '/')
+		i++;
+	*ret_n = n - i;
+	return s + i;
+}
+
+/* @paths holds the @n bytes at @s (as the loader compares them: ASCII case aside). */
+static bool paths_have(char *const *paths, size_t n_paths, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n_paths; i++)
+		if (strlen(paths[i]) == n && strncasecmp(paths[i], s, n) == 0)
+			return true;
+	return false;
+}
+
+/* A line of the old list the new one keeps: neither the tool's entry line nor a pin being replaced or dropped. */
+static bool keep_line(const char *s, size_t len, const struct netlist_pins *pins)
+{
+	size_t n;
+	const char *pinned = pin_line_path(s, len, &n);
+
+	if (entry_line(s, len))
+		return false;
+	return !pinned || !pins ||
+	       !(paths_have(pins->set, pins->n_set, pinned, n) || paths_have(pins->drop, pins->n_drop, pinned, n));
+}
+
+/* "sha256 HEX PATH" for each file @pins sets. */
+static int put_pins(struct strbuf *sb, const char *root, const struct netlist_pins *pins)
+{
+	for (size_t i = 0; pins && i < pins->n_set; i++) {
+		char *path = path_join(root, pins->set[i]), hex[SHA256_HEX_SIZE];
+		uint8_t *data, digest[SHA256_DIGEST_SIZE];
+		size_t len;
+
+		if (read_file(path, TOOL_READ_MAX, &data, &len) < 0) {
+			free(path);
+			return -1;
+		}
+		sha256(data, len, digest);
+		sha256_hex(digest, hex);
+		sb_printf(sb, "sha256 %s %s\n", hex, pins->set[i]);
+		free(data);
+		free(path);
+	}
+	return 0;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -85,7 +150,18 @@ static size_t list_entries(const char *root, char ***ret)
 	return n;
 }
 
-int netlist_update(const char *root, bool create)
+bool netlist_exists(const char *root)
+{
+	char *path = path_join(root, NETLIST_PATH);
+	bool r = is_file(path);
+
+	if (!r)
+		tool_fail("--pin: %s is missing: handoff install --netboot makes a network boot tree", path);
+	free(path);
+	return r;
+}
+
+int netlist_update(const char *root, bool create, const struct netlist_pins *pins)
 {
 	char *path = path_join(root, NETLIST_PATH), **names;
 	uint8_t *old = NULL;
@@ -105,12 +181,14 @@ int netlist_update(const char *root, bool create)
 		const char *s = (const char *)old + pos, *nl = memchr(s, '\n', old_len - pos);
 		size_t len = nl ? (size_t)(nl - s) : old_len - pos;
 
-		if (!entry_line(s, len)) {
+		if (keep_line(s, len, pins)) {
 			sb_putn(&sb, s, len);
 			sb_putc(&sb, '\n');
 		}
 		pos += len + 1;
 	}
+	if (put_pins(&sb, root, pins) < 0)
+		goto out;
 	n = list_entries(root, &names);
 	for (size_t i = 0; i < n; i++) {
 		sb_printf(&sb, "%s\n", names[i]);

@@ -58,12 +58,22 @@ int disk_build(const char *img, const char *esp, const char *xbootldr, bool xboo
  * BootOrder. Return: EXIT_OK or EXIT_FAIL.
  */
 int efivar_add_boot_entry(const char *esp, const char *loader_name);
+/* Pins netlist_update() changes: paths relative to the tree's root, no leading '/'. */
+struct netlist_pins {
+	char *const *set;  /* pinned to the files' digests now (their old pin lines replaced) */
+	size_t n_set;
+	char *const *drop; /* their pin lines go */
+	size_t n_drop;
+};
 /**
  * netlist_update() - rewrite ROOT/loader/entries.list (netlist.c) from the entry
- * files under @root, keeping its other lines; only when it exists, unless @create.
+ * files under @root, keeping its other lines but the pins @pins (NULL: none)
+ * sets or drops; only when it exists, unless @create (a pin to set then fails).
  * Return: 0 (also when there is none) or -1 (reason printed).
  */
-int netlist_update(const char *root, bool create);
+int netlist_update(const char *root, bool create, const struct netlist_pins *pins);
+/** netlist_exists() - @root has loader/entries.list; if not, says --pin needs it. */
+bool netlist_exists(const char *root);
 /** efivars_dir() - where EFI variables are (efivarfs, or $HANDOFF_EFIVARS_DIR in tests). */
 const char *efivars_dir(void);
 /** firmware_is_ia32() - efivarfs's neighbour fw_platform_size says 32: the firmware runs IA-32 loaders. */

@@ -1,6 +1,7 @@
 """handoff install: a fresh ESP, idempotence, a foreign loader kept, 32-bit
 firmware, the Boot#### variable, a network boot server's tree (--netboot) and
 its entries.list kept current by entry add/remove."""
+import json
 import os
 import shutil
 import struct
@@ -137,20 +138,20 @@ def install_netboot_tree_and_entries_list():
         ok(h("entry", "add", "--esp", srv, "--linux", KERNEL, "--initrd", INITRD, "--entry-token", "fleet",
              "--version", "1.0", "--options", "console=ttyS0"))
         with open(listing, "a") as f:
-            f.write("sha256 %s fleet/1.0/linux\nloader/entries/gone.conf\n" % ("ab" * 32))
+            f.write("sha256 %s other/linux\nloader/entries/gone.conf\n" % ("ab" * 32))
         ok(h("entry", "add", "--esp", srv, "--linux", KERNEL, "--entry-token", "fleet", "--version", "2.0"))
         lines = open(listing).read().splitlines()
-        assert lines == head.splitlines() + ["sha256 %s fleet/1.0/linux" % ("ab" * 32),
+        assert lines == head.splitlines() + ["sha256 %s other/linux" % ("ab" * 32),
                                              "loader/entries/fleet-1.0.conf", "loader/entries/fleet-2.0.conf"], lines
         ok(h("entry", "remove", "--esp", srv, "fleet-1.0"))
-        assert open(listing).read().splitlines()[-2:] == ["sha256 %s fleet/1.0/linux" % ("ab" * 32),
+        assert open(listing).read().splitlines()[-2:] == ["sha256 %s other/linux" % ("ab" * 32),
                                                           "loader/entries/fleet-2.0.conf"]
         # a name the loader would refuse in the list (one word, no '#') is left out, with a warning
         for name in ("my entry.conf", "a#b.conf"):
             with open(os.path.join(srv, "loader/entries", name), "w") as f:
                 f.write("title x\nlinux /fleet/2.0/linux\n")
         r = ok(h("entry", "add", "--esp", srv, "--linux", KERNEL, "--entry-token", "fleet", "--version", "3.0"))
-        assert open(listing).read().splitlines()[-3:] == ["sha256 %s fleet/1.0/linux" % ("ab" * 32),
+        assert open(listing).read().splitlines()[-3:] == ["sha256 %s other/linux" % ("ab" * 32),
                                                           "loader/entries/fleet-2.0.conf",
                                                           "loader/entries/fleet-3.0.conf"], open(listing).read()
         for name in ("my entry.conf", "a#b.conf"):
@@ -158,6 +159,54 @@ def install_netboot_tree_and_entries_list():
                     "loader/entries.list" % name).encode() in r.stderr, r.stderr
         fails(h("install", "--netboot"), 2, "--esp")
         fails(h("install", "--esp", srv, "--netboot", "--variables", "yes"), 2, "no --variables")
+
+
+@test
+def entry_add_pin_netboot():
+    """entry add --pin writes "sha256 HEX PATH" for the entry file, kernel and
+    initrd (digests computed here), replaces them when the entry is added
+    again, entry list shows them and a pin a file no longer matches, entry
+    remove drops them; the admin's own lines stay."""
+    need(KERNEL, INITRD)
+    with Tmp() as tmp:
+        srv = os.path.join(tmp, "srv")
+        os.mkdir(srv)
+        env = {"HANDOFF_CONF_DIR": os.path.join(tmp, "none")}
+        fails(h("entry", "add", "--esp", srv, "--linux", KERNEL, "--entry-token", "fleet", "--version", "1.0",
+                "--pin", env=env), 1, "--pin: %s/loader/entries.list is missing" % srv)
+        ok(h("install", "--esp", srv, "--netboot", env=env))
+        listing = os.path.join(srv, "loader/entries.list")
+        with open(listing, "a") as f:
+            f.write("# mine\nsha256 %s other/linux\n" % ("cd" * 32))
+        add = ["entry", "add", "--esp", srv, "--linux", KERNEL, "--initrd", INITRD, "--entry-token", "fleet",
+               "--version", "1.0", "--pin"]
+        ok(h(*add, "--options", "console=ttyS0", env=env))
+        files = ["loader/entries/fleet-1.0.conf", "fleet/1.0/linux", "fleet/1.0/" + os.path.basename(INITRD)]
+
+        def pins():
+            return [l for l in open(listing).read().splitlines() if l.startswith("sha256 ")]
+        assert pins() == ["sha256 %s other/linux" % ("cd" * 32)] + [
+            "sha256 %s %s" % (sha256(os.path.join(srv, f)), f) for f in files], pins()
+        e = json.loads(ok(h("entry", "list", "--esp", srv, "--json", env=env)).stdout)["entries"][0]
+        assert e["pinned"] == files and e["problems"] == [], e
+        # added again with other options: the entry file changed, its pin follows, one line each
+        ok(h(*add, "--options", "console=ttyS0 quiet", env=env))
+        assert pins()[1:] == ["sha256 %s %s" % (sha256(os.path.join(srv, f)), f) for f in files], pins()
+        with open(os.path.join(srv, "fleet/1.0/linux"), "ab") as f:
+            f.write(b"x")
+        r = ok(h("entry", "list", "--esp", srv, env=env))
+        assert b"pinned: fleet/1.0/linux" in r.stdout and (
+            b"problem: /fleet/1.0/linux: its sha256 pin in loader/entries.list does not match the file" in r.stdout), \
+            r.stdout
+        ok(h("entry", "remove", "--esp", srv, "fleet-1.0", env=env))
+        assert pins() == ["sha256 %s other/linux" % ("cd" * 32)] and "# mine" in open(listing).read()
+        fails(h(*add, "--in-place", "yes", env=env), 1, "--pin: a network boot tree holds the entry's files on the ESP")
+        # layout=uki: the UKI is the one file
+        ok(h(*add, "--layout", "uki", env=env))
+        uki = "EFI/Linux/fleet-1.0.efi"
+        assert pins()[1:] == ["sha256 %s %s" % (sha256(os.path.join(srv, uki)), uki)], pins()
+        ok(h("entry", "remove", "--esp", srv, "fleet-1.0", env=env))
+        assert pins() == ["sha256 %s other/linux" % ("cd" * 32)], pins()
 
 
 # The ESP as the test hook HANDOFF_ESP_PARTITION gives it: number, first sector, sectors, partition GUID.
