@@ -277,7 +277,8 @@ static int decide_in_place(struct add_args *a)
 	if (!a->in_place || strcmp(a->in_place, "no") == 0)
 		return 0;
 	if (a->spec.pin && strcmp(a->in_place, "yes") == 0)
-		return -tool_fail("--pin: a network boot tree holds the entry's files on the ESP, not with --in-place yes");
+		return -tool_fail("--pin: a network boot tree holds the entry's files on the ESP, "
+				  "not with --in-place yes");
 	if (a->spec.pin)
 		return 0; /* copied to the tree */
 	if (!a->spec.boot)
