@@ -10,16 +10,16 @@ summary=()
 
 run_suite() {
 	local name=$1; shift
-	local log=build/check-$name.log
+	local log=build/check-$name.log start=$SECONDS
 	echo "=== $name: $*"
 	"$@" 2>&1 | tee "$log"
-	local rc=${PIPESTATUS[0]}
+	local rc=${PIPESTATUS[0]} took=$((SECONDS - start))
 	local line
 	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
 	if [[ -z $line ]]; then
 		echo "suite $name printed no result (exit $rc): counted as failed"
 		total_fail=$((total_fail + 1))
-		summary+=("$name: no result (exit $rc)")
+		summary+=("$name: no result (exit $rc, $took s)")
 		return
 	fi
 	local p f
@@ -34,7 +34,7 @@ run_suite() {
 	fi
 	total_pass=$((total_pass + p))
 	total_fail=$((total_fail + f))
-	summary+=("$name: $p passed, $f failed")
+	summary+=("$name: $p passed, $f failed ($took s)")
 }
 
 mkdir -p build

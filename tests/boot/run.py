@@ -175,6 +175,10 @@ def main():
     with open(os.path.join(paths.TESTS_OUT, "results.json"), "w") as f:
         json.dump(dict(passed=passed, failed=failed, wall=round(time.monotonic() - t0, 1),
                        tests=sorted(results, key=lambda r: r["name"])), f, indent=1)
+    slow = sorted(results, key=lambda r: -r["duration"])[:8]
+    print("time: %.0f s of tests in %.0f s; slowest: %s" % (
+        sum(r["duration"] for r in results), time.monotonic() - t0,
+        ", ".join("%s %.0fs" % (r["name"], r["duration"]) for r in slow)))
     if a.write_matrix:
         import test_matrix
         test_matrix.write_doc(a.write_matrix, results)
