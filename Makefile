@@ -58,7 +58,8 @@ FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 # src/efi files that take the firmware tables as parameters, or call only what
 # tests/unit's fakes provide (fake_net.c: BS's timers, a PXE base code), and so
 # also run on the host.
-HOST_EFI_SRCS := $(wildcard src/efi/exit_boot.c src/efi/exit_guard.c src/efi/net_fs.c src/efi/net_progress.c \
+HOST_EFI_SRCS := $(wildcard src/efi/exit_boot.c src/efi/exit_guard.c src/efi/net_buffer.c src/efi/net_fs.c \
+	src/efi/net_progress.c src/efi/ro_file.c \
 	src/efi/net_tftp.c src/efi/runtime_ia32.c src/efi/sb_write.c src/efi/timer_quiet.c)
 
 EFI_LIB   := $(B)/efi/libhandoff.a

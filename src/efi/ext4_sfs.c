@@ -2,6 +2,7 @@
  * read-only driver (src/core/ext4_*.c) installed on a partition handle, so the
  * rest of the loader reads ext4 and FAT through one file API. Reads go
  * through EFI_DISK_IO, straight into the caller's buffer. */
+#include "ro_file.h"
 #include "volumes.h"
 #include "core/efitime.h"
 #include "core/ext4.h"
@@ -21,11 +22,10 @@ struct ext4_sfs {
 };
 
 struct ext4_handle {
-	EFI_FILE_PROTOCOL proto; /* first: This points here */
+	struct ro_file ro;       /* first: This points here; pos: byte offset, or the readdir cookie */
 	struct ext4_sfs *sfs;
 	struct ext4_file *file;
 	char *name;              /* last path component, for EFI_FILE_INFO */
-	uint64_t pos;            /* byte offset, or the readdir cookie */
 };
 
 static EFI_GUID file_info_guid = EFI_FILE_INFO_ID;
@@ -86,38 +86,21 @@ static EFI_STATUS EFIAPI ext4_file_close(EFI_FILE_PROTOCOL *this)
 	return EFI_SUCCESS;
 }
 
-static EFI_STATUS EFIAPI ext4_file_delete(EFI_FILE_PROTOCOL *this)
-{
-	ext4_file_close(this);
-	return EFI_WARN_DELETE_FAILURE;
-}
-
 /* EFI_FILE_INFO for @f named @name into @buf; *size in/out as GetInfo. */
 static EFI_STATUS fill_info(struct ext4_file *f, const char *name, UINTN *size, void *buf)
 {
-	_cleanup_free_ CHAR16 *name16 = str8_to_16(name, /* path= */ false);
 	struct ext4_stat st;
-	EFI_FILE_INFO *info = buf;
-	UINTN need;
+	EFI_STATUS err;
+	EFI_FILE_INFO *info = ro_file_info(name, ext4_file_is_dir(f), size, buf, &err);
 
-	if (!name16)
-		return EFI_OUT_OF_RESOURCES;
-	need = sizeof(EFI_FILE_INFO) + (strlen16(name16) + 1) * sizeof(CHAR16);
-	if (*size < need) {
-		*size = need;
-		return EFI_BUFFER_TOO_SMALL;
-	}
+	if (!info)
+		return err;
 	ext4_stat(f, &st);
-	memset(info, 0, sizeof(*info));
-	info->Size = need;
 	info->FileSize = st.size;
 	info->PhysicalSize = st.blocks_size;
 	efi_time_from_unix(st.crtime ? st.crtime : st.ctime, 0, &info->CreateTime);
 	efi_time_from_unix(st.atime, 0, &info->LastAccessTime);
 	efi_time_from_unix(st.mtime, st.mtime_nsec, &info->ModificationTime);
-	info->Attribute = EFI_FILE_READ_ONLY | (ext4_file_is_dir(f) ? EFI_FILE_DIRECTORY : 0);
-	memcpy(info->FileName, name16, (strlen16(name16) + 1) * sizeof(CHAR16));
-	*size = need;
 	return EFI_SUCCESS;
 }
 
@@ -125,7 +108,7 @@ static EFI_STATUS fill_info(struct ext4_file *f, const char *name, UINTN *size, 
 static EFI_STATUS read_dir(struct ext4_handle *h, UINTN *size, void *buf)
 {
 	for (;;) {
-		uint64_t cookie = h->pos;
+		uint64_t cookie = h->ro.pos;
 		struct ext4_dirent d;
 		struct ext4_file *child;
 		EFI_STATUS err = ext4_readdir(h->file, &cookie, &d);
@@ -137,7 +120,7 @@ static EFI_STATUS read_dir(struct ext4_handle *h, UINTN *size, void *buf)
 		if (EFI_ERROR(err))
 			return err;
 		if (strcmp(d.name, ".") == 0 || strcmp(d.name, "..") == 0) {
-			h->pos = cookie;
+			h->ro.pos = cookie;
 			continue;
 		}
 		err = ext4_open_inode(h->sfs->fs, d.ino, &child);
@@ -146,7 +129,7 @@ static EFI_STATUS read_dir(struct ext4_handle *h, UINTN *size, void *buf)
 		err = fill_info(child, d.name, size, buf);
 		ext4_close(child);
 		if (err == EFI_SUCCESS)
-			h->pos = cookie; /* a too-small buffer leaves the entry for the next call */
+			h->ro.pos = cookie; /* a too-small buffer leaves the entry for the next call */
 		return err;
 	}
 }
@@ -159,36 +142,11 @@ static EFI_STATUS EFIAPI ext4_file_read(EFI_FILE_PROTOCOL *this, UINTN *size, VO
 
 	if (ext4_file_is_dir(h->file))
 		return read_dir(h, size, buf);
-	err = ext4_read(h->file, h->pos, buf, *size, &n);
+	err = ext4_read(h->file, h->ro.pos, buf, *size, &n);
 	if (EFI_ERROR(err))
 		return err;
-	h->pos += n;
+	h->ro.pos += n;
 	*size = n;
-	return EFI_SUCCESS;
-}
-
-static EFI_STATUS EFIAPI ext4_file_write(EFI_FILE_PROTOCOL *this, UINTN *size, VOID *buf)
-{
-	return EFI_WRITE_PROTECTED;
-}
-
-static EFI_STATUS EFIAPI ext4_file_get_position(EFI_FILE_PROTOCOL *this, UINT64 *pos)
-{
-	struct ext4_handle *h = (struct ext4_handle *)this;
-
-	if (ext4_file_is_dir(h->file))
-		return EFI_UNSUPPORTED;
-	*pos = h->pos;
-	return EFI_SUCCESS;
-}
-
-static EFI_STATUS EFIAPI ext4_file_set_position(EFI_FILE_PROTOCOL *this, UINT64 pos)
-{
-	struct ext4_handle *h = (struct ext4_handle *)this;
-
-	if (ext4_file_is_dir(h->file) && pos != 0)
-		return EFI_UNSUPPORTED; /* §13.5: directories can only be rewound */
-	h->pos = pos == UINT64_MAX ? ext4_file_size(h->file) : pos;
 	return EFI_SUCCESS;
 }
 
@@ -226,16 +184,6 @@ static EFI_STATUS EFIAPI ext4_file_get_info(EFI_FILE_PROTOCOL *this, const EFI_G
 	return EFI_UNSUPPORTED;
 }
 
-static EFI_STATUS EFIAPI ext4_file_set_info(EFI_FILE_PROTOCOL *this, const EFI_GUID *type, UINTN size, VOID *buf)
-{
-	return EFI_WRITE_PROTECTED;
-}
-
-static EFI_STATUS EFIAPI ext4_file_flush(EFI_FILE_PROTOCOL *this)
-{
-	return EFI_SUCCESS;
-}
-
 static EFI_FILE_PROTOCOL *new_handle(struct ext4_sfs *sfs, struct ext4_file *f, const char *name)
 {
 	struct ext4_handle *h = mem_zalloc(sizeof(*h));
@@ -249,13 +197,10 @@ static EFI_FILE_PROTOCOL *new_handle(struct ext4_sfs *sfs, struct ext4_file *f, 
 	}
 	h->sfs = sfs;
 	h->file = f;
-	h->proto = (EFI_FILE_PROTOCOL){
-		.Revision = EFI_FILE_PROTOCOL_REVISION, .Open = ext4_file_open, .Close = ext4_file_close,
-		.Delete = ext4_file_delete, .Read = ext4_file_read, .Write = ext4_file_write,
-		.GetPosition = ext4_file_get_position, .SetPosition = ext4_file_set_position,
-		.GetInfo = ext4_file_get_info, .SetInfo = ext4_file_set_info, .Flush = ext4_file_flush,
-	};
-	return &h->proto;
+	h->ro.dir = ext4_file_is_dir(f);
+	h->ro.size = ext4_file_size(f);
+	ro_file_init(&h->ro, ext4_file_open, ext4_file_close, ext4_file_read, ext4_file_get_info);
+	return &h->ro.proto;
 }
 
 static EFI_STATUS EFIAPI ext4_open_volume(EFI_SIMPLE_FILE_SYSTEM_PROTOCOL *this, EFI_FILE_PROTOCOL **ret)

@@ -7,6 +7,7 @@
  * A file entries.list names that cannot be had, or a line of it that cannot
  * be read, marks the volume lost: the loader then boots nothing by itself. */
 #include "net.h"
+#include "ro_file.h"
 #include "core/fmt.h"
 #include "core/net_list.h"
 #include "core/netboot.h"
@@ -25,11 +26,10 @@ struct net_fs {
 };
 
 struct net_file {
-	EFI_FILE_PROTOCOL proto;      /* first: This points here */
+	struct ro_file ro;            /* first: This points here; for a directory, pos is the listing's cursor */
 	struct net_fs *fs;
 	char *path;                   /* normalized; "" is the root */
 	uint8_t *data;                /* NULL: a directory */
-	uint64_t size, pos;           /* for a directory, pos is the listing's cursor */
 };
 
 static const EFI_GUID file_info_guid = EFI_FILE_INFO_ID;
@@ -44,16 +44,6 @@ static char *fs_url(const struct net_fs *fs, const char *path, char **ret_tftp)
 		return file;
 	*ret_tftp = file;
 	return fmt_asprintf("%s%s", fs->src.show, file);
-}
-
-uint8_t *net_buffer(const char *name, uint64_t size)
-{
-	uint8_t *buf = size < NET_FILE_MAX ? mem_alloc(size ? size : 1) : NULL;
-
-	if (!buf)
-		log_error_status(EFI_OUT_OF_RESOURCES, "%s: %llu bytes: too large, or no memory", name,
-				 (unsigned long long)size);
-	return buf;
 }
 
 /* A pinned file (entries.list "sha256 HEX PATH") is refused unless its bytes match. */
@@ -111,11 +101,11 @@ static EFI_STATUS open_data(struct net_fs *fs, struct net_file *f)
 		if (!fs->kept_data)
 			return EFI_NOT_FOUND;
 		f->data = TAKE_PTR(fs->kept_data);
-		f->size = fs->kept_size;
+		f->ro.size = fs->kept_size;
 		mem_free(TAKE_PTR(fs->kept_path));
 		return EFI_SUCCESS;
 	}
-	return fetch(fs, f->path, /* quiet_missing= */ false, &f->data, &f->size);
+	return fetch(fs, f->path, /* quiet_missing= */ false, &f->data, &f->ro.size);
 }
 
 static EFI_FILE_PROTOCOL *new_file(struct net_fs *fs, char *path);
@@ -143,11 +133,11 @@ static EFI_STATUS EFIAPI nf_open(EFI_FILE_PROTOCOL *this, EFI_FILE_PROTOCOL **re
 	if (!(*ret = new_file(dir->fs, path)))
 		return EFI_OUT_OF_RESOURCES;
 	f = (struct net_file *)*ret;
-	if (is_dir(f->fs, f->path))
+	if ((f->ro.dir = is_dir(f->fs, f->path)))
 		return EFI_SUCCESS;
 	err = open_data(f->fs, f);
 	if (EFI_ERROR(err)) {
-		f->proto.Close(&f->proto);
+		f->ro.proto.Close(&f->ro.proto);
 		*ret = NULL;
 	}
 	return err;
@@ -158,53 +148,37 @@ static EFI_STATUS EFIAPI nf_close(EFI_FILE_PROTOCOL *this)
 	struct net_file *f = (struct net_file *)this;
 
 	if (f->data)
-		keep(f->fs, f->path, f->data, f->size);
+		keep(f->fs, f->path, f->data, f->ro.size);
 	else
 		mem_free(f->path);
 	mem_free(f);
 	return EFI_SUCCESS;
 }
 
-static EFI_STATUS EFIAPI nf_delete(EFI_FILE_PROTOCOL *this)
-{
-	nf_close(this);
-	return EFI_WARN_DELETE_FAILURE;
-}
-
 /* EFI_FILE_INFO for @name into @buf; *@size in/out as GetInfo and a directory Read. */
 static EFI_STATUS fill_info(const char *name, uint64_t file_size, bool dir, UINTN *size, void *buf)
 {
-	_cleanup_free_ CHAR16 *name16 = str8_to_16(name, /* path= */ false);
-	EFI_FILE_INFO *info = buf;
-	UINTN need;
+	EFI_STATUS err;
+	EFI_FILE_INFO *info = ro_file_info(name, dir, size, buf, &err);
 
-	if (!name16)
-		return EFI_OUT_OF_RESOURCES;
-	need = sizeof(EFI_FILE_INFO) + (strlen16(name16) + 1) * sizeof(CHAR16);
-	if (*size < need) {
-		*size = need;
-		return EFI_BUFFER_TOO_SMALL;
-	}
-	*info = (EFI_FILE_INFO){ .Size = need, .FileSize = file_size, .PhysicalSize = file_size,
-				 .Attribute = EFI_FILE_READ_ONLY | (dir ? EFI_FILE_DIRECTORY : 0) };
-	memcpy(info->FileName, name16, need - sizeof(EFI_FILE_INFO));
-	*size = need;
-	return EFI_SUCCESS;
+	if (info)
+		info->FileSize = info->PhysicalSize = file_size;
+	return err;
 }
 
 static EFI_STATUS EFIAPI nf_read(EFI_FILE_PROTOCOL *this, UINTN *size, VOID *buf)
 {
 	struct net_file *f = (struct net_file *)this;
-	size_t cursor = (size_t)f->pos;
+	size_t cursor = (size_t)f->ro.pos;
 	const char *name;
 	EFI_STATUS err;
 
 	if (f->data) {
-		UINTN n = (UINTN)MIN((uint64_t)*size, f->pos < f->size ? f->size - f->pos : 0);
+		UINTN n = (UINTN)MIN((uint64_t)*size, f->ro.pos < f->ro.size ? f->ro.size - f->ro.pos : 0);
 
 		if (n)
-			memcpy(buf, f->data + f->pos, n);
-		f->pos += n;
+			memcpy(buf, f->data + f->ro.pos, n);
+		f->ro.pos += n;
 		*size = n;
 		return EFI_SUCCESS;
 	}
@@ -215,33 +189,8 @@ static EFI_STATUS EFIAPI nf_read(EFI_FILE_PROTOCOL *this, UINTN *size, VOID *buf
 	}
 	err = fill_info(name, 0, /* dir= */ false, size, buf);
 	if (!EFI_ERROR(err))
-		f->pos = cursor; /* a too-small buffer leaves the entry for the next call */
+		f->ro.pos = cursor; /* a too-small buffer leaves the entry for the next call */
 	return err;
-}
-
-static EFI_STATUS EFIAPI nf_write(EFI_FILE_PROTOCOL *this, UINTN *size, VOID *buf)
-{
-	return EFI_WRITE_PROTECTED;
-}
-
-static EFI_STATUS EFIAPI nf_get_position(EFI_FILE_PROTOCOL *this, UINT64 *pos)
-{
-	struct net_file *f = (struct net_file *)this;
-
-	if (!f->data)
-		return EFI_UNSUPPORTED;
-	*pos = f->pos;
-	return EFI_SUCCESS;
-}
-
-static EFI_STATUS EFIAPI nf_set_position(EFI_FILE_PROTOCOL *this, UINT64 pos)
-{
-	struct net_file *f = (struct net_file *)this;
-
-	if (!f->data && pos != 0)
-		return EFI_UNSUPPORTED; /* §13.5: directories can only be rewound */
-	f->pos = pos == UINT64_MAX ? f->size : pos;
-	return EFI_SUCCESS;
 }
 
 static EFI_STATUS EFIAPI nf_get_info(EFI_FILE_PROTOCOL *this, const EFI_GUID *type, UINTN *size, VOID *buf)
@@ -254,17 +203,7 @@ static EFI_STATUS EFIAPI nf_get_info(EFI_FILE_PROTOCOL *this, const EFI_GUID *ty
 	for (const char *p = f->path; *p; p++)
 		if (*p == '/')
 			name = p + 1;
-	return fill_info(name, f->size, !f->data, size, buf);
-}
-
-static EFI_STATUS EFIAPI nf_set_info(EFI_FILE_PROTOCOL *this, const EFI_GUID *type, UINTN size, VOID *buf)
-{
-	return EFI_WRITE_PROTECTED;
-}
-
-static EFI_STATUS EFIAPI nf_flush(EFI_FILE_PROTOCOL *this)
-{
-	return EFI_SUCCESS;
+	return fill_info(name, f->ro.size, f->ro.dir, size, buf);
 }
 
 /* The Boot Loader Specification's entry directories are directories on the
@@ -286,12 +225,8 @@ static EFI_FILE_PROTOCOL *new_file(struct net_fs *fs, char *path)
 	}
 	f->fs = fs;
 	f->path = path;
-	f->proto = (EFI_FILE_PROTOCOL){
-		.Revision = EFI_FILE_PROTOCOL_REVISION, .Open = nf_open, .Close = nf_close, .Delete = nf_delete,
-		.Read = nf_read, .Write = nf_write, .GetPosition = nf_get_position, .SetPosition = nf_set_position,
-		.GetInfo = nf_get_info, .SetInfo = nf_set_info, .Flush = nf_flush,
-	};
-	return &f->proto;
+	ro_file_init(&f->ro, nf_open, nf_close, nf_read, nf_get_info);
+	return &f->ro.proto;
 }
 
 /* entries.list (bad lines named by its path, and the volume lost); without it no entries, said once. */
