@@ -8,6 +8,8 @@
 #     the tests that need it fail by name when it could not be fetched.
 #   build/boot-cache/refind/*_x64.efi: Debian's UEFI file system drivers
 #     (fetch-refind.sh, for test_drivers.py); best effort as the 6.12 kernel.
+#   build/boot-cache/trixie/: systemd 257's stub, addon stub, systemd-boot
+#     and ukify (fetch-trixie.sh), what systemd's own tools make today.
 # An initramfs is rebuilt only when it is missing or older than its inputs.
 # Dependencies (QEMU, OVMF, mtools, ...) come from scripts/deps.sh.
 set -euo pipefail
@@ -42,3 +44,4 @@ else
 fi
 
 "$here/fetch-refind.sh" || echo "prepare: warning: refind's drivers could not be fetched; the driver tests will fail" >&2
+"$here/fetch-trixie.sh" || echo "prepare: warning: trixie's systemd-stub and ukify could not be fetched; the tests comparing with them will fail" >&2
