@@ -57,8 +57,14 @@ const char *efi_status_str(EFI_STATUS s)
 		[13] = "EFI_MEDIA_CHANGED", [14] = "EFI_NOT_FOUND", [15] = "EFI_ACCESS_DENIED",
 		[16] = "EFI_NO_RESPONSE", [17] = "EFI_NO_MAPPING", [18] = "EFI_TIMEOUT",
 		[19] = "EFI_NOT_STARTED", [20] = "EFI_ALREADY_STARTED", [21] = "EFI_ABORTED",
+		[22] = "EFI_ICMP_ERROR", [23] = "EFI_TFTP_ERROR", [24] = "EFI_PROTOCOL_ERROR",
 		[26] = "EFI_SECURITY_VIOLATION", [27] = "EFI_CRC_ERROR", [28] = "EFI_END_OF_MEDIA",
-		[31] = "EFI_END_OF_FILE", [33] = "EFI_COMPROMISED_DATA",
+		[31] = "EFI_END_OF_FILE", [33] = "EFI_COMPROMISED_DATA", [35] = "EFI_HTTP_ERROR",
+	};
+	/* from 100: the network's (UEFI 2.10 §28.1.2), as a network boot meets them */
+	static const char *const net[] = {
+		"EFI_NETWORK_UNREACHABLE", "EFI_HOST_UNREACHABLE", "EFI_PROTOCOL_UNREACHABLE",
+		"EFI_PORT_UNREACHABLE", "EFI_CONNECTION_FIN", "EFI_CONNECTION_RESET", "EFI_CONNECTION_REFUSED",
 	};
 	uint64_t code = s & ~EFI_ERROR_BIT;
 
@@ -66,5 +72,7 @@ const char *efi_status_str(EFI_STATUS s)
 		return "EFI_SUCCESS";
 	if (EFI_ERROR(s) && code < ARRAY_SIZE(errors) && errors[code])
 		return errors[code];
+	if (EFI_ERROR(s) && code - 100 < ARRAY_SIZE(net))
+		return net[code - 100];
 	return EFI_ERROR(s) ? "EFI error" : "EFI warning";
 }

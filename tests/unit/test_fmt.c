@@ -64,3 +64,17 @@ TEST(fmt_status_directive)
 	log_status(LOG_WARNING, EFI_ACCESS_DENIED, "refused (%m), %s", "so it goes");
 	CHECK_LOG("refused (EFI_ACCESS_DENIED), so it goes");
 }
+
+/* The network's codes are named too: "no connection: EFI error" told a new
+ * user nothing (issue 35); unknown codes stay "EFI error". */
+TEST(status_names_network_codes)
+{
+	CHECK_STR(efi_status_str(EFI_CONNECTION_REFUSED), "EFI_CONNECTION_REFUSED");
+	CHECK_STR(efi_status_str(EFI_NETWORK_UNREACHABLE), "EFI_NETWORK_UNREACHABLE");
+	CHECK_STR(efi_status_str(EFI_HTTP_ERROR), "EFI_HTTP_ERROR");
+	CHECK_STR(efi_status_str(EFI_TFTP_ERROR), "EFI_TFTP_ERROR");
+	CHECK_STR(efi_status_str(EFIERR(99)), "EFI error");
+	CHECK_STR(efi_status_str(EFIERR(107)), "EFI error");
+	CHECK_STR(efi_status_str(EFIERR(29)), "EFI error");
+	CHECK_STR(efi_status_str(EFIWARN(106)), "EFI warning");
+}
