@@ -11,6 +11,36 @@
 
 static const char pack_magic[4] = { 'H', 'O', 'P', 'K' };
 
+/* The base relocation blocks (PE/COFF §6.6: u32 page RVA, u32 block size,
+ * u16 entries of type << 12 | offset) with each entry's offset made its
+ * difference from the previous one of the block (modulo 4096), or back:
+ * sorted offsets become small numbers the compressor finds again (the IA-32
+ * loader's 1,400 relocations: 780 bytes less stream). ABSOLUTE entries (type
+ * 0, padding) stay. Only the offsets change, so both directions walk the same
+ * blocks; the walk stops where pe_relocate() would refuse the directory. */
+static void reloc_delta(uint8_t *image, size_t size, const struct pe_info *pe, bool decode)
+{
+	uint8_t *dir = image + pe->reloc_rva;
+
+	if (!range_ok(pe->reloc_rva, pe->reloc_size, size))
+		return;
+	for (uint32_t b = 0, block; b + 8 <= pe->reloc_size; b += block) {
+		uint16_t prev = 0; /* its low 12 bits: the previous offset */
+
+		block = get_le32(dir + b + 4);
+		if (block < 8 || block > pe->reloc_size - b)
+			return;
+		for (uint32_t e = b + 8; e + 2 <= b + block; e += 2) {
+			uint16_t v = get_le16(dir + e), d = (uint16_t)(decode ? v + prev : v - prev);
+
+			if (v >> 12 == 0)
+				continue;
+			prev = decode ? d : v;
+			put_le16(dir + e, (uint16_t)((v & 0xf000) | (d & 0xfff)));
+		}
+	}
+}
+
 /* The image as a firmware lays it out: SizeOfHeaders bytes of headers, each
  * section's initialized bytes at its RVA, zeros elsewhere. */
 static uint8_t *layout(const uint8_t *pe_file, size_t len, const struct pe_info *pe)
@@ -46,8 +76,10 @@ EFI_STATUS pack_build(const uint8_t *pe_file, size_t len, const char *name, pack
 		return log_error_status(EFI_UNSUPPORTED, "%s: SizeOfImage %#x is over %#x", name, pe.size_of_image,
 					PACK_IMAGE_MAX);
 	image = layout(pe_file, len, &pe);
-	if (image)
+	if (image) {
+		reloc_delta(image, pe.size_of_image, &pe, false);
 		x86_filter_encode(image, pe.size_of_image);
+	}
 	cap = pe.size_of_image + pe.size_of_image / 8 + 64; /* more than incompressible bytes take */
 	out = image ? mem_alloc(PACK_HEADER_SIZE + cap) : NULL;
 	block = out ? compress(image, pe.size_of_image, out + PACK_HEADER_SIZE, cap) : 0;
@@ -98,6 +130,7 @@ EFI_STATUS pack_unpack(const uint8_t *payload, size_t len, uint16_t machine, uin
 	err = pe_parse_loaded(image, size, "packed image", ret);
 	if (EFI_ERROR(err))
 		return err;
+	reloc_delta(image, size, ret, true);
 	if (!pe_is_efi_app(ret, machine) || ret->size_of_image != size || ret->entry_point >= size)
 		return log_error_status(EFI_LOAD_ERROR, "packed image: not an EFI application for %#x of %#x bytes",
 					machine, size);

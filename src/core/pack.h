@@ -2,10 +2,12 @@
  * handoffia32.efi are a small unpacker (src/pack/unpack.c) carrying the
  * loader's own PE image, laid out as a firmware loads it (headers and sections
  * at their RVAs, SizeOfImage bytes, the rest zero), its calls and RIP-relative
- * operands made absolute (x86_filter.h), as a raw LZMA stream (lzma.h: fixed
+ * operands made absolute (x86_filter.h) and its base relocations' offsets
+ * differences (pack.c), as a raw LZMA stream (lzma.h: fixed
  * properties, no end marker), behind a 16-byte header, all little-endian:
  *    0  "HOPK"
- *    4  u16 format version, 4 (1 was an LZ4 block, 2 DEFLATE, 3 DEFLATE after the filter)
+ *    4  u16 format version, 5 (1 was an LZ4 block, 2 DEFLATE, 3 DEFLATE after the filter,
+ *       4 LZMA with the relocations as linked)
  *    6  u16 machine (PE_MACHINE_X64 or PE_MACHINE_I386)
  *    8  u32 SizeOfImage: what the stream decompresses to
  *   12  u32 the stream's size, which follows */
@@ -15,7 +17,7 @@
 #include "pe.h"
 
 #define PACK_HEADER_SIZE 16u
-#define PACK_VERSION 4u
+#define PACK_VERSION 5u
 #define PACK_IMAGE_MAX (16u << 20) /* a loader is far below; keeps a damaged header from allocating much */
 
 /*

@@ -11,7 +11,9 @@ void *mem_alloc(size_t size)
 	return p;
 }
 
-void mem_free(void *p)
+/* Not inlined: LTO put this test and firmware call in each of some 200
+ * callers (1.7 KB of x86-64 code, 208 bytes packed). */
+__attribute__((noinline)) void mem_free(void *p)
 {
 	if (p)
 		BS->FreePool(p);

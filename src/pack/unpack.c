@@ -32,17 +32,17 @@ static void say(const char *fmt)
 {
 	CHAR16 buf[160];
 	size_t n = 0;
+	EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *out = systab->ConOut;
 
-	if (!systab->ConOut)
+	if (!out)
 		return;
-	for (const char *p = "handoff: "; *p; p++)
-		buf[n++] = (CHAR16)*p;
+	out->OutputString(out, u"handoff: ");
 	for (; *fmt && n < ARRAY_SIZE(buf) - 3; fmt++)
 		buf[n++] = (CHAR16)(unsigned char)*fmt; /* ASCII */
 	buf[n++] = '\r';
 	buf[n++] = '\n';
 	buf[n] = 0;
-	systab->ConOut->OutputString(systab->ConOut, buf);
+	out->OutputString(out, buf);
 }
 
 void log_printf(enum log_level level, const char *fmt, ...)

@@ -8,8 +8,8 @@ executable, NX compatible, a .sbat section in shim's format (SBAT.md: the
 (tests/harness/paths.py SIZE_BUDGETS, docs/style.md rule 12). The packed
 loaders and stub (docs/design.md "Packed loaders"): the images they carry pass the same
 checks but the budget, and each one's .image section decodes with the
-reference LZMA implementation (Python's lzma, liblzma), its branch filter undone by the
-code here, to exactly its image laid out here."""
+reference LZMA implementation (Python's lzma, liblzma), its branch filter and relocation
+differences undone by the code here, to exactly its image laid out here."""
 import os
 import struct
 import sys
@@ -143,13 +143,37 @@ def x86_unfilter(image):
     return bytes(m)
 
 
+def reloc_undelta(image):
+    """Undo the packer's relocation differences (docs/image-formats.md "Packed loaders"),
+    written here from that description: in each base relocation block, each entry of a
+    type other than 0 held its offset minus the previous such entry's, modulo 4096."""
+    m = bytearray(image)
+    pe = struct.unpack_from("<I", m, 0x3C)[0]
+    opt = pe + 24
+    dirs = opt + (112 if struct.unpack_from("<H", m, opt)[0] == 0x20B else 96)
+    rva, size = struct.unpack_from("<II", m, dirs + 5 * 8)
+    b = 0
+    while b + 8 <= size:
+        block = struct.unpack_from("<I", m, rva + b + 4)[0]
+        if block < 8 or block > size - b:
+            break
+        prev = 0
+        for e in range(rva + b + 8, rva + b + block - 1, 2):
+            v = struct.unpack_from("<H", m, e)[0]
+            if v >> 12:
+                prev = (v + prev) & 0xFFF
+                struct.pack_into("<H", m, e, (v & 0xF000) | prev)
+        b += block
+    return bytes(m)
+
+
 def check_packed(path, payload, want_machine, inner):
     ok = payload is not None and len(payload) >= 16 and payload[:4] == b"HOPK"
     check(f"{path}: an .image section with a packed image", ok)
     if not ok:
         return
     version, machine, size, block = struct.unpack_from("<HHII", payload, 4)
-    check(f"{path}: .image: version 4, the binary's machine", version == 4 and machine == want_machine,
+    check(f"{path}: .image: version 5, the binary's machine", version == 5 and machine == want_machine,
           f"version {version}, machine {machine:#x}")
     try:
         # raw LZMA, lc 3 lp 0 pb 0, no end marker: SizeOfImage bytes. Python's lzma has no
@@ -159,10 +183,10 @@ def check_packed(path, payload, want_machine, inner):
         z = lzma.LZMADecompressor(lzma.FORMAT_RAW, filters=[{"id": lzma.FILTER_LZMA1, "lc": 3, "lp": 0, "pb": 0,
                                                              "dict_size": max(size, 4096)}])
         got = z.decompress(payload[16:16 + block], size)
-        got = x86_unfilter(got) if len(got) == size else "stream of %d bytes" % len(got)
+        got = reloc_undelta(x86_unfilter(got)) if len(got) == size else "stream of %d bytes" % len(got)
     except lzma.LZMAError as e:
         got = repr(e)
-    check(f"{path}: .image decodes (lzma, the branch filter undone) to {inner} laid out", got == memory_layout(inner),
+    check(f"{path}: .image decodes (lzma, the filters undone) to {inner} laid out", got == memory_layout(inner),
           f"{len(got)} bytes" if isinstance(got, bytes) else got)
 
 

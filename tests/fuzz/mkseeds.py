@@ -306,9 +306,10 @@ def x86_filter(image):
 
 
 def packed(image, machine=0x8664, block=None, size=None):
-    """fuzz_pack: a payload (src/core/pack.h) of the memory image @image."""
+    """fuzz_pack: a payload (src/core/pack.h) of the memory image @image, whose relocations
+    (relocated_pe()'s one at offset 8 of its block) read the same as differences."""
     block = raw_lzma(x86_filter(image)) if block is None else block
-    return b"HOPK" + struct.pack("<HHII", 4, machine, len(image) if size is None else size, len(block)) + block
+    return b"HOPK" + struct.pack("<HHII", 5, machine, len(image) if size is None else size, len(block)) + block
 
 
 # fuzz_x86_filter: any bytes; sites in and out of the window, sites inside others' operands, an E8 at the end

@@ -102,6 +102,7 @@ TEST(pack_damaged_payloads_are_refused)
 		uint8_t value;
 	} damage[] = {
 		{ "magic", 0, 'X' }, { "version 1 (LZ4)", 4, 1 }, { "version 2 (no filter)", 4, 2 },
+		{ "version 4 (relocations as linked)", 4, 4 },
 		{ "machine", 6, 0x4c }, { "size 0", 8, 0 }, { "size over the limit", 11, 0x10 },
 		{ "block past the payload", 15, 0x7f }, { "the stream's first block type", PACK_HEADER_SIZE, 0x07 },
 	};
