@@ -5,31 +5,26 @@
 
 TEST(sidecar_specs_are_systemd_stubs)
 {
-	const struct sidecar_spec *c = sidecar_spec(SIDECAR_CREDENTIALS), *g = sidecar_spec(SIDECAR_GLOBAL_CREDENTIALS);
-	const struct sidecar_spec *s = sidecar_spec(SIDECAR_SYSEXT), *x = sidecar_spec(SIDECAR_CONFEXT);
+	static const struct sidecar_spec want[_SIDECAR_MAX] = {
+		{ NULL, ".cred", NULL, ".extra/credentials", 0500, 0400, 12, "Credentials initrd" },
+		{ "\\loader\\credentials", ".cred", NULL, ".extra/global_credentials", 0500, 0400, 12,
+		  "Global credentials initrd" },
+		{ NULL, ".raw", ".confext.raw", ".extra/sysext", 0555, 0444, 13, "System extension initrd" },
+		{ NULL, ".confext.raw", NULL, ".extra/confext", 0555, 0444, 12, "Configuration extension initrd" },
+	};
 
-	CHECK(c->dir == NULL);
-	CHECK_STR(c->target, ".extra/credentials");
-	CHECK_EQ(c->dir_mode, 0500u);
-	CHECK_EQ(c->file_mode, 0400u);
-	CHECK_EQ(c->pcr, 12u);
-	CHECK_STR(c->desc, "Credentials initrd");
-	CHECK_STR(g->dir, "\\loader\\credentials");
-	CHECK_STR(g->target, ".extra/global_credentials");
-	CHECK_EQ(g->dir_mode, 0500u);
-	CHECK_EQ(g->file_mode, 0400u);
-	CHECK_EQ(g->pcr, 12u);
-	CHECK_STR(g->desc, "Global credentials initrd");
-	CHECK(s->dir == NULL);
-	CHECK_STR(s->target, ".extra/sysext");
-	CHECK_EQ(s->dir_mode, 0555u);
-	CHECK_EQ(s->file_mode, 0444u);
-	CHECK_EQ(s->pcr, 13u);
-	CHECK_STR(s->desc, "System extension initrd");
-	CHECK(x->dir == NULL);
-	CHECK_STR(x->target, ".extra/confext");
-	CHECK_EQ(x->pcr, 12u);
-	CHECK_STR(x->desc, "Configuration extension initrd");
+	for (enum sidecar_kind k = 0; k < _SIDECAR_MAX; k++) {
+		const struct sidecar_spec *s = sidecar_spec(k), *w = &want[k];
+
+		CHECK(w->dir ? s->dir && strcmp(s->dir, w->dir) == 0 : s->dir == NULL);
+		CHECK_STR(s->suffix, w->suffix);
+		CHECK(w->exclude ? s->exclude && strcmp(s->exclude, w->exclude) == 0 : s->exclude == NULL);
+		CHECK_STR(s->target, w->target);
+		CHECK_EQ(s->dir_mode, w->dir_mode);
+		CHECK_EQ(s->file_mode, w->file_mode);
+		CHECK_EQ(s->pcr, w->pcr);
+		CHECK_STR(s->desc, w->desc);
+	}
 	CHECK(sidecar_spec(_SIDECAR_MAX) == NULL);
 }
 
