@@ -152,3 +152,17 @@ char *str16_to_8(const CHAR16 *s, size_t max)
 	/* x86 is little-endian: a CHAR16 array is UTF-16LE in memory */
 	return str16le_to_8((const uint8_t *)s, max);
 }
+
+bool str8_has_suffix_ci(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	if (m > n)
+		return false;
+	for (size_t i = 0; i < m; i++) {
+		char a = s[n - m + i], b = suffix[i];
+		if ((a | 0x20) != (b | 0x20) && a != b)
+			return false;
+	}
+	return true;
+}

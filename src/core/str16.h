@@ -63,5 +63,7 @@ char *str16_to_8(const CHAR16 *s, size_t max);
 
 /** strlen16() - CHAR16s before the NUL. */
 size_t strlen16(const CHAR16 *s);
+/** str8_has_suffix_ci() - does @s end in @suffix, ASCII letters in any case? */
+bool str8_has_suffix_ci(const char *s, const char *suffix);
 
 #endif

@@ -90,6 +90,28 @@ EFI_STATUS uki_measure_sections(const struct uki_sections *u, uki_measure_fn mea
 	return err;
 }
 
+/* What systemd-stub 257-258 does with these (man systemd-stub): a device tree
+ * picked by CHID from .hwids among .dtbauto sections, firmware by .hwids'
+ * fwid from .efifw; which one it measures into PCR 11 depends on that choice. */
+static const char *const uki_refused[] = { ".dtbauto", ".hwids", ".efifw" };
+static const char *const uki_ignored[][2] = {
+	{ ".splash", "no splash is shown" },
+	{ ".dtb", "x86 Linux takes no device tree from UEFI" },
+};
+
+EFI_STATUS uki_check_handled(const struct pe_info *pe, const char *name, bool at_boot)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(uki_refused); i++)
+		if (pe_find_section(pe, uki_refused[i]))
+			return log_error_status(EFI_UNSUPPORTED,
+						"%s: UKI has a %s section, which handoff's stub does not handle", name,
+						uki_refused[i]);
+	for (size_t i = 0; at_boot && i < ARRAY_SIZE(uki_ignored); i++)
+		if (pe_find_section(pe, uki_ignored[i][0]))
+			log_info("%s: %s section left alone: %s", name, uki_ignored[i][0], uki_ignored[i][1]);
+	return EFI_SUCCESS;
+}
+
 EFI_STATUS uki_check_kernel(const struct bz_info *bz, const char *name)
 {
 	if (bz->version < BOOT_PROTO(2, 12))
@@ -201,7 +223,9 @@ static EFI_STATUS uki_check_inputs(const struct uki_input *in, struct bz_info *b
 		return log_error_status(EFI_UNSUPPORTED,
 					"%s: not an x86-64 EFI application (machine %#x, subsystem %u)", stub_name,
 					stub->machine, stub->subsystem);
-	err = bz_parse(in->linux_image, in->linux_size, linux_name, bz);
+	err = uki_check_handled(stub, stub_name, /* at_boot= */ false);
+	if (!EFI_ERROR(err))
+		err = bz_parse(in->linux_image, in->linux_size, linux_name, bz);
 	if (EFI_ERROR(err))
 		return err;
 	err = uki_check_kernel(bz, linux_name);

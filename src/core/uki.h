@@ -83,6 +83,18 @@ EFI_STATUS uki_measure_sections(const struct uki_sections *u, uki_measure_fn mea
 bool uki_stub_is_handoff(const struct uki_sections *u);
 
 /**
+ * uki_check_handled() - refuse a UKI (or a stub for one, @pe) with a section
+ * that systemd-stub acts on and handoff's stub cannot: .dtbauto and .hwids
+ * (a device tree chosen by the machine's hardware IDs) and .efifw (firmware
+ * chosen by them), each by name. @at_boot: also say, at info level, which
+ * sections the stub knows and leaves alone (.splash: no splash is shown;
+ * .dtb: x86 Linux takes no device tree from UEFI), measured into PCR 11 all
+ * the same. .profile is not judged here.
+ * Return: EFI_SUCCESS, or EFI_UNSUPPORTED (logged).
+ */
+EFI_STATUS uki_check_handled(const struct pe_info *pe, const char *name, bool at_boot);
+
+/**
  * uki_check_kernel() - can handoff's stub start this bzImage? It needs the
  * 64-bit entry (boot protocol >= 2.12 with XLF_KERNEL_64 in xloadflags), which
  * both the legacy 64-bit path and the 64-bit handover entry require.

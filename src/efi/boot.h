@@ -37,6 +37,14 @@ struct kernel_region {
 	uint64_t kernel_addr;
 };
 
+/* One more EV_IPL event, made by boot_verify() after the command line's. */
+struct boot_measure {
+	uint32_t pcr;
+	const char *desc;
+	const void *data;
+	size_t size;
+};
+
 struct boot_job {
 	const char *title;          /* entry title, for messages */
 	const char *kernel_path;    /* on the entry's volume */
@@ -51,6 +59,8 @@ struct boot_job {
 	bool cmdline_outside;       /* @cmdline is not the image's own: measured into PCR 12 (trust.h) */
 	const char *cmdline_addons; /* the end of @cmdline that UKI addons added: PCR 12 after it (stub) */
 	const char *cmdline_smbios; /* the end of @cmdline from SMBIOS: PCR 12 after the addons' (stub) */
+	const struct boot_measure *measure_after; /* stub: the /.extra archives of companion files, after the lines */
+	size_t n_measure_after;
 	struct initrd_set *initrds; /* may have n == 0 */
 	struct boot_plan plan;      /* plan_boot() */
 };

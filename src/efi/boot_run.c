@@ -2,7 +2,8 @@
  * the command line's forms (cmdline_forms_make(), the one place a line is
  * refused or becomes what is measured and handed over), verify and measure
  * PCR 4 (src/efi/verify.c), measure the command line (PCR 12) only once the
- * image is accepted (and a UKI's addons' and SMBIOS lines after it), then
+ * image is accepted (and a UKI's addons' and SMBIOS lines and companion
+ * files' archives after it), then
  * the scheme. A measurement that cannot be made stops the boot (src/efi/tpm.c). */
 #include "boot.h"
 #include "measure.h"
@@ -42,6 +43,11 @@ EFI_STATUS boot_verify(struct boot_job *job, EFI_HANDLE *ret_child)
 		err = measure_extra(job->cmdline_addons);
 	if (!EFI_ERROR(err))
 		err = measure_extra(job->cmdline_smbios);
+	for (size_t i = 0; i < job->n_measure_after && !EFI_ERROR(err); i++) {
+		const struct boot_measure *m = &job->measure_after[i];
+
+		err = tpm_measure_ipl_ascii(m->pcr, m->desc, m->data, m->size);
+	}
 	if (EFI_ERROR(err) && *ret_child)
 		BS->UnloadImage(*ret_child);
 	return err;

@@ -2,6 +2,7 @@
  * UTF-8 with '/' or '\' and are converted at the firmware boundary. */
 #include "firmware.h"
 #include "core/array.h"
+#include "core/str16.h"
 
 #define READ_CHUNK (64u << 20) /* some firmware mishandles huge single reads */
 #define DIR_INFO_SIZE (sizeof(EFI_FILE_INFO) + 512 * sizeof(CHAR16))
@@ -169,19 +170,6 @@ EFI_STATUS file_read_all(EFI_FILE_PROTOCOL *root, const char *path, uint64_t max
 	return EFI_SUCCESS;
 }
 
-static bool has_suffix_ci(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	if (m > n)
-		return false;
-	for (size_t i = 0; i < m; i++) {
-		char a = s[n - m + i], b = suffix[i];
-		if ((a | 0x20) != (b | 0x20) && a != b)
-			return false;
-	}
-	return true;
-}
 
 EFI_STATUS file_list_dir(EFI_FILE_PROTOCOL *root, const char *dir_path, const char *suffix,
 			 char ***ret_names, size_t *ret_n)
@@ -209,7 +197,7 @@ EFI_STATUS file_list_dir(EFI_FILE_PROTOCOL *root, const char *dir_path, const ch
 		if (!(info->Attribute & EFI_FILE_DIRECTORY) != !!suffix)
 			continue;
 		name = str16_to_8(info->FileName, 512);
-		if (!name || (suffix ? !has_suffix_ci(name, suffix) : name[0] == '.')) {
+		if (!name || (suffix ? !str8_has_suffix_ci(name, suffix) : name[0] == '.')) {
 			mem_free(name);
 			continue;
 		}

@@ -3,7 +3,9 @@
  * src/boot/efi/stub.c, docs/design.md "Signed PCR policies"):
  * - Boot Loader Interface variables: StubInfo; StubPcrKernelImage once the
  *   sections are in PCR 11 (systemd-pcrphase extends the boot phases only when
- *   it is set), StubPcrKernelParameters when PCR 12 gets a command line; the
+ *   it is set), StubPcrKernelParameters when PCR 12 gets a command line or
+ *   credentials, StubPcrInitRDSysExts and StubPcrInitRDConfExts when the
+ *   extension archives are measured (src/efi/uki_sidecars.c); the
  *   image's origin where no loader set it (bli_publish_origin());
  * - .pcrsig and .pcrpkey as /.extra/tpm2-pcr-signature.json and
  *   /.extra/tpm2-pcr-public-key.pem, each in a cpio archive after the initrds
@@ -23,7 +25,7 @@ static void set_pcr_var(const CHAR16 *name, uint32_t pcr)
 	loader_var_set_str(name, s);
 }
 
-void stub_export_variables(const EFI_LOADED_IMAGE_PROTOCOL *li, bool pcr11, bool pcr12)
+void stub_export_variables(const EFI_LOADED_IMAGE_PROTOCOL *li, bool pcr11, bool pcr12, const struct stub_extras *x)
 {
 	bli_publish_origin(li, /* keep= */ true);
 	loader_var_set_str(u"StubInfo", "handoff-stub " HANDOFF_VERSION);
@@ -31,6 +33,10 @@ void stub_export_variables(const EFI_LOADED_IMAGE_PROTOCOL *li, bool pcr11, bool
 		set_pcr_var(u"StubPcrKernelImage", TPM_PCR_KERNEL_BOOT);
 	if (pcr12)
 		set_pcr_var(u"StubPcrKernelParameters", TPM_PCR_KERNEL_CONFIG);
+	if (pcr11 && x->buf[SIDECAR_SYSEXT])
+		set_pcr_var(u"StubPcrInitRDSysExts", SIDECAR_PCR_SYSEXTS);
+	if (pcr11 && x->buf[SIDECAR_CONFEXT])
+		set_pcr_var(u"StubPcrInitRDConfExts", TPM_PCR_KERNEL_CONFIG);
 }
 
 static const struct {
@@ -49,10 +55,13 @@ EFI_STATUS stub_add_extras(struct initrd_set *set, const struct stub_sections *s
 
 		if (!b->data || b->size == 0)
 			continue;
-		err = cpio_one_file(".extra", extra_files[i].name, b->data, b->size, CPIO_DIR_MODE, CPIO_FILE_MODE,
-				    &x->buf[i], &x->size[i]);
+		uint8_t **buf = &x->buf[_SIDECAR_MAX + i];
+		size_t *size = &x->size[_SIDECAR_MAX + i];
+
+		err = cpio_one_file(".extra", extra_files[i].name, b->data, b->size, CPIO_DIR_MODE, CPIO_FILE_MODE, buf,
+				    size);
 		if (!EFI_ERROR(err))
-			err = initrd_set_add_data(set, extra_files[i].name, x->buf[i], x->size[i]);
+			err = initrd_set_add_data(set, extra_files[i].name, *buf, *size);
 		if (EFI_ERROR(err))
 			return err;
 	}
@@ -61,7 +70,7 @@ EFI_STATUS stub_add_extras(struct initrd_set *set, const struct stub_sections *s
 
 void stub_extras_free(struct stub_extras *x)
 {
-	for (size_t i = 0; i < STUB_N_EXTRAS; i++)
+	for (size_t i = 0; i < ARRAY_SIZE(x->buf); i++)
 		mem_free(x->buf[i]);
 	*x = (struct stub_extras){ 0 };
 }

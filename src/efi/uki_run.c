@@ -217,15 +217,22 @@ EFI_STATUS uki_run(const EFI_LOADED_IMAGE_PROTOCOL *li, const EFI_DEVICE_PATH_PR
 	job.cmdline_outside = !s.wrapped && cmdline_stub_takes_load_options(li->LoadOptions, li->LoadOptionsSize,
 									     s.has_cmdline, secure_boot);
 	err = gather_initrds(&initrds, &s, li, cmdline, secure_boot, &o);
+	if (!EFI_ERROR(err) && !s.wrapped) /* credentials and extensions, as systemd-stub */
+		err = stub_add_sidecars(&initrds, li, &extras);
 	if (!EFI_ERROR(err))
 		err = stub_add_extras(&initrds, &s, &extras);
+	job.measure_after = extras.measure;
+	job.n_measure_after = extras.n_measure;
 	if (!EFI_ERROR(err))
 		err = plan_kernel(&job, &s, &sb, layout);
 	if (EFI_ERROR(err))
 		return err;
 	if (!s.wrapped) /* a UKI: what systemd-stub tells the system */
 		stub_export_variables(li, tpm_present(),
-				      tpm_present() && (job.plan.trust.measure_pcr12 || *addons || smbios));
+				      tpm_present() && (job.plan.trust.measure_pcr12 || *addons || smbios ||
+							extras.buf[SIDECAR_CREDENTIALS] ||
+							extras.buf[SIDECAR_GLOBAL_CREDENTIALS]),
+				      &extras);
 	log_info("stub: booting the embedded kernel by %s (%zu initrd, %llu KiB)", scheme_name(job.plan.scheme),
 		 initrds.n, (unsigned long long)(initrds.total_size >> 10));
 	return boot_embedded(&job, &sb);

@@ -4,6 +4,7 @@
 #define EFI_UKI_RUN_H
 
 #include "boot.h"
+#include "core/sidecar.h"
 #include "core/uki.h"
 
 struct blob {
@@ -46,6 +47,8 @@ EFI_STATUS stub_find_sections(const EFI_LOADED_IMAGE_PROTOCOL *li, enum pe_layou
  */
 EFI_STATUS stub_measure_sections(const struct stub_sections *s);
 
+struct stub_extras;
+
 /* addons.c */
 /**
  * stub_load_addons() - the command line the UKI's addons add (src/core/addon.h):
@@ -60,16 +63,21 @@ EFI_STATUS stub_load_addons(const EFI_LOADED_IMAGE_PROTOCOL *li, const struct st
 /**
  * stub_export_variables() - the Boot Loader Interface variables systemd-stub
  * sets: StubInfo, LoaderImageIdentifier & co. where no loader set them, and
- * StubPcrKernelImage (@pcr11: the sections were measured) and
- * StubPcrKernelParameters (@pcr12: a command line is measured into PCR 12).
+ * StubPcrKernelImage (@pcr11: the sections were measured),
+ * StubPcrKernelParameters (@pcr12: a command line or credentials are measured
+ * into PCR 12), StubPcrInitRDSysExts and StubPcrInitRDConfExts (@x has
+ * archives of them and @pcr11: a TPM measures them).
  */
-void stub_export_variables(const EFI_LOADED_IMAGE_PROTOCOL *li, bool pcr11, bool pcr12);
+void stub_export_variables(const EFI_LOADED_IMAGE_PROTOCOL *li, bool pcr11, bool pcr12, const struct stub_extras *x);
 
 #define STUB_N_EXTRAS 2
-/* The cpio archives of .pcrsig and .pcrpkey, owned until the boot is over. */
+/* The /.extra cpio archives: the companion files' (by enum sidecar_kind),
+ * then .pcrsig's and .pcrpkey's; owned until the boot is over. */
 struct stub_extras {
-	uint8_t *buf[STUB_N_EXTRAS];
-	size_t size[STUB_N_EXTRAS];
+	uint8_t *buf[_SIDECAR_MAX + STUB_N_EXTRAS];
+	size_t size[_SIDECAR_MAX + STUB_N_EXTRAS];
+	struct boot_measure measure[_SIDECAR_MAX]; /* the companion archives, for boot_verify() */
+	size_t n_measure;
 };
 /**
  * stub_add_extras() - .pcrsig and .pcrpkey (when present) as
@@ -78,6 +86,15 @@ struct stub_extras {
  * Return: EFI_SUCCESS, or why not (logged): not booted.
  */
 EFI_STATUS stub_add_extras(struct initrd_set *set, const struct stub_sections *s, struct stub_extras *x);
+/* uki_sidecars.c */
+/**
+ * stub_add_sidecars() - the UKI's companion files (src/core/sidecar.h), one
+ * cpio archive per kind that has any, appended to @set in systemd-stub's
+ * order and listed in @x->measure for PCR 12 and 13.
+ * Return: EFI_SUCCESS (a directory that cannot be read is said and skipped),
+ * or why not (logged): not booted.
+ */
+EFI_STATUS stub_add_sidecars(struct initrd_set *set, const EFI_LOADED_IMAGE_PROTOCOL *li, struct stub_extras *x);
 void stub_extras_free(struct stub_extras *x);
 
 #endif

@@ -47,6 +47,8 @@ EFI_STATUS stub_find_sections(const EFI_LOADED_IMAGE_PROTOCOL *li, enum pe_layou
 		err = uki_parse(&pe, li->ImageBase, li->ImageSize, layout, "stub", &u);
 		if (err == EFI_NOT_FOUND)
 			return log_error_status(err, "stub: no .linux section: not a unified kernel image");
+		if (!EFI_ERROR(err))
+			err = uki_check_handled(&pe, "stub", /* at_boot= */ true);
 		s.linux = blob_of(&u.s[UKI_LINUX]);
 		s.initrd = blob_of(&u.s[UKI_INITRD]);
 		s.ucode = blob_of(&u.s[UKI_UCODE]);

@@ -67,6 +67,8 @@ static EFI_STATUS inspect_uki(const uint8_t *buf, size_t len, const char *name, 
 	err = uki_parse(&r->img.pe, buf, len, PE_LAYOUT_FILE, name, &u);
 	if (err == EFI_NOT_FOUND)
 		return EFI_SUCCESS;
+	if (!EFI_ERROR(err) && uki_stub_is_handoff(&u)) /* what the stub and `handoff uki` say of it */
+		err = uki_check_handled(&r->img.pe, name, /* at_boot= */ false);
 	if (EFI_ERROR(err))
 		return err;
 	r->format = INSPECT_UKI;

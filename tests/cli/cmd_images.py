@@ -5,6 +5,7 @@ import os
 import struct
 
 from harness.paths import ROOT
+from harness.tool import add_section
 from common import CORPUS, INITRD, KERNEL, Tmp, fails, h, need, ok, read_pe, sha256, test, tree_state
 
 
@@ -115,3 +116,26 @@ def uki_microcode_section_listed_by_inspect():
         with open(gz, "wb") as f:
             f.write(b"\x1f\x8b\x08\0" + bytes(16))
         fails(h("uki", "--linux", KERNEL, "--microcode", gz, "-o", out), 1, "microcode: not an uncompressed cpio")
+
+
+
+@test
+def uki_sections_handoffs_stub_does_not_handle_refused_by_name():
+    """.dtbauto, .hwids and .efifw (systemd-stub picks a device tree or
+    firmware by the machine's hardware IDs): `handoff uki` refuses a stub
+    carrying one, and `inspect` a UKI of handoff's stub carrying one, each
+    naming the section in the same words; a systemd-stub UKI with one is
+    inspected as before (systemd-stub handles it)."""
+    need(STUB)
+    with Tmp() as tmp:
+        for name in (".dtbauto", ".hwids", ".efifw"):
+            said = "UKI has a %s section, which handoff's stub does not handle" % name
+            stub = add_section(STUB, os.path.join(tmp, "stub.efi"), name, b"x" * 16, tmp)
+            out = os.path.join(tmp, "u.efi")
+            fails(h("uki", "--stub", stub, "--linux", KERNEL, "-o", out), 1, said)
+            assert not os.path.exists(out), "uki wrote an output"
+            good = os.path.join(tmp, "good.efi")
+            ok(h("uki", "--linux", KERNEL, "-o", good))
+            ok(h("inspect", good))
+            bad = add_section(good, os.path.join(tmp, "bad.efi"), name, b"x" * 16, tmp)
+            fails(h("inspect", bad), 1, said)

@@ -104,7 +104,7 @@ bp_sb=$(dd if=/sys/kernel/boot_params/data bs=1 skip=492 count=1 2>/dev/null | o
 # firmware's event log (on a line of its own, base64) so the host can replay it.
 tpm=
 if [ -d /sys/class/tpm/tpm0/pcr-sha256 ]; then
-    for i in 4 9 11 12; do tpm="$tpm\"$i\":\"$(cat /sys/class/tpm/tpm0/pcr-sha256/$i)\","; done
+    for i in 4 9 11 12 13; do tpm="$tpm\"$i\":\"$(cat /sys/class/tpm/tpm0/pcr-sha256/$i)\","; done
     tpm=",\"pcr_sha256\":{${tpm%,}}"
 fi
 # Every Boot Loader Interface variable, raw (hex, attributes stripped), so the
@@ -121,9 +121,15 @@ bp_loader=$(dd if=/sys/kernel/boot_params/data bs=1 skip=528 count=1 2>/dev/null
 bp_efisig=$(dd if=/sys/kernel/boot_params/data bs=1 skip=448 count=4 2>/dev/null | tr -dc 'A-Z0-9')
 extra_sha=$(sha256sum /extra.bin 2>/dev/null | cut -d' ' -f1)
 # Files a stub appended to the initrd in /.extra (systemd-stub: the UKI's
-# .pcrsig and .pcrpkey), by name: SHA-256 and octal mode.
+# .pcrsig and .pcrpkey; credentials and extensions in its subdirectories), by
+# path under /.extra: SHA-256 and octal mode; each subdirectory ("name/") by mode.
 dotextra=
-for f in /.extra/*; do
+for d in /.extra/*/; do
+    [ -d "$d" ] || continue
+    d=${d%/}
+    dotextra="$dotextra${dotextra:+,}\"${d#/.extra/}/\":{\"mode\":\"$(stat -c %a "$d")\"}"
+done
+for f in /.extra/* /.extra/*/*; do
     [ -f "$f" ] || continue
     h=$(sha256sum "$f" | cut -d' ' -f1)
     dotextra="$dotextra${dotextra:+,}\"${f#/.extra/}\":{\"sha256\":\"$h\",\"mode\":\"$(stat -c %a "$f")\"}"

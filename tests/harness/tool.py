@@ -3,6 +3,7 @@ boots. A failure is the tool's (it is under test too): AssertionError with
 what it said."""
 import os
 import subprocess
+import struct
 
 from . import paths
 
@@ -43,4 +44,20 @@ def addon(out, cmdline, sign=None, extra=()):
     if sign:
         args += ["--sign-key", sign[0], "--sign-cert", sign[1]]
     handoff(*args, *extra)
+    return out
+
+
+def add_section(src, out, name, data, tmp):
+    """@src (a PE image) with one more section @name holding @data, placed
+    after its last one (objcopy), written to @out. Returns @out."""
+    img = open(src, "rb").read()
+    pe = struct.unpack_from("<I", img, 0x3C)[0]
+    base = struct.unpack_from("<Q", img, pe + 24 + 24)[0]       # PE32+ ImageBase
+    size_of_image = struct.unpack_from("<I", img, pe + 24 + 56)[0]
+    blob = os.path.join(tmp, name.strip(".") + ".bin")
+    with open(blob, "wb") as f:
+        f.write(data)
+    subprocess.run(["objcopy", "--add-section", f"{name}={blob}", "--change-section-vma",
+                    f"{name}={base + size_of_image:#x}", "--set-section-flags", f"{name}=data,readonly", src, out],
+                   check=True)
     return out

@@ -66,3 +66,45 @@ TEST(cpio_one_file_refuses_4gib)
 		CHECK(a == NULL);
 	}
 }
+
+/* cpio_archive(): systemd-stub's pack_cpio() for two credentials: ".extra"
+ * 0555 (a leading directory, as mkdir -p), ".extra/credentials" 0500, the
+ * files 0400 in the order given, inodes counted on from 1, then the trailer. */
+static const char expected_creds[] =
+	"070701" "00000001" "0000416d" "00000000" "00000000" "00000001" "00000000" "00000000"
+	"00000000" "00000000" "00000000" "00000000" "00000007" "00000000" ".extra\0\0\0\0"
+	"070701" "00000002" "00004140" "00000000" "00000000" "00000001" "00000000" "00000000"
+	"00000000" "00000000" "00000000" "00000000" "00000013" "00000000" ".extra/credentials\0\0\0\0"
+	"070701" "00000003" "00008100" "00000000" "00000000" "00000001" "00000000" "00000001"
+	"00000000" "00000000" "00000000" "00000000" "0000001a" "00000000" ".extra/credentials/a.cred\0" "A\0\0\0"
+	"070701" "00000004" "00008100" "00000000" "00000000" "00000001" "00000000" "00000000"
+	"00000000" "00000000" "00000000" "00000000" "0000001a" "00000000" ".extra/credentials/b.cred\0"
+	"070701" "00000000" "00000000" "00000000" "00000000" "00000001" "00000000" "00000000"
+	"00000000" "00000000" "00000000" "00000000" "0000000B" "00000000" "TRAILER!!!\0\0\0";
+
+TEST(cpio_archive_is_systemd_stubs_pack_cpio)
+{
+	const struct cpio_file files[] = { { "a.cred", "A", 1 }, { "b.cred", "", 0 } };
+	uint8_t *a = NULL;
+	size_t n = 0;
+
+	CHECK_EQ(cpio_archive(".extra/credentials", 0500, 0400, files, 2, &a, &n), EFI_SUCCESS);
+	CHECK_EQ(n, sizeof(expected_creds));
+	CHECK_EQ(n, 652u);
+	if (a && n == sizeof(expected_creds))
+		CHECK_MEM(a, expected_creds, n);
+	free(a);
+}
+
+TEST(cpio_archive_refuses_a_4gib_file_by_name)
+{
+	const struct cpio_file files[] = { { "a.raw", "x", 1 }, { "big.raw", "x", (size_t)UINT32_MAX + 1 } };
+	uint8_t *a = NULL;
+	size_t n = 0;
+
+	if (sizeof(size_t) > 4) {
+		CHECK_EQ(cpio_archive(".extra/sysext", 0555, 0444, files, 2, &a, &n), EFI_BAD_BUFFER_SIZE);
+		CHECK_LOG("cpio .extra/sysext/big.raw: 4294967296 bytes do not fit");
+		CHECK(a == NULL);
+	}
+}

@@ -296,3 +296,47 @@ TEST(uki_stub_is_handoff_by_its_sbat_line)
 	CHECK(!sbat_is_handoff("sbat,1,x\n xhandoff,1\n"));
 	CHECK(sbat_is_handoff("sbat,1,x\nhandoff,1"));
 }
+
+/* uki_check_handled(): the sections systemd-stub acts on by the machine's
+ * hardware IDs are refused by name, wherever they are; .splash and .dtb are
+ * said to be left alone at boot only; the rest passes. */
+static struct pe_info *pe_named(const char *const *names, size_t n)
+{
+	static struct pe_info pe;
+
+	memset(&pe, 0, sizeof(pe));
+	for (size_t i = 0; i < n; i++)
+		memcpy(pe.sections[i].name, names[i], strlen(names[i]) + 1);
+	pe.n_sections = (uint32_t)n;
+	return &pe;
+}
+
+TEST(uki_check_handled_refuses_by_name)
+{
+	const char *const ok[] = { ".text", ".osrel", ".cmdline", ".linux", ".initrd", ".pcrsig", ".profile" };
+	const char *const refused[] = { ".dtbauto", ".hwids", ".efifw" };
+
+	CHECK_EQ(uki_check_handled(pe_named(ok, ARRAY_SIZE(ok)), "u.efi", true), EFI_SUCCESS);
+	CHECK(!test_log_contains("left alone"));
+	for (size_t i = 0; i < ARRAY_SIZE(refused); i++) {
+		const char *const names[] = { ".text", ".linux", ".profile", refused[i] };
+		char want[128];
+
+		snprintf(want, sizeof(want), "u.efi: UKI has a %s section, which handoff's stub does not handle",
+			 refused[i]);
+		test_log_reset();
+		CHECK_EQ(uki_check_handled(pe_named(names, 4), "u.efi", false), EFI_UNSUPPORTED);
+		CHECK_LOG(want);
+	}
+}
+
+TEST(uki_check_handled_says_what_it_leaves_alone)
+{
+	const char *const names[] = { ".linux", ".splash", ".dtb" };
+
+	CHECK_EQ(uki_check_handled(pe_named(names, 3), "stub", false), EFI_SUCCESS);
+	CHECK(!test_log_contains("left alone"));
+	CHECK_EQ(uki_check_handled(pe_named(names, 3), "stub", true), EFI_SUCCESS);
+	CHECK_LOG("stub: .splash section left alone: no splash is shown");
+	CHECK_LOG("stub: .dtb section left alone: x86 Linux takes no device tree from UEFI");
+}
