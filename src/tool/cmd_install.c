@@ -55,10 +55,12 @@ static const char help[] =
 	"                       default here), loader/loader.conf and loader/entries.list,\n"
 	"                       which entry add/remove keep current; needs --esp. Beside\n"
 	"                       DIR, examples for nginx and dnsmasq: DIR.nginx.conf and\n"
-	"                       DIR.dnsmasq.conf (written when missing or when these give:)\n"
+	"                       DIR.dnsmasq.conf, written when missing, and anew when\n"
+	"                       one of these two is given:\n"
 	"  --server ADDR        the server's IPv4 address the machines reach (default\n"
 	"                       192.168.10.1)\n"
-	"  --dhcp-range FIRST,LAST  the addresses dnsmasq hands out (default .100 to .200\n"
+	"  --dhcp-range FIRST,LAST\n"
+	"                       the addresses dnsmasq hands out (default .100 to .200\n"
 	"                       of the server's /24)\n";
 
 /* What one firmware word size gets (UEFI 2.10 §3.5.1.1 names the fallbacks). */
