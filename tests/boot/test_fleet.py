@@ -24,6 +24,7 @@ from harness import case, net, netns, qemu, tool
 from harness.paths import INITRD, KERNEL, LOADER, LOADER32, TOOL, root_path
 
 TIMEOUT = 420           # three TCG guests on two cores
+NO_BOOT = r'BdsDxe: loading Boot[0-9A-F]{4} "EFI Internal Shell"'  # every network boot option failed
 SERVER = "10.35.0.1"    # inside the test's own namespace only
 RANGE = "10.35.0.100,10.35.0.200"
 OPTIONS = "console=ttyS0 handoff.marker=fleet panic=-1"
@@ -60,7 +61,7 @@ def boot_all(ns, test, wd):
         case.set_test(test, wd)  # this thread's runs go to the test's directory
         fw = net.FW_NO_IPV6 + (net.FW_NO_PXE if how == "http" else [])
         smbios = ["-smbios", "type=11,value=io.systemd.boot.kernel-cmdline-extra=handoff.machine=" + name]
-        return qemu.run_qemu(None, TIMEOUT, ia32=ia32, name=name, prefix=ns.exec_prefix(),
+        return qemu.run_qemu(None, TIMEOUT, ia32=ia32, name=name, prefix=ns.exec_prefix(), stop_on=NO_BOOT,
                              net=fw + ns.tap_args(i, mac), extra_args=smbios)
     with concurrent.futures.ThreadPoolExecutor(len(MACHINES)) as pool:
         return list(pool.map(boot, range(len(MACHINES))))
