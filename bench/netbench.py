@@ -13,7 +13,9 @@ GRUB is `grub-mkimage -O x86_64-efi` with http, net, efinet (net_bootp), linux,
 boot and the video modules, its commands built in (-c), and boots by its own
 `linux` (the EFI handover protocol in Debian's GRUB 2.06). Marks as bench.py:
 t0 OVMF's "BdsDxe: loading Boot####", t1 "Linux version", t2 BENCH-INIT.
-Rounds interleave the two loaders and the sizes, shuffled. Writes
+Rounds interleave the two loaders and the sizes, shuffled. Each boot also
+records the server's side: the requests it answered and the body bytes it
+sent (httpserve.py's log), what a fleet's server pays per machine. Writes
 DIR/netbench.json and DIR/netbench.md, and puts that section into --doc
 between <!-- netbench --> markers (bench/report.py keeps it).
 """
@@ -72,7 +74,9 @@ def summarize(boots, sizes):
                          "t1_median_s": bench.rnd(bench.median([b["t1_s"] for b in ok])),
                          "t2_median_s": bench.rnd(bench.median([b["t2_s"] for b in ok])),
                          "t2_min_s": bench.rnd(min([b["t2_s"] for b in ok])) if ok else None,
-                         "t2_ratio_vs_grub": bench.rnd(bench.median(ratios), 3)})
+                         "t2_ratio_vs_grub": bench.rnd(bench.median(ratios), 3),
+                         "requests_median": bench.median([b["requests"] for b in ok]),
+                         "bytes_median": bench.median([b["bytes"] for b in ok])})
     return rows
 
 
@@ -82,14 +86,18 @@ def render(res):
            "the kernel and the %s MiB initrds fetched over HTTP (QEMU user network, "
            "tests/helpers/httpserve.py). t1/t2 as above (s after the firmware starts the HTTP boot option, "
            "which includes fetching the loader: handoff.efi %d B, GRUB %d B); ratio: t2 against GRUB's, "
-           "paired per round." % (res["config"]["rounds"], res["config"]["started"],
+           "paired per round; requests and MiB: what the server answered and sent per boot (medians), "
+           "the firmware's fetch of the loader included." % (res["config"]["rounds"], res["config"]["started"],
                                   "/".join(map(str, res["config"]["sizes_mib"])), res["sizes"]["handoff.efi"],
                                   res["sizes"]["grub-http.efi"]), "",
-           "| initrd | loader | runs | t1 median | t2 median | t2 best | t2 vs GRUB |", "|---|---|---|---|---|---|---|"]
+           "| initrd | loader | runs | t1 median | t2 median | t2 best | t2 vs GRUB | requests | MiB sent |",
+           "|---|---|---|---|---|---|---|---|---|"]
     for r in res["records"]:
-        out.append("| %d MiB | %s | %d | %s | %s | %s | %s |"
+        out.append("| %d MiB | %s | %d | %s | %s | %s | %s | %s | %s |"
                    % (r["initrd_mib"], r["loader"], r["runs"], fmt(r["t1_median_s"]), fmt(r["t2_median_s"]),
-                      fmt(r["t2_min_s"]), "–" if r["t2_ratio_vs_grub"] is None else "%.2f×" % r["t2_ratio_vs_grub"]))
+                      fmt(r["t2_min_s"]), "–" if r["t2_ratio_vs_grub"] is None else "%.2f×" % r["t2_ratio_vs_grub"],
+                      "–" if r.get("requests_median") is None else "%g" % r["requests_median"],
+                      "–" if r.get("bytes_median") is None else "%.1f" % (r["bytes_median"] / 2**20)))
     failed = [b for b in res["boots"] if "error" in b]
     if failed:
         out += ["", "Failed boots: " + "; ".join("%s %d MiB round %d: %s" % (b["loader"], b["initrd_mib"],
@@ -146,19 +154,24 @@ def main(argv):
         rng.shuffle(pairs)
         for l, mib in pairs:
             load = bench.loadavg()
+            seen = len(servers[(l, mib)].requests())
             res = qemu.run_qemu(None, bench.BOOT_TIMEOUT, memory=bench.MEMORY_MIB, name="r%d-%d-%s" % (rd, mib, l),
                                 stop_on=r"BENCH-DONE", net=net.http_args(servers[(l, mib)]))
             t0, t1, t2, _, _ = bench.parse_boot(res)
+            answered = [r for r in servers[(l, mib)].requests()[seen:] if r.get("method")]
             rec = {"loader": l, "initrd_mib": mib, "round": rd, "loadavg_before": load,
-                   "log": os.path.relpath(res.log_path, ROOT)}
+                   "log": os.path.relpath(res.log_path, ROOT), "requests": len(answered),
+                   "bytes": sum(r.get("sent") or 0 for r in answered)}
             if None in (t0, t1, t2):
                 rec["error"] = "no t0/t1/t2 (%s)" % ("timeout" if res.timed_out else "exit %s" % res.exit_code)
             else:
                 rec.update(t1_s=round(t1 - t0, 4), t2_s=round(t2 - t0, 4))
             boots.append(rec)
             bench.log("netbench round %d %4d MiB %-13s %s" % (rd, mib, l, rec.get("error") or
-                                                              "t1-t0 %.3f s  t2-t0 %.3f s  load %.1f"
-                                                              % (rec["t1_s"], rec["t2_s"], load or 0)))
+                                                              "t1-t0 %.3f s  t2-t0 %.3f s  load %.1f  "
+                                                              "%d requests %d bytes"
+                                                              % (rec["t1_s"], rec["t2_s"], load or 0,
+                                                                 rec["requests"], rec["bytes"])))
     res = {"config": {"rounds": a.rounds, "sizes_mib": sizes, "cmdline": bench.CMDLINE, "memory_mib": bench.MEMORY_MIB,
                       "grub_modules": GRUB_NET_MODULES,
                       "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(t_start)),

@@ -4,7 +4,8 @@
  * \loader\entries\; with --arch ia32 (or both) the loader for 32-bit
  * firmware as handoffia32.efi and BOOTIA32.EFI. With --netboot, a network
  * boot server's tree: the removable-media paths only (the firmware's DHCP
- * answer names them), loader.conf and loader/entries.list (netlist.c). Files
+ * answer names them), loader.conf and loader/entries.list (netlist.c), and
+ * beside the tree examples for nginx and dnsmasq (netconf.c). Files
  * already right are not touched, so a second run changes nothing. The
  * image is signed when it must be (loader_src.h). */
 #include "entry.h"
@@ -22,7 +23,8 @@
 
 static const char help[] =
 	"Usage: handoff install [--esp DIR] [--arch x64|ia32|both] [--force] [--variables yes|no]\n"
-	"                      [--loader FILE] [--boot DIR] [--netboot]\n\n"
+	"                      [--loader FILE] [--boot DIR]\n"
+	"                      [--netboot [--server ADDR] [--dhcp-range FIRST,LAST]]\n\n"
 	"Install the loader on the EFI system partition mounted (or staged) at DIR:\n"
 	"DIR/EFI/handoff/handoffx64.efi and DIR/EFI/BOOT/BOOTX64.EFI, DIR/loader/loader.conf\n"
 	"and DIR/loader/entries/ when missing, DIR/loader/random-seed (32 random bytes,\n"
@@ -51,7 +53,15 @@ static const char help[] =
 	"  --netboot            DIR is a network boot server's tree (HTTP or TFTP root):\n"
 	"                       EFI/BOOT/BOOTX64.EFI and BOOTIA32.EFI (--arch both is the\n"
 	"                       default here), loader/loader.conf and loader/entries.list,\n"
-	"                       which entry add/remove keep current; needs --esp\n";
+	"                       which entry add/remove keep current; needs --esp. Beside\n"
+	"                       DIR, examples for nginx and dnsmasq: DIR.nginx.conf and\n"
+	"                       DIR.dnsmasq.conf, written when missing, and anew when\n"
+	"                       one of these two is given:\n"
+	"  --server ADDR        the server's IPv4 address the machines reach (default\n"
+	"                       192.168.10.1)\n"
+	"  --dhcp-range FIRST,LAST\n"
+	"                       the addresses dnsmasq hands out (default .100 to .200\n"
+	"                       of the server's /24)\n";
 
 /* What one firmware word size gets (UEFI 2.10 §3.5.1.1 names the fallbacks). */
 struct arch_files {
@@ -78,6 +88,8 @@ struct install_args {
 	bool variables;
 	bool x64, ia32, arch_given;
 	bool netboot;
+	const char *server, *range;
+	struct netconf net;
 };
 
 static int parse_args(int argc, char **argv, struct install_args *a)
@@ -86,7 +98,8 @@ static int parse_args(int argc, char **argv, struct install_args *a)
 		{ "esp", required_argument, NULL, 'e' }, { "force", no_argument, NULL, 'f' },
 		{ "variables", required_argument, NULL, 'V' }, { "loader", required_argument, NULL, 'l' },
 		{ "arch", required_argument, NULL, 'a' }, { "boot", required_argument, NULL, 'b' },
-		{ "netboot", no_argument, NULL, 'n' },
+		{ "netboot", no_argument, NULL, 'n' }, { "server", required_argument, NULL, 's' },
+		{ "dhcp-range", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' }, { 0 },
 	};
 	int c;
@@ -107,6 +120,8 @@ static int parse_args(int argc, char **argv, struct install_args *a)
 			a->arch_given = true;
 			break;
 		case 'n': a->netboot = true; break;
+		case 's': a->server = optarg; break;
+		case 'r': a->range = optarg; break;
 		case 'V':
 			if (strcmp(optarg, "yes") != 0 && strcmp(optarg, "no") != 0)
 				return tool_usage("--variables '%s': expected yes or no", optarg);
@@ -122,6 +137,10 @@ static int parse_args(int argc, char **argv, struct install_args *a)
 		a->ia32 = true; /* a fleet's server serves both kinds of firmware */
 	if (a->netboot && (!a->esp || a->variables))
 		return tool_usage("--netboot: give the server's tree with --esp DIR; no --variables");
+	if (!a->netboot && (a->server || a->range))
+		return tool_usage("--server and --dhcp-range are for --netboot");
+	if (a->netboot)
+		return netconf_parse(a->server, a->range, &a->net);
 	if (a->x64 && a->ia32 && a->loader_opt)
 		return tool_usage("--loader names one image: use it with --arch x64 or --arch ia32");
 	return 0;
@@ -241,11 +260,13 @@ int cmd_install(int argc, char **argv)
 
 	if (r)
 		return r < 0 ? EXIT_OK : r;
-	if (!(esp = esp_locate(a.esp, /* quiet= */ false)))
+	if (!(esp = esp_locate(a.esp, /* quiet= */ false))) {
+		netconf_free(&a.net);
 		return EXIT_FAIL;
+	}
 	a.esp = esp;
 	if (a.variables && !is_dir(efivars_dir())) {
-		free(esp);
+		free(esp); /* not with --netboot: a.net is empty */
 		return tool_fail("--variables yes: %s is missing (not booted with UEFI, or efivarfs not mounted)",
 				 efivars_dir());
 	}
@@ -254,11 +275,13 @@ int cmd_install(int argc, char **argv)
 	    (!a.ia32 || loader_src_load(a.loader_opt, arch_ia32.find, arch_ia32.machine, &ia32) == 0) &&
 	    (!a.x64 || install_files(&a, &arch_x64, &x64) == 0) &&
 	    (!a.ia32 || install_files(&a, &arch_ia32, &ia32) == 0) &&
-	    (a.netboot || (esp_record(esp) == 0 && name_boot_partition(esp, a.boot) == 0 &&
-			   random_seed_install(esp, /* refresh= */ false) == 0)))
+	    (a.netboot ? netconf_write(esp, &a.net) == 0
+		       : (esp_record(esp) == 0 && name_boot_partition(esp, a.boot) == 0 &&
+			  random_seed_install(esp, /* refresh= */ false) == 0)))
 		r = a.variables ? efivar_add_boot_entry(a.esp, variables_arch(&a)->main) : EXIT_OK;
 	loader_src_free(&x64);
 	loader_src_free(&ia32);
+	netconf_free(&a.net);
 	free(esp);
 	return r;
 }

@@ -74,6 +74,24 @@ struct netlist_pins {
 int netlist_update(const char *root, bool create, const struct netlist_pins *pins);
 /** netlist_exists() - @root has loader/entries.list; if not, says --pin needs it. */
 bool netlist_exists(const char *root);
+/* The addresses in the server examples beside a network boot tree (netconf.c). */
+struct netconf {
+	char *server, *first, *last; /* IPv4: the server, the DHCP range */
+	bool given;                  /* --server or --dhcp-range given: rewrite the examples */
+};
+/**
+ * netconf_parse() - @server (NULL: 192.168.10.1) and @range ("FIRST,LAST";
+ * NULL: .100 to .200 of the server's /24) into @ret.
+ * Return: 0, or EXIT_USAGE after a usage error.
+ */
+int netconf_parse(const char *server, const char *range, struct netconf *ret);
+void netconf_free(struct netconf *c);
+/**
+ * netconf_write() - TREE.nginx.conf and TREE.dnsmasq.conf beside @tree (its
+ * real path) when missing, or anew when @c->given and they differ.
+ * Return: 0 or -1 (reason printed).
+ */
+int netconf_write(const char *tree, const struct netconf *c);
 /** efivars_dir() - where EFI variables are (efivarfs, or $HANDOFF_EFIVARS_DIR in tests). */
 const char *efivars_dir(void);
 /** firmware_is_ia32() - efivarfs's neighbour fw_platform_size says 32: the firmware runs IA-32 loaders. */

@@ -126,12 +126,6 @@ def start_swtpm_tcp(run_dir):
 
 
 def stop_swtpm(p):
-    if p.poll() is None:
-        p.terminate()
-        try:
-            p.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait()
+    host.stop(p)
     p.log.close()
     shutil.rmtree(p.tpm_dir, ignore_errors=True)

@@ -22,6 +22,17 @@ def need_file(path, package):
     return path
 
 
+def stop(p, timeout=5):
+    """End the child process @p: SIGTERM, then SIGKILL after @timeout s."""
+    if p.poll() is None:
+        p.terminate()
+        try:
+            p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+
+
 def run(cmd, env=None):
     """Run @cmd; HarnessError with its last words when it fails."""
     p = subprocess.run(cmd, env=env, capture_output=True, text=True)

@@ -145,7 +145,7 @@ def parse_tagged(line, tag):
 
 def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_args=(),
              keys=(), stop_on=None, interface="virtio", memory=512, vars_file=None,
-             name=None, firmware="ovmf", secure_boot=False, tpm=False, ia32=False, net=None):
+             name=None, firmware="ovmf", secure_boot=False, tpm=False, ia32=False, net=None, prefix=()):
     """Boot QEMU/OVMF and collect the serial output. Never raises on guest failure.
 
     disk_img: raw image (FAT or GPT) or None. kernel/initrd/append: QEMU direct
@@ -166,6 +166,8 @@ def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_a
     enrolled, so not with secure_boot) on the same 64-bit CPU.
     net: the network's QEMU arguments (net.http_args(), net.tftp_args(), ...)
     instead of no network at all.
+    prefix: the command QEMU runs under (netns.Netns.exec_prefix(): in a
+    network namespace).
     """
     if shutil.which(QEMU) is None:
         raise HarnessError("%s not found: install the Debian package 'qemu-system-x86' "
@@ -207,7 +209,7 @@ def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_a
 
     log_path = os.path.join(run_dir, "serial.log")
     with open(os.path.join(run_dir, "cmd.txt"), "w") as f:
-        f.write(" ".join(_shquote(c) for c in cmd) + "\n")
+        f.write(" ".join(_shquote(c) for c in list(prefix) + cmd) + "\n")
 
     script = []
     for k in keys:
@@ -229,7 +231,7 @@ def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_a
     hold = ""            # undecoded tail (incomplete escape sequence)
 
     t0 = time.monotonic()
-    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err_f,
+    proc = subprocess.Popen(list(prefix) + cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err_f,
                             cwd=run_dir, start_new_session=True)
     with _live_lock:
         _live.add(proc)
