@@ -77,6 +77,17 @@ EFI_STATUS bls_entry_from_uki(struct bls_entry *e, const char *name, const char 
 			      size_t osrel_len, bool has_cmdline);
 
 /**
+ * bls_entry_uki_profile() - make @e (from bls_entry_from_uki()) the entry of
+ * profile @profile of a multi-profile UKI, named as systemd-boot names it:
+ * the title followed by " (TITLE)" of the profile's .profile (@text, @len
+ * bytes, may be NULL), else for a profile but 0 " (ID)", else
+ * " (Profile #N+1)"; for a profile but 0, the id followed by "@ID" (else
+ * "@N") and the options "@N", which tell the stub the profile
+ * (systemd-stub(7)). Return: EFI_SUCCESS or EFI_OUT_OF_RESOURCES.
+ */
+EFI_STATUS bls_entry_uki_profile(struct bls_entry *e, uint32_t profile, const char *text, size_t len);
+
+/**
  * bls_entry_set_name() - the id and boot counter of @e from its file name
  * @name: the name without @suffix and without "+LEFT[-DONE]"; with
  * @keep_suffix (Type #2, "name.efi") the suffix stays in the id.
