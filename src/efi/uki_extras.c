@@ -15,22 +15,23 @@
 #include "core/tcg_event.h"
 #include "loader_vars.h"
 
-static void set_pcr_var(const CHAR16 *name, uint32_t pcr)
+static void set_uint_var(const CHAR16 *name, uint32_t v)
 {
 	char s[12];
 
-	fmt_snprintf(s, sizeof(s), "%u", pcr); /* systemd's efivar_set_uint_string(): decimal UCS-2 with NUL */
+	fmt_snprintf(s, sizeof(s), "%u", v); /* systemd's efivar_set_uint_string(): decimal UCS-2 with NUL */
 	loader_var_set_str(name, s);
 }
 
-void stub_export_variables(const EFI_LOADED_IMAGE_PROTOCOL *li, bool pcr11, bool pcr12)
+void stub_export_variables(const EFI_LOADED_IMAGE_PROTOCOL *li, bool pcr11, bool pcr12, uint32_t profile)
 {
 	bli_publish_origin(li, /* keep= */ true);
 	loader_var_set_str(u"StubInfo", "handoff-stub " HANDOFF_VERSION);
 	if (pcr11)
-		set_pcr_var(u"StubPcrKernelImage", TPM_PCR_KERNEL_BOOT);
+		set_uint_var(u"StubPcrKernelImage", TPM_PCR_KERNEL_BOOT);
 	if (pcr12)
-		set_pcr_var(u"StubPcrKernelParameters", TPM_PCR_KERNEL_CONFIG);
+		set_uint_var(u"StubPcrKernelParameters", TPM_PCR_KERNEL_CONFIG);
+	set_uint_var(u"StubProfile", profile);
 }
 
 static const struct {
