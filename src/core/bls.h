@@ -41,6 +41,7 @@ struct bls_entry {
 	char *options;       /* every "options" line joined by single spaces, or NULL */
 	enum boot_scheme protocol;
 	bool uki_cmdline;    /* Type #2: the image has a .cmdline section */
+	uint32_t uki_profile; /* Type #2: the profile of a multi-profile UKI (its id ends "@ID" or "@N" then) */
 	unsigned n_errors;   /* malformed lines (each logged with file:line) */
 	bool counted;        /* boot counting: the file name ends in "+LEFT[-DONE]" (bls_count.h) */
 	uint32_t tries_left, tries_done;

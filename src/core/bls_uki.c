@@ -56,6 +56,7 @@ EFI_STATUS bls_entry_uki_profile(struct bls_entry *e, uint32_t profile, const ch
 		label = fmt_snprintf(num, sizeof(num), "Profile #%u", profile + 1) ? num : NULL;
 	if (label)
 		replace(&e->title, fmt_asprintf("%s (%s)", e->title ? e->title : e->id, label));
+	e->uki_profile = profile;
 	if (profile) {
 		replace(&e->id, o.id ? fmt_asprintf("%s@%s", e->id, o.id) : fmt_asprintf("%s@%u", e->id, profile));
 		replace(&e->options, fmt_asprintf("@%u", profile));

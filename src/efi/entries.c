@@ -101,7 +101,8 @@ static void add_uki_profile(struct loader *l, struct volume *vol, const char *na
 	e->volume = vol;
 	if (bls_entry_from_uki(e, name, path, text, len, uki_profile_find(pe, profile, ".cmdline") >= 0) !=
 		    EFI_SUCCESS ||
-	    bls_entry_uki_profile(e, profile, ptext, plen) != EFI_SUCCESS || !e->efi || add_entry(l, e) != EFI_SUCCESS) {
+	    bls_entry_uki_profile(e, profile, ptext, plen) != EFI_SUCCESS || !e->efi ||
+	    add_entry(l, e) != EFI_SUCCESS) {
 		bls_entry_free(e);
 		mem_free(e);
 	}

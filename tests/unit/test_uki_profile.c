@@ -241,3 +241,27 @@ TEST(uki_profile_menu_entries_as_systemd_boot)
 	CHECK_STR(e.title, "arch.efi (Profile #2)");
 	bls_entry_free(&e);
 }
+
+TEST(uki_profile_entries_sort_in_profile_order)
+{
+	static const char osrel[] = "PRETTY_NAME=\"P\"\n";
+	struct bls_entry a, b, c, d, *v[4];
+
+	profile_entry(2, "ID=zzz", osrel, &c);
+	profile_entry(1, "ID=aaa", osrel, &b);
+	profile_entry(0, "ID=main", osrel, &a);
+	memset(&d, 0, sizeof(d));
+	CHECK_EQ(bls_entry_from_uki(&d, "arch-2.efi", "/EFI/Linux/arch-2.efi", osrel, strlen(osrel), true),
+		 EFI_SUCCESS);
+	v[0] = &c;
+	v[1] = &b;
+	v[2] = &d;
+	v[3] = &a;
+	bls_sort(v, 4);
+	/* the newer image first, then arch.efi's profiles 0, 1, 2 */
+	CHECK(v[0] == &d && v[1] == &a && v[2] == &b && v[3] == &c);
+	bls_entry_free(&a);
+	bls_entry_free(&b);
+	bls_entry_free(&c);
+	bls_entry_free(&d);
+}
