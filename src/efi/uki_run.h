@@ -102,6 +102,11 @@ EFI_STATUS stub_add_extras(struct initrd_set *set, const struct stub_sections *s
  * or why not (logged): not booted.
  */
 EFI_STATUS stub_add_sidecars(struct initrd_set *set, const EFI_LOADED_IMAGE_PROTOCOL *li, struct stub_extras *x);
+/**
+ * uki_has_sidecars() - the UKI @path on @device has companion files the stub
+ * would take (src/efi/uki_sidecars.c): the loader then starts it.
+ */
+bool uki_has_sidecars(EFI_HANDLE device, const char *path);
 void stub_extras_free(struct stub_extras *x);
 
 #endif
