@@ -28,8 +28,7 @@ bool boot_uki_applies(const struct boot_job *job)
 		return false;
 	if (!uki_has_sidecars(job->device, job->kernel_path))
 		return true;
-	log_info("%s: has companion files (credentials, extensions): started, its stub takes them",
-		 job->kernel_path);
+	log_info("%s: has companion files: started, its stub takes them", job->kernel_path);
 	return false;
 }
 
