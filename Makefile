@@ -131,16 +131,32 @@ $(B)/efi/pack/image.o: src/pack/image.S $(B)/efi/handoff.packed
 	@mkdir -p $(dir $@)
 	$(Q)$(call msg,AS,$@) $(EFI_CC) -DHANDOFF_PACKED='"$(B)/efi/handoff.packed"' -c $< -o $@
 
-# The unpacker's constants and few variables share .image's pages: one
-# section (and file alignment) less than .rdata and .data of their own. Its
-# code, stored as it is, is smallest with more inlining than the images':
+# The unpacker's code and constants share the payload's section, .image
+# (read-only, executable): the file rounds one section up to FileAlignment,
+# not three; its one variable is in .data, which takes no bytes of the file.
+# Its code, stored as it is, is smallest with more inlining than the images':
 # .text 4,916 -> 4,620 B (x86-64), 4,708 -> 4,448 (IA-32; 0 and -10: larger).
-PACK_LDFLAGS := /merge:.rdata=.image /merge:.data=.image /mllvm:-inline-threshold=20
+PACK_LDFLAGS := /merge:.text=.image /merge:.rdata=.image /mllvm:-inline-threshold=20
+
+# The src/core files the unpacker links, built without their lines
+# (LOG_TERSE, core/log.h: about 1 KB); linked before the library, these are
+# the ones taken.
+PACK_CORE := pack lzma x86_filter pe
+PACK_CORE_OBJS := $(patsubst %,$(B)/efi/pack/core/%.o,$(PACK_CORE))
+PACK32_CORE_OBJS := $(patsubst %,$(B)/efi32/pack/core/%.o,$(PACK_CORE))
+
+$(B)/efi/pack/core/%.o: src/core/%.c Makefile
+	@mkdir -p $(dir $@)
+	$(Q)$(call msg,CC,$@) $(EFI_CC) $(EFI_CFLAGS) -DLOG_TERSE -MMD -MP -c $< -o $@
+
+$(B)/efi32/pack/core/%.o: src/core/%.c Makefile
+	@mkdir -p $(dir $@)
+	$(Q)$(call msg,CC32,$@) $(EFI32_CC) $(EFI32_CFLAGS) -DLOG_TERSE -MMD -MP -c $< -o $@
 
 # lld-link leaves room in the headers for a section more; the loaders get no
 # more sections, so mkpack --trim gives it back (pe_trim_headers(): 512
 # bytes). The stub keeps it: UKI builders add their sections there.
-$(B)/efi/handoff-linked.efi: $(B)/efi/pack/unpack.o $(B)/efi/pack/image.o $(EFI_LIB)
+$(B)/efi/handoff-linked.efi: $(B)/efi/pack/unpack.o $(PACK_CORE_OBJS) $(B)/efi/pack/image.o $(EFI_LIB)
 	$(Q)$(call msg,LINK,$@) $(EFI_LD) $(EFI_LDFLAGS) $(PACK_LDFLAGS) $(SBAT_LDFLAGS) /out:$@ $^
 
 $(B)/handoff.efi: $(B)/efi/handoff-linked.efi $(B)/mkpack
@@ -157,7 +173,7 @@ $(B)/efi/pack/stub-image.o: src/pack/image.S $(B)/efi/handoff-stub.packed
 	@mkdir -p $(dir $@)
 	$(Q)$(call msg,AS,$@) $(EFI_CC) -DHANDOFF_PACKED='"$(B)/efi/handoff-stub.packed"' -c $< -o $@
 
-$(B)/handoff-stub.efi: $(B)/efi/pack/unpack.o $(B)/efi/pack/stub-image.o $(EFI_LIB)
+$(B)/handoff-stub.efi: $(B)/efi/pack/unpack.o $(PACK_CORE_OBJS) $(B)/efi/pack/stub-image.o $(EFI_LIB)
 	$(Q)$(call msg,LINK,$@) $(EFI_LD) $(EFI_LDFLAGS) $(PACK_LDFLAGS) $(SBAT_LDFLAGS) /out:$@ $^
 
 $(B)/efi32/%.o: src/%.c Makefile
@@ -179,7 +195,7 @@ $(B)/efi32/pack/image.o: src/pack/image.S $(B)/efi32/handoffia32.packed
 	$(Q)$(call msg,AS32,$@) $(EFI32_CC) -DHANDOFF_PACKED='"$(B)/efi32/handoffia32.packed"' -c $< -o $@
 
 # The unpacker does no 64-bit division: no $(EFI32_RT) (645 bytes).
-$(B)/efi32/handoffia32-linked.efi: $(B)/efi32/pack/unpack.o $(B)/efi32/pack/image.o $(EFI32_LIB)
+$(B)/efi32/handoffia32-linked.efi: $(B)/efi32/pack/unpack.o $(PACK32_CORE_OBJS) $(B)/efi32/pack/image.o $(EFI32_LIB)
 	$(Q)$(call msg,LINK,$@) $(EFI_LD) $(EFI32_LDFLAGS) $(PACK_LDFLAGS) /include:_handoff_sbat /out:$@ $^
 
 $(B)/handoffia32.efi: $(B)/efi32/handoffia32-linked.efi $(B)/mkpack

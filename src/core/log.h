@@ -22,6 +22,14 @@ void log_printf(enum log_level level, const char *fmt, ...) __attribute__((forma
  */
 EFI_STATUS log_error_status(EFI_STATUS status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The unpacker (src/pack/unpack.c) is stored as it is, not compressed: the
+ * src/core files it links are built with LOG_TERSE, without their lines
+ * (about 1 KB), and it says one line of its own (docs/design.md "Packed
+ * loaders"). */
+#ifdef LOG_TERSE
+#define log_error_status(status, ...) (status)
+#endif
+
 /** log_status() - a line at @level in which %m names @status (a failure the caller works around). */
 void log_status(enum log_level level, EFI_STATUS status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -1,6 +1,6 @@
 /* The loader's packed image (src/core/pack.h) as a section of its own,
- * .image (initialized data; the unpacker's .rdata and .data are merged into
- * it by the Makefile, after the payload), between two symbols that
+ * .image (read-only; the unpacker's code and constants are merged into it by
+ * the Makefile, after the payload), between two symbols that
  * src/pack/unpack.c reads. HANDOFF_PACKED is the payload file, set by the
  * Makefile. IA-32 C symbols carry a leading underscore. */
 #ifdef __i386__
@@ -11,7 +11,7 @@
 #else
 #define SYM(x) x
 #endif
-	.section .image,"dw"
+	.section .image,"xr"
 	.globl SYM(handoff_image)
 	.globl SYM(handoff_image_end)
 	.p2align 4

@@ -7,7 +7,6 @@
  * system table, so it runs as if the firmware had loaded it. Secure Boot and
  * PCR 4 see this file, which holds every byte of it; the stub's UKI sections
  * follow in the same file, found through LoadedImage. */
-#include "core/log.h"
 #include "core/pack.h"
 #include <efi/efi.h>
 #include <efi/proto/memory_attribute.h>
@@ -25,45 +24,41 @@ extern const uint8_t handoff_image[], handoff_image_end[]; /* src/pack/image.S *
 
 static EFI_SYSTEM_TABLE *systab;
 
-/* core/log.h for the few lines pack.c and pe.c can say here, all about a
- * damaged file: the format itself is printed, without its values, so that
- * this program does not carry a formatter for lines nobody should see. */
-static void say(const char *fmt)
+#define DAMAGED "this file is damaged (its packed image does not unpack): install it again"
+
+/* One line, ASCII, no values: this program carries no formatter. The
+ * src/core files it links are built without their own lines (LOG_TERSE,
+ * core/log.h). */
+static void say(const char *line)
 {
-	CHAR16 buf[160];
+	CHAR16 buf[96];
 	size_t n = 0;
 	EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *out = systab->ConOut;
 
 	if (!out)
 		return;
 	out->OutputString(out, u"handoff: ");
-	for (; *fmt && n < ARRAY_SIZE(buf) - 3; fmt++)
-		buf[n++] = (CHAR16)(unsigned char)*fmt; /* ASCII */
+	for (; *line && n < ARRAY_SIZE(buf) - 3; line++)
+		buf[n++] = (CHAR16)(unsigned char)*line;
 	buf[n++] = '\r';
 	buf[n++] = '\n';
 	buf[n] = 0;
 	out->OutputString(out, buf);
 }
 
-void log_printf(enum log_level level, const char *fmt, ...)
+static EFI_STATUS fail(EFI_STATUS status, const char *line)
 {
-	if (level <= LOG_WARNING)
-		say(fmt);
-}
-
-EFI_STATUS log_error_status(EFI_STATUS status, const char *fmt, ...)
-{
-	say(fmt);
+	say(line);
 	return status;
 }
 
 /* NULL when the firmware does not manage page attributes: all pages run. */
 static EFI_MEMORY_ATTRIBUTE_PROTOCOL *memory_attributes(void)
 {
-	static EFI_GUID guid = EFI_MEMORY_ATTRIBUTE_PROTOCOL_GUID;
+	static const EFI_GUID guid = EFI_MEMORY_ATTRIBUTE_PROTOCOL_GUID;
 	EFI_MEMORY_ATTRIBUTE_PROTOCOL *ma;
 
-	return systab->BootServices->LocateProtocol(&guid, NULL, (void **)&ma) == EFI_SUCCESS ? ma : NULL;
+	return systab->BootServices->LocateProtocol((EFI_GUID *)&guid, NULL, (void **)&ma) == EFI_SUCCESS ? ma : NULL;
 }
 
 /* Code sections executable and read-only. Only clearing EFI_MEMORY_XP is
@@ -85,7 +80,7 @@ static EFI_STATUS set_attributes(uint64_t base, const struct pe_info *pe)
 			continue;
 		err = ma->ClearMemoryAttributes(ma, start, len, EFI_MEMORY_XP);
 		if (EFI_ERROR(err))
-			return log_error_status(err, "cannot make section %s executable: %m", s->name);
+			return fail(err, "cannot make the loader executable");
 		if (!(s->characteristics & PE_SCN_MEM_WRITE))
 			ma->SetMemoryAttributes(ma, start, len, EFI_MEMORY_RO);
 	}
@@ -106,13 +101,15 @@ EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	systab = st;
 	err = pack_image_size(handoff_image, len, PACK_MACHINE, &size);
 	if (EFI_ERROR(err))
-		return err;
+		return fail(err, DAMAGED);
 	pages = (size + PAGE_SIZE - 1) / PAGE_SIZE;
 	err = bs->AllocatePages(AllocateMaxAddress, EfiLoaderCode, pages, &addr);
 	if (EFI_ERROR(err))
-		return log_error_status(err, "no memory to unpack %u bytes: %m", size);
+		return fail(err, "no memory to unpack the loader");
 	err = pack_unpack(handoff_image, len, PACK_MACHINE, (uint8_t *)(uintptr_t)addr, size, addr, &pe);
-	if (!EFI_ERROR(err))
+	if (EFI_ERROR(err))
+		say(DAMAGED);
+	else
 		err = set_attributes(addr, &pe);
 	if (!EFI_ERROR(err))
 		err = ((EFI_IMAGE_ENTRY_POINT)(uintptr_t)(addr + pe.entry_point))(image, st);

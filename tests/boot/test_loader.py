@@ -13,6 +13,7 @@ import re
 import struct
 import subprocess
 
+import measured
 from harness import case, disk, esp, gpt, initramfs, qemu
 from harness.esp import entry
 from harness.paths import INITRD, KERNEL, LOADER, TOOL, root_path
@@ -231,6 +232,23 @@ def test_loader_gives_up_after_exit_boot_services_resets():
                            {"givesup": gives_up_at_handover(kernel, EXIT_BOOT_CALL_64)})
     res = boot(tree, keys=[(MENU, b"1")], timeout=120, extra_args=qemu.CPU_LOG_ARGS)
     expect_reset_after_exit_boot(res, "Gives up late", "Good")
+
+
+@case.needs(LOADER, KERNEL, INITRD)
+def test_loader_damaged_file_says_so():
+    """A handoff.efi whose packed image is damaged (one byte of its LZMA
+    stream changed, as by a bad sector): the unpacker says so in one line and
+    hands the error back to the firmware; nothing of the loader runs."""
+    data = bytearray(open(root_path(LOADER), "rb").read())
+    roff = next(roff for name, _, _, _, roff in measured.pe_sections(data)[2] if name == ".image")
+    qemu.expect_eq(bytes(data[roff:roff + 4]), b"HOPK", ".image starts with the packed image", None)
+    data[roff + 16 + 64] ^= 0xFF
+    tree = esp.loader_tree({"a.conf": entry("Linux", "console=ttyS0 panic=-1")}, files={},
+                           loader=bytes(data))
+    res = qemu.run_qemu(esp.image(tree), 60, stop_on=r"Boot Manager Menu|boot menu|Shell>")
+    qemu.expect(res.time_of(r"^handoff: this file is damaged \(its packed image does not unpack\): "
+                            r"install it again$") is not None, "the unpacker's line", res)
+    qemu.expect(res.time_of(MENU) is None and res.init is None, "nothing of the loader ran", res)
 
 
 MENU = r"handoff [0-9.]+ boot menu"
