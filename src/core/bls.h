@@ -41,6 +41,7 @@ struct bls_entry {
 	char *options;       /* every "options" line joined by single spaces, or NULL */
 	enum boot_scheme protocol;
 	bool uki_cmdline;    /* Type #2: the image has a .cmdline section */
+	uint32_t uki_profile; /* Type #2: the profile of a multi-profile UKI (its id ends "@ID" or "@N" then) */
 	unsigned n_errors;   /* malformed lines (each logged with file:line) */
 	bool counted;        /* boot counting: the file name ends in "+LEFT[-DONE]" (bls_count.h) */
 	uint32_t tries_left, tries_done;
@@ -75,6 +76,17 @@ void bls_entry_free(struct bls_entry *e);
  */
 EFI_STATUS bls_entry_from_uki(struct bls_entry *e, const char *name, const char *path, const char *osrel,
 			      size_t osrel_len, bool has_cmdline);
+
+/**
+ * bls_entry_uki_profile() - make @e (from bls_entry_from_uki()) the entry of
+ * profile @profile of a multi-profile UKI, named as systemd-boot names it:
+ * the title followed by " (TITLE)" of the profile's .profile (@text, @len
+ * bytes, may be NULL), else for a profile but 0 " (ID)", else
+ * " (Profile #N+1)"; for a profile but 0, the id followed by "@ID" (else
+ * "@N") and the options "@N", which tell the stub the profile
+ * (systemd-stub(7)). Return: EFI_SUCCESS or EFI_OUT_OF_RESOURCES.
+ */
+EFI_STATUS bls_entry_uki_profile(struct bls_entry *e, uint32_t profile, const char *text, size_t len);
 
 /**
  * bls_entry_set_name() - the id and boot counter of @e from its file name

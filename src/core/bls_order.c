@@ -158,10 +158,18 @@ static bool ends_with_nocase(const char *s, size_t n, const char *suffix)
 }
 
 /* UAPI.1 "Sorting" 4: the file name with its suffix removed. Type #1 ids
- * have ".conf" removed already; Type #2 ids are "name.efi". */
-static size_t id_len_without_suffix(const char *id)
+ * have ".conf" removed already; Type #2 ids are "name.efi", with "@..." after
+ * it for a profile but 0 of a multi-profile UKI (bls_entry_uki_profile()). */
+static size_t id_len_without_suffix(const struct bls_entry *e, const char *id)
 {
 	size_t n = strlen(id);
+
+	/* the last '@': an os-release ID has none */
+	for (size_t i = n; e->uki_profile && i-- > 0;)
+		if (id[i] == '@') {
+			n = i;
+			break;
+		}
 
 	return ends_with_nocase(id, n, ".efi") ? n - 4 : n;
 }
@@ -214,8 +222,9 @@ int bls_entry_cmp(const struct bls_entry *a, const struct bls_entry *b)
 			return r;
 	}
 	/* rule 4: file name, newest version first */
-	r = bls_version_cmp_n(idb, id_len_without_suffix(idb), ida, id_len_without_suffix(ida));
-	return r ? r : bls_tries_cmp(a, b);
+	r = bls_version_cmp_n(idb, id_len_without_suffix(b, idb), ida, id_len_without_suffix(a, ida));
+	/* the profiles of one UKI in their order (systemd-boot) */
+	return r ? r : (r = CMP(a->uki_profile, b->uki_profile)) ? r : bls_tries_cmp(a, b);
 }
 
 /* Insertion sort: stable, no allocation, and menus are short. */

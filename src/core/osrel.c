@@ -17,6 +17,7 @@ static const struct {
 	{ "IMAGE_ID", offsetof(struct osrel, image_id) },
 	{ "IMAGE_VERSION", offsetof(struct osrel, image_version) },
 	{ "BUILD_ID", offsetof(struct osrel, build_id) },
+	{ "TITLE", offsetof(struct osrel, title) },
 };
 
 static bool is_blank(char c)

@@ -17,6 +17,7 @@ struct osrel {
 	char *image_id;      /* IMAGE_ID */
 	char *image_version; /* IMAGE_VERSION */
 	char *build_id;      /* BUILD_ID */
+	char *title;         /* TITLE: a UKI's .profile, read with the same syntax (UAPI.5) */
 	unsigned n_bad_lines; /* malformed lines skipped (each logged as a warning) */
 };
 

@@ -65,7 +65,11 @@ static EFI_STATUS check_new_sections(const struct pe_info *pe, const char *name,
 	if (n > PE_MAX_SECTIONS - pe->n_sections)
 		return log_error_status(EFI_INVALID_PARAMETER, "%s: %u sections + %zu new ones exceed %u", name,
 					pe->n_sections, n, PE_MAX_SECTIONS);
+	size_t range = 0; /* a UKI's profiles repeat names, each after its .profile (UAPI.5) */
+
 	for (size_t i = 0; i < n; i++) {
+		if (strcmp(secs[i].name, ".profile") == 0)
+			range = i;
 		if (!name_ok(secs[i].name))
 			return log_error_status(EFI_INVALID_PARAMETER,
 						"%s: new section %zu: name must be 1-8 characters", name, i);
@@ -73,10 +77,10 @@ static EFI_STATUS check_new_sections(const struct pe_info *pe, const char *name,
 			return log_error_status(EFI_INVALID_PARAMETER,
 						"%s: new section %s: size %zu is 0 or over 4 GiB", name, secs[i].name,
 						secs[i].size);
-		if (pe_find_section(pe, secs[i].name))
+		if (range == 0 && pe_find_section(pe, secs[i].name))
 			return log_error_status(EFI_INVALID_PARAMETER, "%s: already has a %s section", name,
 						secs[i].name);
-		for (size_t j = 0; j < i; j++)
+		for (size_t j = range; j < i; j++)
 			if (strcmp(secs[i].name, secs[j].name) == 0)
 				return log_error_status(EFI_INVALID_PARAMETER, "%s: section %s given twice", name,
 							secs[i].name);

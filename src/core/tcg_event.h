@@ -11,6 +11,8 @@
 /* Linux's tagged event IDs (libstub efistub.h), PCR 9 */
 #define LINUX_EVENT_TAG_INITRD 0x8F3B22ECu
 #define LINUX_EVENT_TAG_LOAD_OPTIONS 0x8F3B22EDu
+/* systemd-stub's tag of the UKI profile it boots, PCR 12 (systemd's tpm2-pcr.h) */
+#define UKI_PROFILE_EVENT_TAG 0x13AED6DBu
 #define LINUX_EVENT_DESC_INITRD "Linux initrd"
 #define LINUX_EVENT_DESC_LOAD_OPTIONS "LOADED_IMAGE::LoadOptions"
 

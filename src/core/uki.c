@@ -14,52 +14,12 @@
 static const char *const uki_names[_UKI_SECTION_MAX] = {
 	[UKI_LINUX] = ".linux",     [UKI_OSREL] = ".osrel", [UKI_CMDLINE] = ".cmdline", [UKI_INITRD] = ".initrd",
 	[UKI_UCODE] = ".ucode",     [UKI_SPLASH] = ".splash", [UKI_DTB] = ".dtb",       [UKI_UNAME] = ".uname",
-	[UKI_SBAT] = ".sbat",       [UKI_PCRSIG] = ".pcrsig", [UKI_PCRPKEY] = ".pcrpkey",
+	[UKI_SBAT] = ".sbat",       [UKI_PCRSIG] = ".pcrsig", [UKI_PCRPKEY] = ".pcrpkey", [UKI_PROFILE] = ".profile",
 };
 
 const char *uki_section_name(enum uki_section id)
 {
 	return (unsigned)id < _UKI_SECTION_MAX ? uki_names[id] : NULL;
-}
-
-static int uki_lookup(const char *section_name)
-{
-	for (int i = 0; i < _UKI_SECTION_MAX; i++)
-		if (strcmp(uki_names[i], section_name) == 0)
-			return i;
-	return -1;
-}
-
-EFI_STATUS uki_parse(const struct pe_info *pe, const uint8_t *buf, size_t len, enum pe_layout layout, const char *name,
-		     struct uki_sections *ret)
-{
-	struct uki_sections u;
-
-	memset(&u, 0, sizeof(u));
-	for (uint32_t i = 0; i < pe->n_sections; i++) {
-		const struct pe_section *s = &pe->sections[i];
-		int id;
-
-		if (strcmp(s->name, ".profile") == 0)
-			break;
-		id = uki_lookup(s->name);
-		if (id < 0)
-			continue;
-		if (u.s[id].data) {
-			if (id == UKI_DTB)
-				continue;
-			return log_error_status(EFI_LOAD_ERROR, "%s: section %s appears twice", name, s->name);
-		}
-		u.s[id].data = pe_section_data(s, buf, len, layout, &u.s[id].size);
-		if (!u.s[id].data)
-			return log_error_status(EFI_LOAD_ERROR, "%s: section %s lies outside the image", name, s->name);
-	}
-	if (!u.s[UKI_LINUX].data) {
-		log_debug("%s: no .linux section: not a unified kernel image", name);
-		return EFI_NOT_FOUND;
-	}
-	*ret = u;
-	return EFI_SUCCESS;
 }
 
 bool uki_stub_is_handoff(const struct uki_sections *u)
@@ -208,6 +168,27 @@ static void add_section(struct pe_new_section *secs, size_t *n, const char *name
 	(*n)++;
 }
 
+static EFI_STATUS uki_check_profiles(const struct uki_input *in)
+{
+	EFI_STATUS err = EFI_SUCCESS;
+	struct osrel o;
+
+	if (in->n_profiles > UKI_PROFILES_MAX)
+		return log_error_status(EFI_INVALID_PARAMETER, "uki: %zu profiles, at most %u", in->n_profiles,
+					UKI_PROFILES_MAX);
+	for (size_t i = 0; i < in->n_profiles && !EFI_ERROR(err); i++) {
+		const struct uki_profile_input *p = &in->profiles[i];
+
+		if (!p->profile || trimmed_len(p->profile) == 0)
+			return log_error_status(EFI_INVALID_PARAMETER, "profile %zu: empty .profile (ID=, TITLE=)", i);
+		err = osrel_parse(p->profile, strlen(p->profile), ".profile", &o);
+		osrel_free(&o);
+		if (!EFI_ERROR(err) && p->cmdline)
+			err = cmdline_check(p->cmdline, trimmed_len(p->cmdline), ".cmdline of a profile");
+	}
+	return err;
+}
+
 static EFI_STATUS uki_check_inputs(const struct uki_input *in, struct bz_info *bz, struct pe_info *stub)
 {
 	const char *stub_name = in->stub_name ? in->stub_name : "stub";
@@ -238,9 +219,9 @@ static EFI_STATUS uki_check_inputs(const struct uki_input *in, struct bz_info *b
 		return log_error_status(EFI_UNSUPPORTED,
 					"microcode: not an uncompressed cpio archive (newc, \"070701\")");
 	/* the stub would refuse to boot it (cmdline_forms_make()): refused here, where it can be fixed */
-	if (in->cmdline)
-		return cmdline_check(in->cmdline, trimmed_len(in->cmdline), ".cmdline");
-	return EFI_SUCCESS;
+	if (in->cmdline && EFI_ERROR(err = cmdline_check(in->cmdline, trimmed_len(in->cmdline), ".cmdline")))
+		return err;
+	return uki_check_profiles(in);
 }
 
 EFI_STATUS uki_build(const struct uki_input *in, uint8_t **ret, size_t *ret_len)
@@ -248,7 +229,7 @@ EFI_STATUS uki_build(const struct uki_input *in, uint8_t **ret, size_t *ret_len)
 	_cleanup_free_ struct pe_info *stub = mem_alloc(sizeof(*stub));
 	_cleanup_free_ struct bz_info *bz = mem_alloc(sizeof(*bz));
 	struct uki_texts t = {};
-	struct pe_new_section secs[10];
+	_cleanup_free_ struct pe_new_section *secs = NULL;
 	const char *sbat;
 	size_t n = 0;
 	EFI_STATUS err;
@@ -256,6 +237,8 @@ EFI_STATUS uki_build(const struct uki_input *in, uint8_t **ret, size_t *ret_len)
 	if (!stub || !bz)
 		return log_error_status(EFI_OUT_OF_RESOURCES, "uki: out of memory");
 	err = uki_check_inputs(in, bz, stub);
+	if (!EFI_ERROR(err) && !(secs = mem_alloc((10 + 3 * in->n_profiles) * sizeof(*secs))))
+		err = log_error_status(EFI_OUT_OF_RESOURCES, "uki: out of memory");
 	if (!EFI_ERROR(err))
 		err = uki_make_texts(in, bz, &t);
 	if (!EFI_ERROR(err)) {
@@ -270,6 +253,13 @@ EFI_STATUS uki_build(const struct uki_input *in, uint8_t **ret, size_t *ret_len)
 		add_section(secs, &n, ".ucode", in->ucode, in->ucode_size);
 		add_section(secs, &n, ".initrd", t.initrd, t.initrd_size);
 		add_section(secs, &n, ".linux", in->linux_image, in->linux_size);
+		for (size_t i = 0; i < in->n_profiles; i++) {
+			const struct uki_profile_input *p = &in->profiles[i];
+
+			add_section(secs, &n, ".profile", p->profile, trimmed_len(p->profile));
+			add_section(secs, &n, ".cmdline", p->cmdline, trimmed_len(p->cmdline));
+			add_section(secs, &n, ".pcrsig", p->pcrsig, p->pcrsig ? strlen(p->pcrsig) : 0);
+		}
 		err = pe_add_sections(in->stub, in->stub_size, in->stub_name ? in->stub_name : "stub", secs, n, ret,
 				      ret_len);
 	}

@@ -20,6 +20,7 @@ enum uki_section {
 	UKI_SBAT,
 	UKI_PCRSIG,
 	UKI_PCRPKEY,
+	UKI_PROFILE,
 	_UKI_SECTION_MAX,
 };
 
@@ -46,18 +47,50 @@ struct uki_sections {
 /** uki_section_name() - ".linux" for UKI_LINUX, etc.; NULL when out of range. */
 const char *uki_section_name(enum uki_section id);
 
+/* Multi-profile UKIs (UAPI.5 "Multi-Profile UKIs"): the sections before the
+ * first .profile are the base; each .profile starts a profile, which runs to
+ * the next .profile. Profile N sees its own sections and, for each it lacks,
+ * the base's. Profile 0 is the default, also when there is no .profile. */
+#define UKI_PROFILE_BASE UINT32_MAX /* uki_parse_profile(): the base alone */
+#define UKI_PROFILES_MAX 256u       /* systemd-boot lists at most as many (UNIFIED_PROFILES_MAX) */
+
 /**
- * uki_parse() - find the UKI sections of a parsed PE image.
- * @pe: from pe_parse() (file, @layout PE_LAYOUT_FILE) or pe_parse_loaded()
- * (LoadedImage->ImageBase, PE_LAYOUT_MEMORY); @buf, @len: the same bytes.
- * Only sections before the first ".profile" are read (the base profile of a
- * multi-profile UKI). A singleton section that appears twice is an error; of
- * several .dtb sections the first is returned.
+ * uki_parse_profile() - the UKI sections of a parsed PE image as profile
+ * @profile sees them (UKI_PROFILE_BASE: the base alone), as systemd-stub
+ * finds them. @pe: from pe_parse() (file, @layout PE_LAYOUT_FILE) or
+ * pe_parse_loaded() (LoadedImage->ImageBase, PE_LAYOUT_MEMORY); @buf, @len:
+ * the same bytes. A singleton section twice in the base or in one profile is
+ * an error; of several .dtb sections the first is returned.
  * Return: EFI_SUCCESS; EFI_NOT_FOUND when there is no .linux (not a UKI:
- * logged at debug level only); EFI_LOAD_ERROR for a duplicated section.
+ * logged at debug level only); EFI_LOAD_ERROR for a duplicated section;
+ * EFI_INVALID_PARAMETER when profile @profile (> 0) is not in the image.
  */
+EFI_STATUS uki_parse_profile(const struct pe_info *pe, const uint8_t *buf, size_t len, enum pe_layout layout,
+			     const char *name, uint32_t profile, struct uki_sections *ret);
+
+/** uki_parse() - uki_parse_profile() of profile 0, what a UKI boots by default. */
 EFI_STATUS uki_parse(const struct pe_info *pe, const uint8_t *buf, size_t len, enum pe_layout layout, const char *name,
 		     struct uki_sections *ret);
+
+/** uki_profile_count() - the number of .profile sections of @pe (0: a UKI of one profile, the base). */
+uint32_t uki_profile_count(const struct pe_info *pe);
+
+/**
+ * uki_profile_find() - the index in @pe->sections of the section @section
+ * as profile @profile sees it: the profile's first, else the base's first.
+ * Return: the index, or -1 when neither has it.
+ */
+int uki_profile_find(const struct pe_info *pe, uint32_t profile, const char *section);
+
+/**
+ * uki_profile_from_options() - the profile a stub is asked for: LoadOptions
+ * (UTF-16LE, @*opts, @*size bytes, unaligned) starting "@N" and then one
+ * space or their end (a NUL), as systemd-boot passes it to systemd-stub.
+ * Then *@opts and *@size are moved past it, so the rest is the command line.
+ * Return: N, or 0 (nothing moved) when the options do not start so or N
+ * is not below UKI_PROFILE_BASE.
+ */
+uint32_t uki_profile_from_options(const uint8_t **opts, size_t *size);
 
 /**
  * uki_measure_sections() - call @measure for what a UKI's stub measures into
@@ -102,6 +135,13 @@ EFI_STATUS uki_check_handled(const struct pe_info *pe, const char *name, bool at
  */
 EFI_STATUS uki_check_kernel(const struct bz_info *bz, const char *name);
 
+/* One profile of a multi-profile UKI, appended after the base by uki_build(). */
+struct uki_profile_input {
+	const char *profile;         /* .profile: ID=, TITLE= in os-release syntax */
+	const char *cmdline;         /* NULL or empty: the base's .cmdline */
+	const char *pcrsig;          /* NULL, or the signed PCR policies of this profile */
+};
+
 struct uki_input {
 	const uint8_t *stub;         /* PE32+ x86-64 EFI application */
 	size_t stub_size;
@@ -123,12 +163,15 @@ struct uki_input {
 	const uint8_t *pcrpkey;      /* PEM public key of the PCR policy signatures, or NULL */
 	size_t pcrpkey_size;
 	const char *pcrsig;          /* the signed PCR policies (JSON, src/core/pcrsig.h), or NULL */
+	const struct uki_profile_input *profiles; /* after the base, in order: profile 0, 1, ... */
+	size_t n_profiles;           /* <= UKI_PROFILES_MAX */
 };
 
 /**
  * uki_build() - a UKI: the stub with .osrel .cmdline .uname .splash .sbat
  * .pcrpkey .pcrsig .ucode .initrd .linux appended in that order (small
- * metadata first, big payloads last, as ukify does), absent parts omitted.
+ * metadata first, big payloads last, as ukify does), absent parts omitted;
+ * then each profile: .profile, .cmdline, .pcrsig.
  * The kernel must pass bz_parse() and uki_check_kernel(); a splash must be a
  * BMP ("BM"), microcode a newc cpio ("070701"); an os-release is parsed so
  * malformed lines are reported.

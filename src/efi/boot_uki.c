@@ -22,9 +22,14 @@ bool boot_uki_applies(const struct boot_job *job)
 	if (sizeof(void *) != 8 || job->plan.scheme != SCHEME_STUB || !job->info.is_pe ||
 	    job->info.pe.machine != PE_MACHINE_NATIVE || !job->image || job->region.kernel_addr)
 		return false;
-	return uki_parse(&job->info.pe, job->image, job->image_size, PE_LAYOUT_FILE, job->kernel_path, &u) ==
-		       EFI_SUCCESS &&
-	       uki_stub_is_handoff(&u);
+	if (uki_parse(&job->info.pe, job->image, job->image_size, PE_LAYOUT_FILE, job->kernel_path, &u) !=
+		    EFI_SUCCESS ||
+	    !uki_stub_is_handoff(&u))
+		return false;
+	if (!uki_has_sidecars(job->device, job->kernel_path))
+		return true;
+	log_info("%s: has companion files: started, its stub takes them", job->kernel_path);
+	return false;
 }
 
 EFI_STATUS boot_uki(const struct boot_job *job, EFI_HANDLE child)

@@ -5,6 +5,7 @@
 #include "loader_vars.h"
 #include "core/fmt.h"
 #include "core/pe.h"
+#include "core/uki.h"
 
 static EFI_GUID li_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
 
@@ -66,28 +67,16 @@ static void load_type1_entries(struct loader *l, struct volume *vol)
 	strv_free(names, n);
 }
 
-/* The .osrel section of a UKI, read from the file without loading the rest. */
-static char *read_osrel(EFI_FILE_PROTOCOL *f, const char *path, uint64_t file_size, size_t *ret_len,
-			bool *ret_has_cmdline)
+/* Section @i of the file @f (its first OSREL_MAX_SIZE bytes), NUL-terminated;
+ * "" for i < 0. NULL when it cannot be read. */
+static char *read_section(EFI_FILE_PROTOCOL *f, const char *path, const struct pe_info *pe, int i, size_t *ret_len)
 {
-	_cleanup_free_ uint8_t *head = mem_alloc(UKI_HEAD_SIZE);
-	_cleanup_free_ struct pe_info *pe = mem_alloc(sizeof(*pe));
-	const struct pe_section *sec;
-	size_t head_len = MIN(file_size, (uint64_t)UKI_HEAD_SIZE), n;
-	char *text;
+	const struct pe_section *sec = i >= 0 ? &pe->sections[i] : NULL;
+	size_t n = sec ? MIN(MIN(sec->raw_size, sec->virtual_size ? sec->virtual_size : sec->raw_size), OSREL_MAX_SIZE)
+		       : 0;
+	char *text = mem_zalloc(n + 1);
 
-	if (!head || !pe || file_read_exact(f, head, head_len, path) != EFI_SUCCESS ||
-	    pe_parse_head(head, head_len, file_size, path, pe) != EFI_SUCCESS)
-		return NULL;
-	if (!pe_find_section(pe, ".linux"))
-		return NULL; /* an EFI program, not a UKI: not listed (BLS Type #2) */
-	*ret_has_cmdline = pe_find_section(pe, ".cmdline") != NULL;
-	sec = pe_find_section(pe, ".osrel");
-	n = sec ? MIN(MIN(sec->raw_size, sec->virtual_size ? sec->virtual_size : sec->raw_size), OSREL_MAX_SIZE) : 0;
-	text = mem_zalloc(n + 1);
-	if (!text)
-		return NULL;
-	if (n &&
+	if (text && n &&
 	    (f->SetPosition(f, sec->raw_offset) != EFI_SUCCESS || file_read_exact(f, text, n, path) != EFI_SUCCESS)) {
 		mem_free(text);
 		return NULL;
@@ -96,30 +85,48 @@ static char *read_osrel(EFI_FILE_PROTOCOL *f, const char *path, uint64_t file_si
 	return text;
 }
 
-static void load_type2_entry(struct loader *l, struct volume *vol, const char *name)
+/* The entry of profile @profile of a UKI (systemd-boot: one per profile),
+ * from its .osrel, .cmdline and .profile as that profile sees them. */
+static void add_uki_profile(struct loader *l, struct volume *vol, const char *name, const char *path,
+			    EFI_FILE_PROTOCOL *f, const struct pe_info *pe, uint32_t profile)
 {
-	_cleanup_free_ char *path = fmt_asprintf("%s%s/%s", vol->prefix, UKI_DIR, name);
-	_cleanup_free_ char *text = NULL;
-	EFI_FILE_PROTOCOL *f = NULL;
+	size_t len = 0, plen = 0;
+	_cleanup_free_ char *text = read_section(f, path, pe, uki_profile_find(pe, profile, ".osrel"), &len);
+	_cleanup_free_ char *ptext = read_section(f, path, pe, uki_profile_find(pe, profile, ".profile"), &plen);
 	struct bls_entry *e;
-	uint64_t size;
-	size_t len = 0;
-	bool has_cmdline = false;
 
-	if (!path || file_open(vol->root, path, &f) != EFI_SUCCESS)
-		return;
-	if (file_size(f, &size) == EFI_SUCCESS)
-		text = read_osrel(f, path, size, &len, &has_cmdline);
-	file_close(f);
-	if (!text || !(e = mem_zalloc(sizeof(*e))))
+	if (!text || !ptext || !(e = mem_zalloc(sizeof(*e))))
 		return;
 	e->efi = fmt_asprintf("%s/%s", UKI_DIR, name);
 	e->volume = vol;
-	if (bls_entry_from_uki(e, name, path, text, len, has_cmdline) != EFI_SUCCESS || !e->efi ||
+	if (bls_entry_from_uki(e, name, path, text, len, uki_profile_find(pe, profile, ".cmdline") >= 0) !=
+		    EFI_SUCCESS ||
+	    bls_entry_uki_profile(e, profile, ptext, plen) != EFI_SUCCESS || !e->efi ||
 	    add_entry(l, e) != EFI_SUCCESS) {
 		bls_entry_free(e);
 		mem_free(e);
 	}
+}
+
+/* A UKI's headers, read without the rest: an EFI program without .linux is
+ * not a UKI, not listed (BLS Type #2). */
+static void load_type2_entry(struct loader *l, struct volume *vol, const char *name)
+{
+	_cleanup_free_ char *path = fmt_asprintf("%s%s/%s", vol->prefix, UKI_DIR, name);
+	_cleanup_free_ uint8_t *head = mem_alloc(UKI_HEAD_SIZE);
+	_cleanup_free_ struct pe_info *pe = mem_alloc(sizeof(*pe));
+	EFI_FILE_PROTOCOL *f = NULL;
+	uint64_t size;
+	size_t head_len;
+
+	if (!path || !head || !pe || file_open(vol->root, path, &f) != EFI_SUCCESS)
+		return;
+	if (file_size(f, &size) == EFI_SUCCESS && (head_len = MIN(size, (uint64_t)UKI_HEAD_SIZE)) &&
+	    file_read_exact(f, head, head_len, path) == EFI_SUCCESS &&
+	    pe_parse_head(head, head_len, size, path, pe) == EFI_SUCCESS && uki_profile_find(pe, 0, ".linux") >= 0)
+		for (uint32_t p = 0; p < MAX(uki_profile_count(pe), 1u) && p < UKI_PROFILES_MAX; p++)
+			add_uki_profile(l, vol, name, path, f, pe, p);
+	file_close(f);
 }
 
 static void load_type2_entries(struct loader *l, struct volume *vol)

@@ -11,6 +11,9 @@ bool tpm_present(void);
 /** tpm_measure_ipl_ascii() - an EV_IPL event with an ASCII description (PCR 11: systemd-stub's sections). */
 EFI_STATUS tpm_measure_ipl_ascii(uint32_t pcr, const char *desc, const void *data, size_t size);
 
+/** tpm_measure_tagged() - an EV_EVENT_TAG event (@tag, ASCII @desc) of @data into @pcr. */
+EFI_STATUS tpm_measure_tagged(uint32_t pcr, uint32_t tag, const char *desc, const void *data, size_t size);
+
 /**
  * measure_linux_stub_params() - PCR 9 as Linux's EFI stub measures what it
  * was started with (libstub efi_measure_tagged_event): @opts, its

@@ -65,18 +65,23 @@ EFI_STATUS tpm_measure_ipl_ascii(uint32_t pcr, const char *desc, const void *dat
 	return extend(0, tcg_event_new_ipl_ascii(pcr, desc, &n), data, size, desc);
 }
 
+EFI_STATUS tpm_measure_tagged(uint32_t pcr, uint32_t tag, const char *desc, const void *data, size_t size)
+{
+	size_t n = 0;
+
+	return extend(0, tcg_event_new_tagged(pcr, tag, desc, &n), data, size, desc);
+}
+
 EFI_STATUS measure_linux_stub_params(const CHAR16 *opts, size_t opts_bytes, const void *initrd,
 				     size_t initrd_size)
 {
-	size_t n = 0;
-	uint8_t *event = tcg_event_new_tagged(TPM_PCR_LINUX_STUB, LINUX_EVENT_TAG_LOAD_OPTIONS,
-					      LINUX_EVENT_DESC_LOAD_OPTIONS, &n);
-	EFI_STATUS err = extend(0, event, opts, opts_bytes, LINUX_EVENT_DESC_LOAD_OPTIONS);
+	EFI_STATUS err = tpm_measure_tagged(TPM_PCR_LINUX_STUB, LINUX_EVENT_TAG_LOAD_OPTIONS,
+					    LINUX_EVENT_DESC_LOAD_OPTIONS, opts, opts_bytes);
 
 	if (EFI_ERROR(err) || !initrd_size)
 		return err;
-	return extend(0, tcg_event_new_tagged(TPM_PCR_LINUX_STUB, LINUX_EVENT_TAG_INITRD, LINUX_EVENT_DESC_INITRD, &n),
-		      initrd, initrd_size, LINUX_EVENT_DESC_INITRD);
+	return tpm_measure_tagged(TPM_PCR_LINUX_STUB, LINUX_EVENT_TAG_INITRD, LINUX_EVENT_DESC_INITRD, initrd,
+				  initrd_size);
 }
 
 EFI_STATUS measure_cmdline_pcr12(const CHAR16 *opts, size_t opts_bytes)

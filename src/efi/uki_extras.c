@@ -17,26 +17,28 @@
 #include "core/tcg_event.h"
 #include "loader_vars.h"
 
-static void set_pcr_var(const CHAR16 *name, uint32_t pcr)
+static void set_uint_var(const CHAR16 *name, uint32_t v)
 {
 	char s[12];
 
-	fmt_snprintf(s, sizeof(s), "%u", pcr); /* systemd's efivar_set_uint_string(): decimal UCS-2 with NUL */
+	fmt_snprintf(s, sizeof(s), "%u", v); /* systemd's efivar_set_uint_string(): decimal UCS-2 with NUL */
 	loader_var_set_str(name, s);
 }
 
-void stub_export_variables(const EFI_LOADED_IMAGE_PROTOCOL *li, bool pcr11, bool pcr12, const struct stub_extras *x)
+void stub_export_variables(const EFI_LOADED_IMAGE_PROTOCOL *li, bool pcr11, bool pcr12, const struct stub_extras *x,
+			   uint32_t profile)
 {
 	bli_publish_origin(li, /* keep= */ true);
 	loader_var_set_str(u"StubInfo", "handoff-stub " HANDOFF_VERSION);
 	if (pcr11)
-		set_pcr_var(u"StubPcrKernelImage", TPM_PCR_KERNEL_BOOT);
+		set_uint_var(u"StubPcrKernelImage", TPM_PCR_KERNEL_BOOT);
 	if (pcr12)
-		set_pcr_var(u"StubPcrKernelParameters", TPM_PCR_KERNEL_CONFIG);
+		set_uint_var(u"StubPcrKernelParameters", TPM_PCR_KERNEL_CONFIG);
 	if (pcr11 && x->buf[SIDECAR_SYSEXT])
-		set_pcr_var(u"StubPcrInitRDSysExts", SIDECAR_PCR_SYSEXTS);
+		set_uint_var(u"StubPcrInitRDSysExts", SIDECAR_PCR_SYSEXTS);
 	if (pcr11 && x->buf[SIDECAR_CONFEXT])
-		set_pcr_var(u"StubPcrInitRDConfExts", TPM_PCR_KERNEL_CONFIG);
+		set_uint_var(u"StubPcrInitRDConfExts", TPM_PCR_KERNEL_CONFIG);
+	set_uint_var(u"StubProfile", profile);
 }
 
 static const struct {

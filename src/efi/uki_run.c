@@ -2,6 +2,8 @@
  * inside the image the firmware started (src/stub/main.c) or, for a UKI whose
  * stub is handoff's own, from the loader's read buffer (src/efi/boot_uki.c):
  * one code path, the sections read by their RVAs or their file offsets.
+ * A loader chooses the profile of a multi-profile UKI by "@N" before the
+ * LoadOptions' line (systemd-stub(7)); then the sections are that profile's.
  * Command line: the embedded .cmdline, overridden by LoadOptions only
  * when Secure Boot is off (the signed image decides otherwise;
  * cmdline_for_stub), then the UKI's addons' and the host's SMBIOS extras.
@@ -186,16 +188,25 @@ EFI_STATUS uki_run(const EFI_LOADED_IMAGE_PROTOCOL *li, const EFI_DEVICE_PATH_PR
 	struct sb_vars sb;
 	bool secure_boot;
 	EFI_STATUS err;
+	/* "@N ": the profile of a multi-profile UKI (systemd-boot's way), the rest the line */
+	const uint8_t *opts = li->LoadOptions;
+	size_t opts_size = opts ? li->LoadOptionsSize : 0;
+	uint32_t profile = uki_profile_from_options(&opts, &opts_size);
 
 	secure_boot_read(&sb);
 	secure_boot = sb_enforced(&sb);
-	err = stub_find_sections(li, layout, &s);
+	err = stub_find_sections(li, layout, profile, &s);
+	if (!EFI_ERROR(err) && s.wrapped) { /* Linux's stub knows no profiles */
+		opts = li->LoadOptions;
+		opts_size = li->LoadOptionsSize;
+		profile = 0;
+	}
 	if (!EFI_ERROR(err))
-		err = stub_measure_sections(&s);
+		err = stub_measure_sections(&s, profile);
 	if (EFI_ERROR(err))
 		return err;
-	cmdline = cmdline_for_stub(li->LoadOptions, li->LoadOptionsSize, s.has_cmdline ? s.cmdline.data : NULL,
-				   s.cmdline.size, secure_boot);
+	cmdline = cmdline_for_stub(opts, opts_size, s.has_cmdline ? s.cmdline.data : NULL, s.cmdline.size,
+				   secure_boot);
 	if (!cmdline)
 		return EFI_OUT_OF_RESOURCES;
 	job.cmdline = cmdline;
@@ -214,8 +225,8 @@ EFI_STATUS uki_run(const EFI_LOADED_IMAGE_PROTOCOL *li, const EFI_DEVICE_PATH_PR
 	}
 	/* A UKI measures the LoadOptions it takes into PCR 12, as systemd-stub; a
 	 * wrapped bzImage stands in for Linux's own stub, which measures PCR 9 only. */
-	job.cmdline_outside = !s.wrapped && cmdline_stub_takes_load_options(li->LoadOptions, li->LoadOptionsSize,
-									     s.has_cmdline, secure_boot);
+	job.cmdline_outside = !s.wrapped && cmdline_stub_takes_load_options(opts, opts_size, s.has_cmdline,
+									     secure_boot);
 	err = gather_initrds(&initrds, &s, li, cmdline, secure_boot, &o);
 	if (!EFI_ERROR(err) && !s.wrapped) /* credentials and extensions, as systemd-stub */
 		err = stub_add_sidecars(&initrds, li, &extras);
@@ -229,10 +240,10 @@ EFI_STATUS uki_run(const EFI_LOADED_IMAGE_PROTOCOL *li, const EFI_DEVICE_PATH_PR
 		return err;
 	if (!s.wrapped) /* a UKI: what systemd-stub tells the system */
 		stub_export_variables(li, tpm_present(),
-				      tpm_present() && (job.plan.trust.measure_pcr12 || *addons || smbios ||
+				      tpm_present() && (job.plan.trust.measure_pcr12 || *addons || smbios || profile ||
 							extras.buf[SIDECAR_CREDENTIALS] ||
 							extras.buf[SIDECAR_GLOBAL_CREDENTIALS]),
-				      &extras);
+				      &extras, profile);
 	log_info("stub: booting the embedded kernel by %s (%zu initrd, %llu KiB)", scheme_name(job.plan.scheme),
 		 initrds.n, (unsigned long long)(initrds.total_size >> 10));
 	return boot_embedded(&job, &sb);

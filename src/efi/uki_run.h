@@ -34,18 +34,23 @@ struct stub_sections {
  */
 EFI_STATUS uki_run(const EFI_LOADED_IMAGE_PROTOCOL *li, const EFI_DEVICE_PATH_PROTOCOL *self_dp, enum pe_layout layout);
 
-/** stub_find_sections() - locate the sections in the image: by RVA or file offset (@layout). */
-EFI_STATUS stub_find_sections(const EFI_LOADED_IMAGE_PROTOCOL *li, enum pe_layout layout, struct stub_sections *ret);
+/**
+ * stub_find_sections() - locate the sections in the image: by RVA or file
+ * offset (@layout); a UKI's as its profile @profile sees them (uki_parse_profile()).
+ */
+EFI_STATUS stub_find_sections(const EFI_LOADED_IMAGE_PROTOCOL *li, enum pe_layout layout, uint32_t profile,
+			      struct stub_sections *ret);
 
 /**
  * stub_measure_sections() - a UKI's sections into PCR 11 as systemd-stub
  * does: for each present section but .pcrsig, in the UKI specification's
  * order, its name (ASCII with NUL), then its contents, as EV_IPL events;
  * the order and the rule are uki_measure_sections()'s, which the signed PCR
- * policies of `handoff uki` are computed with.
+ * policies of `handoff uki` are computed with. A @profile other than 0 then
+ * goes into PCR 12 as systemd-stub's tagged event of its number.
  * Return: EFI_SUCCESS, or why one could not be measured (logged): not booted.
  */
-EFI_STATUS stub_measure_sections(const struct stub_sections *s);
+EFI_STATUS stub_measure_sections(const struct stub_sections *s, uint32_t profile);
 
 struct stub_extras;
 
@@ -66,9 +71,11 @@ EFI_STATUS stub_load_addons(const EFI_LOADED_IMAGE_PROTOCOL *li, const struct st
  * StubPcrKernelImage (@pcr11: the sections were measured),
  * StubPcrKernelParameters (@pcr12: a command line or credentials are measured
  * into PCR 12), StubPcrInitRDSysExts and StubPcrInitRDConfExts (@x has
- * archives of them and @pcr11: a TPM measures them).
+ * archives of them and @pcr11: a TPM measures them), StubProfile (the profile
+ * booted, decimal, as systemd-stub).
  */
-void stub_export_variables(const EFI_LOADED_IMAGE_PROTOCOL *li, bool pcr11, bool pcr12, const struct stub_extras *x);
+void stub_export_variables(const EFI_LOADED_IMAGE_PROTOCOL *li, bool pcr11, bool pcr12, const struct stub_extras *x,
+			   uint32_t profile);
 
 #define STUB_N_EXTRAS 2
 /* The /.extra cpio archives: the companion files' (by enum sidecar_kind),
@@ -95,6 +102,11 @@ EFI_STATUS stub_add_extras(struct initrd_set *set, const struct stub_sections *s
  * or why not (logged): not booted.
  */
 EFI_STATUS stub_add_sidecars(struct initrd_set *set, const EFI_LOADED_IMAGE_PROTOCOL *li, struct stub_extras *x);
+/**
+ * uki_has_sidecars() - the UKI @path on @device has companion files the stub
+ * would take (src/efi/uki_sidecars.c): the loader then starts it.
+ */
+bool uki_has_sidecars(EFI_HANDLE device, const char *path);
 void stub_extras_free(struct stub_extras *x);
 
 #endif

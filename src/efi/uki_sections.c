@@ -6,6 +6,7 @@
 #include "uki_run.h"
 #include "core/uki.h"
 #include "core/wrap.h"
+#include "core/fmt.h"
 #include "core/tcg_event.h"
 #include "measure.h"
 
@@ -30,7 +31,8 @@ static struct blob blob_of(const struct uki_blob *b)
 	return (struct blob){ b->data, b->size };
 }
 
-EFI_STATUS stub_find_sections(const EFI_LOADED_IMAGE_PROTOCOL *li, enum pe_layout layout, struct stub_sections *ret)
+EFI_STATUS stub_find_sections(const EFI_LOADED_IMAGE_PROTOCOL *li, enum pe_layout layout, uint32_t profile,
+			       struct stub_sections *ret)
 {
 	static struct pe_info pe; /* large: keep it off the firmware's stack */
 	struct uki_sections u;
@@ -44,7 +46,7 @@ EFI_STATUS stub_find_sections(const EFI_LOADED_IMAGE_PROTOCOL *li, enum pe_layou
 	if (pe_find_section(&pe, WRAP_SECTION)) {
 		err = find_wrapped(&pe, li, layout, &s);
 	} else {
-		err = uki_parse(&pe, li->ImageBase, li->ImageSize, layout, "stub", &u);
+		err = uki_parse_profile(&pe, li->ImageBase, li->ImageSize, layout, "stub", profile, &u);
 		if (err == EFI_NOT_FOUND)
 			return log_error_status(err, "stub: no .linux section: not a unified kernel image");
 		if (!EFI_ERROR(err))
@@ -67,7 +69,18 @@ static EFI_STATUS measure_pcr11(void *ctx, const char *desc, const void *data, s
 	return tpm_measure_ipl_ascii(TPM_PCR_KERNEL_BOOT, desc, data, size);
 }
 
-EFI_STATUS stub_measure_sections(const struct stub_sections *s)
+EFI_STATUS stub_measure_sections(const struct stub_sections *s, uint32_t profile)
 {
-	return uki_measure_sections(&s->uki, measure_pcr11, /* ctx= */ NULL);
+	EFI_STATUS err = uki_measure_sections(&s->uki, measure_pcr11, /* ctx= */ NULL);
+	CHAR16 num[12];
+	char text[12];
+	size_t n;
+
+	if (EFI_ERROR(err) || profile == 0)
+		return err;
+	/* systemd-stub: a profile but 0 into PCR 12, its number in UTF-16 with its NUL */
+	n = fmt_snprintf(text, sizeof(text), "%u", profile);
+	for (size_t i = 0; i <= n; i++)
+		num[i] = (CHAR16)text[i];
+	return tpm_measure_tagged(TPM_PCR_KERNEL_CONFIG, UKI_PROFILE_EVENT_TAG, text, num, (n + 1) * sizeof(CHAR16));
 }

@@ -1,72 +1,36 @@
-/* A UKI's companion files (src/core/sidecar.h): credentials, system and
- * configuration extensions from <UKI>.extra.d\ and \loader\credentials\,
- * each kind packed into one cpio archive in the initrd's /.extra, as
- * systemd-stub's pack_cpio() does (files in name order; one that cannot be
- * read is said and left out). Each archive is measured whole, after the
- * command line (boot_verify()). Started by the firmware or booted from the
- * loader's menu, the stub runs this same code. */
+/* The loader's side of a UKI's companion files (src/core/sidecar.h): it
+ * does not pack them, handoff's stub does (src/stub/sidecars.c). A UKI of
+ * handoff's stub that has some is started, as any other UKI, instead of
+ * booted from the loader's buffer (boot_uki_applies()); the loader's own
+ * size budget is why. */
 #include "uki_run.h"
 #include "core/array.h"
-#include "core/cpio.h"
 #include "core/fmt.h"
-#include "loader_vars.h"
 
-/* The files of @kind in @dir, read and packed into *@ret (NULL: none). */
-static EFI_STATUS sidecar_pack(EFI_FILE_PROTOCOL *root, const char *dir, enum sidecar_kind kind, uint8_t **ret,
-			       size_t *ret_size)
-{
-	const struct sidecar_spec *s = sidecar_spec(kind);
-	struct cpio_file *files = NULL;
-	char **names = NULL;
-	size_t n = 0, k = 0;
-	EFI_STATUS err = file_list_dir(root, dir, s->suffix, &names, &n);
-
-	if (err == EFI_NOT_FOUND) /* no such directory: nothing to take */
-		return EFI_SUCCESS;
-	if (EFI_ERROR(err)) /* as systemd-stub: the UKI boots without them */
-		log_warning("%s: cannot list: %s, ignored", dir, efi_status_str(err));
-	strv_sort(names, n);
-	files = n ? mem_zalloc(n * sizeof(*files)) : NULL;
-	for (size_t i = 0; i < n && files; i++) {
-		_cleanup_free_ char *path = fmt_asprintf("%s\\%s", dir, names[i]);
-		uint8_t *data;
-
-		if (!sidecar_takes(kind, names[i]) || !path ||
-		    file_read_all(root, path, UINT32_MAX, &data, &files[k].size) != EFI_SUCCESS)
-			continue; /* file_read_all() said why */
-		files[k].name = names[i];
-		files[k++].data = data;
-	}
-	err = n && !files ? EFI_OUT_OF_RESOURCES : EFI_SUCCESS;
-	if (k)
-		err = cpio_archive(s->target, s->dir_mode, s->file_mode, files, k, ret, ret_size);
-	for (size_t i = 0; i < k; i++)
-		mem_free((void *)files[i].data);
-	mem_free(files);
-	strv_free(names, n);
-	return err;
-}
-
+/* Linked into the loader only: the stub links src/stub/sidecars.c's. */
 EFI_STATUS stub_add_sidecars(struct initrd_set *set, const EFI_LOADED_IMAGE_PROTOCOL *li, struct stub_extras *x)
 {
-	_cleanup_free_ char *self = image_file_path(li), *own = NULL;
+	return EFI_SUCCESS;
+}
+
+bool uki_has_sidecars(EFI_HANDLE device, const char *path)
+{
+	_cleanup_free_ char *own = fmt_asprintf("%s" SIDECAR_DIR_SUFFIX, path);
 	EFI_FILE_PROTOCOL *root = NULL;
-	EFI_STATUS err = EFI_SUCCESS;
+	bool found = false;
 
-	if (!li->DeviceHandle || file_open_root(li->DeviceHandle, &root) != EFI_SUCCESS)
-		return EFI_SUCCESS; /* no file system to look in: none, as systemd-stub */
-	own = self ? fmt_asprintf("%s" SIDECAR_DIR_SUFFIX, self) : NULL;
-	for (enum sidecar_kind i = 0; i < _SIDECAR_MAX && !EFI_ERROR(err); i++) {
+	if (!own || file_open_root(device, &root) != EFI_SUCCESS)
+		return false;
+	for (enum sidecar_kind i = 0; i < _SIDECAR_MAX && !found; i++) {
 		const struct sidecar_spec *s = sidecar_spec(i);
-		const char *dir = s->dir ? s->dir : own;
+		char **names = NULL;
+		size_t n = 0;
 
-		if (dir)
-			err = sidecar_pack(root, dir, i, &x->buf[i], &x->size[i]);
-		if (!EFI_ERROR(err) && x->buf[i]) {
-			x->measure[x->n_measure++] = (struct boot_measure){ s->pcr, s->desc, x->buf[i], x->size[i] };
-			err = initrd_set_add_data(set, s->target, x->buf[i], x->size[i]);
-		}
+		if (file_list_dir(root, s->dir ? s->dir : own, s->suffix, &names, &n) == EFI_SUCCESS)
+			for (size_t k = 0; k < n && !found; k++)
+				found = sidecar_takes(i, names[k]);
+		strv_free(names, n);
 	}
 	file_close(root);
-	return err;
+	return found;
 }

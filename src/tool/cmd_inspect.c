@@ -11,10 +11,11 @@ static const char help[] =
 	"       handoff inspect --pcrs [--pcr-banks LIST] [--phases LIST] [--json] UKI\n\n"
 	"Describe a Linux kernel (bzImage), unified kernel image or EFI application:\n"
 	"format, boot protocol and setup header fields, PE/COFF headers and sections,\n"
-	"UKI sections (.osrel, .cmdline, .uname), SBAT, Authenticode signature, and\n"
-	"the boot schemes (stub, handover, legacy) handoff can use for it.\n"
+	"UKI sections (.osrel, .cmdline, .uname) and profiles, SBAT, Authenticode\n"
+	"signature, and the boot schemes (stub, handover, legacy) handoff can use for it.\n"
 	"With --pcrs: the PCR 11 values a unified kernel image leads to once its\n"
-	"stub has measured it, and in each boot phase, as systemd-measure calculate.\n\n"
+	"stub has measured it, and in each boot phase, as systemd-measure calculate;\n"
+	"for a multi-profile UKI, those of each profile (in JSON, an array of them).\n\n"
 	"  --json             print one JSON object instead of text\n"
 	"  --pcrs             PCR 11 values instead of the description\n"
 	"  --pcr-banks LIST   sha1, sha256, sha384, sha512 (default sha256)\n"
@@ -58,11 +59,38 @@ static int parse_args(int argc, char **argv, struct inspect_args *a)
 	return pcr_opts_finish(&a->pcr);
 }
 
+/* PCR 11 of each profile the UKI can boot: one when it has no .profile; with
+ * profiles, each headed "# profile N (ID)", or in JSON an array of them. */
+static int render_pcrs(const struct inspect_args *a, const uint8_t *buf, size_t len, const char *name,
+		       const struct inspect_result *r, struct strbuf *out)
+{
+	struct pcr_prediction *p = xmalloc(sizeof(*p));
+	uint32_t n = r->n_profiles ? r->n_profiles : 1;
+	int ret = 0;
+
+	if (r->n_profiles && a->json)
+		sb_putc(out, '[');
+	for (uint32_t i = 0; i < n && ret == 0; i++) {
+		ret = pcr_predict(buf, len, name, i, &a->pcr, p);
+		if (ret < 0)
+			break;
+		if (r->n_profiles && !a->json)
+			sb_printf(out, "%s# profile %u (%s)\n", i ? "\n" : "", i,
+				  r->profiles[i].info.id ? r->profiles[i].info.id : "no ID");
+		if (r->n_profiles && a->json && i)
+			sb_putc(out, ',');
+		(a->json ? pcr_render_json : pcr_render_text)(p, &a->pcr, out);
+	}
+	if (r->n_profiles && a->json)
+		sb_putc(out, ']');
+	free(p);
+	return ret;
+}
+
 static int render(const struct inspect_args *a, const uint8_t *buf, size_t len, const char *name,
 		  struct strbuf *out)
 {
 	struct inspect_result r;
-	struct pcr_prediction *p;
 	int ret = 0;
 
 	if (EFI_ERROR(inspect_image(buf, len, name, &r))) {
@@ -74,11 +102,7 @@ static int render(const struct inspect_args *a, const uint8_t *buf, size_t len, 
 			  inspect_format_name(r.format));
 		ret = -1;
 	} else {
-		p = xmalloc(sizeof(*p));
-		ret = pcr_predict(buf, len, name, &a->pcr, p);
-		if (ret == 0)
-			(a->json ? pcr_render_json : pcr_render_text)(p, &a->pcr, out);
-		free(p);
+		ret = render_pcrs(a, buf, len, name, &r, out);
 	}
 	inspect_result_free(&r);
 	return ret;

@@ -17,7 +17,7 @@
 static const char help[] =
 	"Usage: handoff uki --linux FILE [--initrd FILE]... [--cmdline TEXT|@FILE]\n"
 	"                   [--os-release FILE|@TEXT] [--uname TEXT] [--splash BMP] [--microcode CPIO]\n"
-	"                   [--stub FILE]\n"
+	"                   [--stub FILE] [--profile TEXT|@FILE [--profile-cmdline TEXT|@FILE]]...\n"
 	"                   [--pcr-private-key KEY [--pcr-public-key PUB] [--pcr-banks LIST] [--phases LIST]]\n"
 	"                   [--sign-key KEY --sign-cert CERT] -o OUT.efi\n\n"
 	"Build a unified kernel image: handoff's EFI stub with .osrel, .cmdline, .uname,\n"
@@ -37,6 +37,9 @@ static const char help[] =
 	"  --microcode CPIO      .ucode: CPU microcode as an uncompressed cpio archive\n"
 	"                        (kernel/x86/microcode/*.bin), handed to the kernel first\n"
 	"  --stub FILE           the stub (default: handoff-stub.efi beside the tool)\n"
+	"  --profile TEXT|@FILE  repeatable: a profile of a multi-profile UKI, its .profile\n"
+	"                        os-release lines ID= and TITLE=; profile 0 is the first one\n"
+	"  --profile-cmdline TEXT|@FILE  the .cmdline of the last --profile (default: --cmdline)\n"
 	"  --pcr-private-key KEY sign PCR 11 policies with this PEM key (RSA or EC): .pcrsig\n"
 	"  --pcr-public-key PUB  its PEM public key, checked and stored as .pcrpkey (default: from KEY)\n"
 	"  --pcr-banks LIST      PCR banks to sign for: sha1, sha256, sha384, sha512 (default sha256)\n"
@@ -52,9 +55,25 @@ struct uki_args {
 	size_t n_initrds;
 	const char *pcr_key, *pcr_pub;
 	struct pcr_opts pcr;
+	const char *profiles[UKI_PROFILES_MAX], *profile_cmdlines[UKI_PROFILES_MAX];
+	size_t n_profiles;
 };
 
-enum { OPT_PCR_KEY = 0x100, OPT_PCR_PUB, OPT_PCR_BANKS, OPT_PHASES, OPT_MICROCODE };
+enum { OPT_PCR_KEY = 0x100, OPT_PCR_PUB, OPT_PCR_BANKS, OPT_PHASES, OPT_MICROCODE, OPT_PROFILE, OPT_PROFILE_CMDLINE };
+
+static int add_profile(struct uki_args *a, int c, const char *arg)
+{
+	if (c == OPT_PROFILE_CMDLINE) {
+		if (a->n_profiles == 0 || a->profile_cmdlines[a->n_profiles - 1])
+			return tool_usage("--profile-cmdline goes once after each --profile");
+		a->profile_cmdlines[a->n_profiles - 1] = arg;
+		return 0;
+	}
+	if (a->n_profiles == UKI_PROFILES_MAX)
+		return tool_usage("at most %u --profile", UKI_PROFILES_MAX);
+	a->profiles[a->n_profiles++] = arg;
+	return 0;
+}
 
 static int parse_args(int argc, char **argv, struct uki_args *a)
 {
@@ -69,6 +88,8 @@ static int parse_args(int argc, char **argv, struct uki_args *a)
 		{ "pcr-banks", required_argument, NULL, OPT_PCR_BANKS },
 		{ "phases", required_argument, NULL, OPT_PHASES },
 		{ "microcode", required_argument, NULL, OPT_MICROCODE },
+		{ "profile", required_argument, NULL, OPT_PROFILE },
+		{ "profile-cmdline", required_argument, NULL, OPT_PROFILE_CMDLINE },
 		{ "help", no_argument, NULL, 'h' }, { 0 },
 	};
 	int c, r = 0;
@@ -95,6 +116,8 @@ static int parse_args(int argc, char **argv, struct uki_args *a)
 		case OPT_PCR_BANKS: r = pcr_opts_add_banks(&a->pcr, optarg); break;
 		case OPT_PHASES: r = pcr_opts_add_phases(&a->pcr, optarg); break;
 		case OPT_MICROCODE: a->microcode = optarg; break;
+		case OPT_PROFILE:
+		case OPT_PROFILE_CMDLINE: r = add_profile(a, c, optarg); break;
 		case 'h': return fputs(help, stdout), -1;
 		default: return usage_bad_option(c, argv);
 		}
@@ -132,6 +155,25 @@ static int text_arg(const char *arg, bool at_means_file, char **ret)
 }
 
 
+/* The --profile texts and their command lines, read; freed by free_profiles(). */
+static int read_profiles(const struct uki_args *a, struct uki_profile_input *p)
+{
+	for (size_t i = 0; i < a->n_profiles; i++)
+		if (text_arg(a->profiles[i], true, (char **)&p[i].profile) < 0 ||
+		    text_arg(a->profile_cmdlines[i], true, (char **)&p[i].cmdline) < 0)
+			return -1;
+	return 0;
+}
+
+static void free_profiles(struct uki_profile_input *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free((void *)p[i].profile);
+		free((void *)p[i].cmdline);
+	}
+	free(p);
+}
+
 static int build(const struct uki_args *a, const char *stub)
 {
 	struct uki_spec spec = { .linux_path = a->linux_path, .n_initrds = a->n_initrds,
@@ -140,12 +182,17 @@ static int build(const struct uki_args *a, const char *stub)
 				 .stub = stub, .pcr_key = a->pcr_key,
 				 .pcr_pub = a->pcr_pub, .pcr = &a->pcr, .out = a->out };
 	char *cmdline = NULL, *osrel = NULL;
+	struct uki_profile_input *profiles = xmalloc((a->n_profiles + 1) * sizeof(*profiles));
 	uint8_t *out = NULL;
 	size_t out_len = 0;
 	int r = -1;
 
+	memset(profiles, 0, (a->n_profiles + 1) * sizeof(*profiles));
 	memcpy(spec.initrds, a->initrds, sizeof(a->initrds));
-	if (text_arg(a->cmdline, true, &cmdline) < 0 || text_arg(a->os_release, false, &osrel) < 0)
+	spec.profiles = profiles;
+	spec.n_profiles = a->n_profiles;
+	if (text_arg(a->cmdline, true, &cmdline) < 0 || text_arg(a->os_release, false, &osrel) < 0 ||
+	    read_profiles(a, profiles) < 0)
 		goto out;
 	spec.cmdline = cmdline;
 	spec.os_release = osrel;
@@ -153,11 +200,13 @@ static int build(const struct uki_args *a, const char *stub)
 		goto out; /* nothing was written */
 	r = write_image_signed(a->out, a->sign_key, a->sign_cert, out, out_len);
 	if (r == 0 && a->pcr_key)
-		printf("signed PCR 11 policies for %zu phase%s (%zu bank%s)\n", a->pcr.phases.n,
-		       a->pcr.phases.n == 1 ? "" : "s", a->pcr.n_banks, a->pcr.n_banks == 1 ? "" : "s");
+		printf("signed PCR 11 policies for %zu phase%s (%zu bank%s)%s\n", a->pcr.phases.n,
+		       a->pcr.phases.n == 1 ? "" : "s", a->pcr.n_banks, a->pcr.n_banks == 1 ? "" : "s",
+		       a->n_profiles ? ", for the base and each profile" : "");
 	if (r == 0)
 		printf("wrote %s (%zu bytes%s)\n", a->out, out_len, a->sign_key ? ", then signed" : "");
 out:
+	free_profiles(profiles, a->n_profiles);
 	free(cmdline);
 	free(osrel);
 	free(out);

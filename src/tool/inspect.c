@@ -56,8 +56,35 @@ static struct inspect_blob blob(const struct uki_blob *b)
 	return r;
 }
 
-/* A PE with .linux (uki_parse() finds it before any .profile) is a UKI;
- * its kernel must itself be a sound bzImage. */
+/* Each profile of a multi-profile UKI: its .profile and command line. */
+static EFI_STATUS inspect_profiles(const uint8_t *buf, size_t len, const char *name, struct inspect_result *r)
+{
+	uint32_t n = uki_profile_count(&r->img.pe);
+	struct uki_sections u;
+	char sub[256];
+	EFI_STATUS err = EFI_SUCCESS;
+
+	if (n == 0)
+		return EFI_SUCCESS;
+	r->profiles = mem_zalloc(n * sizeof(*r->profiles));
+	if (!r->profiles)
+		return log_error_status(EFI_OUT_OF_RESOURCES, "%s: out of memory", name);
+	r->n_profiles = n;
+	for (uint32_t i = 0; i < n && !EFI_ERROR(err); i++) {
+		struct inspect_profile *p = &r->profiles[i];
+
+		err = uki_parse_profile(&r->img.pe, buf, len, PE_LAYOUT_FILE, name, i, &u);
+		if (EFI_ERROR(err))
+			break;
+		p->cmdline = blob(&u.s[UKI_CMDLINE]);
+		fmt_snprintf(sub, sizeof(sub), "%s: profile %u: .profile", name, i);
+		err = osrel_parse((const char *)u.s[UKI_PROFILE].data, u.s[UKI_PROFILE].size, sub, &p->info);
+	}
+	return err;
+}
+
+/* A PE with .linux (in the base or profile 0) is a UKI; its kernel must
+ * itself be a sound bzImage, and each of its profiles sound. */
 static EFI_STATUS inspect_uki(const uint8_t *buf, size_t len, const char *name, struct inspect_result *r)
 {
 	struct uki_sections u;
@@ -85,14 +112,19 @@ static EFI_STATUS inspect_uki(const uint8_t *buf, size_t len, const char *name, 
 		return err;
 	r->has_kernel = true;
 	fmt_snprintf(sub, sizeof(sub), "%s: .osrel", name);
-	if (r->osrel.present)
-		return osrel_parse((const char *)r->osrel.data, r->osrel.size, sub, &r->os);
-	return EFI_SUCCESS;
+	if (r->osrel.present && EFI_ERROR(err = osrel_parse((const char *)r->osrel.data, r->osrel.size, sub, &r->os)))
+		return err;
+	return inspect_profiles(buf, len, name, r);
 }
 
 void inspect_result_free(struct inspect_result *r)
 {
 	osrel_free(&r->os);
+	for (uint32_t i = 0; i < r->n_profiles; i++)
+		osrel_free(&r->profiles[i].info);
+	mem_free(r->profiles);
+	r->profiles = NULL;
+	r->n_profiles = 0;
 }
 
 EFI_STATUS inspect_image(const uint8_t *buf, size_t len, const char *name, struct inspect_result *r)

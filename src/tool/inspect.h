@@ -18,6 +18,12 @@ struct inspect_blob {
 	bool present;
 };
 
+/* One profile of a multi-profile UKI, as the stub boots it (uki_parse_profile()). */
+struct inspect_profile {
+	struct inspect_blob cmdline;
+	struct osrel info;         /* its .profile: ID=, TITLE= */
+};
+
 struct inspect_result {
 	const char *name;
 	size_t file_size;
@@ -29,6 +35,8 @@ struct inspect_result {
 	struct inspect_blob sbat;
 	struct inspect_blob kernel, initrd, ucode, cmdline, osrel, uname; /* UKI sections */
 	struct osrel os;           /* .osrel parsed (UKI) */
+	struct inspect_profile *profiles; /* n_profiles (.profile sections): profile 0, 1, ... */
+	uint32_t n_profiles;
 };
 
 /**

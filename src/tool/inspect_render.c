@@ -182,6 +182,16 @@ static void json_uki(struct json *j, const struct inspect_result *r)
 		json_null(j, "ucode_size");
 	json_blob(j, "cmdline", &r->cmdline);
 	json_blob(j, "uname", &r->uname);
+	json_arr_begin(j, "profiles");
+	for (uint32_t i = 0; i < r->n_profiles; i++) {
+		json_obj_begin(j, NULL);
+		json_uint(j, "profile", i);
+		json_str(j, "id", r->profiles[i].info.id);
+		json_str(j, "title", r->profiles[i].info.title);
+		json_blob(j, "cmdline", &r->profiles[i].cmdline);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
 	if (r->osrel.present) {
 		json_obj_begin(j, "osrel");
 		osrel_each(&r->os, osrel_json, j);
@@ -320,6 +330,14 @@ static void text_uki(struct strbuf *sb, const struct inspect_result *r)
 		sb_printf(sb, "  %-20s %zu bytes (microcode: the first initrd)\n", "UKI .ucode", r->ucode.size);
 	text_blob(sb, "UKI .cmdline", &r->cmdline);
 	text_blob(sb, "UKI .uname", &r->uname);
+	for (uint32_t i = 0; i < r->n_profiles; i++) {
+		const struct osrel *o = &r->profiles[i].info;
+		char key[32];
+
+		snprintf(key, sizeof(key), "UKI profile %u", i);
+		sb_printf(sb, "  %-20s ID=%s TITLE=%s\n", key, o->id ? o->id : "", o->title ? o->title : "");
+		text_blob(sb, "  .cmdline", &r->profiles[i].cmdline);
+	}
 	if (r->osrel.present) {
 		sb_puts(sb, "  UKI .osrel\n");
 		osrel_each(&r->os, osrel_text, sb);

@@ -34,10 +34,11 @@ struct pcr_prediction {
 
 /**
  * pcr_predict() - PCR 11 for the UKI file @img (@len bytes, @name in
- * messages) as the stub measures it (uki_measure_sections()), then each of
- * @o's phases. Return: 0, or -1 when it is no sound UKI (printed).
+ * messages) booted with profile @profile (UKI_PROFILE_BASE: its base alone)
+ * as the stub measures it (uki_measure_sections()), then each of @o's
+ * phases. Return: 0, or -1 when it is no sound UKI (printed).
  */
-int pcr_predict(const uint8_t *img, size_t len, const char *name, const struct pcr_opts *o,
+int pcr_predict(const uint8_t *img, size_t len, const char *name, uint32_t profile, const struct pcr_opts *o,
 		struct pcr_prediction *ret);
 
 /** pcr_render_text() - "11:sha256=HEX" per phase, as systemd-measure calculate prints them, after the stub's value. */

@@ -71,7 +71,8 @@ void pcr_opts_free(struct pcr_opts *o)
 
 /* The sections exactly as the stub finds them in its loaded image: the same
  * parsers, on the file layout (pe_section_data() gives the same bytes). */
-static int uki_sections_of(const uint8_t *img, size_t len, const char *name, struct uki_sections *ret)
+static int uki_sections_of(const uint8_t *img, size_t len, const char *name, uint32_t profile,
+			   struct uki_sections *ret)
 {
 	struct pe_info *pe = xmalloc(sizeof(*pe));
 	EFI_STATUS err = pe_parse(img, len, name, pe);
@@ -79,19 +80,19 @@ static int uki_sections_of(const uint8_t *img, size_t len, const char *name, str
 	if (err == EFI_UNSUPPORTED)
 		log_error("%s: not a PE/COFF image, so not a unified kernel image", name);
 	else if (!EFI_ERROR(err))
-		err = uki_parse(pe, img, len, PE_LAYOUT_FILE, name, ret);
+		err = uki_parse_profile(pe, img, len, PE_LAYOUT_FILE, name, profile, ret);
 	if (err == EFI_NOT_FOUND)
 		log_error("%s: no .linux section: not a unified kernel image", name);
 	free(pe);
 	return EFI_ERROR(err) ? -1 : 0;
 }
 
-int pcr_predict(const uint8_t *img, size_t len, const char *name, const struct pcr_opts *o,
+int pcr_predict(const uint8_t *img, size_t len, const char *name, uint32_t profile, const struct pcr_opts *o,
 		struct pcr_prediction *ret)
 {
 	struct uki_sections u;
 
-	if (uki_sections_of(img, len, name, &u) < 0)
+	if (uki_sections_of(img, len, name, profile, &u) < 0)
 		return -1;
 	memset(ret, 0, sizeof(*ret));
 	for (size_t b = 0; b < o->n_banks; b++) {

@@ -7,21 +7,33 @@
 #include "core/uki.h"
 #include <stdlib.h>
 
-static int add_pcrsig(const struct uki_spec *s, struct uki_input *in, const struct pcr_key *key, uint8_t **out,
-		      size_t *out_len)
+/* The signed policies of @profile (UKI_PROFILE_BASE: the base) of the image @out. */
+static int sign_profile(const struct uki_spec *s, const struct pcr_key *key, const uint8_t *out, size_t out_len,
+			uint32_t profile, char **ret)
 {
 	struct pcr_prediction *p = xmalloc(sizeof(*p));
-	char *json = NULL;
-	int r = pcr_predict(*out, *out_len, s->out, s->pcr, p);
+	int r = pcr_predict(out, out_len, s->out, profile, s->pcr, p);
 
 	if (r == 0)
-		r = pcr_sign(p, s->pcr, key, &json);
+		r = pcr_sign(p, s->pcr, key, ret);
 	free(p);
-	if (r < 0)
+	return r;
+}
+
+/* @in->profiles is @profiles, whose .pcrsig are set here (freed by the caller). */
+static int add_pcrsig(const struct uki_spec *s, struct uki_input *in, struct uki_profile_input *profiles,
+		      const struct pcr_key *key, uint8_t **out, size_t *out_len)
+{
+	char *json = NULL;
+
+	if (sign_profile(s, key, *out, *out_len, UKI_PROFILE_BASE, &json) < 0)
 		return -1;
+	in->pcrsig = json;
+	for (size_t i = 0; i < s->n_profiles; i++)
+		if (sign_profile(s, key, *out, *out_len, (uint32_t)i, (char **)&profiles[i].pcrsig) < 0)
+			return -1;
 	free(*out);
 	*out = NULL;
-	in->pcrsig = json;
 	return uki_build(in, out, out_len) == EFI_SUCCESS ? 0 : -1;
 }
 
@@ -34,6 +46,7 @@ int uki_image(const struct uki_spec *s, uint8_t **ret, size_t *ret_len)
 	uint8_t *out = NULL, *splash = NULL, *ucode = NULL;
 	size_t out_len = 0, splash_len = 0, ucode_len = 0;
 	struct pcr_key *key = NULL;
+	struct uki_profile_input *profiles = xmalloc((s->n_profiles + 1) * sizeof(*profiles));
 	int r = -1;
 
 	if ((s->pcr_key && pcr_key_load(s->pcr_key, s->pcr_pub, &key) < 0) ||
@@ -53,8 +66,12 @@ int uki_image(const struct uki_spec *s, uint8_t **ret, size_t *ret_len)
 	in.ucode_size = ucode_len;
 	if (key)
 		in.pcrpkey = pcr_key_pem(key, &in.pcrpkey_size);
+	memcpy(profiles, s->profiles, s->n_profiles * sizeof(*profiles));
+	in.profiles = profiles;
+	in.n_profiles = s->n_profiles;
 	/* a failure is logged once, where it was found */
-	if (uki_build(&in, &out, &out_len) != EFI_SUCCESS || (key && add_pcrsig(s, &in, key, &out, &out_len) < 0))
+	if (uki_build(&in, &out, &out_len) != EFI_SUCCESS ||
+	    (key && add_pcrsig(s, &in, profiles, key, &out, &out_len) < 0))
 		goto out;
 	*ret = out;
 	*ret_len = out_len;
@@ -63,6 +80,9 @@ int uki_image(const struct uki_spec *s, uint8_t **ret, size_t *ret_len)
 out:
 	pcr_key_free(key);
 	free((void *)in.pcrsig);
+	for (size_t i = 0; i < s->n_profiles && key; i++)
+		free((void *)profiles[i].pcrsig);
+	free(profiles);
 	for (size_t i = 0; i < s->n_initrds; i++)
 		free((void *)initrds[i].data);
 	free((void *)in.stub);

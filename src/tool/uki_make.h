@@ -4,6 +4,7 @@
 #define TOOL_UKI_MAKE_H
 
 #include "pcr.h"
+#include "core/uki.h"
 
 #define UKI_MAX_INITRDS 32
 
@@ -18,13 +19,16 @@ struct uki_spec {
 	const char *microcode;         /* .ucode: a cpio archive, or NULL */
 	const char *pcr_key, *pcr_pub; /* signed PCR 11 policies when pcr_key is set */
 	const struct pcr_opts *pcr;    /* pcr_opts_finish()ed */
+	const struct uki_profile_input *profiles; /* after the base (core/uki.h), or none */
+	size_t n_profiles;
 	const char *out;               /* the output's name, for messages */
 };
 
 /**
  * uki_image() - the UKI of @s, unsigned: the stub's sections, then
- * .osrel ... .linux (src/core/uki.c), with .pcrpkey and .pcrsig when
- * @s->pcr_key is set. Nothing is written. Return: 0 with *@ret (malloc'd,
+ * .osrel ... .linux (src/core/uki.c), then the profiles, with .pcrpkey
+ * and .pcrsig when @s->pcr_key is set: the base's .pcrsig signs the base
+ * alone, each profile's the base with that profile (as ukify). Nothing is written. Return: 0 with *@ret (malloc'd,
  * *@ret_len bytes), or -1 (printed).
  */
 int uki_image(const struct uki_spec *s, uint8_t **ret, size_t *ret_len);

@@ -33,7 +33,7 @@ TPM_ALG_SHA256 = 0x000B
 ZERO = b"\0" * 32
 
 UKI_ORDER = (".linux", ".osrel", ".cmdline", ".initrd", ".ucode", ".splash", ".dtb", ".uname",
-             ".sbat", ".pcrpkey")
+             ".sbat", ".pcrpkey", ".profile")
 
 
 TPM_ALG = {"sha1": 0x0004, "sha256": 0x000B, "sha384": 0x000C, "sha512": 0x000D}
@@ -87,11 +87,23 @@ def section(data, name):
     return None
 
 
-def uki_pcr11(data, bank="sha256"):
-    _, _, secs = pe_sections(data)
-    by_name = {}
-    for name, vsize, va, rsize, roff in secs:
-        by_name.setdefault(name, data[roff:roff + vsize])
+def uki_profile_sections(data, profile=0):
+    """name -> bytes as profile @profile of a UKI sees them (None: the base
+    alone): the base (before the first .profile), each name overridden by the
+    profile's own (UAPI.5 multi-profile UKIs; the first of a name wins)."""
+    base, own, rng = {}, {}, None
+    for name, vsize, va, rsize, roff in pe_sections(data)[2]:
+        if name == ".profile":
+            rng = 0 if rng is None else rng + 1
+        d = base if rng is None else own if rng == profile else None
+        if d is not None:
+            d.setdefault(name, data[roff:roff + vsize])
+    base.update(own)
+    return base
+
+
+def uki_pcr11(data, bank="sha256", profile=0):
+    by_name = uki_profile_sections(data, profile)
     v = bytes(hashlib.new(bank).digest_size)
     for name in UKI_ORDER:
         blob = by_name.get(name)

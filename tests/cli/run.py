@@ -22,7 +22,7 @@ import common  # noqa: E402
 
 MODULES = ("cmd_general", "cmd_inspect", "cmd_install", "cmd_netboot", "cmd_entry", "cmd_disk", "cmd_run",
            "cmd_images", "cmd_pcr", "cmd_new_user", "cmd_system", "cmd_utf8", "cmd_partitions", "cmd_addon",
-           "cmd_counting", "cmd_signing", "cmd_keys", "cmd_password", "cmd_random_seed")
+           "cmd_counting", "cmd_signing", "cmd_keys", "cmd_password", "cmd_random_seed", "cmd_profiles")
 BOOTS = ("cmd_run", "cmd_new_user")  # the modules --no-boot leaves out
 
 

@@ -35,6 +35,13 @@ static void check_uki_entry(const uint8_t *data, size_t size)
 		check_text(e.title);
 		check_text(e.version);
 		check_text(e.sort_key);
+		/* the same text as a .profile (ID=, TITLE=) of profile 1 */
+		if (bls_entry_uki_profile(&e, 1, (const char *)data, size) == EFI_SUCCESS) {
+			check_text(e.title);
+			check_text(e.id);
+			if (!e.options || strcmp(e.options, "@1") != 0)
+				abort();
+		}
 	}
 	bls_entry_free(&e);
 }

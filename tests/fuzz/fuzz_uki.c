@@ -1,5 +1,6 @@
 /* libFuzzer: the UKI side of the PE code. The input is read as a file and as
- * a loaded image (pe_parse, pe_parse_loaded, uki_parse, uki_stub_is_handoff,
+ * a loaded image (pe_parse, pe_parse_loaded, uki_parse, uki_parse_profile and
+ * uki_profile_find for each profile, uki_profile_from_options, uki_stub_is_handoff,
  * wrap_find, osrel_parse on .osrel), and used as the stub for both writers,
  * whose output must parse again: pe_add_sections() and wrap_bzimage() may
  * refuse an input, but what they return must be a valid PE (and, for wrap,
@@ -22,6 +23,19 @@ static void read_side(const uint8_t *data, size_t size, enum pe_layout layout, s
 			osrel_parse((const char *)u.s[UKI_OSREL].data, u.s[UKI_OSREL].size, ".osrel", &o);
 			osrel_free(&o);
 		}
+	}
+	/* every profile, and the first LoadOptions bytes as an "@N" (uki_profile.c) */
+	for (uint32_t p = 0; p <= uki_profile_count(pe) && p < 8; p++) {
+		const uint8_t *opts = data;
+		size_t n = size < 24 ? size : 24, before = n;
+
+		if (uki_parse_profile(pe, data, size, layout, "fuzz", p, &u) == EFI_SUCCESS && !u.s[UKI_LINUX].data)
+			abort();
+		if (uki_profile_find(pe, p, ".cmdline") >= (int)pe->n_sections)
+			abort();
+		(void)uki_profile_from_options(&opts, &n);
+		if (n > before || opts != data + (before - n))
+			abort();
 	}
 	if (wrap_find(pe, data, size, layout, "fuzz", &v) == EFI_SUCCESS && v.head_size + v.body_size < v.head_size)
 		abort();

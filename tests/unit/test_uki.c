@@ -259,10 +259,10 @@ TEST(uki_parse_non_uki_duplicates_profiles)
 	CHECK_EQ(u.s[UKI_DTB].size, 0x10);
 	free(img);
 
-	/* a multi-profile UKI: only the base profile (before .profile) is read */
+	/* a multi-profile UKI: the base alone is what comes before .profile */
 	img = stub_with_sections(profile, 4, &len);
 	CHECK_EQ(pe_parse(img, len, "profiles.efi", &pe), EFI_SUCCESS);
-	CHECK_EQ(uki_parse(&pe, img, len, PE_LAYOUT_FILE, "profiles.efi", &u), EFI_SUCCESS);
+	CHECK_EQ(uki_parse_profile(&pe, img, len, PE_LAYOUT_FILE, "profiles.efi", UKI_PROFILE_BASE, &u), EFI_SUCCESS);
 	CHECK(u.s[UKI_CMDLINE].data == NULL);
 	free(img);
 }
