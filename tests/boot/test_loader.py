@@ -245,7 +245,7 @@ def test_loader_damaged_file_says_so():
     data[roff + 16 + 64] ^= 0xFF
     tree = esp.loader_tree({"a.conf": entry("Linux", "console=ttyS0 panic=-1")}, files={},
                            loader=bytes(data))
-    res = qemu.run_qemu(esp.image(tree), 60, stop_on=r"Boot Manager Menu|boot menu|Shell>")
+    res = qemu.run_qemu(esp.image(tree), 60, stop_on=r"Boot Manager Menu|boot menu|UEFI Interactive Shell")
     qemu.expect(res.time_of(r"^handoff: this file is damaged \(its packed image does not unpack\): "
                             r"install it again$") is not None, "the unpacker's line", res)
     qemu.expect(res.time_of(MENU) is None and res.init is None, "nothing of the loader ran", res)
