@@ -179,31 +179,71 @@ static void load_type1(struct listing *l, const char *esp, const char *shown, co
 	free(dir);
 }
 
-/* A UKI in EFI/Linux, named and sorted by its .osrel as the loader does. */
-static bool uki_entry(struct bls_entry *e, const char *path, const char *rel, const char *name)
+/* The entry of profile @profile of a UKI in EFI/Linux, named and sorted by
+ * its .osrel as the loader does: one per profile of a multi-profile UKI,
+ * titled and named as systemd-boot lists them (bls_entry_uki_profile()). */
+static bool uki_entry(struct bls_entry *e, const struct pe_info *pe, const char *buf, size_t len, const char *rel,
+		      const char *name, uint32_t profile)
 {
-	struct pe_info *pe = xmalloc(sizeof(*pe));
+	struct uki_sections u;
+	const struct uki_blob *prof = &u.s[UKI_PROFILE];
+
+	if (uki_parse_profile(pe, (const uint8_t *)buf, len, PE_LAYOUT_FILE, rel, profile, &u) != EFI_SUCCESS)
+		return false;
+	e->efi = xasprintf("/%s", rel);
+	return bls_entry_from_uki(e, name, rel, (const char *)u.s[UKI_OSREL].data, u.s[UKI_OSREL].size,
+				  u.s[UKI_CMDLINE].data != NULL) == EFI_SUCCESS &&
+	       (!uki_profile_count(pe) ||
+		bls_entry_uki_profile(e, profile, (const char *)prof->data, prof->size) == EFI_SUCCESS);
+}
+
+/* A UKI's file: parsed, its kernel checked, its profiles counted (0 when it
+ * is no UKI: then it is listed once, with the problem). */
+static uint32_t uki_load(const char *path, const char *rel, char **buf, size_t *len, struct pe_info *pe)
+{
 	struct uki_sections u;
 	struct bz_info bz;
-	size_t len = 0;
-	char *buf = slurp(path, &len);
-	bool ok = buf && pe_parse((const uint8_t *)buf, len, rel, pe) == EFI_SUCCESS &&
-		  uki_parse(pe, (const uint8_t *)buf, len, PE_LAYOUT_FILE, rel, &u) == EFI_SUCCESS;
+	bool ok;
 
-	if (buf && !ok && !pe_find_section(pe, ".linux"))
+	*buf = slurp(path, len);
+	ok = *buf && pe_parse((const uint8_t *)*buf, *len, rel, pe) == EFI_SUCCESS &&
+	     uki_parse(pe, (const uint8_t *)*buf, *len, PE_LAYOUT_FILE, rel, &u) == EFI_SUCCESS;
+	if (*buf && !ok && !pe_find_section(pe, ".linux"))
 		log_error("%s: not a unified kernel image (no .linux section)", rel);
 	if (ok && !pe_is_efi_app_x64(pe))
 		log_error("%s: not an x86-64 EFI application", rel);
 	if (ok && bz_parse(u.s[UKI_LINUX].data, u.s[UKI_LINUX].size, rel, &bz) == EFI_SUCCESS)
 		uki_check_kernel(&bz, rel);
-	if (ok) {
-		e->efi = xasprintf("/%s", rel);
-		ok = bls_entry_from_uki(e, name, rel, (const char *)u.s[UKI_OSREL].data, u.s[UKI_OSREL].size,
-					u.s[UKI_CMDLINE].data != NULL) == EFI_SUCCESS;
+	return ok ? MIN(MAX(uki_profile_count(pe), 1u), (uint32_t)UKI_PROFILES_MAX) : 0;
+}
+
+/* The UKI EFI/Linux/@name as items of @l, one per profile, each with its
+ * problems (the file's own go with its first) and pins. */
+static void add_uki_items(struct listing *l, const char *esp, const char *path, const char *rel, const char *name)
+{
+	struct pe_info *pe = xmalloc(sizeof(*pe));
+	uint32_t profiles = 0;
+	char *buf = NULL;
+	size_t len = 0;
+
+	for (uint32_t p = 0; p == 0 || p < profiles; p++) {
+		struct listed *it = xmalloc(sizeof(*it));
+		bool ok;
+
+		*it = (struct listed){ .root = esp };
+		diag_capture_begin(&it->problems);
+		if (p == 0)
+			profiles = uki_load(path, rel, &buf, &len, pe);
+		ok = profiles && uki_entry(&it->e, pe, buf, len, rel, name, p);
+		if (ok) /* its efi is the same file */
+			entry_pins_check(l->pins, esp, rel, &it->pinned, &it->n_pinned);
+		diag_capture_end(&it->problems);
+		if (!it->e.path)
+			it->e.path = xstrdup(rel);
+		add_item(l, it, ok);
 	}
 	free(buf);
 	free(pe);
-	return ok;
 }
 
 static void load_type2(struct listing *l, const char *esp)
@@ -212,19 +252,9 @@ static void load_type2(struct listing *l, const char *esp)
 	size_t n = linux_dir ? list_dir(linux_dir, ".efi", &names) : 0;
 
 	for (size_t i = 0; i < n; i++) {
-		struct listed *it = xmalloc(sizeof(*it));
 		char *path = path_join(linux_dir, names[i]), *rel = xasprintf("EFI/Linux/%s", names[i]);
-		bool ok;
 
-		*it = (struct listed){ .root = esp };
-		diag_capture_begin(&it->problems);
-		ok = uki_entry(&it->e, path, rel, names[i]);
-		if (ok) /* its efi is the same file */
-			entry_pins_check(l->pins, esp, rel, &it->pinned, &it->n_pinned);
-		diag_capture_end(&it->problems);
-		if (!it->e.path)
-			it->e.path = xstrdup(rel);
-		add_item(l, it, ok);
+		add_uki_items(l, esp, path, rel, names[i]);
 		free(rel);
 		free(path);
 		free(names[i]);

@@ -129,3 +129,25 @@ def uki_profiles_refused():
               "of a profile")
         fails(h("uki", "--linux", KERNEL, "--profile", "", "-o", out), 1, "profile 0: empty .profile")
         assert not os.path.exists(out)
+
+
+@test
+def entry_list_lists_each_profile():
+    """`entry list` shows a multi-profile UKI in EFI/Linux as the loader's
+    menu does (systemd-boot's names): one entry per profile, in profile
+    order, titled "NAME (TITLE)", else "(ID)", else "(Profile #N+1)"; the
+    ids of profiles past 0 end "@ID" or "@N", their options are "@N"."""
+    with Tmp() as tmp:
+        linux = os.path.join(tmp, "esp", "EFI", "Linux")
+        os.makedirs(linux)
+        build(tmp, "--profile", "ID=third", "--profile", "VERSION_ID=4", out="esp/EFI/Linux/multi.efi")
+        j = json.loads(ok(h("entry", "list", "--esp", os.path.join(tmp, "esp"), "--json")).stdout)
+        got = [(e["id"], e["title"], e["options"], e["default"], e["problems"]) for e in j["entries"]]
+        name = got[0][1][:-len(" (Default boot)")]
+        assert name and got == [
+            ("multi.efi", name + " (Default boot)", None, True, []),
+            ("multi.efi@rescue", name + " (Rescue shell)", "@1", False, []),
+            ("multi.efi@third", name + " (third)", "@2", False, []),
+            ("multi.efi@3", name + " (Profile #4)", "@3", False, []),
+        ], got
+        assert all(e["efi"] == "/EFI/Linux/multi.efi" for e in j["entries"])
