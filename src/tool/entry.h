@@ -7,6 +7,7 @@
 #ifndef TOOL_ENTRY_H
 #define TOOL_ENTRY_H
 
+#include "core/bls.h"
 #include "core/fwarch.h"
 #include "core/osrel.h"
 #include "core/plan.h"
@@ -80,6 +81,22 @@ void entry_pins_free(struct net_list *l);
 void entry_pins_check(const struct net_list *l, const char *esp, const char *ref, char ***pinned, size_t *n);
 /** boot_entries_dir() - @opt, else /boot when it has loader/entries and is not @esp, else NULL. Allocated. */
 char *boot_entries_dir(const char *opt, const char *esp);
+
+/**
+ * uki_listing_load() - read and parse the UKI @path (@rel in messages) into
+ * *@buf (malloc'd, *@len bytes) and @pe, and check its kernel, logging what
+ * the loader would refuse.
+ * Return: its number of profiles (1 without .profile), 0 when it is no UKI.
+ */
+uint32_t uki_listing_load(const char *path, const char *rel, char **buf, size_t *len, struct pe_info *pe);
+
+/**
+ * uki_listing_entry() - @e for profile @profile of the UKI @pe (@buf, @len;
+ * EFI/Linux/@name, @rel) as the loader's menu names it.
+ * Return: false when it cannot be made (logged).
+ */
+bool uki_listing_entry(struct bls_entry *e, const struct pe_info *pe, const char *buf, size_t len, const char *rel,
+		       const char *name, uint32_t profile);
 
 /* entry_ids.c: what names this installation, read under --root (default /),
  * as kernel-install reads it: /etc/kernel/entry-token, /etc/machine-id, and

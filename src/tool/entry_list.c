@@ -179,44 +179,6 @@ static void load_type1(struct listing *l, const char *esp, const char *shown, co
 	free(dir);
 }
 
-/* The entry of profile @profile of a UKI in EFI/Linux, named and sorted by
- * its .osrel as the loader does: one per profile of a multi-profile UKI,
- * titled and named as systemd-boot lists them (bls_entry_uki_profile()). */
-static bool uki_entry(struct bls_entry *e, const struct pe_info *pe, const char *buf, size_t len, const char *rel,
-		      const char *name, uint32_t profile)
-{
-	struct uki_sections u;
-	const struct uki_blob *prof = &u.s[UKI_PROFILE];
-
-	if (uki_parse_profile(pe, (const uint8_t *)buf, len, PE_LAYOUT_FILE, rel, profile, &u) != EFI_SUCCESS)
-		return false;
-	e->efi = xasprintf("/%s", rel);
-	return bls_entry_from_uki(e, name, rel, (const char *)u.s[UKI_OSREL].data, u.s[UKI_OSREL].size,
-				  u.s[UKI_CMDLINE].data != NULL) == EFI_SUCCESS &&
-	       (!uki_profile_count(pe) ||
-		bls_entry_uki_profile(e, profile, (const char *)prof->data, prof->size) == EFI_SUCCESS);
-}
-
-/* A UKI's file: parsed, its kernel checked, its profiles counted (0 when it
- * is no UKI: then it is listed once, with the problem). */
-static uint32_t uki_load(const char *path, const char *rel, char **buf, size_t *len, struct pe_info *pe)
-{
-	struct uki_sections u;
-	struct bz_info bz;
-	bool ok;
-
-	*buf = slurp(path, len);
-	ok = *buf && pe_parse((const uint8_t *)*buf, *len, rel, pe) == EFI_SUCCESS &&
-	     uki_parse(pe, (const uint8_t *)*buf, *len, PE_LAYOUT_FILE, rel, &u) == EFI_SUCCESS;
-	if (*buf && !ok && !pe_find_section(pe, ".linux"))
-		log_error("%s: not a unified kernel image (no .linux section)", rel);
-	if (ok && !pe_is_efi_app_x64(pe))
-		log_error("%s: not an x86-64 EFI application", rel);
-	if (ok && bz_parse(u.s[UKI_LINUX].data, u.s[UKI_LINUX].size, rel, &bz) == EFI_SUCCESS)
-		uki_check_kernel(&bz, rel);
-	return ok ? MIN(MAX(uki_profile_count(pe), 1u), (uint32_t)UKI_PROFILES_MAX) : 0;
-}
-
 /* The UKI EFI/Linux/@name as items of @l, one per profile, each with its
  * problems (the file's own go with its first) and pins. */
 static void add_uki_items(struct listing *l, const char *esp, const char *path, const char *rel, const char *name)
@@ -233,8 +195,8 @@ static void add_uki_items(struct listing *l, const char *esp, const char *path, 
 		*it = (struct listed){ .root = esp };
 		diag_capture_begin(&it->problems);
 		if (p == 0)
-			profiles = uki_load(path, rel, &buf, &len, pe);
-		ok = profiles && uki_entry(&it->e, pe, buf, len, rel, name, p);
+			profiles = uki_listing_load(path, rel, &buf, &len, pe);
+		ok = profiles && uki_listing_entry(&it->e, pe, buf, len, rel, name, p);
 		if (ok) /* its efi is the same file */
 			entry_pins_check(l->pins, esp, rel, &it->pinned, &it->n_pinned);
 		diag_capture_end(&it->problems);
