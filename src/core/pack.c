@@ -1,9 +1,9 @@
 /* The payload of the packed loaders (pack.h): written by the build, read by
  * the unpacker before anything else of the loader runs. The payload is part
  * of the signed loader file, and is still checked as if it were not: sizes
- * before allocation, the stream against both buffers (lzma_decode), the image,
- * once its branches are back as the linker wrote them (x86_filter_decode), by
- * the same PE checks as any image (pe_parse_loaded, pe_relocate). */
+ * before allocation, the stream against both buffers (lzma_decode), the
+ * header's entry point and sections against the image, its relocations as
+ * any image's (pe_relocate). */
 #include "pack.h"
 #include "lzma.h"
 #include "x86_filter.h"
@@ -62,12 +62,35 @@ static uint8_t *layout(const uint8_t *pe_file, size_t len, const struct pe_info 
 	return image;
 }
 
+/* The header (pack.h) of the image @pe, @block bytes of stream. */
+static void put_header(uint8_t *out, const struct pe_info *pe, size_t block)
+{
+	memcpy(out, pack_magic, sizeof(pack_magic));
+	put_le16(out + 4, PACK_VERSION);
+	put_le16(out + 6, pe->machine);
+	put_le32(out + 8, pe->size_of_image);
+	put_le32(out + 12, (uint32_t)block);
+	put_le32(out + 16, pe->entry_point);
+	put_le32(out + 20, pe->reloc_rva);
+	put_le32(out + 24, pe->reloc_size);
+	put_le16(out + 28, (uint16_t)pe->n_sections);
+	put_le16(out + 30, 0);
+	put_le64(out + 32, pe->image_base);
+	for (uint32_t i = 0; i < pe->n_sections; i++) {
+		uint8_t *h = out + PACK_HEADER_FIXED + i * PACK_SECTION_SIZE;
+
+		put_le32(h, pe->sections[i].virtual_address);
+		put_le32(h + 4, pe->sections[i].virtual_size);
+		put_le32(h + 8, pe->sections[i].characteristics);
+	}
+}
+
 EFI_STATUS pack_build(const uint8_t *pe_file, size_t len, const char *name, pack_compress_fn compress,
 		      uint8_t **ret, size_t *ret_len)
 {
 	struct pe_info pe;
 	uint8_t *image, *out;
-	size_t block, cap;
+	size_t block, cap, head;
 	EFI_STATUS err = pe_parse(pe_file, len, name, &pe);
 
 	if (EFI_ERROR(err))
@@ -80,37 +103,69 @@ EFI_STATUS pack_build(const uint8_t *pe_file, size_t len, const char *name, pack
 		reloc_delta(image, pe.size_of_image, &pe, false);
 		x86_filter_encode(image, pe.size_of_image);
 	}
+	head = PACK_HEADER_FIXED + (size_t)pe.n_sections * PACK_SECTION_SIZE;
 	cap = pe.size_of_image + pe.size_of_image / 8 + 64; /* more than incompressible bytes take */
-	out = image ? mem_alloc(PACK_HEADER_SIZE + cap) : NULL;
-	block = out ? compress(image, pe.size_of_image, out + PACK_HEADER_SIZE, cap) : 0;
+	out = image ? mem_alloc(head + cap) : NULL;
+	block = out ? compress(image, pe.size_of_image, out + head, cap) : 0;
 	mem_free(image);
 	if (!block || block > cap) {
 		mem_free(out);
 		return log_error_status(EFI_OUT_OF_RESOURCES, "%s: cannot compress it", name);
 	}
-	memcpy(out, pack_magic, sizeof(pack_magic));
-	put_le16(out + 4, PACK_VERSION);
-	put_le16(out + 6, pe.machine);
-	put_le32(out + 8, pe.size_of_image);
-	put_le32(out + 12, (uint32_t)block);
+	put_header(out, &pe, block);
 	*ret = out;
-	*ret_len = PACK_HEADER_SIZE + block;
+	*ret_len = head + block;
 	return EFI_SUCCESS;
+}
+
+/* The header's size, once pack_image_size() has checked it fits. */
+static size_t header_size(const uint8_t *payload)
+{
+	return PACK_HEADER_FIXED + (size_t)get_le16(payload + 28) * PACK_SECTION_SIZE;
 }
 
 EFI_STATUS pack_image_size(const uint8_t *payload, size_t len, uint16_t machine, uint32_t *ret)
 {
 	uint32_t size;
 
-	if (len < PACK_HEADER_SIZE || memcmp(payload, pack_magic, sizeof(pack_magic)) != 0 ||
+	if (len < PACK_HEADER_FIXED || memcmp(payload, pack_magic, sizeof(pack_magic)) != 0 ||
 	    get_le16(payload + 4) != PACK_VERSION || get_le16(payload + 6) != machine)
 		return log_error_status(EFI_COMPROMISED_DATA, "packed image: not a version %u payload for machine %#x",
 					PACK_VERSION, machine);
 	size = get_le32(payload + 8);
-	if (size == 0 || size > PACK_IMAGE_MAX || get_le32(payload + 12) > len - PACK_HEADER_SIZE)
-		return log_error_status(EFI_COMPROMISED_DATA, "packed image: size %#x or block %#x out of range", size,
-					get_le32(payload + 12));
+	if (size == 0 || size > PACK_IMAGE_MAX || get_le16(payload + 28) > PE_MAX_SECTIONS ||
+	    header_size(payload) > len || get_le32(payload + 12) > len - header_size(payload))
+		return log_error_status(EFI_COMPROMISED_DATA, "packed image: size %#x, sections or block out of range",
+					size);
 	*ret = size;
+	return EFI_SUCCESS;
+}
+
+/* The image's description from the header: every section inside the image,
+ * the entry point too. */
+static EFI_STATUS read_header(const uint8_t *payload, uint32_t size, struct pe_info *pe)
+{
+	memset(pe, 0, sizeof(*pe));
+	pe->machine = get_le16(payload + 6);
+	pe->size_of_image = size;
+	pe->entry_point = get_le32(payload + 16);
+	pe->reloc_rva = get_le32(payload + 20);
+	pe->reloc_size = get_le32(payload + 24);
+	pe->n_sections = get_le16(payload + 28);
+	pe->image_base = get_le64(payload + 32);
+	if (pe->entry_point >= size)
+		return log_error_status(EFI_LOAD_ERROR, "packed image: entry point %#x past %#x", pe->entry_point,
+					size);
+	for (uint32_t i = 0; i < pe->n_sections; i++) {
+		const uint8_t *h = payload + PACK_HEADER_FIXED + i * PACK_SECTION_SIZE;
+		struct pe_section *s = &pe->sections[i];
+
+		s->virtual_address = get_le32(h);
+		s->virtual_size = get_le32(h + 4);
+		s->characteristics = get_le32(h + 8);
+		if (!range_ok(s->virtual_address, s->virtual_size, size))
+			return log_error_status(EFI_LOAD_ERROR, "packed image: section %u outside the image", i);
+	}
 	return EFI_SUCCESS;
 }
 
@@ -123,16 +178,13 @@ EFI_STATUS pack_unpack(const uint8_t *payload, size_t len, uint16_t machine, uin
 	if (EFI_ERROR(err))
 		return err;
 	if (size != image_size ||
-	    lzma_decode(payload + PACK_HEADER_SIZE, get_le32(payload + 12), image, size) != EFI_SUCCESS)
+	    lzma_decode(payload + header_size(payload), get_le32(payload + 12), image, size) != EFI_SUCCESS)
 		return log_error_status(EFI_COMPROMISED_DATA,
 					"packed image: the block does not decompress to %#x bytes", image_size);
 	x86_filter_decode(image, size);
-	err = pe_parse_loaded(image, size, "packed image", ret);
+	err = read_header(payload, size, ret);
 	if (EFI_ERROR(err))
 		return err;
 	reloc_delta(image, size, ret, true);
-	if (!pe_is_efi_app(ret, machine) || ret->size_of_image != size || ret->entry_point >= size)
-		return log_error_status(EFI_LOAD_ERROR, "packed image: not an EFI application for %#x of %#x bytes",
-					machine, size);
 	return pe_relocate(image, size, ret, load_address - ret->image_base, "packed image");
 }

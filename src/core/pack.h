@@ -4,20 +4,28 @@
  * at their RVAs, SizeOfImage bytes, the rest zero), its calls and RIP-relative
  * operands made absolute (x86_filter.h) and its base relocations' offsets
  * differences (pack.c), as a raw LZMA stream (lzma.h: fixed
- * properties, no end marker), behind a 16-byte header, all little-endian:
+ * properties, no end marker), behind a header, all little-endian:
  *    0  "HOPK"
- *    4  u16 format version, 5 (1 was an LZ4 block, 2 DEFLATE, 3 DEFLATE after the filter,
- *       4 LZMA with the relocations as linked)
+ *    4  u16 format version, 6 (1 was an LZ4 block, 2 DEFLATE, 3 DEFLATE after the filter,
+ *       4 LZMA with the relocations as linked, 5 without the fields from 16 on)
  *    6  u16 machine (PE_MACHINE_X64 or PE_MACHINE_I386)
  *    8  u32 SizeOfImage: what the stream decompresses to
- *   12  u32 the stream's size, which follows */
+ *   12  u32 the stream's size, which follows the header
+ *   16  u32 AddressOfEntryPoint
+ *   20  u32 the base relocation directory's RVA, 24 u32 its size
+ *   28  u16 the number of sections, 30 u16 zero
+ *   32  u64 ImageBase
+ *   40  per section: u32 RVA, u32 VirtualSize, u32 Characteristics
+ * The build takes these from the image's PE headers (pe_parse()), so the
+ * unpacker needs no PE parser: it checks each against SizeOfImage. */
 #ifndef CORE_PACK_H
 #define CORE_PACK_H
 
 #include "pe.h"
 
-#define PACK_HEADER_SIZE 16u
-#define PACK_VERSION 5u
+#define PACK_HEADER_FIXED 40u
+#define PACK_SECTION_SIZE 12u
+#define PACK_VERSION 6u
 #define PACK_IMAGE_MAX (16u << 20) /* a loader is far below; keeps a damaged header from allocating much */
 
 /*
@@ -39,19 +47,21 @@ EFI_STATUS pack_build(const uint8_t *pe, size_t len, const char *name, pack_comp
 
 /**
  * pack_image_size() - check the header of @payload (@len bytes) and the size
- * the image needs: the format version, @machine, a size up to PACK_IMAGE_MAX
- * and a block inside @len.
+ * the image needs: the format version, @machine, a size up to PACK_IMAGE_MAX,
+ * at most PE_MAX_SECTIONS sections and the header and block inside @len.
  * Return: EFI_SUCCESS with *@ret, or EFI_COMPROMISED_DATA (logged).
  */
 EFI_STATUS pack_image_size(const uint8_t *payload, size_t len, uint16_t machine, uint32_t *ret);
 
 /**
  * pack_unpack() - decompress @payload into @image (exactly the
- * pack_image_size() bytes, @image_size), undo the filter, check that it is an EFI application
- * for @machine whose SizeOfImage is that size, and apply its base relocations
+ * pack_image_size() bytes, @image_size), undo the filter, check the header's
+ * entry point and sections against that size, and apply the base relocations
  * for running at @load_address.
- * Return: EFI_SUCCESS with the image described in *@ret; otherwise the image
- * is for discarding: EFI_COMPROMISED_DATA, EFI_LOAD_ERROR, EFI_UNSUPPORTED (logged).
+ * Return: EFI_SUCCESS with *@ret holding the header's machine, size, entry
+ * point, ImageBase, relocation directory and sections (RVA, VirtualSize,
+ * Characteristics; nothing else of a PE parse); otherwise the image is for
+ * discarding: EFI_COMPROMISED_DATA, EFI_LOAD_ERROR, EFI_UNSUPPORTED (logged).
  */
 EFI_STATUS pack_unpack(const uint8_t *payload, size_t len, uint16_t machine, uint8_t *image, uint32_t image_size,
 		       uint64_t load_address, struct pe_info *ret);

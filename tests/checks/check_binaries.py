@@ -167,14 +167,38 @@ def reloc_undelta(image):
     return bytes(m)
 
 
+def pe_fields(path):
+    """What a version 6 pack header repeats of the PE file @path (docs/image-formats.md):
+    entry point, relocation directory, ImageBase, (RVA, VirtualSize, Characteristics) per section."""
+    data = open(path, "rb").read()
+    pe = struct.unpack_from("<I", data, 0x3C)[0]
+    nsec, optsize = struct.unpack_from("<H", data, pe + 6)[0], struct.unpack_from("<H", data, pe + 20)[0]
+    opt = pe + 24
+    plus = struct.unpack_from("<H", data, opt)[0] == 0x20B
+    base = struct.unpack_from("<Q", data, opt + 24)[0] if plus else struct.unpack_from("<I", data, opt + 28)[0]
+    reloc = struct.unpack_from("<II", data, opt + (112 if plus else 96) + 5 * 8)
+    secs = []
+    for i in range(nsec):
+        h = opt + optsize + 40 * i
+        vsize, va = struct.unpack_from("<II", data, h + 8)
+        secs.append((va, vsize, struct.unpack_from("<I", data, h + 36)[0]))
+    return struct.unpack_from("<I", data, opt + 16)[0], reloc, base, secs
+
+
 def check_packed(path, payload, want_machine, inner):
-    ok = payload is not None and len(payload) >= 16 and payload[:4] == b"HOPK"
+    ok = payload is not None and len(payload) >= 40 and payload[:4] == b"HOPK"
     check(f"{path}: an .image section with a packed image", ok)
     if not ok:
         return
-    version, machine, size, block = struct.unpack_from("<HHII", payload, 4)
-    check(f"{path}: .image: version 5, the binary's machine", version == 5 and machine == want_machine,
+    version, machine, size, block, entry, reloc_rva, reloc_size, nsec, _, base = \
+        struct.unpack_from("<HHIIIIIHHQ", payload, 4)
+    check(f"{path}: .image: version 6, the binary's machine", version == 6 and machine == want_machine,
           f"version {version}, machine {machine:#x}")
+    secs = [struct.unpack_from("<III", payload, 40 + 12 * i) for i in range(nsec)]
+    got_fields = (entry, (reloc_rva, reloc_size), base, secs)
+    check(f"{path}: .image: the header's entry point, relocations, ImageBase and sections are {inner}'s",
+          got_fields == pe_fields(inner), f"{got_fields} against {pe_fields(inner)}")
+    stream = 40 + 12 * nsec
     try:
         # raw LZMA, lc 3 lp 0 pb 0, no end marker: SizeOfImage bytes. Python's lzma has no
         # LZMA1EXT, so it cannot tell where such a stream ends (past it, it decodes the range
@@ -182,7 +206,7 @@ def check_packed(path, payload, want_machine, inner):
         # tested against liblzma's own in tests/unit/test_lzma.c.
         z = lzma.LZMADecompressor(lzma.FORMAT_RAW, filters=[{"id": lzma.FILTER_LZMA1, "lc": 3, "lp": 0, "pb": 0,
                                                              "dict_size": max(size, 4096)}])
-        got = z.decompress(payload[16:16 + block], size)
+        got = z.decompress(payload[stream:stream + block], size)
         got = reloc_undelta(x86_unfilter(got)) if len(got) == size else "stream of %d bytes" % len(got)
     except lzma.LZMAError as e:
         got = repr(e)

@@ -1,8 +1,9 @@
 /* libFuzzer: the unpacker's reading of a payload (src/core/pack.c) for both
  * machines: pack_image_size() bounds the size before anything is allocated,
- * and pack_unpack() (the stream, then the image's PE headers and base
- * relocations) stays inside the payload and the image whatever the bytes
- * say (ASan), and accepts only an EFI application of exactly that size. */
+ * and pack_unpack() (the stream, the header's entry point and sections,
+ * the base relocations) stays inside the payload and the image whatever the
+ * bytes say (ASan), and accepts only an image of exactly that size whose
+ * entry point and sections lie inside it. */
 #include "core/pack.h"
 #include <stdlib.h>
 
@@ -20,9 +21,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (image_size == 0 || image_size > PACK_IMAGE_MAX)
 			abort();
 		image = malloc(image_size);
-		if (!EFI_ERROR(pack_unpack(data, size, machines[i], image, image_size, 0x40000000, &pe)) &&
-		    (!pe_is_efi_app(&pe, machines[i]) || pe.size_of_image != image_size))
-			abort();
+		if (!EFI_ERROR(pack_unpack(data, size, machines[i], image, image_size, 0x40000000, &pe))) {
+			if (pe.machine != machines[i] || pe.size_of_image != image_size || pe.entry_point >= image_size)
+				abort();
+			for (uint32_t s = 0; s < pe.n_sections; s++)
+				if (pe.sections[s].virtual_address + (uint64_t)pe.sections[s].virtual_size > image_size)
+					abort();
+		}
 		free(image);
 	}
 	return 0;

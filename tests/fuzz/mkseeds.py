@@ -305,11 +305,23 @@ def x86_filter(image):
     return bytes(m)
 
 
-def packed(image, machine=0x8664, block=None, size=None):
-    """fuzz_pack: a payload (src/core/pack.h) of the memory image @image, whose relocations
-    (relocated_pe()'s one at offset 8 of its block) read the same as differences."""
+def packed(image, machine=0x8664, block=None, size=None, entry=None, sections=None):
+    """fuzz_pack: a payload (src/core/pack.h, version 6) of the memory image @image (a PE32+ as
+    loaded: its header fields read here), whose relocations (relocated_pe()'s one at offset 8
+    of its block) read the same as differences; @entry and @sections replace the header's."""
     block = raw_lzma(x86_filter(image)) if block is None else block
-    return b"HOPK" + struct.pack("<HHII", 5, machine, len(image) if size is None else size, len(block)) + block
+    pe = struct.unpack_from("<I", image, 0x3C)[0]
+    nsec, optsize = struct.unpack_from("<H", image, pe + 6)[0], struct.unpack_from("<H", image, pe + 20)[0]
+    opt = pe + 24
+    table = opt + optsize
+    if sections is None:
+        sections = [struct.unpack_from("<II", image, table + 40 * i + 8) +  # VirtualSize, VirtualAddress
+                    struct.unpack_from("<I", image, table + 40 * i + 36) for i in range(nsec)]  # Characteristics
+    reloc = struct.unpack_from("<II", image, opt + 112 + 5 * 8)
+    head = b"HOPK" + struct.pack("<HHIII", 6, machine, len(image) if size is None else size, len(block),
+                                 struct.unpack_from("<I", image, opt + 16)[0] if entry is None else entry)
+    head += struct.pack("<IIHHQ", *reloc, len(sections), 0, struct.unpack_from("<Q", image, opt + 24)[0])
+    return head + b"".join(struct.pack("<III", va, vs, ch) for vs, va, ch in sections) + block
 
 
 # fuzz_x86_filter: any bytes; sites in and out of the window, sites inside others' operands, an E8 at the end
@@ -333,7 +345,10 @@ put("pack", "size-one-short", packed(relocated_pe(), size=0x1fff))
 # a call and a RIP-relative LEA in the section, which the unpacker must give back as they were
 put("pack", "x64-with-branches", packed(relocated_pe()[:0x1010] + bytes.fromhex("e8f0ffffff488d05e0ffffff") +
                                         relocated_pe()[0x101c:]))
-put("pack", "not-an-efi-app", packed(relocated_pe()[:0xdc] + b"\x0b" + relocated_pe()[0xdd:]))
+# the header's own fields (version 6): an entry point or a section past the image, too many sections
+put("pack", "entry-past-image", packed(relocated_pe(), entry=0x2000))
+put("pack", "section-past-image", packed(relocated_pe(), sections=[(0x1001, 0x1000, 0x60000020)]))
+put("pack", "sections-over-max", packed(relocated_pe(), sections=[(0x10, 0x1000, 0)] * 97))
 
 
 # fuzz_relocate: target (address, size), descriptor size 40 + 8 * (sel & 3), kept ranges, then the map

@@ -16,7 +16,7 @@
 struct ref_pe {
 	uint16_t machine;
 	uint64_t image_base;
-	uint32_t reloc_rva, reloc_size;
+	uint32_t reloc_rva, reloc_size, entry, n_sections;
 };
 
 static struct ref_pe ref_pe(const uint8_t *f)
@@ -27,7 +27,8 @@ static struct ref_pe ref_pe(const uint8_t *f)
 	uint64_t base = plus ? get_le64(f + opt + 24) : get_le32(f + opt + 28);
 
 	return (struct ref_pe){ get_le16(f + ref_pe_offset(f) + 4), base, get_le32(f + dirs + 5 * 8),
-				get_le32(f + dirs + 5 * 8 + 4) };
+				get_le32(f + dirs + 5 * 8 + 4), get_le32(f + opt + 16),
+				get_le16(f + ref_pe_offset(f) + 6) };
 }
 
 /* IMAGE_REL_BASED_HIGHLOW (3) and DIR64 (10); ABSOLUTE (0) pads a block. */
@@ -46,6 +47,21 @@ static void ref_relocate(uint8_t *m, const struct ref_pe *r, uint64_t delta)
 				put_le32(site, get_le32(site) + (uint32_t)delta);
 		}
 		b += size;
+	}
+}
+
+/* The header's sections are the file's (PE/COFF §4: VirtualSize at 8,
+ * VirtualAddress at 12, Characteristics at 36 of each 40-byte header). */
+static void check_sections(const uint8_t *f, const struct pe_info *pe)
+{
+	uint32_t pe_off = ref_pe_offset(f), table = pe_off + 24 + get_le16(f + pe_off + 20);
+
+	for (uint32_t i = 0; i < pe->n_sections; i++) {
+		const uint8_t *h = f + table + 40 * i;
+
+		CHECK_EQ(pe->sections[i].virtual_size, get_le32(h + 8));
+		CHECK_EQ(pe->sections[i].virtual_address, get_le32(h + 12));
+		CHECK_EQ(pe->sections[i].characteristics, get_le32(h + 36));
 	}
 }
 
@@ -73,6 +89,12 @@ static void check_round_trip(const char *env, const char *path, uint64_t elsewhe
 	ref_relocate(want, &r, elsewhere - r.image_base);
 	CHECK_MEM(image, want, size);
 	CHECK_EQ(pe.machine, r.machine);
+	CHECK_EQ(pe.image_base, r.image_base);
+	CHECK_EQ(pe.entry_point, r.entry);
+	CHECK_EQ(pe.reloc_rva, r.reloc_rva);
+	CHECK_EQ(pe.reloc_size, r.reloc_size);
+	CHECK_EQ(pe.n_sections, r.n_sections);
+	check_sections(file, &pe);
 	free(file);
 	free(payload);
 	free(want);
@@ -96,20 +118,24 @@ TEST(pack_damaged_payloads_are_refused)
 	uint8_t *file = fixture_read("HANDOFF_TEST_LOADER_IMAGE", LOADER_IMAGE, &len), *good = NULL, *p, *image;
 	struct pe_info pe;
 	uint32_t size = 0;
+	size_t stream;
 	static const struct {
 		const char *what;
 		size_t at;
 		uint8_t value;
 	} damage[] = {
 		{ "magic", 0, 'X' }, { "version 1 (LZ4)", 4, 1 }, { "version 2 (no filter)", 4, 2 },
-		{ "version 4 (relocations as linked)", 4, 4 },
+		{ "version 4 (relocations as linked)", 4, 4 }, { "version 5 (no entry point and sections)", 4, 5 },
 		{ "machine", 6, 0x4c }, { "size 0", 8, 0 }, { "size over the limit", 11, 0x10 },
-		{ "block past the payload", 15, 0x7f }, { "the stream's first block type", PACK_HEADER_SIZE, 0x07 },
+		{ "block past the payload", 15, 0x7f }, { "entry point past the image", 19, 0x7f },
+		{ "over PE_MAX_SECTIONS sections", 29, 0x7f }, { "a section's RVA past the image", 43, 0x7f },
+		{ "a section's VirtualSize past the image", 47, 0x7f },
 	};
 
 	if (!file)
 		return;
 	CHECK_EQ(pack_build(file, len, "loader", lzma_enc_raw, &good, &plen), EFI_SUCCESS);
+	stream = PACK_HEADER_FIXED + get_le16(good + 28) * PACK_SECTION_SIZE;
 	CHECK_EQ(pack_image_size(good, plen, PE_MACHINE_X64, &size), EFI_SUCCESS);
 	image = malloc(size);
 	p = malloc(plen);
@@ -122,6 +148,9 @@ TEST(pack_damaged_payloads_are_refused)
 		if (!EFI_ERROR(pack_unpack(p, plen, PE_MACHINE_X64, image, size, 0x1000000, &pe)))
 			test_fail(__FILE__, __LINE__, "not refused: %s", damage[i].what);
 	}
+	memcpy(p, good, plen);
+	p[stream] = 0x07; /* the stream's first block type */
+	CHECK(EFI_ERROR(pack_unpack(p, plen, PE_MACHINE_X64, image, size, 0x1000000, &pe)));
 	CHECK(EFI_ERROR(pack_unpack(good, plen - 1, PE_MACHINE_X64, image, size, 0x1000000, &pe))); /* cut short */
 	CHECK(EFI_ERROR(pack_unpack(good, plen, PE_MACHINE_X64, image, size - 1, 0x1000000, &pe)));
 	CHECK(EFI_ERROR(pack_unpack(good, plen, PE_MACHINE_I386, image, size, 0x1000000, &pe)));
