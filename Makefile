@@ -139,7 +139,8 @@ $(B)/efi/pack/image.o: src/pack/image.S $(B)/efi/handoff.packed
 
 # The unpacker's code and constants share the payload's section, .image
 # (read-only, executable): the file rounds one section up to FileAlignment,
-# not three; its one variable is in .data, which takes no bytes of the file.
+# not three. It has no writable data, so no .data or .bss section: shim
+# refuses a section without file bytes (PointerToRawData 0, in the headers).
 # Its code, stored as it is, is smallest with more inlining than the images':
 # .text 4,916 -> 4,620 B (x86-64), 4,708 -> 4,448 (IA-32; 0 and -10: larger).
 PACK_LDFLAGS := /merge:.text=.image /merge:.rdata=.image /mllvm:-inline-threshold=20

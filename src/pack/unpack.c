@@ -22,18 +22,18 @@
 
 extern const uint8_t handoff_image[], handoff_image_end[]; /* src/pack/image.S */
 
-static EFI_SYSTEM_TABLE *systab;
-
 #define DAMAGED "this file is damaged (its packed image does not unpack): install it again"
 
 /* One line, ASCII, no values: this program carries no formatter. The
  * src/core files it links are built without their own lines (LOG_TERSE,
- * core/log.h). */
-static void say(const char *line)
+ * core/log.h). The system table is passed along, not kept: this program has
+ * no writable data, so no section without file bytes, which shim refuses
+ * (its PointerToRawData, 0, lies inside the headers). */
+static void say(EFI_SYSTEM_TABLE *st, const char *line)
 {
 	CHAR16 buf[96];
 	size_t n = 0;
-	EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *out = systab->ConOut;
+	EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *out = st->ConOut;
 
 	if (!out)
 		return;
@@ -46,26 +46,26 @@ static void say(const char *line)
 	out->OutputString(out, buf);
 }
 
-static EFI_STATUS fail(EFI_STATUS status, const char *line)
+static EFI_STATUS fail(EFI_SYSTEM_TABLE *st, EFI_STATUS status, const char *line)
 {
-	say(line);
+	say(st, line);
 	return status;
 }
 
 /* NULL when the firmware does not manage page attributes: all pages run. */
-static EFI_MEMORY_ATTRIBUTE_PROTOCOL *memory_attributes(void)
+static EFI_MEMORY_ATTRIBUTE_PROTOCOL *memory_attributes(EFI_SYSTEM_TABLE *st)
 {
 	static const EFI_GUID guid = EFI_MEMORY_ATTRIBUTE_PROTOCOL_GUID;
 	EFI_MEMORY_ATTRIBUTE_PROTOCOL *ma;
 
-	return systab->BootServices->LocateProtocol((EFI_GUID *)&guid, NULL, (void **)&ma) == EFI_SUCCESS ? ma : NULL;
+	return st->BootServices->LocateProtocol((EFI_GUID *)&guid, NULL, (void **)&ma) == EFI_SUCCESS ? ma : NULL;
 }
 
 /* Code sections executable and read-only. Only clearing EFI_MEMORY_XP is
  * needed to run; read-only is hardening. */
-static EFI_STATUS set_attributes(uint64_t base, const struct pe_info *pe)
+static EFI_STATUS set_attributes(EFI_SYSTEM_TABLE *st, uint64_t base, const struct pe_info *pe)
 {
-	EFI_MEMORY_ATTRIBUTE_PROTOCOL *ma = memory_attributes();
+	EFI_MEMORY_ATTRIBUTE_PROTOCOL *ma = memory_attributes(st);
 
 	if (!ma)
 		return EFI_SUCCESS;
@@ -80,7 +80,7 @@ static EFI_STATUS set_attributes(uint64_t base, const struct pe_info *pe)
 			continue;
 		err = ma->ClearMemoryAttributes(ma, start, len, EFI_MEMORY_XP);
 		if (EFI_ERROR(err))
-			return fail(err, "cannot make the loader executable");
+			return fail(st, err, "cannot make the loader executable");
 		if (!(s->characteristics & PE_SCN_MEM_WRITE))
 			ma->SetMemoryAttributes(ma, start, len, EFI_MEMORY_RO);
 	}
@@ -98,23 +98,22 @@ EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	uint32_t size;
 	EFI_STATUS err;
 
-	systab = st;
 	err = pack_image_size(handoff_image, len, PACK_MACHINE, &size);
 	if (EFI_ERROR(err))
-		return fail(err, DAMAGED);
+		return fail(st, err, DAMAGED);
 	pages = (size + PAGE_SIZE - 1) / PAGE_SIZE;
 	err = bs->AllocatePages(AllocateMaxAddress, EfiLoaderCode, pages, &addr);
 	if (EFI_ERROR(err))
-		return fail(err, "no memory to unpack the loader");
+		return fail(st, err, "no memory to unpack the loader");
 	err = pack_unpack(handoff_image, len, PACK_MACHINE, (uint8_t *)(uintptr_t)addr, size, addr, &pe);
 	if (EFI_ERROR(err))
-		say(DAMAGED);
+		say(st, DAMAGED);
 	else
-		err = set_attributes(addr, &pe);
+		err = set_attributes(st, addr, &pe);
 	if (!EFI_ERROR(err))
 		err = ((EFI_IMAGE_ENTRY_POINT)(uintptr_t)(addr + pe.entry_point))(image, st);
 	/* the image returned (to the firmware or a loader): its pages go back writable */
-	if ((ma = memory_attributes()))
+	if ((ma = memory_attributes(st)))
 		ma->ClearMemoryAttributes(ma, addr, (uint64_t)pages * PAGE_SIZE, EFI_MEMORY_RO);
 	bs->FreePages(addr, pages);
 	return err;

@@ -63,7 +63,7 @@ def inspect(path, budget, want_machine, want_magic, dirs):
         name = data[h:h + 8].rstrip(b"\0").decode()
         vsize, va, rsize, roff = struct.unpack_from("<IIII", data, h + 8)
         chars = struct.unpack_from("<I", data, h + 36)[0]
-        sections.append((name, va, vsize, chars))
+        sections.append((name, va, vsize, chars, roff))
         if name == ".sbat":
             sbat = data[roff:roff + vsize]
         if name == ".image":
@@ -77,6 +77,11 @@ def inspect(path, budget, want_machine, want_magic, dirs):
               any(s[0] == ".reloc" for s in sections) and reloc_size > 0, f"reloc dir size {reloc_size}")
     wx = [s[0] for s in sections if s[3] & SCN_MEM_EXECUTE and s[3] & SCN_MEM_WRITE]
     check(f"{path}: no writable+executable section", not wx, ", ".join(wx))
+    # shim's loader refuses a section whose RVA or PointerToRawData is below SizeOfHeaders
+    # ("Section N is inside image headers"), an uninitialized one's PointerToRawData 0 too
+    size_of_headers = struct.unpack_from("<I", data, opt + 60)[0]
+    inside = [s[0] for s in sections if s[1] < size_of_headers or s[4] < size_of_headers]
+    check(f"{path}: every section past the headers (shim loads it)", not inside, ", ".join(inside))
     lines = sbat.decode("ascii", "replace").splitlines() if sbat is not None else []
     check(f"{path}: .sbat: 'sbat,1,' then a 'handoff,N,' line, no NUL",
           len(lines) >= 2 and lines[0].startswith("sbat,1,") and lines[1].startswith("handoff,")
