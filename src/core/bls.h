@@ -35,9 +35,14 @@ struct bls_entry {
 	char *sort_key;
 	char *machine_id;
 	char *kernel;        /* Type #1 "linux" key: the kernel path, or NULL */
-	char *efi;           /* Type #1 "efi" chainload path, or the UKI path for Type #2 */
+	char *efi;           /* Type #1 "efi" chainload path or "uki" path, or the UKI path for Type #2 */
+	char *url;           /* Type #1 "uki-url": where the UKI is fetched from, or NULL */
+	bool uki;            /* Type #1 "uki" or "uki-url": a UKI, booted as a Type #2 one */
+	uint32_t profile;    /* "profile N": "@N" opens the UKI's load options (0: none) */
 	char **initrd;       /* n_initrd paths, in order */
 	size_t n_initrd;
+	char **extra;        /* "extra": n_extra credential and extension files for the UKI */
+	size_t n_extra;
 	char *options;       /* every "options" line joined by single spaces, or NULL */
 	enum boot_scheme protocol;
 	bool uki_cmdline;    /* Type #2: the image has a .cmdline section */
@@ -64,6 +69,32 @@ struct bls_entry {
  */
 EFI_STATUS bls_parse_entry(const char *text, size_t len, const char *filename, const char *path,
 			   struct bls_entry *ret);
+/**
+ * bls_load_options() - what a Type #1 entry hands its program as LoadOptions:
+ * @line (its options, or the edited line), after "@N " for "profile N" (N > 0)
+ * as systemd-boot passes a profile to a multi-profile UKI.
+ * Return: a new string (NULL: out of memory).
+ */
+char *bls_load_options(const struct bls_entry *e, const char *line);
+/* Where a Type #1 "extra" file goes in the initrd, by its name's suffix
+ * (systemd-boot: .cred, .sysext.raw, .confext.raw), and with which modes. */
+struct bls_extra_kind {
+	const char *suffix, *dir;
+	uint32_t dir_mode, file_mode;
+};
+/**
+ * bls_extra_kind() - the kind of the "extra" file @path, and in *@ret_name
+ * its file name (after the last '/' or '\\'). Return: NULL when its suffix
+ * is none of systemd-boot's (or the name is nothing but the suffix).
+ */
+const struct bls_extra_kind *bls_extra_kind(const char *path, const char **ret_name);
+/**
+ * bls_url_resolve() - the URL of a "uki-url" value @url: itself, or for
+ * ":NAME" (systemd-boot) @origin (the URL the loader came from) with its last
+ * component replaced by NAME. Return: a new string; NULL when out of memory,
+ * or when @url is relative and there is no @origin.
+ */
+char *bls_url_resolve(const char *url, const char *origin);
 /** bls_entry_free() - free every string of @e and zero it (not @e itself). */
 void bls_entry_free(struct bls_entry *e);
 
