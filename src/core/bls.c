@@ -320,15 +320,17 @@ char *bls_display_title(const struct bls_entry *e)
 	return fmt_asprintf("%s", e->title ? e->title : e->id ? e->id : "");
 }
 
-/* systemd-stub's directories and modes for the same files from <uki>.extra.d
- * (credentials private to root, extensions readable). */
-static const struct bls_extra_kind bls_extra_kinds[] = {
-	{ ".cred", ".extra/credentials", 0500, 0400 },
-	{ ".sysext.raw", ".extra/sysext", 0555, 0444 },
-	{ ".confext.raw", ".extra/confext", 0555, 0444 },
+/* systemd-boot's suffixes, and the companion files (sidecar.h) of the same kind. */
+static const struct {
+	const char *suffix;
+	enum sidecar_kind kind;
+} bls_extra_suffixes[] = {
+	{ ".cred", SIDECAR_CREDENTIALS },
+	{ ".sysext.raw", SIDECAR_SYSEXT },
+	{ ".confext.raw", SIDECAR_CONFEXT },
 };
 
-const struct bls_extra_kind *bls_extra_kind(const char *path, const char **ret_name)
+const struct sidecar_spec *bls_extra_kind(const char *path, const char **ret_name)
 {
 	const char *name = path;
 	size_t len;
@@ -338,11 +340,11 @@ const struct bls_extra_kind *bls_extra_kind(const char *path, const char **ret_n
 			name = c + 1;
 	*ret_name = name;
 	len = strlen(name);
-	for (size_t i = 0; i < ARRAY_SIZE(bls_extra_kinds); i++) {
-		size_t n = strlen(bls_extra_kinds[i].suffix);
+	for (size_t i = 0; i < ARRAY_SIZE(bls_extra_suffixes); i++) {
+		size_t n = strlen(bls_extra_suffixes[i].suffix);
 
-		if (len > n && memcmp(name + len - n, bls_extra_kinds[i].suffix, n) == 0)
-			return &bls_extra_kinds[i];
+		if (len > n && memcmp(name + len - n, bls_extra_suffixes[i].suffix, n) == 0)
+			return sidecar_spec(bls_extra_suffixes[i].kind);
 	}
 	return NULL;
 }

@@ -7,6 +7,7 @@
 #include "fwarch.h"
 #include "platform.h"
 #include "plan.h"
+#include "sidecar.h"
 
 enum bls_type { BLS_TYPE1, BLS_TYPE2, BLS_AUTO };
 
@@ -76,18 +77,15 @@ EFI_STATUS bls_parse_entry(const char *text, size_t len, const char *filename, c
  * Return: a new string (NULL: out of memory).
  */
 char *bls_load_options(const struct bls_entry *e, const char *line);
-/* Where a Type #1 "extra" file goes in the initrd, by its name's suffix
- * (systemd-boot: .cred, .sysext.raw, .confext.raw), and with which modes. */
-struct bls_extra_kind {
-	const char *suffix, *dir;
-	uint32_t dir_mode, file_mode;
-};
 /**
- * bls_extra_kind() - the kind of the "extra" file @path, and in *@ret_name
- * its file name (after the last '/' or '\\'). Return: NULL when its suffix
- * is none of systemd-boot's (or the name is nothing but the suffix).
+ * bls_extra_kind() - where the Type #1 "extra" file @path goes in the initrd
+ * (systemd-boot: by its suffix .cred, .sysext.raw or .confext.raw, into the
+ * directory and with the modes systemd-stub gives the same files beside a
+ * UKI, core/sidecar.h), and in *@ret_name its file name (after the last '/'
+ * or '\\'). Return: NULL when its suffix is none of those (or the name is
+ * nothing but the suffix).
  */
-const struct bls_extra_kind *bls_extra_kind(const char *path, const char **ret_name);
+const struct sidecar_spec *bls_extra_kind(const char *path, const char **ret_name);
 /**
  * bls_url_resolve() - the URL of a "uki-url" value @url: itself, or for
  * ":NAME" (systemd-boot) @origin (the URL the loader came from) with its last

@@ -233,7 +233,7 @@ static EFI_STATUS add_extras(const struct volume *vol, const struct bls_entry *e
 	x->n = e->n_extra;
 	for (size_t i = 0; i < e->n_extra; i++) {
 		const char *name;
-		const struct bls_extra_kind *kind = bls_extra_kind(e->extra[i], &name);
+		const struct sidecar_spec *kind = bls_extra_kind(e->extra[i], &name);
 		_cleanup_free_ char *path = volume_path(vol, e->extra[i]);
 		_cleanup_free_ uint8_t *data = NULL;
 		size_t size, cpio_size;
@@ -244,9 +244,12 @@ static EFI_STATUS add_extras(const struct volume *vol, const struct bls_entry *e
 			continue;
 		}
 		err = path ? file_read_all(vol->root, path, FILE_READ_ALL_MAX, &data, &size) : EFI_OUT_OF_RESOURCES;
-		if (!EFI_ERROR(err))
-			err = cpio_one_file(kind->dir, name, data, size, kind->dir_mode, kind->file_mode,
-					    (uint8_t **)&x->buf[i], &cpio_size);
+		if (!EFI_ERROR(err)) {
+			struct cpio_file file = { name, data, size };
+
+			err = cpio_archive(kind->target, kind->dir_mode, kind->file_mode, &file, 1,
+					   (uint8_t **)&x->buf[i], &cpio_size);
+		}
 		if (!EFI_ERROR(err))
 			err = initrd_set_add_data(set, e->extra[i], (uint8_t *)x->buf[i], cpio_size);
 		if (EFI_ERROR(err))

@@ -224,16 +224,16 @@ TEST(bls_parse_extra_only_for_uki_or_kernel)
 
 TEST(bls_extra_kinds)
 {
-	const struct bls_extra_kind *k;
+	const struct sidecar_spec *k;
 	const char *name = NULL;
 
 	CHECK((k = bls_extra_kind("/loader/x/a.cred", &name)) != NULL);
 	CHECK_STR(name, "a.cred");
-	CHECK(k && strcmp(k->dir, ".extra/credentials") == 0 && k->dir_mode == 0500 && k->file_mode == 0400);
+	CHECK(k && strcmp(k->target, ".extra/credentials") == 0 && k->dir_mode == 0500 && k->file_mode == 0400);
 	CHECK((k = bls_extra_kind("\\EFI\\b.sysext.raw", &name)) != NULL);
 	CHECK_STR(name, "b.sysext.raw");
-	CHECK(k && strcmp(k->dir, ".extra/sysext") == 0 && k->file_mode == 0444);
-	CHECK((k = bls_extra_kind("c.confext.raw", &name)) != NULL && strcmp(k->dir, ".extra/confext") == 0);
+	CHECK(k && strcmp(k->target, ".extra/sysext") == 0 && k->file_mode == 0444);
+	CHECK((k = bls_extra_kind("c.confext.raw", &name)) != NULL && strcmp(k->target, ".extra/confext") == 0);
 	CHECK(bls_extra_kind("/d/.cred", &name) == NULL);      /* nothing but the suffix */
 	CHECK(bls_extra_kind("/d/e.raw", &name) == NULL);      /* systemd-boot's three only */
 	CHECK(bls_extra_kind("/d/e.cred/", &name) == NULL);
