@@ -1,6 +1,7 @@
 /* Boot Loader Specification Type #1 entries (UAPI.1 "Type #1 Boot Loader
  * Entry Keys"): one \loader\entries\*.conf file into a struct bls_entry.
- * handoff adds "protocol auto|stub|handover|legacy". Line syntax and error
+ * handoff adds "protocol auto|stub|handover|legacy". "uki", "uki-url",
+ * "profile" and "extra" mean what systemd-boot makes of them. Line syntax and error
  * reporting: conf_line.h. Sorting and default selection: bls_order.c. */
 #include "bls.h"
 #include "array.h"
@@ -13,8 +14,8 @@
  * value (as in systemd-boot) with a warning. */
 enum bls_key {
 	BLS_KEY_TITLE, BLS_KEY_VERSION, BLS_KEY_MACHINE_ID, BLS_KEY_SORT_KEY, BLS_KEY_LINUX, BLS_KEY_EFI,
-	BLS_KEY_PROTOCOL, BLS_KEY_ARCHITECTURE,
-	BLS_KEY_INITRD, BLS_KEY_OPTIONS, /* repeatable */
+	BLS_KEY_PROTOCOL, BLS_KEY_ARCHITECTURE, BLS_KEY_UKI, BLS_KEY_UKI_URL, BLS_KEY_PROFILE,
+	BLS_KEY_INITRD, BLS_KEY_OPTIONS, BLS_KEY_EXTRA, /* repeatable */
 	BLS_KEY_MAX
 };
 #define BLS_KEY_FIRST_REPEATABLE BLS_KEY_INITRD
@@ -23,22 +24,18 @@ static const char *const bls_key_names[BLS_KEY_MAX] = {
 	[BLS_KEY_TITLE] = "title", [BLS_KEY_VERSION] = "version", [BLS_KEY_MACHINE_ID] = "machine-id",
 	[BLS_KEY_SORT_KEY] = "sort-key", [BLS_KEY_LINUX] = "linux", [BLS_KEY_EFI] = "efi",
 	[BLS_KEY_PROTOCOL] = "protocol", [BLS_KEY_ARCHITECTURE] = "architecture",
-	[BLS_KEY_INITRD] = "initrd", [BLS_KEY_OPTIONS] = "options",
+	[BLS_KEY_UKI] = "uki", [BLS_KEY_UKI_URL] = "uki-url", [BLS_KEY_PROFILE] = "profile",
+	[BLS_KEY_INITRD] = "initrd", [BLS_KEY_OPTIONS] = "options", [BLS_KEY_EXTRA] = "extra",
 };
 
-/* BLS keys handoff accepts without using them, and why. Device trees do not
- * matter on x86-64 (a debug line); the others change what the entry would
- * boot, so the user hears of them (an info line). */
+/* BLS keys handoff accepts without using them, and why: device trees do not
+ * matter on x86-64 (a debug line). */
 static const struct {
 	const char *key, *why;
 	enum log_level level;
 } bls_ignored_keys[] = {
 	{ "devicetree", "device trees are not used on x86-64", LOG_DEBUG },
 	{ "devicetree-overlay", "device trees are not used on x86-64", LOG_DEBUG },
-	{ "uki", "not supported by handoff", LOG_INFO },
-	{ "uki-url", "not supported by handoff", LOG_INFO },
-	{ "profile", "not supported by handoff", LOG_INFO },
-	{ "extra", "not supported by handoff", LOG_INFO },
 };
 
 /* UEFI 2.10 3.5.1.1: the architecture short name of x86-64 is "x64". */
@@ -62,7 +59,9 @@ void bls_entry_free(struct bls_entry *e)
 	mem_free(e->machine_id);
 	mem_free(e->kernel);
 	mem_free(e->efi);
+	mem_free(e->url);
 	strv_free(e->initrd, e->n_initrd);
+	strv_free(e->extra, e->n_extra);
 	mem_free(e->options);
 	*e = (struct bls_entry){ 0 };
 }
@@ -80,7 +79,8 @@ static char **bls_string_field(struct bls_entry *e, enum bls_key key)
 	case BLS_KEY_MACHINE_ID: return &e->machine_id;
 	case BLS_KEY_SORT_KEY: return &e->sort_key;
 	case BLS_KEY_LINUX: return &e->kernel;
-	case BLS_KEY_EFI: return &e->efi;
+	case BLS_KEY_EFI: case BLS_KEY_UKI: return &e->efi; /* which of them: e->uki */
+	case BLS_KEY_UKI_URL: return &e->url;
 	default: return NULL;
 	}
 }
@@ -96,12 +96,12 @@ static EFI_STATUS bls_set_string(struct bls_parser *p, const struct conf_kv *kv,
 	return EFI_SUCCESS;
 }
 
-/* "initrd" may repeat: all are used, in the order listed (UAPI.1). */
-static EFI_STATUS bls_add_initrd(struct bls_parser *p, const struct conf_kv *kv)
+/* "initrd" and "extra" may repeat: all are used, in the order listed (UAPI.1). */
+static EFI_STATUS bls_add_path(struct bls_parser *p, const struct conf_kv *kv, char ***v, size_t *n)
 {
 	char *s = conf_strndup(kv->value, kv->value_len);
 
-	if (!s || array_append(&p->e->initrd, &p->e->n_initrd, sizeof(s), &s) != EFI_SUCCESS) {
+	if (!s || array_append(v, n, sizeof(s), &s) != EFI_SUCCESS) {
 		mem_free(s);
 		return bls_oom(p, kv);
 	}
@@ -158,9 +158,24 @@ static void bls_check_architecture(struct bls_parser *p, const struct conf_kv *k
 			 (int)kv->value_len, kv->value, BLS_LOCAL_ARCHITECTURE);
 }
 
+/* "profile N": a decimal number up to UINT_MAX, as systemd-boot takes it. */
+static void bls_set_profile(struct bls_parser *p, const struct conf_kv *kv)
+{
+	uint64_t n;
+
+	if (conf_parse_uint(kv, UINT32_MAX, &n))
+		p->e->profile = (uint32_t)n;
+	else
+		conf_line_error(&p->r, kv, "profile '%.*s' is not a number up to %u, ignored", (int)kv->value_len,
+				kv->value, UINT32_MAX);
+}
+
 static EFI_STATUS bls_apply(struct bls_parser *p, const struct conf_kv *kv, enum bls_key key)
 {
 	switch (key) {
+	case BLS_KEY_PROFILE:
+		bls_set_profile(p, kv);
+		return EFI_SUCCESS;
 	case BLS_KEY_PROTOCOL:
 		bls_set_protocol(p, kv);
 		return EFI_SUCCESS;
@@ -168,10 +183,14 @@ static EFI_STATUS bls_apply(struct bls_parser *p, const struct conf_kv *kv, enum
 		bls_check_architecture(p, kv);
 		return EFI_SUCCESS;
 	case BLS_KEY_INITRD:
-		return bls_add_initrd(p, kv);
+		return bls_add_path(p, kv, &p->e->initrd, &p->e->n_initrd);
+	case BLS_KEY_EXTRA:
+		return bls_add_path(p, kv, &p->e->extra, &p->e->n_extra);
 	case BLS_KEY_OPTIONS:
 		return bls_add_options(p, kv);
 	default:
+		if (key == BLS_KEY_EFI || key == BLS_KEY_UKI)
+			p->e->uki = key == BLS_KEY_UKI;
 		return bls_set_string(p, kv, bls_string_field(p->e, key));
 	}
 }
@@ -190,7 +209,7 @@ static void bls_other_key(struct bls_parser *p, const struct conf_kv *kv)
 static EFI_STATUS bls_line(struct bls_parser *p, const struct conf_kv *kv)
 {
 	for (unsigned k = 0; k < BLS_KEY_MAX; k++) {
-		unsigned n_errors = p->r.n_errors;
+		unsigned n_errors = p->r.n_errors, bit;
 		EFI_STATUS err;
 
 		if (!conf_key_is(kv, bls_key_names[k]))
@@ -198,10 +217,11 @@ static EFI_STATUS bls_line(struct bls_parser *p, const struct conf_kv *kv)
 		err = bls_apply(p, kv, (enum bls_key)k);
 		if (EFI_ERROR(err) || p->r.n_errors != n_errors || k >= BLS_KEY_FIRST_REPEATABLE)
 			return err; /* a bad value replaced nothing; repeatable keys add up */
-		if (p->seen & (1u << k))
+		bit = 1u << (k == BLS_KEY_UKI ? BLS_KEY_EFI : k); /* one program: "efi" or "uki" */
+		if (p->seen & bit)
 			log_warning("%s:%u: '%s' given again, the last one counts", p->r.path, kv->line,
 				    bls_key_names[k]);
-		p->seen |= 1u << k;
+		p->seen |= bit;
 		return EFI_SUCCESS;
 	}
 	bls_other_key(p, kv);
@@ -222,20 +242,51 @@ EFI_STATUS bls_entry_set_name(struct bls_entry *e, const char *name, const char 
 	return e->id ? EFI_SUCCESS : EFI_OUT_OF_RESOURCES;
 }
 
-/* After the last line: what the entry boots, and whether it is shown. */
+/* One of two keys that name what to boot is used, the first: "linux",
+ * then "efi" or "uki", then "uki-url". */
+static void bls_drop(struct bls_parser *p, const char *used, const char *dropped, char **field)
+{
+	if (!*field)
+		return;
+	log_warning("%s: both '%s' and '%s' given: '%s' is used", p->r.path, used, dropped, used);
+	mem_free(*field);
+	*field = NULL;
+}
+
+/* After the last line: what the entry boots, and whether it is shown. A
+ * profile and extras are for a UKI (and extras for a kernel too). */
 static EFI_STATUS bls_finish(struct bls_parser *p)
 {
 	struct bls_entry *e = p->e;
+	const char *efi = e->uki ? "uki" : "efi";
 
-	if (!e->kernel && !e->efi)
-		return log_error_status(EFI_LOAD_ERROR, "%s: neither 'linux' nor 'efi': nothing to boot, entry skipped",
-					p->r.path);
-	if (e->kernel && e->efi) {
-		log_warning("%s: both 'linux' and 'efi' given: 'linux' is used", p->r.path);
-		mem_free(e->efi);
-		e->efi = NULL;
+	if (!e->kernel && !e->efi && !e->url)
+		return log_error_status(EFI_LOAD_ERROR, "%s: no 'linux', 'efi', 'uki' or 'uki-url': nothing to boot, "
+					"entry skipped", p->r.path);
+	if (e->kernel) {
+		bls_drop(p, "linux", efi, &e->efi);
+		bls_drop(p, "linux", "uki-url", &e->url);
+	} else if (e->efi)
+		bls_drop(p, efi, "uki-url", &e->url);
+	e->uki = !e->kernel && (e->uki || e->url);
+	if (e->profile && !e->uki) {
+		log_warning("%s: 'profile' is for a UKI: ignored", p->r.path);
+		e->profile = 0;
+	}
+	if (e->n_extra && !e->uki && !e->kernel) {
+		log_warning("%s: 'extra' is for a UKI or a kernel: ignored", p->r.path);
+		strv_free(e->extra, e->n_extra);
+		e->extra = NULL;
+		e->n_extra = 0;
 	}
 	return p->foreign_arch ? EFI_UNSUPPORTED : EFI_SUCCESS;
+}
+
+char *bls_load_options(const struct bls_entry *e, const char *line)
+{
+	if (!e->profile)
+		return fmt_asprintf("%s", line);
+	return fmt_asprintf("@%u%s%s", e->profile, *line ? " " : "", line);
 }
 
 EFI_STATUS bls_parse_entry(const char *text, size_t len, const char *filename, const char *path,
@@ -267,4 +318,47 @@ char *bls_display_title(const struct bls_entry *e)
 	if (e->title && e->version)
 		return fmt_asprintf("%s (%s)", e->title, e->version);
 	return fmt_asprintf("%s", e->title ? e->title : e->id ? e->id : "");
+}
+
+/* systemd-boot's suffixes, and the companion files (sidecar.h) of the same kind. */
+static const struct {
+	const char *suffix;
+	enum sidecar_kind kind;
+} bls_extra_suffixes[] = {
+	{ ".cred", SIDECAR_CREDENTIALS },
+	{ ".sysext.raw", SIDECAR_SYSEXT },
+	{ ".confext.raw", SIDECAR_CONFEXT },
+};
+
+const struct sidecar_spec *bls_extra_kind(const char *path, const char **ret_name)
+{
+	const char *name = path;
+	size_t len;
+
+	for (const char *c = path; *c; c++)
+		if (*c == '/' || *c == '\\')
+			name = c + 1;
+	*ret_name = name;
+	len = strlen(name);
+	for (size_t i = 0; i < ARRAY_SIZE(bls_extra_suffixes); i++) {
+		size_t n = strlen(bls_extra_suffixes[i].suffix);
+
+		if (len > n && memcmp(name + len - n, bls_extra_suffixes[i].suffix, n) == 0)
+			return sidecar_spec(bls_extra_suffixes[i].kind);
+	}
+	return NULL;
+}
+
+char *bls_url_resolve(const char *url, const char *origin)
+{
+	const char *slash = NULL;
+
+	if (url[0] != ':')
+		return fmt_asprintf("%s", url);
+	for (const char *c = origin; c && *c; c++)
+		if (*c == '/')
+			slash = c;
+	if (!slash)
+		return NULL;
+	return fmt_asprintf("%.*s%s", (int)(slash + 1 - origin), origin, url + 1);
 }

@@ -7,6 +7,7 @@
 #include "fwarch.h"
 #include "platform.h"
 #include "plan.h"
+#include "sidecar.h"
 
 enum bls_type { BLS_TYPE1, BLS_TYPE2, BLS_AUTO };
 
@@ -35,9 +36,14 @@ struct bls_entry {
 	char *sort_key;
 	char *machine_id;
 	char *kernel;        /* Type #1 "linux" key: the kernel path, or NULL */
-	char *efi;           /* Type #1 "efi" chainload path, or the UKI path for Type #2 */
+	char *efi;           /* Type #1 "efi" chainload path or "uki" path, or the UKI path for Type #2 */
+	char *url;           /* Type #1 "uki-url": where the UKI is fetched from, or NULL */
+	bool uki;            /* Type #1 "uki" or "uki-url": a UKI, booted as a Type #2 one */
+	uint32_t profile;    /* "profile N": "@N" opens the UKI's load options (0: none) */
 	char **initrd;       /* n_initrd paths, in order */
 	size_t n_initrd;
+	char **extra;        /* "extra": n_extra credential and extension files for the UKI */
+	size_t n_extra;
 	char *options;       /* every "options" line joined by single spaces, or NULL */
 	enum boot_scheme protocol;
 	bool uki_cmdline;    /* Type #2: the image has a .cmdline section */
@@ -64,6 +70,29 @@ struct bls_entry {
  */
 EFI_STATUS bls_parse_entry(const char *text, size_t len, const char *filename, const char *path,
 			   struct bls_entry *ret);
+/**
+ * bls_load_options() - what a Type #1 entry hands its program as LoadOptions:
+ * @line (its options, or the edited line), after "@N " for "profile N" (N > 0)
+ * as systemd-boot passes a profile to a multi-profile UKI.
+ * Return: a new string (NULL: out of memory).
+ */
+char *bls_load_options(const struct bls_entry *e, const char *line);
+/**
+ * bls_extra_kind() - where the Type #1 "extra" file @path goes in the initrd
+ * (systemd-boot: by its suffix .cred, .sysext.raw or .confext.raw, into the
+ * directory and with the modes systemd-stub gives the same files beside a
+ * UKI, core/sidecar.h), and in *@ret_name its file name (after the last '/'
+ * or '\\'). Return: NULL when its suffix is none of those (or the name is
+ * nothing but the suffix).
+ */
+const struct sidecar_spec *bls_extra_kind(const char *path, const char **ret_name);
+/**
+ * bls_url_resolve() - the URL of a "uki-url" value @url: itself, or for
+ * ":NAME" (systemd-boot) @origin (the URL the loader came from) with its last
+ * component replaced by NAME. Return: a new string; NULL when out of memory,
+ * or when @url is relative and there is no @origin.
+ */
+char *bls_url_resolve(const char *url, const char *origin);
 /** bls_entry_free() - free every string of @e and zero it (not @e itself). */
 void bls_entry_free(struct bls_entry *e);
 

@@ -8,7 +8,9 @@
 #include "loader_vars.h"
 #include "arch.h"
 #include "measure.h"
+#include "net.h"
 #include "core/bootopt.h"
+#include "core/cpio.h"
 #include "core/fmt.h"
 #include "core/fwquirk.h"
 #include "core/initrd_layout.h"
@@ -32,14 +34,23 @@ static void kernel_file_close(struct kernel_file *k)
 	*k = (struct kernel_file){ 0 };
 }
 
-static EFI_STATUS kernel_file_open(EFI_FILE_PROTOCOL *root, const char *path, struct kernel_file *ret)
+/* The kernel or UKI @path on @root, or for a "uki-url" entry (@url) the
+ * UKI the firmware's HTTP Boot fetched (net_uri.c), read as a file. */
+static EFI_STATUS kernel_file_open(EFI_FILE_PROTOCOL *root, const char *path, const char *url, struct kernel_file *ret)
 {
 	struct kernel_file k = { 0 };
+	uint8_t *data;
+	uint64_t size;
 	EFI_STATUS err;
 
-	err = file_open(root, path, &k.f);
+	if (url) {
+		err = net_uri_fetch(url, &data, &size);
+		if (!EFI_ERROR(err) && !(k.f = net_mem_file(fmt_asprintf("%s", url), data, size)))
+			err = EFI_OUT_OF_RESOURCES;
+	} else
+		err = file_open(root, path, &k.f);
 	if (EFI_ERROR(err))
-		return log_error_status(err, "%s: cannot open: %m", path);
+		return url ? err : log_error_status(err, "%s: cannot open: %m", path);
 	err = file_size(k.f, &k.size);
 	if (EFI_ERROR(err))
 		log_error_status(err, "%s: cannot get size: %m", path);
@@ -201,6 +212,52 @@ static void warn_missing_options(const char *cmdline)
 			    missing & CMDLINE_EFI_NORUNTIME ? " efi=noruntime" : "");
 }
 
+/* A Type #1 entry's "extra" files, each in a cpio archive after its initrds
+ * where systemd-boot puts them (/.extra/credentials, sysext, confext), kept
+ * until the boot is over; a name of another kind is said and left out. */
+struct extras {
+	char **buf;
+	size_t n;
+};
+
+static void extras_free(struct extras *x)
+{
+	strv_free(x->buf, x->n);
+}
+
+static EFI_STATUS add_extras(const struct volume *vol, const struct bls_entry *e, struct initrd_set *set,
+			     struct extras *x)
+{
+	if (e->n_extra && !(x->buf = mem_zalloc(e->n_extra * sizeof(char *))))
+		return EFI_OUT_OF_RESOURCES;
+	x->n = e->n_extra;
+	for (size_t i = 0; i < e->n_extra; i++) {
+		const char *name;
+		const struct sidecar_spec *kind = bls_extra_kind(e->extra[i], &name);
+		_cleanup_free_ char *path = volume_path(vol, e->extra[i]);
+		_cleanup_free_ uint8_t *data = NULL;
+		size_t size, cpio_size;
+		EFI_STATUS err;
+
+		if (!kind) {
+			log_warning("%s: extra: not .cred, .sysext.raw or .confext.raw, left out", e->extra[i]);
+			continue;
+		}
+		err = path ? file_read_all(vol->root, path, FILE_READ_ALL_MAX, &data, &size) : EFI_OUT_OF_RESOURCES;
+		if (!EFI_ERROR(err)) {
+			struct cpio_file file = { name, data, size };
+
+			err = cpio_archive(kind->target, kind->dir_mode, kind->file_mode, &file, 1,
+					   (uint8_t **)&x->buf[i], &cpio_size);
+		}
+		if (!EFI_ERROR(err))
+			err = initrd_set_add_data(set, e->extra[i], (uint8_t *)x->buf[i], cpio_size);
+		if (EFI_ERROR(err))
+			return err;
+	}
+	return EFI_SUCCESS;
+}
+
 /* The stub scheme starts the copy the firmware loaded (LoadImage from our
  * buffer): our read buffer is dropped before it starts, so a booting image
  * is never held more times than systemd-boot holds it: the loaded image and
@@ -224,12 +281,13 @@ static EFI_STATUS boot_entry_job(struct loader *l, struct bls_entry *e, struct b
 	_cleanup_(kernel_file_close) struct kernel_file k = { 0 };
 	_cleanup_(initrd_set_close) struct initrd_set initrds = { 0 };
 	_cleanup_(initrd_paths_free) struct initrd_paths paths = { .n = e->n_initrd };
+	_cleanup_(extras_free) struct extras extras = { 0 };
 	EFI_HANDLE child = NULL;
 	bool direct = false;
 	EFI_STATUS err;
 
 	job->initrds = &initrds;
-	err = kernel_file_open(vol->root, job->kernel_path, &k);
+	err = kernel_file_open(vol->root, job->kernel_path, e->url ? job->kernel_path : NULL, &k);
 	if (EFI_ERROR(err))
 		return err;
 	err = image_identify_head(k.head, k.head_len, k.size, job->kernel_path, &job->info);
@@ -239,6 +297,8 @@ static EFI_STATUS boot_entry_job(struct loader *l, struct bls_entry *e, struct b
 		log_warning("the edited command line is not used: Secure Boot locks the .cmdline of %s",
 			    job->kernel_path);
 	err = open_initrds(vol, e, job, &paths.v, &initrds);
+	if (!EFI_ERROR(err))
+		err = add_extras(vol, e, &initrds, &extras);
 	if (!EFI_ERROR(err))
 		err = plan_entry(job, e, &k, l, /* uki_direct= */ false);
 	if (!EFI_ERROR(err))
@@ -282,7 +342,7 @@ EFI_STATUS boot_entry(struct loader *l, struct bls_entry *e, const char *cmdline
 {
 	const struct volume *vol = e->volume;
 	_cleanup_free_ char *title = bls_display_title(e);
-	_cleanup_free_ char *kernel_path = NULL, *context = NULL, *line = NULL;
+	_cleanup_free_ char *kernel_path = NULL, *context = NULL, *line = NULL, *profiled = NULL;
 	_cleanup_(boot_job_release) struct boot_job job = {
 		.title = title ? title : e->id,
 		.device = vol->handle,
@@ -293,12 +353,19 @@ EFI_STATUS boot_entry(struct loader *l, struct bls_entry *e, const char *cmdline
 
 	if (e->type == BLS_AUTO && e->auto_action != BLS_AUTO_EFI)
 		return run_auto_entry(l, e);
-	boot_count_bump(e); /* before anything can fail: a try is a try (UAPI.1 "Boot counting") */
+	if (!e->url) /* as systemd-boot: not for a UKI from the network */
+		boot_count_bump(e); /* before anything can fail: a try is a try (UAPI.1 "Boot counting") */
 	if ((line = with_smbios_extra(e, job.cmdline)))
 		job.cmdline = line;
-	job.kernel_path = kernel_path = volume_path(vol, e->kernel ? e->kernel : e->efi);
+	if (e->profile && (profiled = bls_load_options(e, job.cmdline))) /* "@N options" */
+		job.cmdline = profiled;
+	if (e->url && e->url[0] == ':' && !l->volumes[0].url)
+		return log_error_status(EFI_NOT_FOUND, "entry '%s': uki-url '%s': relative, but no URL to start from",
+					job.title, e->url);
+	job.kernel_path = kernel_path = e->url ? bls_url_resolve(e->url, l->volumes[0].url)
+					       : volume_path(vol, e->kernel ? e->kernel : e->efi);
 	context = fmt_asprintf("entry '%s': ", job.title);
-	if (!kernel_path || !context)
+	if (!kernel_path || !context || (e->profile && !profiled))
 		return log_error_status(EFI_OUT_OF_RESOURCES, "entry '%s': out of memory", job.title);
 	log_info("entry '%s': loading %s%s%s", job.title, job.kernel_path, vol == l->volumes ? "" : " from ",
 		 vol == l->volumes ? "" : vol->name);

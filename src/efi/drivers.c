@@ -68,7 +68,7 @@ static size_t drivers_from_dir(EFI_HANDLE device, EFI_FILE_PROTOCOL *root, const
 	return started;
 }
 
-static void connect_all_controllers(void)
+void connect_all_controllers(void)
 {
 	EFI_HANDLE *handles = NULL;
 	UINTN n = 0;

@@ -71,6 +71,8 @@ void con_graphics_start(void);
  * else the error and *@ret NULL.
  */
 EFI_STATUS image_load_file(EFI_HANDLE device, const char *what, const char *path, EFI_HANDLE *ret);
+/** connect_all_controllers() - every handle's drivers started (ConnectController, recursively). */
+void connect_all_controllers(void);
 /** devpath_node_len() - a node's Length field. */
 uint16_t devpath_node_len(const EFI_DEVICE_PATH_PROTOCOL *n);
 /** devpath_find() - @dp's first node of @type/@subtype at least @min_len long, before its end; NULL if none or @dp is

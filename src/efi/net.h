@@ -77,4 +77,18 @@ uint8_t *net_buffer(const char *name, uint64_t size);
  */
 EFI_STATUS net_fs_mount(struct net_source *src, EFI_FILE_PROTOCOL **ret_root, const bool **ret_lost);
 
+/**
+ * net_mem_file() - @size bytes at @data, named @path (both taken, freed when
+ * it is closed), as a read-only file: a UKI net_uri_fetch() brought.
+ * Return: the file, or NULL when out of memory (@data and @path freed).
+ */
+EFI_FILE_PROTOCOL *net_mem_file(char *path, uint8_t *data, uint64_t size);
+
+/**
+ * net_uri_fetch() - the file at @url (a Type #1 "uki-url"), fetched whole by
+ * the firmware's HTTP Boot, from a disk boot too (net_uri.c).
+ * Return: EFI_SUCCESS with *@ret (mem_alloc'd) and *@ret_size, or why not (logged, naming @url).
+ */
+EFI_STATUS net_uri_fetch(const char *url, uint8_t **ret, uint64_t *ret_size);
+
 #endif

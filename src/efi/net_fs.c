@@ -143,14 +143,18 @@ static EFI_STATUS EFIAPI nf_open(EFI_FILE_PROTOCOL *this, EFI_FILE_PROTOCOL **re
 	return err;
 }
 
+static struct net_fs mem_fs; /* of net_mem_file()s: nothing to fetch, nothing kept */
+
 static EFI_STATUS EFIAPI nf_close(EFI_FILE_PROTOCOL *this)
 {
 	struct net_file *f = (struct net_file *)this;
 
-	if (f->data)
+	if (f->data && f->fs != &mem_fs)
 		keep(f->fs, f->path, f->data, f->ro.size);
-	else
+	else {
+		mem_free(f->data);
 		mem_free(f->path);
+	}
 	mem_free(f);
 	return EFI_SUCCESS;
 }
@@ -227,6 +231,19 @@ static EFI_FILE_PROTOCOL *new_file(struct net_fs *fs, char *path)
 	f->path = path;
 	ro_file_init(&f->ro, nf_open, nf_close, nf_read, nf_get_info);
 	return &f->ro.proto;
+}
+
+EFI_FILE_PROTOCOL *net_mem_file(char *path, uint8_t *data, uint64_t size)
+{
+	EFI_FILE_PROTOCOL *f = new_file(&mem_fs, path);
+
+	if (!f) {
+		mem_free(data);
+		return NULL;
+	}
+	((struct net_file *)f)->data = data;
+	((struct net_file *)f)->ro.size = size;
+	return f;
 }
 
 /* entries.list (bad lines named by its path, and the volume lost); without it no entries, said once. */

@@ -34,6 +34,7 @@ EFI_STATUS net_volume_open(EFI_HANDLE device, struct volume *vol)
 		log_info("network boot from %s", url);
 		loader_var_set_str(u"LoaderDeviceURL", url);
 		err = net_fs_mount(&src, &vol->root, &vol->lost);
+		vol->url = TAKE_PTR(url); /* "uki-url :NAME" (bls_url_resolve()) */
 	}
 	if (EFI_ERROR(err)) {
 		mem_free(src.loc);

@@ -14,6 +14,7 @@ struct volume {
 	char name[32];          /* for messages: "ESP", "partition 2" */
 	const bool *lost;       /* network boot: true once a file the server vouched for could not be had */
 	bool network;           /* the server of a network boot (net_volume_open()) */
+	char *url;              /* network boot: the URL handoff was started from (LoaderDeviceURL) */
 };
 
 /**

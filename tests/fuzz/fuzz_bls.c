@@ -42,7 +42,7 @@ static bool ends_with(const char *s, const char *suffix)
 static void check_utf8(const struct bls_entry *e)
 {
 	const char *const fields[] = { e->title, e->version, e->sort_key, e->machine_id, e->kernel, e->efi,
-				       e->options };
+				       e->options, e->url };
 
 	for (size_t i = 0; i < ARRAY_SIZE(fields); i++)
 		if (fields[i] && !ref_utf8_valid((const uint8_t *)fields[i], strlen(fields[i]), NULL))
@@ -50,6 +50,21 @@ static void check_utf8(const struct bls_entry *e)
 	for (size_t i = 0; i < e->n_initrd; i++)
 		if (!ref_utf8_valid((const uint8_t *)e->initrd[i], strlen(e->initrd[i]), NULL))
 			__builtin_trap();
+	for (size_t i = 0; i < e->n_extra; i++)
+		if (!ref_utf8_valid((const uint8_t *)e->extra[i], strlen(e->extra[i]), NULL))
+			__builtin_trap();
+	for (size_t i = 0; i < e->n_extra; i++) {
+		const char *name;
+
+		bls_extra_kind(e->extra[i], &name);
+	}
+	mem_free(bls_load_options(e, e->options ? e->options : ""));
+	if (e->url)
+		mem_free(bls_url_resolve(e->url, "http://h/EFI/BOOT/BOOTX64.EFI"));
+	/* one program, and a profile or extras only where systemd-boot has them */
+	if ((e->kernel && (e->efi || e->url)) || (e->efi && e->url) || (e->profile && !e->uki) ||
+	    (e->n_extra && !e->uki && !e->kernel))
+		__builtin_trap();
 }
 
 /* One chunk: "<name>\n<entry text>". Returns true when an entry was added. */

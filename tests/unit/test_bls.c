@@ -118,16 +118,158 @@ TEST(bls_parse_nothing_to_boot)
 	struct bls_entry e;
 
 	CHECK_EQ(parse("title Only a title\nversion 1\noptions quiet\ninitrd /i\n", &e), EFI_LOAD_ERROR);
-	CHECK_LOG(EPATH ": neither 'linux' nor 'efi': nothing to boot, entry skipped");
+	CHECK_LOG(EPATH ": no 'linux', 'efi', 'uki' or 'uki-url': nothing to boot, entry skipped");
 	CHECK(e.id == NULL && e.title == NULL && e.options == NULL && e.initrd == NULL);
 	bls_entry_free(&e); /* harmless after a failure, as the loader does */
 	test_log_reset();
 	CHECK_EQ(parse("", &e), EFI_LOAD_ERROR);
 	CHECK_LOG("nothing to boot");
-	/* "uki" is not supported: such an entry has nothing handoff can boot */
+	/* a "uki" with no value is a bad line: nothing is left to boot */
 	test_log_reset();
-	CHECK_EQ(parse("uki /EFI/fooos.efi\n", &e), EFI_LOAD_ERROR);
-	CHECK_LOG(EPATH ":1: 'uki' ignored: not supported by handoff");
+	CHECK_EQ(parse("uki\nprofile 1\n", &e), EFI_LOAD_ERROR);
+	CHECK_LOG(EPATH ":1: 'uki' has no value, ignored");
+	CHECK_LOG("nothing to boot");
+}
+
+/* "uki PATH": a UKI in any directory, with the entry's title, sort key,
+ * options, profile and extras (systemd-boot 257, UAPI.1). */
+TEST(bls_parse_uki_entry)
+{
+	struct bls_entry e;
+
+	CHECK_EQ(parse("title Fedora\nsort-key fedora\nuki /f/6.9/x.efi\noptions quiet\nprofile 2\n"
+		       "extra /f/a.cred\nextra /f/b.sysext.raw\ninitrd /i\n", &e), EFI_SUCCESS);
+	CHECK_STR(e.efi, "/f/6.9/x.efi");
+	CHECK(e.uki && e.kernel == NULL && e.url == NULL);
+	CHECK_STR(e.title, "Fedora");
+	CHECK_STR(e.sort_key, "fedora");
+	CHECK_STR(e.options, "quiet");
+	CHECK_EQ(e.profile, 2);
+	CHECK_EQ(e.n_extra, 2);
+	CHECK_STR(e.extra[0], "/f/a.cred");
+	CHECK_STR(e.extra[1], "/f/b.sysext.raw");
+	CHECK_EQ(e.n_errors, 0);
+	CHECK_EQ(test_log_count(), 0);
+	bls_entry_free(&e);
+	CHECK(e.extra == NULL && e.n_extra == 0 && e.url == NULL);
+	/* "efi" and "uki" name the one program: the last counts, said */
+	CHECK_EQ(parse("uki /a.efi\nefi /b.efi\n", &e), EFI_SUCCESS);
+	CHECK_STR(e.efi, "/b.efi");
+	CHECK(!e.uki);
+	CHECK_LOG(EPATH ":2: 'efi' given again, the last one counts");
+	bls_entry_free(&e);
+}
+
+TEST(bls_parse_uki_url_entry)
+{
+	struct bls_entry e;
+
+	CHECK_EQ(parse("uki-url http://10.0.2.100/x.efi\noptions a\n", &e), EFI_SUCCESS);
+	CHECK_STR(e.url, "http://10.0.2.100/x.efi");
+	CHECK(e.uki && e.efi == NULL);
+	bls_entry_free(&e);
+	/* one program: "linux", then "efi"/"uki", then "uki-url" */
+	CHECK_EQ(parse("uki-url :x.efi\nuki /u.efi\n", &e), EFI_SUCCESS);
+	CHECK_STR(e.efi, "/u.efi");
+	CHECK(e.uki && e.url == NULL);
+	CHECK_LOG(EPATH ": both 'uki' and 'uki-url' given: 'uki' is used");
+	bls_entry_free(&e);
+	test_log_reset();
+	CHECK_EQ(parse("uki /u.efi\nuki-url :x.efi\nlinux /k\nprofile 1\n", &e), EFI_SUCCESS);
+	CHECK_STR(e.kernel, "/k");
+	CHECK(!e.uki && e.efi == NULL && e.url == NULL && e.profile == 0);
+	CHECK_LOG(EPATH ": both 'linux' and 'uki' given: 'linux' is used");
+	CHECK_LOG(EPATH ": both 'linux' and 'uki-url' given: 'linux' is used");
+	CHECK_LOG(EPATH ": 'profile' is for a UKI: ignored");
+	bls_entry_free(&e);
+}
+
+/* "profile N": decimal, up to UINT_MAX as systemd-boot; anything else is a
+ * bad line, the rest of the entry still counts. */
+TEST(bls_parse_profile_values)
+{
+	static const char *const bad[] = { "4294967296", "-1", "+1", "1x", "0x10", "99999999999999999999999" };
+	struct bls_entry e;
+	char text[128];
+
+	CHECK_EQ(parse("uki /u.efi\nprofile 4294967295\n", &e), EFI_SUCCESS);
+	CHECK_EQ(e.profile, UINT32_MAX);
+	bls_entry_free(&e);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		test_log_reset();
+		snprintf(text, sizeof(text), "uki /u.efi\nprofile 3\nprofile %s\ntitle T\n", bad[i]);
+		CHECK_EQ(parse(text, &e), EFI_SUCCESS);
+		CHECK_EQ(e.profile, 3);
+		CHECK_EQ(e.n_errors, 1);
+		CHECK_LOG(EPATH ":3: profile '");
+		CHECK_LOG("is not a number up to 4294967295, ignored");
+		CHECK_STR(e.title, "T");
+		bls_entry_free(&e);
+	}
+}
+
+TEST(bls_parse_extra_only_for_uki_or_kernel)
+{
+	struct bls_entry e;
+
+	CHECK_EQ(parse("efi /shell.efi\nextra /a.cred\nprofile 1\n", &e), EFI_SUCCESS);
+	CHECK(e.extra == NULL && e.n_extra == 0 && e.profile == 0);
+	CHECK_LOG(EPATH ": 'extra' is for a UKI or a kernel: ignored");
+	CHECK_LOG(EPATH ": 'profile' is for a UKI: ignored");
+	bls_entry_free(&e);
+	CHECK_EQ(parse("linux /k\nextra /a.cred\n", &e), EFI_SUCCESS);
+	CHECK_EQ(e.n_extra, 1);
+	bls_entry_free(&e);
+}
+
+TEST(bls_extra_kinds)
+{
+	const struct sidecar_spec *k;
+	const char *name = NULL;
+
+	CHECK((k = bls_extra_kind("/loader/x/a.cred", &name)) != NULL);
+	CHECK_STR(name, "a.cred");
+	CHECK(k && strcmp(k->target, ".extra/credentials") == 0 && k->dir_mode == 0500 && k->file_mode == 0400);
+	CHECK((k = bls_extra_kind("\\EFI\\b.sysext.raw", &name)) != NULL);
+	CHECK_STR(name, "b.sysext.raw");
+	CHECK(k && strcmp(k->target, ".extra/sysext") == 0 && k->file_mode == 0444);
+	CHECK((k = bls_extra_kind("c.confext.raw", &name)) != NULL && strcmp(k->target, ".extra/confext") == 0);
+	CHECK(bls_extra_kind("/d/.cred", &name) == NULL);      /* nothing but the suffix */
+	CHECK(bls_extra_kind("/d/e.raw", &name) == NULL);      /* systemd-boot's three only */
+	CHECK(bls_extra_kind("/d/e.cred/", &name) == NULL);
+	CHECK(bls_extra_kind("", &name) == NULL);
+}
+
+TEST(bls_url_resolve_relative)
+{
+	char *s;
+
+	CHECK_STR((s = bls_url_resolve("http://a/b/u.efi", NULL)), "http://a/b/u.efi");
+	mem_free(s);
+	CHECK_STR((s = bls_url_resolve(":u.efi", "http://10.0.2.100/EFI/BOOT/BOOTX64.EFI")),
+		  "http://10.0.2.100/EFI/BOOT/u.efi");
+	mem_free(s);
+	CHECK_STR((s = bls_url_resolve(":k/u.efi", "http://h/l.efi")), "http://h/k/u.efi");
+	mem_free(s);
+	CHECK(bls_url_resolve(":u.efi", NULL) == NULL); /* a disk boot has no URL to start from */
+	CHECK(bls_url_resolve(":u.efi", "nothing") == NULL);
+}
+
+/* systemd-boot: "@N" opens the load options for profile N > 0, then a space
+ * and the options when there are any. */
+TEST(bls_load_options_profile_prefix)
+{
+	struct bls_entry e = { .profile = 0 };
+	char *s;
+
+	CHECK_STR((s = bls_load_options(&e, "quiet")), "quiet");
+	mem_free(s);
+	e.profile = 1;
+	CHECK_STR((s = bls_load_options(&e, "")), "@1");
+	mem_free(s);
+	e.profile = 4294967295u;
+	CHECK_STR((s = bls_load_options(&e, "root=/dev/vda1 quiet")), "@4294967295 root=/dev/vda1 quiet");
+	mem_free(s);
 }
 
 TEST(bls_parse_efi_entry)
@@ -311,16 +453,16 @@ TEST(bls_display_title_forms)
 
 	s = bls_display_title(&e);
 	CHECK_STR(s, "Debian (6.1.0)");
-	free(s);
+	mem_free(s);
 	e.version = NULL;
 	s = bls_display_title(&e);
 	CHECK_STR(s, "Debian");
-	free(s);
+	mem_free(s);
 	e.title = NULL;
 	e.version = "6.1.0";
 	s = bls_display_title(&e);
 	CHECK_STR(s, "debian-6.1");
-	free(s);
+	mem_free(s);
 }
 
 /* --- cases from the first implementation on main, kept ------------------------ */
@@ -377,7 +519,7 @@ TEST(bls_entry_without_kernel_is_rejected)
 	struct bls_entry e;
 
 	CHECK_EQ(parse_file("title nothing\noptions quiet\n", "empty.conf", &e), EFI_LOAD_ERROR);
-	CHECK_LOG("empty.conf: neither 'linux' nor 'efi'");
+	CHECK_LOG("empty.conf: no 'linux', 'efi', 'uki' or 'uki-url'");
 	CHECK_EQ(parse_file("efi /EFI/tools/shell.efi\n", "shell.conf", &e), EFI_SUCCESS);
 	CHECK_STR(e.efi, "/EFI/tools/shell.efi");
 	bls_entry_free(&e);
@@ -468,15 +610,15 @@ TEST(bls_display_title)
 	char *s = bls_display_title(&e);
 
 	CHECK_STR(s, "Debian (6.1)");
-	free(s);
+	mem_free(s);
 	e.version = NULL;
 	s = bls_display_title(&e);
 	CHECK_STR(s, "Debian");
-	free(s);
+	mem_free(s);
 	e.title = NULL;
 	s = bls_display_title(&e);
 	CHECK_STR(s, "x");
-	free(s);
+	mem_free(s);
 }
 
 TEST(bls_auto_entries_ids_and_order)
