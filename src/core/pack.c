@@ -5,6 +5,7 @@
  * header's entry point and sections against the image, its relocations as
  * any image's (pe_relocate). */
 #include "pack.h"
+#include "crc32.h"
 #include "lzma.h"
 #include "x86_filter.h"
 #include "log.h"
@@ -62,7 +63,13 @@ static uint8_t *layout(const uint8_t *pe_file, size_t len, const struct pe_info 
 	return image;
 }
 
-/* The header (pack.h) of the image @pe, @block bytes of stream. */
+/* The CRC-32 of the first @len bytes of @payload but its CRC field. */
+static uint32_t payload_crc(const uint8_t *payload, size_t len)
+{
+	return crc32(crc32(0, payload, PACK_CRC_OFFSET), payload + PACK_HEADER_FIXED, len - PACK_HEADER_FIXED);
+}
+
+/* The header (pack.h) of the image @pe, @block bytes of stream; its CRC once the stream is in. */
 static void put_header(uint8_t *out, const struct pe_info *pe, size_t block)
 {
 	memcpy(out, pack_magic, sizeof(pack_magic));
@@ -113,6 +120,7 @@ EFI_STATUS pack_build(const uint8_t *pe_file, size_t len, const char *name, pack
 		return log_error_status(EFI_OUT_OF_RESOURCES, "%s: cannot compress it", name);
 	}
 	put_header(out, &pe, block);
+	put_le32(out + PACK_CRC_OFFSET, payload_crc(out, head + block));
 	*ret = out;
 	*ret_len = head + block;
 	return EFI_SUCCESS;
@@ -137,6 +145,8 @@ EFI_STATUS pack_image_size(const uint8_t *payload, size_t len, uint16_t machine,
 	    header_size(payload) > len || get_le32(payload + 12) > len - header_size(payload))
 		return log_error_status(EFI_COMPROMISED_DATA, "packed image: size %#x, sections or block out of range",
 					size);
+	if (payload_crc(payload, header_size(payload) + get_le32(payload + 12)) != get_le32(payload + PACK_CRC_OFFSET))
+		return log_error_status(EFI_CRC_ERROR, "packed image: CRC-32 mismatch");
 	*ret = size;
 	return EFI_SUCCESS;
 }
@@ -169,22 +179,18 @@ static EFI_STATUS read_header(const uint8_t *payload, uint32_t size, struct pe_i
 	return EFI_SUCCESS;
 }
 
-EFI_STATUS pack_unpack(const uint8_t *payload, size_t len, uint16_t machine, uint8_t *image, uint32_t image_size,
-		       uint64_t load_address, struct pe_info *ret)
+EFI_STATUS pack_unpack(const uint8_t *payload, uint8_t *image, uint32_t image_size, uint64_t load_address,
+		       struct pe_info *ret)
 {
-	uint32_t size;
-	EFI_STATUS err = pack_image_size(payload, len, machine, &size);
+	EFI_STATUS err;
 
-	if (EFI_ERROR(err))
-		return err;
-	if (size != image_size ||
-	    lzma_decode(payload + header_size(payload), get_le32(payload + 12), image, size) != EFI_SUCCESS)
+	if (lzma_decode(payload + header_size(payload), get_le32(payload + 12), image, image_size) != EFI_SUCCESS)
 		return log_error_status(EFI_COMPROMISED_DATA,
 					"packed image: the block does not decompress to %#x bytes", image_size);
-	x86_filter_decode(image, size);
-	err = read_header(payload, size, ret);
+	x86_filter_decode(image, image_size);
+	err = read_header(payload, image_size, ret);
 	if (EFI_ERROR(err))
 		return err;
-	reloc_delta(image, size, ret, true);
-	return pe_relocate(image, size, ret, load_address - ret->image_base, "packed image");
+	reloc_delta(image, image_size, ret, true);
+	return pe_relocate(image, image_size, ret, load_address - ret->image_base, "packed image");
 }

@@ -15,15 +15,18 @@
  *   20  u32 the base relocation directory's RVA, 24 u32 its size
  *   28  u16 the number of sections, 30 u16 zero
  *   32  u64 ImageBase
- *   40  per section: u32 RVA, u32 VirtualSize, u32 Characteristics
+ *   40  u32 CRC-32 (crc32.h) of the header's other bytes and the stream
+ *   44  per section: u32 RVA, u32 VirtualSize, u32 Characteristics
  * The build takes these from the image's PE headers (pe_parse()), so the
- * unpacker needs no PE parser: it checks each against SizeOfImage. */
+ * unpacker needs no PE parser: it checks each against SizeOfImage, and the
+ * CRC first, so that a damaged file is said, not run. */
 #ifndef CORE_PACK_H
 #define CORE_PACK_H
 
 #include "pe.h"
 
-#define PACK_HEADER_FIXED 40u
+#define PACK_HEADER_FIXED 44u
+#define PACK_CRC_OFFSET 40u
 #define PACK_SECTION_SIZE 12u
 #define PACK_VERSION 6u
 #define PACK_IMAGE_MAX (16u << 20) /* a loader is far below; keeps a damaged header from allocating much */
@@ -48,22 +51,23 @@ EFI_STATUS pack_build(const uint8_t *pe, size_t len, const char *name, pack_comp
 /**
  * pack_image_size() - check the header of @payload (@len bytes) and the size
  * the image needs: the format version, @machine, a size up to PACK_IMAGE_MAX,
- * at most PE_MAX_SECTIONS sections and the header and block inside @len.
+ * at most PE_MAX_SECTIONS sections, the header and block inside @len, and
+ * the CRC-32 of them.
  * Return: EFI_SUCCESS with *@ret, or EFI_COMPROMISED_DATA (logged).
  */
 EFI_STATUS pack_image_size(const uint8_t *payload, size_t len, uint16_t machine, uint32_t *ret);
 
 /**
- * pack_unpack() - decompress @payload into @image (exactly the
- * pack_image_size() bytes, @image_size), undo the filter, check the header's
- * entry point and sections against that size, and apply the base relocations
- * for running at @load_address.
+ * pack_unpack() - decompress @payload, one pack_image_size() accepted, into
+ * @image (the @image_size bytes it gave), undo the filter, check the
+ * header's entry point and sections against that size, and apply the base
+ * relocations for running at @load_address.
  * Return: EFI_SUCCESS with *@ret holding the header's machine, size, entry
  * point, ImageBase, relocation directory and sections (RVA, VirtualSize,
  * Characteristics; nothing else of a PE parse); otherwise the image is for
  * discarding: EFI_COMPROMISED_DATA, EFI_LOAD_ERROR, EFI_UNSUPPORTED (logged).
  */
-EFI_STATUS pack_unpack(const uint8_t *payload, size_t len, uint16_t machine, uint8_t *image, uint32_t image_size,
-		       uint64_t load_address, struct pe_info *ret);
+EFI_STATUS pack_unpack(const uint8_t *payload, uint8_t *image, uint32_t image_size, uint64_t load_address,
+		       struct pe_info *ret);
 
 #endif

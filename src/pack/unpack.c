@@ -22,7 +22,7 @@
 
 extern const uint8_t handoff_image[], handoff_image_end[]; /* src/pack/image.S */
 
-#define DAMAGED "this file is damaged (its packed image does not unpack): install it again"
+#define DAMAGED "this file is damaged: install it again"
 
 /* One line, ASCII, no values: this program carries no formatter. The
  * src/core files it links are built without their own lines (LOG_TERSE,
@@ -105,7 +105,7 @@ EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	err = bs->AllocatePages(AllocateMaxAddress, EfiLoaderCode, pages, &addr);
 	if (EFI_ERROR(err))
 		return fail(st, err, "no memory to unpack the loader");
-	err = pack_unpack(handoff_image, len, PACK_MACHINE, (uint8_t *)(uintptr_t)addr, size, addr, &pe);
+	err = pack_unpack(handoff_image, (uint8_t *)(uintptr_t)addr, size, addr, &pe);
 	if (EFI_ERROR(err))
 		say(st, DAMAGED);
 	else

@@ -56,15 +56,17 @@ def test_uki_entry_profile_first_in_load_options():
 
 @case.needs(TOOL, STUB, LOADER, KERNEL, INITRD)
 def test_uki_entry_extra_credential_and_sysext():
-    """`extra`: a .cred in /.extra/credentials (0400), a .sysext.raw in
-    /.extra/sysext (0444), as systemd-boot packs them; another suffix is left out."""
+    """`extra`: a .cred in /.extra/credentials (0400, the directory 0500), a
+    .sysext.raw in /.extra/sysext (0444, 0555), as systemd-boot packs them;
+    another suffix is left out."""
     options = "console=ttyS0 handoff.marker=uki-extra panic=-1"
     cred, sysext = b"a credential\n", hashlib.shake_256(b"sysext").digest(4099)
     conf = ("title X\nuki /EFI/x.efi\noptions %s\nextra /c/a.cred\nextra /c/b.sysext.raw\nextra /c/other.txt\n"
             % options)
     res = boot({"x.conf": conf}, {"EFI/x.efi": uki(), "c/a.cred": cred, "c/b.sysext.raw": sysext, "c/other.txt": b"x"})
     init = qemu.expect_linux_saw(res, options)
-    want = {"credentials/a.cred": {"sha256": hashlib.sha256(cred).hexdigest(), "mode": "400"},
+    want = {"credentials/": {"mode": "500"}, "sysext/": {"mode": "555"},
+            "credentials/a.cred": {"sha256": hashlib.sha256(cred).hexdigest(), "mode": "400"},
             "sysext/b.sysext.raw": {"sha256": hashlib.sha256(sysext).hexdigest(), "mode": "444"}}
     qemu.expect_eq(init.get("dot_extra"), want, "/.extra: the entry's extras", res)
     qemu.expect(res.time_of(r"other.txt: extra: not .cred") is not None, "the other file said and left out", res)

@@ -14,6 +14,7 @@ import os
 import struct
 import sys
 import lzma
+import zlib
 
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/: the harness package
@@ -191,7 +192,7 @@ def pe_fields(path):
 
 
 def check_packed(path, payload, want_machine, inner):
-    ok = payload is not None and len(payload) >= 40 and payload[:4] == b"HOPK"
+    ok = payload is not None and len(payload) >= 44 and payload[:4] == b"HOPK"
     check(f"{path}: an .image section with a packed image", ok)
     if not ok:
         return
@@ -199,11 +200,14 @@ def check_packed(path, payload, want_machine, inner):
         struct.unpack_from("<HHIIIIIHHQ", payload, 4)
     check(f"{path}: .image: version 6, the binary's machine", version == 6 and machine == want_machine,
           f"version {version}, machine {machine:#x}")
-    secs = [struct.unpack_from("<III", payload, 40 + 12 * i) for i in range(nsec)]
+    secs = [struct.unpack_from("<III", payload, 44 + 12 * i) for i in range(nsec)]
     got_fields = (entry, (reloc_rva, reloc_size), base, secs)
     check(f"{path}: .image: the header's entry point, relocations, ImageBase and sections are {inner}'s",
           got_fields == pe_fields(inner), f"{got_fields} against {pe_fields(inner)}")
-    stream = 40 + 12 * nsec
+    stream = 44 + 12 * nsec
+    crc = struct.unpack_from("<I", payload, 40)[0]
+    check(f"{path}: .image: the CRC-32 of the header and stream (zlib's)",
+          crc == zlib.crc32(payload[44:stream + block], zlib.crc32(payload[:40])), f"{crc:#x}")
     try:
         # raw LZMA, lc 3 lp 0 pb 0, no end marker: SizeOfImage bytes. Python's lzma has no
         # LZMA1EXT, so it cannot tell where such a stream ends (past it, it decodes the range

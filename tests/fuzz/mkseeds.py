@@ -306,7 +306,7 @@ def x86_filter(image):
 
 
 def packed(image, machine=0x8664, block=None, size=None, entry=None, sections=None):
-    """fuzz_pack: a payload (src/core/pack.h, version 6) of the memory image @image (a PE32+ as
+    """fuzz_pack: a payload (src/core/pack.h, version 6, its CRC-32 right) of the memory image @image (a PE32+ as
     loaded: its header fields read here), whose relocations (relocated_pe()'s one at offset 8
     of its block) read the same as differences; @entry and @sections replace the header's."""
     block = raw_lzma(x86_filter(image)) if block is None else block
@@ -321,7 +321,8 @@ def packed(image, machine=0x8664, block=None, size=None, entry=None, sections=No
     head = b"HOPK" + struct.pack("<HHIII", 6, machine, len(image) if size is None else size, len(block),
                                  struct.unpack_from("<I", image, opt + 16)[0] if entry is None else entry)
     head += struct.pack("<IIHHQ", *reloc, len(sections), 0, struct.unpack_from("<Q", image, opt + 24)[0])
-    return head + b"".join(struct.pack("<III", va, vs, ch) for vs, va, ch in sections) + block
+    rest = b"".join(struct.pack("<III", va, vs, ch) for vs, va, ch in sections) + block
+    return head + struct.pack("<I", zlib.crc32(rest, zlib.crc32(head))) + rest
 
 
 # fuzz_x86_filter: any bytes; sites in and out of the window, sites inside others' operands, an E8 at the end

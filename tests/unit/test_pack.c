@@ -82,10 +82,10 @@ static void check_round_trip(const char *env, const char *path, uint64_t elsewhe
 	want = fake_pe_load(file, len, &want_size);
 	CHECK_EQ(size, want_size);
 	image = malloc(size);
-	CHECK_EQ(pack_unpack(payload, plen, r.machine, image, size, r.image_base, &pe), EFI_SUCCESS);
+	CHECK_EQ(pack_unpack(payload, image, size, r.image_base, &pe), EFI_SUCCESS);
 	CHECK_MEM(image, want, size);
 	CHECK(r.reloc_size > 0);
-	CHECK_EQ(pack_unpack(payload, plen, r.machine, image, size, elsewhere, &pe), EFI_SUCCESS);
+	CHECK_EQ(pack_unpack(payload, image, size, elsewhere, &pe), EFI_SUCCESS);
 	ref_relocate(want, &r, elsewhere - r.image_base);
 	CHECK_MEM(image, want, size);
 	CHECK_EQ(pe.machine, r.machine);
@@ -111,12 +111,38 @@ TEST(pack_loader_ia32_round_trip_and_relocation)
 	check_round_trip("HANDOFF_TEST_LOADER32_IMAGE", LOADER32_IMAGE, 0x3e5f3000);
 }
 
-/* Each damage on its own copy of a good payload is refused before the image is used. */
+/* pack_image_size() and pack_unpack() as the unpacker calls them: refused by either. */
+static bool unpacks(const uint8_t *p, size_t plen, uint16_t machine, uint8_t *image, uint32_t want)
+{
+	struct pe_info pe;
+	uint32_t size;
+
+	return !EFI_ERROR(pack_image_size(p, plen, machine, &size)) && size == want &&
+	       !EFI_ERROR(pack_unpack(p, image, size, 0x1000000, &pe));
+}
+
+/* A payload's CRC-32 (pack.h: of all but the field at 40) as zlib computes it, written here. */
+static uint32_t ref_crc(const uint8_t *p, size_t len)
+{
+	uint32_t crc = 0xffffffff;
+
+	for (size_t i = 0; i < len; i++) {
+		if (i >= PACK_CRC_OFFSET && i < PACK_CRC_OFFSET + 4)
+			continue;
+		crc ^= p[i];
+		for (int b = 0; b < 8; b++)
+			crc = crc >> 1 ^ (crc & 1 ? 0xedb88320 : 0);
+	}
+	return ~crc;
+}
+
+/* Each damage on its own copy of a good payload is refused before the image
+ * is used: by the CRC, and, with the CRC made right again, by the check of
+ * that field itself. */
 TEST(pack_damaged_payloads_are_refused)
 {
 	size_t len, plen;
 	uint8_t *file = fixture_read("HANDOFF_TEST_LOADER_IMAGE", LOADER_IMAGE, &len), *good = NULL, *p, *image;
-	struct pe_info pe;
 	uint32_t size = 0;
 	size_t stream;
 	static const struct {
@@ -128,33 +154,45 @@ TEST(pack_damaged_payloads_are_refused)
 		{ "version 4 (relocations as linked)", 4, 4 }, { "version 5 (no entry point and sections)", 4, 5 },
 		{ "machine", 6, 0x4c }, { "size 0", 8, 0 }, { "size over the limit", 11, 0x10 },
 		{ "block past the payload", 15, 0x7f }, { "entry point past the image", 19, 0x7f },
-		{ "over PE_MAX_SECTIONS sections", 29, 0x7f }, { "a section's RVA past the image", 43, 0x7f },
-		{ "a section's VirtualSize past the image", 47, 0x7f },
+		{ "over PE_MAX_SECTIONS sections", 29, 0x7f }, { "a section's RVA past the image", 47, 0x7f },
+		{ "a section's VirtualSize past the image", 51, 0x7f },
 	};
 
 	if (!file)
 		return;
 	CHECK_EQ(pack_build(file, len, "loader", lzma_enc_raw, &good, &plen), EFI_SUCCESS);
 	stream = PACK_HEADER_FIXED + get_le16(good + 28) * PACK_SECTION_SIZE;
+	CHECK_EQ(get_le32(good + PACK_CRC_OFFSET), ref_crc(good, plen));
 	CHECK_EQ(pack_image_size(good, plen, PE_MACHINE_X64, &size), EFI_SUCCESS);
 	image = malloc(size);
 	p = malloc(plen);
-	for (size_t i = 0; i < ARRAY_SIZE(damage); i++) {
+	CHECK(unpacks(good, plen, PE_MACHINE_X64, image, size));
+	for (size_t i = 0; i < ARRAY_SIZE(damage); i++)
+		for (int fix_crc = 0; fix_crc < 2; fix_crc++) {
+			memcpy(p, good, plen);
+			if (damage[i].at == 8)
+				memset(p + 8, 0, 4);
+			else
+				p[damage[i].at] = damage[i].value;
+			if (fix_crc)
+				put_le32(p + PACK_CRC_OFFSET, ref_crc(p, plen));
+			if (unpacks(p, plen, PE_MACHINE_X64, image, size))
+				test_fail(__FILE__, __LINE__, "not refused: %s%s", damage[i].what,
+					  fix_crc ? " (CRC made right)" : "");
+		}
+	/* what only the CRC sees: a section's characteristics, a byte deep in the stream */
+	for (size_t at = 0; at < 2; at++) {
 		memcpy(p, good, plen);
-		if (damage[i].at == 8)
-			memset(p + 8, 0, 4);
-		else
-			p[damage[i].at] = damage[i].value;
-		if (!EFI_ERROR(pack_unpack(p, plen, PE_MACHINE_X64, image, size, 0x1000000, &pe)))
-			test_fail(__FILE__, __LINE__, "not refused: %s", damage[i].what);
+		p[at ? stream + (plen - stream) / 2 : PACK_HEADER_FIXED + 8] ^= 0x20;
+		CHECK(EFI_ERROR(pack_image_size(p, plen, PE_MACHINE_X64, &size)));
 	}
 	memcpy(p, good, plen);
 	p[stream] = 0x07; /* the stream's first block type */
-	CHECK(EFI_ERROR(pack_unpack(p, plen, PE_MACHINE_X64, image, size, 0x1000000, &pe)));
-	CHECK(EFI_ERROR(pack_unpack(good, plen - 1, PE_MACHINE_X64, image, size, 0x1000000, &pe))); /* cut short */
-	CHECK(EFI_ERROR(pack_unpack(good, plen, PE_MACHINE_X64, image, size - 1, 0x1000000, &pe)));
-	CHECK(EFI_ERROR(pack_unpack(good, plen, PE_MACHINE_I386, image, size, 0x1000000, &pe)));
-	CHECK(EFI_ERROR(pack_unpack(good, 3, PE_MACHINE_X64, image, size, 0x1000000, &pe)));
+	put_le32(p + PACK_CRC_OFFSET, ref_crc(p, plen));
+	CHECK(!unpacks(p, plen, PE_MACHINE_X64, image, size));
+	CHECK(!unpacks(good, plen - 1, PE_MACHINE_X64, image, size)); /* cut short */
+	CHECK(!unpacks(good, plen, PE_MACHINE_I386, image, size));
+	CHECK(!unpacks(good, 3, PE_MACHINE_X64, image, size));
 	CHECK_LOG("packed image");
 	CHECK(EFI_ERROR(pack_build((const uint8_t *)"not a PE", 8, "text", lzma_enc_raw, &p, &plen)));
 	free(file);
