@@ -15,8 +15,11 @@ B        := build
 # Builds use every core unless a -j is given (GNU make 4.3 honours a -j the
 # makefile adds; the command line's wins). The targets that start with deps
 # build what they need in a second make, after it: on a fresh machine there
-# is no compiler until deps has installed one.
+# is no compiler until deps has installed one. That make shares the first's
+# job slots (setting -j again there would make its own, with a warning).
+ifeq ($(MAKELEVEL),0)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
+endif
 PREFIX   ?= /usr/local
 VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.1.0)
 
