@@ -235,7 +235,7 @@ static EFI_FILE_PROTOCOL *new_file(struct net_fs *fs, char *path)
 
 EFI_FILE_PROTOCOL *net_mem_file(char *path, uint8_t *data, uint64_t size)
 {
-	EFI_FILE_PROTOCOL *f = new_file(&mem_fs, path);
+	EFI_FILE_PROTOCOL *f = path ? new_file(&mem_fs, path) : NULL; /* a file has a name (get_info) */
 
 	if (!f) {
 		mem_free(data);
