@@ -14,7 +14,8 @@ PROBE_CFLAGS := -std=gnu11 -ffreestanding -fPIE -fvisibility=hidden -mno-red-zon
 	-fno-stack-protector -fno-strict-aliasing -fno-builtin-printf -fshort-wchar -fno-asynchronous-unwind-tables \
 	-ffunction-sections -fdata-sections -Os $(WARN) -Iinclude -Isrc
 PROBE_CORE   := src/core/probe_check.c src/core/probe_mem.c src/core/probe_json.c src/core/sha256.c \
-	src/core/fmt.c src/core/log.c src/core/e820.c src/libc/libc.c
+	src/core/fmt.c src/core/log.c src/core/e820.c src/libc/libc.c \
+	src/libc/libc_x86.c
 PROBE_OBJS   := $(patsubst %.c,$(B)/probe/%.o,$(wildcard src/probe/*.c) $(PROBE_CORE)) $(B)/probe/src/probe/entry.o
 # Parameters of the image; the payload's layout (probe.h) fixes the handover offset.
 PROBE_IMG_ARGS := --handover-offset 0x400 --cmdline-size 4095 --kernel-alignment 0x200000 \

@@ -3,16 +3,19 @@
  * efi.h - UEFI base types, status codes and the system, boot-services and
  * runtime-services tables (UEFI 2.10 §2.3, §4, §7, §8, Appendix D).
  *
- * Written for handoff from the UEFI 2.10 specification, for x86-64 and IA-32.
+ * Written for handoff from the UEFI 2.10 specification, for x86-64, IA-32
+ * and AArch64.
  *
  * Build modes: the same header is used by the firmware builds (clang,
- * x86_64-unknown-windows or i686-unknown-windows, freestanding) and by host
- * unit tests on Linux (x86-64) that implement fake firmware tables.  On
- * x86-64, EFIAPI is therefore always the Microsoft x64 calling convention, so
- * host fakes are called exactly as real firmware.  On IA-32 (UEFI 2.10
- * §2.3.2) it is the C convention, UINTN and pointers are 32 bits, and every
- * layout that depends on them is asserted with both offsets:
- * EFI_LAYOUT(x64, ia32).
+ * x86_64-unknown-windows, i686-unknown-windows or aarch64-unknown-windows,
+ * freestanding) and by host unit tests on Linux (x86-64) that implement fake
+ * firmware tables.  On x86-64, EFIAPI is therefore always the Microsoft x64
+ * calling convention, so host fakes are called exactly as real firmware.  On
+ * IA-32 (UEFI 2.10 §2.3.2) it is the C convention, UINTN and pointers are 32
+ * bits, and every layout that depends on them is asserted with both offsets:
+ * EFI_LAYOUT(x64, ia32).  AArch64 (§2.3.6) has the 64-bit layouts of x64
+ * (UINTN and pointers 64 bits, natural alignment) and the platform's own
+ * calling convention, AAPCS64, for services: EFIAPI adds nothing there.
  *
  * GUID convention: every *_GUID / *_ID macro expands to a brace initializer
  * for EFI_GUID in the spec's notation, { Data1, Data2, Data3, { Data4[0..7] } }.
@@ -44,8 +47,15 @@ typedef uint64_t UINTN;
 typedef int32_t INTN;
 typedef uint32_t UINTN;
 #define EFI_LAYOUT(x64, ia32) (ia32)
+#elif defined(__aarch64__)
+/* UEFI 2.10 §2.3.6: AArch64 services use the standard AAPCS64 convention,
+ * the compiler's default; UINTN is 64 bits, as are pointers. */
+#define EFIAPI
+typedef int64_t INTN;
+typedef uint64_t UINTN;
+#define EFI_LAYOUT(x64, ia32) (x64)
 #else
-#error "handoff's UEFI headers are for x86-64 and IA-32"
+#error "handoff's UEFI headers are for x86-64, IA-32 and AArch64"
 #endif
 
 #ifndef IN
@@ -86,7 +96,7 @@ typedef UINT64 EFI_VIRTUAL_ADDRESS;
 #define FALSE ((BOOLEAN)0)
 #endif
 
-_Static_assert(sizeof(void *) == EFI_LAYOUT(8, 4), "pointers: 64 bits on x86-64, 32 on IA-32");
+_Static_assert(sizeof(void *) == EFI_LAYOUT(8, 4), "pointers: 64 bits on x86-64 and AArch64, 32 on IA-32");
 _Static_assert(sizeof(CHAR16) == 2, "CHAR16 must be UCS-2 (16 bits)");
 _Static_assert(sizeof(BOOLEAN) == 1, "BOOLEAN is one byte");
 _Static_assert(sizeof(UINTN) == sizeof(void *), "UINTN is the native word (UEFI 2.10 §2.3.1)");

@@ -23,7 +23,7 @@ static const struct {
 /* systemd-boot's automatic entries for other loaders on the ESP, in its
  * order; the fallback path is UEFI 2.10 §3.5.1.1's. */
 static const struct {
-	const char *id, *title, *path[2]; /* by enum fw_arch */
+	const char *id, *title, *path[2]; /* x86-64, IA-32 */
 } os_entries[BLS_OS_MAX] = {
 	[BLS_OS_WINDOWS] = { "auto-windows", "Windows Boot Manager",
 			     { BLS_WINDOWS_PATH, BLS_WINDOWS_PATH } },
@@ -32,9 +32,16 @@ static const struct {
 			     { "/EFI/BOOT/BOOTX64.EFI", "/EFI/BOOT/BOOTIA32.EFI" } },
 };
 
+/* AArch64's (a table of its own: fw_is() leaves it out of the x86 loaders). */
+static const char *const os_paths_aa64[BLS_OS_MAX] = {
+	[BLS_OS_WINDOWS] = BLS_WINDOWS_PATH,
+	[BLS_OS_SHELL] = "/shellaa64.efi",
+	[BLS_OS_DEFAULT] = "/EFI/BOOT/BOOTAA64.EFI",
+};
+
 const char *bls_os_path(enum bls_os os, enum fw_arch fw)
 {
-	return os_entries[os].path[fw == FW_IA32];
+	return fw_is(fw, FW_AA64) ? os_paths_aa64[os] : os_entries[os].path[fw == FW_IA32];
 }
 
 /* Append @e, or free it when its strings are not all there (@complete) or there is no room. */

@@ -143,9 +143,30 @@ static const char *why_not_ia32(const struct image_info *img, enum boot_scheme s
 	return bz->version < BOOT_PROTO(2, 12) ? "boot protocol older than 2.12" : NULL;
 }
 
+/* AArch64 firmware (UEFI 2.10 §2.3.6): an arm64 kernel is an EFI
+ * application (its Image carries a PE header), started by its own EFI stub;
+ * handover and legacy boot are entries into an x86 bzImage. */
+static const char *why_not_aa64(const struct image_info *img, enum boot_scheme s)
+{
+	switch (s) {
+	case SCHEME_STUB:
+		return img->is_pe && pe_is_efi_app(&img->pe, PE_MACHINE_AA64)
+			       ? NULL
+			       : "not an AArch64 EFI application (no arm64 PE/COFF entry point)";
+	case SCHEME_HANDOVER:
+		return "handover is an x86 boot protocol; AArch64 boots by the kernel's EFI stub";
+	case SCHEME_LEGACY:
+		return "legacy is an x86 boot protocol; AArch64 boots by the kernel's EFI stub";
+	default:
+		return "not a boot scheme";
+	}
+}
+
 bool scheme_supported_on(const struct image_info *img, enum boot_scheme s, enum fw_arch fw, const char **ret_why)
 {
-	const char *why = fw == FW_IA32 ? why_not_ia32(img, s) : why_not_x64(img, s);
+	const char *why = fw_is(fw, FW_AA64) ? why_not_aa64(img, s)
+			  : fw == FW_IA32 ? why_not_ia32(img, s)
+					  : why_not_x64(img, s);
 
 	if (ret_why)
 		*ret_why = why;
@@ -196,6 +217,9 @@ static EFI_STATUS pick_scheme(const struct image_info *img, enum boot_scheme req
 	if (fw == FW_IA32)
 		return log_error_status(EFI_UNSUPPORTED, "%s: no boot scheme fits on 32-bit firmware: %s", name,
 					no_scheme_ia32(img));
+	if (fw_is(fw, FW_AA64))
+		return log_error_status(EFI_UNSUPPORTED, "%s: cannot boot by stub: %s", name,
+					why_not_aa64(img, SCHEME_STUB));
 	return log_error_status(EFI_UNSUPPORTED, "%s: no boot scheme fits: %s", name,
 				first ? "no handover or 64-bit entry"
 				      : "neither an EFI application nor a 64-bit bzImage");

@@ -1,7 +1,9 @@
-/* What differs between the x86-64 and the IA-32 build of the firmware glue:
- * how each scheme enters the kernel (boot.rst "EFI Handover Protocol",
- * "64-bit Boot Protocol", "32-bit Boot Protocol"). One of arch_x64.c and
- * arch_ia32.c is linked (Makefile: *_x64.c, *_ia32.c). */
+/* What differs between the x86-64, the IA-32 and the AArch64 build of the
+ * firmware glue: how each scheme enters the kernel (boot.rst "EFI Handover
+ * Protocol", "64-bit Boot Protocol", "32-bit Boot Protocol"). One of
+ * arch_x64.c, arch_ia32.c and arch_aa64.c is linked (Makefile: *_x64.c,
+ * *_ia32.c, *_aa64.c); AArch64 has the stub scheme alone, and links none of
+ * the handover and legacy code (Makefile: X86_EFI_SRCS). */
 #ifndef EFI_ARCH_H
 #define EFI_ARCH_H
 
@@ -10,8 +12,13 @@
 
 #if defined(__i386__)
 #define PE_MACHINE_NATIVE PE_MACHINE_I386
+#define ARCH_EFI_SUFFIX "ia32.efi"     /* UEFI 2.10 §3.5.1.1's names */
+#elif defined(__aarch64__)
+#define PE_MACHINE_NATIVE PE_MACHINE_AA64
+#define ARCH_EFI_SUFFIX "aa64.efi"
 #else
 #define PE_MACHINE_NATIVE PE_MACHINE_X64
+#define ARCH_EFI_SUFFIX "x64.efi"
 #endif
 
 /**

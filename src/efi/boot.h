@@ -171,6 +171,8 @@ EFI_STATUS boot_run(struct boot_job *job);
 /* the schemes */
 /* boot_stub() starts @child, the image image_verify() loaded; unloads it on failure. */
 EFI_STATUS boot_stub(const struct boot_job *job, EFI_HANDLE child);
+/* x86 firmware's (boot_handover.c, boot_legacy.c); AArch64's plan never has
+ * them, and arch_aa64.c's only refuse. */
 EFI_STATUS boot_handover(const struct boot_job *job);
 EFI_STATUS boot_legacy(const struct boot_job *job);
 
@@ -186,8 +188,6 @@ bool boot_uki_applies(const struct boot_job *job);
 EFI_STATUS boot_uki(const struct boot_job *job, EFI_HANDLE child);
 
 /* smbios.c */
-/** in_virtual_machine() - CPUID says a hypervisor runs us (cvm_in_vm()). */
-bool in_virtual_machine(void);
 /**
  * smbios_cmdline() - the SMBIOS OEM string that starts with @prefix
  * (SMBIOS_BOOT_CMDLINE_EXTRA, SMBIOS_STUB_CMDLINE_EXTRA), its value as

@@ -8,13 +8,8 @@
  * every controller is connected again (UEFI 2.10 §7.3.12), so the new
  * drivers bind to the partitions already there. */
 #include "loader.h"
+#include "arch.h"
 #include "core/fmt.h"
-
-#if defined(__i386__)
-#define DRIVER_SUFFIX "ia32.efi"
-#else
-#define DRIVER_SUFFIX "x64.efi"
-#endif
 
 static EFI_GUID li_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
 
@@ -53,7 +48,7 @@ static size_t drivers_from_dir(EFI_HANDLE device, EFI_FILE_PROTOCOL *root, const
 	char **names = NULL;
 	size_t n = 0, started = 0;
 
-	if (file_list_dir(root, dir, DRIVER_SUFFIX, &names, &n) != EFI_SUCCESS)
+	if (file_list_dir(root, dir, ARCH_EFI_SUFFIX, &names, &n) != EFI_SUCCESS)
 		return 0; /* no such directory: no drivers */
 	strv_sort(names, n);
 	for (size_t i = 0; i < n; i++) {

@@ -20,7 +20,7 @@ bool loader_var_exists(const CHAR16 *name);
 char *loader_var_get_str(const CHAR16 *name);
 /** loader_var_delete() - remove a (one-shot) Boot Loader Interface variable. */
 void loader_var_delete(const CHAR16 *name);
-/** loader_var_set_time() - microseconds since CPU reset (TSC), as LoaderTime*USec. */
+/** loader_var_set_time() - microseconds since CPU reset (cpu_counter()), as LoaderTime*USec. */
 void loader_var_set_time(const CHAR16 *name);
 
 /* bli_origin.c */

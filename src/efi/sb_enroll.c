@@ -7,6 +7,7 @@
 #include "loader.h"
 #include "sb_write.h"
 #include "boot.h"
+#include "cpu.h"
 #include "core/fmt.h"
 
 #define ONE_SECOND_US 1000000u

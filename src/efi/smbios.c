@@ -2,35 +2,13 @@
  * and systemd-stub read it (man systemd-boot, systemd-stub "SMBIOS Type 11
  * Strings"): the structure table of the SMBIOS 3 entry point, else of the
  * 2.1 one (UEFI 2.10 §4.6.1), walked by src/core/smbios.c; nothing in a
- * confidential VM (src/core/cvm.c), whose host is not trusted. Also the
- * CPU's word on being a VM (sb_enroll.c). */
+ * confidential VM (in_confidential_vm(), cpu_*.c), whose host is not
+ * trusted. */
 #include "boot.h"
-#include "core/cvm.h"
+#include "cpu.h"
 #include "core/smbios.h"
 
 #define SMBIOS_EP_MAX 0xff /* its length is a byte */
-
-static void cpuid_read(uint32_t leaf, struct cpuid_regs *r)
-{
-	r->eax = leaf;
-	r->ecx = 0;
-	__asm__ volatile("cpuid" : "+a"(r->eax), "=b"(r->ebx), "+c"(r->ecx), "=d"(r->edx));
-}
-
-static uint64_t msr_read(uint32_t msr)
-{
-	uint32_t lo, hi;
-
-	__asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
-	return (uint64_t)hi << 32 | lo;
-}
-
-static const struct cvm_cpu this_cpu = { cpuid_read, msr_read };
-
-bool in_virtual_machine(void)
-{
-	return cvm_in_vm(&this_cpu);
-}
 
 static const char *oem_string(const char *prefix, size_t *ret_len)
 {
@@ -51,7 +29,7 @@ char *smbios_cmdline(const char *prefix)
 
 	if (!v)
 		return NULL;
-	if (cvm_detect(&this_cpu)) {
+	if (in_confidential_vm()) {
 		log_warning("SMBIOS %s: ignored in a confidential VM", prefix);
 		return NULL;
 	}

@@ -3,6 +3,7 @@
  * (vendor GUID 4a67b082-0a4c-41cf-b6c7-440b29bb8c4f) so that `bootctl status`
  * and `systemd-analyze` work on a system booted by handoff. */
 #include "loader_vars.h"
+#include "cpu.h"
 #include "core/fmt.h"
 #include <efi/proto/shim_lock.h>
 #include <efi/vars.h>
@@ -121,34 +122,26 @@ void loader_var_delete(const CHAR16 *name)
 	RT->SetVariable((CHAR16 *)name, &loader_guid, 0, 0, NULL);
 }
 
-static uint64_t rdtsc(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-	return (uint64_t)hi << 32 | lo;
-}
-
-/* TSC ticks per microsecond, measured once against Stall(); 0 if unusable. */
-static uint64_t tsc_per_us(void)
+/* Counter ticks per microsecond, measured once against Stall(); 0 if unusable. */
+static uint64_t counter_per_us(void)
 {
 	static uint64_t rate;
 
 	if (!rate) {
-		uint64_t t0 = rdtsc();
+		uint64_t t0 = cpu_counter();
 		BS->Stall(1000);
-		rate = (rdtsc() - t0) / 1000;
+		rate = (cpu_counter() - t0) / 1000;
 	}
 	return rate;
 }
 
 void loader_var_set_time(const CHAR16 *name)
 {
-	uint64_t rate = tsc_per_us();
+	uint64_t rate = counter_per_us();
 	char buf[32];
 
 	if (!rate)
 		return;
-	fmt_snprintf(buf, sizeof(buf), "%llu", (unsigned long long)(rdtsc() / rate));
+	fmt_snprintf(buf, sizeof(buf), "%llu", (unsigned long long)(cpu_counter() / rate));
 	loader_var_set_str(name, buf);
 }

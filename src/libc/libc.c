@@ -1,17 +1,8 @@
 /* The few libc functions the freestanding builds need (the loaders, the stub
  * and the probe: one copy for all); clang may also emit calls to memcpy and
- * memset for struct copies. Host builds use the C library. */
+ * memset for struct copies. Host builds use the C library. memcpy and
+ * memset are per architecture: libc_x86.c, libc_aa64.c. */
 #include "core/platform.h"
-
-void *memcpy(void *restrict dst, const void *restrict src, size_t n)
-{
-	uint8_t *d = dst;
-	const uint8_t *s = src;
-
-	/* rep movsb is fast on every CPU with ERMS and compact everywhere. */
-	__asm__ volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(n) : : "memory");
-	return dst;
-}
 
 void *memmove(void *dst, const void *src, size_t n)
 {
@@ -22,14 +13,6 @@ void *memmove(void *dst, const void *src, size_t n)
 		return memcpy(dst, src, n);
 	while (n--)
 		d[n] = s[n];
-	return dst;
-}
-
-void *memset(void *dst, int c, size_t n)
-{
-	uint8_t *d = dst;
-
-	__asm__ volatile("rep stosb" : "+D"(d), "+c"(n) : "a"(c) : "memory");
 	return dst;
 }
 

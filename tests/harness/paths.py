@@ -9,6 +9,7 @@ TESTS_OUT = os.path.join(ROOT, "build", "boot-tests")
 
 LOADER = "build/handoff.efi"
 LOADER32 = "build/handoffia32.efi"
+LOADERAA64 = "build/handoffaa64.efi"     # not packed yet (Makefile)
 # The loaders and the stub are packed (docs/design.md "Packed loaders"): these
 # are the images LOADER, LOADER32 and STUB carry compressed and run.
 LOADER_IMAGE = "build/efi/handoff-image.efi"

@@ -6,7 +6,7 @@
  * certificate; dbx and MokListX) and its SBAT policy. shim declares these
  * functions without EFIAPI, so on x86-64 they use the System V calling
  * convention, not the Microsoft one of every other EFI interface; on IA-32
- * the C convention, as EFIAPI there.
+ * the C convention, and on AArch64 AAPCS64, as EFIAPI there.
  */
 #ifndef EFI_PROTO_SHIM_LOCK_H
 #define EFI_PROTO_SHIM_LOCK_H
@@ -18,8 +18,10 @@
 
 #if defined(__x86_64__)
 #define SHIM_ABI __attribute__((sysv_abi))
-#else
+#elif defined(__i386__)
 #define SHIM_ABI __attribute__((cdecl))
+#else
+#define SHIM_ABI
 #endif
 
 typedef struct {
