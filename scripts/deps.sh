@@ -2,7 +2,9 @@
 # scripts/deps.sh — the one dependency step for handoff.
 #
 # Reads scripts/packages.txt (one Debian package per line, '#' comments),
-# checks which are missing with dpkg-query and installs them:
+# checks which are missing with dpkg-query and installs them; adds the arm64
+# architecture to dpkg first, for the arm64 kernel and busybox the AArch64
+# boot tests download (tests/boot/fetch-arm64.sh; nothing arm64 is installed):
 #   - nothing missing: exit 0 quietly;
 #   - root: apt-get update, then apt-get install -y --no-install-recommends;
 #   - not root: print the exact sudo command and exit 1.
@@ -20,8 +22,10 @@ stamp="$stamp_dir/deps.stamp"
 [ -r "$list" ] || { echo "deps.sh: $list not found" >&2; exit 2; }
 
 want="$(sha256sum "$list" | cut -d' ' -f1)"
+arch_missing=false
+dpkg --print-foreign-architectures | grep -qx arm64 || arch_missing=true
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] \
-   && [ "$stamp" -nt /var/lib/dpkg/status ]; then
+   && [ "$stamp" -nt /var/lib/dpkg/status ] && [ "$arch_missing" = false ]; then
     exit 0
 fi
 
@@ -40,20 +44,28 @@ write_stamp() {
     mkdir -p "$stamp_dir" 2>/dev/null && echo "$want" > "$stamp" 2>/dev/null || true
 }
 
-if [ ${#missing[@]} -eq 0 ]; then
+if [ ${#missing[@]} -eq 0 ] && [ "$arch_missing" = false ]; then
     write_stamp
     exit 0
 fi
 
 if [ "$(id -u)" -ne 0 ]; then
-    echo "deps.sh: missing Debian packages: ${missing[*]}" >&2
+    echo "deps.sh: missing Debian packages: ${missing[*]:-none}; arm64 architecture missing: $arch_missing" >&2
     echo "Install them with:" >&2
-    echo "  sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive \\"
+    echo "  sudo dpkg --add-architecture arm64 && sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive \\"
     echo "    apt-get install -y --no-install-recommends ${missing[*]}"
     exit 1
 fi
 
-echo "deps.sh: installing: ${missing[*]}" >&2
+if [ "$arch_missing" = true ]; then
+    echo "deps.sh: dpkg --add-architecture arm64" >&2
+    dpkg --add-architecture arm64
+fi
 apt-get update
+if [ ${#missing[@]} -eq 0 ]; then
+    write_stamp
+    exit 0
+fi
+echo "deps.sh: installing: ${missing[*]}" >&2
 DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
 write_stamp

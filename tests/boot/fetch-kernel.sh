@@ -16,7 +16,8 @@
 # Cached: does nothing if vmlinuz, kernel-version and the modules are there.
 # Set HANDOFF_KERNEL_META=linux-image-cloud-amd64 to prefer the cloud kernel,
 # HANDOFF_KERNEL_CACHE=DIR to fetch into DIR instead of build/boot-cache
-# (prepare.sh puts Debian's 6.12 kernel in build/boot-cache/k6.12 that way).
+# (prepare.sh puts Debian's 6.12 kernel in build/boot-cache/k6.12 that way;
+# fetch-arm64.sh the arm64 one, HANDOFF_KERNEL_META=linux-image-arm64:arm64).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

@@ -10,6 +10,9 @@
 #     (fetch-refind.sh, for test_drivers.py); best effort as the 6.12 kernel.
 #   build/boot-cache/trixie/: systemd 257's stub, addon stub, systemd-boot
 #     and ukify (fetch-trixie.sh), what systemd's own tools make today.
+#   build/boot-cache/arm64/{vmlinuz,modules/,busybox,initramfs.cpio.gz}:
+#     Debian's arm64 kernel and busybox-static:arm64 (fetch-arm64.sh), and the
+#     arm64 test initramfs, for the AArch64 tests (test_aa64.py); best effort.
 # An initramfs is rebuilt only when it is missing or older than its inputs.
 # Dependencies (QEMU, OVMF, mtools, ...) come from scripts/deps.sh.
 set -euo pipefail
@@ -19,9 +22,11 @@ cache="$root/build/boot-cache"
 
 "$here/fetch-kernel.sh"
 
-# initramfs OUT MODULE_DIR: (re)build when missing or older than its inputs.
+# initramfs OUT MODULE_DIR [mkinitramfs.sh's options]: (re)build when
+# missing or older than its inputs.
 initramfs() {
     local out=$1 mods=$2 stale=0 dep
+    shift 2
     if [ ! -s "$out" ] || [ ! -s "$out.sha256" ]; then
         stale=1
     else
@@ -30,7 +35,7 @@ initramfs() {
         done
     fi
     if [ "$stale" = 1 ]; then
-        "$here/mkinitramfs.sh" "$out" --modules "$mods"
+        "$here/mkinitramfs.sh" "$out" --modules "$mods" "$@"
         echo "prepare: $out (payload sha256 $(cat "$out.sha256"))" >&2
     fi
 }
@@ -41,6 +46,12 @@ if HANDOFF_KERNEL_META=linux-image-6.12-amd64 HANDOFF_KERNEL_CACHE="$cache/k6.12
     initramfs "$cache/k6.12/initramfs.cpio.gz" "$cache/k6.12/modules"
 else
     echo "prepare: warning: Debian's 6.12 kernel could not be fetched; the tests that boot it will fail" >&2
+fi
+
+if "$here/fetch-arm64.sh"; then
+    initramfs "$cache/arm64/initramfs.cpio.gz" "$cache/arm64/modules" --busybox "$cache/arm64/busybox"
+else
+    echo "prepare: warning: Debian's arm64 kernel or busybox could not be fetched; the AArch64 tests will fail" >&2
 fi
 
 "$here/fetch-refind.sh" || echo "prepare: warning: refind's drivers could not be fetched; the driver tests will fail" >&2

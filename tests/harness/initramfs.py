@@ -11,7 +11,10 @@ device nodes (/dev/console, /dev/ttyS0, /dev/null) can be included without root
 and the output is byte-for-byte reproducible (fixed mtimes/uids, sorted order).
 
 Layout:
-  /bin/busybox            from busybox-static (/bin/busybox or /usr/bin/busybox)
+  /bin/busybox            from busybox-static (/bin/busybox or /usr/bin/busybox), or
+                          another architecture's (--busybox FILE: busybox-static:arm64's,
+                          tests/boot/fetch-arm64.sh), its applets named by the host's
+                          busybox of the same package, which is the same configuration
   /bin/<applet>           symlinks to busybox for every applet it has
   /init                   the report script (INIT_SCRIPT below)
   /lib/modules/*.ko       efivarfs.ko from the fetched Debian kernel (it is =m there),
@@ -286,17 +289,19 @@ class Cpio:
         self._hdr("TRAILER!!!", 0, 0)
 
 
-def build(out, pad_mib=0, extra_files=None, init_script=None, compress=None, moddir=None):
+def build(out, pad_mib=0, extra_files=None, init_script=None, compress=None, moddir=None, busybox=None):
     """Write the initramfs to `out`; return the payload's SHA-256 (hex).
 
     extra_files: {"/path/in/initramfs": bytes} added after the standard files.
     compress: None = gzip unless pad_mib > 0; True/False to force.
     moddir: the kernel modules to include (default build/boot-cache/modules).
+    busybox: the busybox binary to include (default: the host's, find_busybox()).
     """
     if compress is None:
         compress = pad_mib == 0
-    busybox = find_busybox()
-    applets = subprocess.run([busybox, "--list"], capture_output=True, text=True,
+    host_busybox = find_busybox()
+    busybox = busybox or host_busybox
+    applets = subprocess.run([host_busybox, "--list"], capture_output=True, text=True,
                              check=True).stdout.split()
     moddir = find_module_dir(moddir)
     modules = sorted(m for m in os.listdir(moddir) if m.endswith(".ko")) if moddir else []
@@ -348,8 +353,9 @@ def main(argv):
     ap.add_argument("out")
     ap.add_argument("--pad-mib", type=int, default=0)
     ap.add_argument("--modules", metavar="DIR", help="kernel modules to include (default: build/boot-cache/modules)")
+    ap.add_argument("--busybox", metavar="FILE", help="the busybox to include (default: the host's)")
     a = ap.parse_args(argv)
-    sha = build(a.out, pad_mib=a.pad_mib, moddir=a.modules)
+    sha = build(a.out, pad_mib=a.pad_mib, moddir=a.modules, busybox=a.busybox)
     with open(a.out + ".sha256.tmp", "w") as f:
         f.write(sha + "\n")
     os.replace(a.out + ".sha256.tmp", a.out + ".sha256")
