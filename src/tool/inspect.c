@@ -127,6 +127,8 @@ void inspect_result_free(struct inspect_result *r)
 	r->n_profiles = 0;
 }
 
+#define ARM64_MAGIC_OFFSET 0x38
+
 EFI_STATUS inspect_image(const uint8_t *buf, size_t len, const char *name, struct inspect_result *r)
 {
 	struct pe_info *pe_probe;
@@ -152,6 +154,8 @@ EFI_STATUS inspect_image(const uint8_t *buf, size_t len, const char *name, struc
 	r->has_kernel = r->img.is_bz;
 	r->bz = r->img.bz;
 	r->format = r->img.is_bz ? INSPECT_BZIMAGE : INSPECT_PE;
+	/* Linux's Documentation/arch/arm64/booting.rst: "ARM\x64" at 0x38 */
+	r->arm64_image = len >= ARM64_MAGIC_OFFSET + 4 && memcmp(buf + ARM64_MAGIC_OFFSET, "ARM\x64", 4) == 0;
 	if (!r->img.is_pe)
 		return EFI_SUCCESS;
 	err = check_overlap(&r->img.pe, name);

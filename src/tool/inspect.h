@@ -30,6 +30,7 @@ struct inspect_result {
 	enum inspect_format format;
 	struct image_info img;     /* the file itself: schemes come from here */
 	bool has_kernel;           /* bz below is valid (the file, or a UKI's .linux) */
+	bool arm64_image;          /* an arm64 kernel Image: its header's magic (the PE/COFF one's machine: img.pe) */
 	struct bz_info bz;
 	bool is_signed;            /* Authenticode: a WIN_CERT_TYPE_PKCS_SIGNED_DATA certificate */
 	struct inspect_blob sbat;

@@ -203,7 +203,8 @@ static void json_uki(struct json *j, const struct inspect_result *r)
 }
 
 /* "schemes" and "schemes_rejected" for x86-64 firmware, "schemes_ia32" and
- * "schemes_ia32_rejected" for 32-bit firmware (mixed mode). */
+ * "schemes_ia32_rejected" for 32-bit firmware (mixed mode), "schemes_aa64"
+ * and "schemes_aa64_rejected" for AArch64 firmware (handoffaa64.efi). */
 static void json_schemes(struct json *j, const struct inspect_result *r, enum fw_arch fw, const char *key,
 			 const char *rejected_key)
 {
@@ -230,6 +231,7 @@ void inspect_render_json(const struct inspect_result *r, struct strbuf *out)
 	json_str(&j, "file", r->name);
 	json_uint(&j, "size", r->file_size);
 	json_str(&j, "format", inspect_format_name(r->format));
+	json_bool(&j, "arm64_image", r->arm64_image);
 	if (r->has_kernel)
 		json_kernel(&j, &r->bz);
 	if (r->img.is_pe)
@@ -242,6 +244,7 @@ void inspect_render_json(const struct inspect_result *r, struct strbuf *out)
 	json_bool(&j, "signed", r->is_signed);
 	json_schemes(&j, r, FW_X64, "schemes", "schemes_rejected");
 	json_schemes(&j, r, FW_IA32, "schemes_ia32", "schemes_ia32_rejected");
+	json_schemes(&j, r, FW_AA64, "schemes_aa64", "schemes_aa64_rejected");
 	json_obj_end(&j);
 }
 
@@ -360,7 +363,8 @@ void inspect_render_text(const struct inspect_result *r, struct strbuf *sb)
 	text_field(sb, "file", r->name);
 	sb_printf(sb, "  %-20s %zu bytes\n", "size", r->file_size);
 	sb_printf(sb, "  %-20s %s%s\n", "format", inspect_format_name(r->format),
-		  r->format == INSPECT_BZIMAGE && r->img.is_pe ? " (with PE/COFF masquerade)" : "");
+		  r->format == INSPECT_BZIMAGE && r->img.is_pe ? " (with PE/COFF masquerade)"
+		  : r->arm64_image ? " (arm64 kernel Image)" : "");
 	if (r->has_kernel)
 		text_kernel(sb, &r->bz);
 	if (r->img.is_pe)
@@ -371,4 +375,5 @@ void inspect_render_text(const struct inspect_result *r, struct strbuf *sb)
 	sb_printf(sb, "  %-20s %s\n", "signed", r->is_signed ? "yes (Authenticode)" : "no");
 	text_schemes(sb, r, FW_X64, "boot schemes");
 	text_schemes(sb, r, FW_IA32, "on 32-bit firmware");
+	text_schemes(sb, r, FW_AA64, "on AArch64 firmware");
 }

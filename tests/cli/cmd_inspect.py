@@ -1,20 +1,23 @@
 """handoff inspect: kernels, EFI applications, UKIs, the malformed corpus, the
-schemes a kernel supports on 32-bit firmware."""
+schemes a kernel supports on 32-bit firmware and on AArch64 firmware."""
 import json
 import os
 import struct
 
 from common import (
+    ARM64_KERNEL,
     CORPUS,
     GRUB32,
     INITRD,
     KERNEL,
     LOADER32,
+    LOADERAA64,
     SDBOOT,
     Tmp,
     fails,
     h,
     make_uki,
+    need,
     ok,
     read_pe,
     read_setup_header,
@@ -199,3 +202,31 @@ def inspect_schemes_on_32bit_firmware():
         j = json.loads(ok(h("inspect", "--json", app)).stdout)
         assert j["pe"]["machine"] == 0x14c and j["pe"]["machine_name"] == "i386", app
         assert j["schemes"] == [] and j["schemes_ia32"] == ["stub"], (app, j["schemes"], j["schemes_ia32"])
+
+
+@test
+def inspect_arm64_kernel():
+    """Debian's arm64 Image: a PE/COFF image of machine 0xAA64 behind the arm64
+    boot header ("ARM\\x64" at 0x38); handoffaa64.efi boots it by its EFI stub,
+    x86 firmware not at all; and an x86 kernel is nothing AArch64 starts."""
+    need(ARM64_KERNEL, LOADERAA64)
+    with open(ARM64_KERNEL, "rb") as f:
+        data = f.read()
+    assert data[0x38:0x3c] == b"ARM\x64"
+    pe = read_pe(data)
+    j = json.loads(ok(h("inspect", "--json", ARM64_KERNEL)).stdout)
+    assert j["format"] == "pe" and j["arm64_image"] is True, (j["format"], j["arm64_image"])
+    assert j["pe"]["machine"] == pe["machine"] == 0xaa64 and j["pe"]["machine_name"] == "arm64", j["pe"]
+    assert j["schemes"] == [] and j["schemes_ia32"] == [], (j["schemes"], j["schemes_ia32"])
+    assert j["schemes_aa64"] == ["stub"], j["schemes_aa64"]
+    for scheme in ("handover", "legacy"):
+        assert j["schemes_aa64_rejected"][scheme] == \
+            f"{scheme} is an x86 boot protocol; AArch64 boots by the kernel's EFI stub", j["schemes_aa64_rejected"]
+    out = ok(h("inspect", ARM64_KERNEL)).stdout.decode()
+    assert "format               pe (arm64 kernel Image)" in out, out
+    assert "on AArch64 firmware  stub: yes" in out, out
+    j = json.loads(ok(h("inspect", "--json", KERNEL)).stdout)
+    assert j["arm64_image"] is False and j["schemes_aa64"] == [], j["schemes_aa64"]
+    assert "not an AArch64 EFI application" in j["schemes_aa64_rejected"]["stub"], j["schemes_aa64_rejected"]
+    j = json.loads(ok(h("inspect", "--json", LOADERAA64)).stdout)
+    assert j["arm64_image"] is False and j["schemes_aa64"] == ["stub"], (j["arm64_image"], j["schemes_aa64"])
