@@ -12,7 +12,7 @@ import shutil
 
 from . import case, host, paths
 
-FALLBACK = {"x64": "EFI/BOOT/BOOTX64.EFI", "ia32": "EFI/BOOT/BOOTIA32.EFI"}
+FALLBACK = {"x64": "EFI/BOOT/BOOTX64.EFI", "ia32": "EFI/BOOT/BOOTIA32.EFI", "aa64": "EFI/BOOT/BOOTAA64.EFI"}
 # Where boot_files() puts the kernel and the initrd, as an entry names them.
 ESP_KERNEL, ESP_INITRD = "/debian/vmlinuz", "/debian/initrd.img"
 

@@ -1,5 +1,5 @@
-"""The machine's firmware side: Debian's OVMF builds (ovmf, ovmf-ia32) and
-U-Boot's (u-boot-qemu), the snakeoil key OVMF's Secure Boot build trusts and
+"""The machine's firmware side: Debian's OVMF builds (ovmf, ovmf-ia32), AAVMF
+for AArch64 (qemu-efi-aarch64) and U-Boot's (u-boot-qemu), the snakeoil key OVMF's Secure Boot build trusts and
 signing with it (sbsigntool), and a software TPM 2.0 (swtpm) for measured boot."""
 import os
 import shutil
@@ -25,6 +25,10 @@ BUILDS = {
 # starts \EFI\BOOT\BOOTX64.EFI from a partition of the disk (a GPT disk);
 # what Linux needs there: docs/compatibility.md "U-Boot".
 UBOOT_ROM = "/usr/lib/u-boot/qemu-x86_64/u-boot.rom"
+# EDK II for QEMU's AArch64 "virt" machine (Debian's qemu-efi-aarch64): code
+# and a variable store template, both 64 MiB pflash images.
+AAVMF_CODE = "/usr/share/AAVMF/AAVMF_CODE.fd"
+AAVMF_VARS = "/usr/share/AAVMF/AAVMF_VARS.fd"
 SNAKEOIL_KEY = "/usr/share/ovmf/PkKek-1-snakeoil.key"
 SNAKEOIL_CERT = "/usr/share/ovmf/PkKek-1-snakeoil.pem"
 
@@ -38,6 +42,11 @@ def ovmf(build="x64"):
             return code, vars_
     raise host.HarnessError("OVMF firmware (%s, %s) not found in %s: install the Debian package '%s' "
                             "(scripts/deps.sh)" % (code_name, vars_name, " or ".join(OVMF_DIRS), package))
+
+
+def aavmf():
+    """(code, vars template) of AAVMF; HarnessError naming its package when missing."""
+    return host.need_file(AAVMF_CODE, "qemu-efi-aarch64"), host.need_file(AAVMF_VARS, "qemu-efi-aarch64")
 
 
 def uboot():

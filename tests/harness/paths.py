@@ -26,6 +26,8 @@ PROBE_NONRELOC = "build/probe/probe-nonreloc.img"   # relocatable_kernel 0, pref
 KERNEL = CACHE + "/vmlinuz"
 INITRD = CACHE + "/initramfs.cpio.gz"
 K612 = (CACHE + "/k6.12/vmlinuz", CACHE + "/k6.12/initramfs.cpio.gz")
+# Debian's arm64 kernel (an Image with a PE header) and its initramfs (busybox-static:arm64).
+ARM64 = (CACHE + "/arm64/vmlinuz", CACHE + "/arm64/initramfs.cpio.gz")
 
 
 # The size budgets of the EFI binaries (docs/style.md rule 12), in bytes: what

@@ -32,6 +32,11 @@ serial.log (timestamped, ANSI-stripped), serial.raw, qemu.stderr, cmd.txt and
 the VARS copy. The runner (tests/boot/run.py) sets the current test (case.py) so
 run_qemu() knows where to put things; outside it, build/boot-tests/adhoc-<pid>/
 is used.
+
+AArch64 (firmware="aavmf"): qemu-system-aarch64, machine virt, -cpu
+cortex-a57, TCG, AAVMF_CODE read-only pflash + a per-run copy of AAVMF_VARS;
+serial on the PL011 (Linux: console=ttyAMA0); no isa-debug-exit. A bare FAT
+image boots \\EFI\\BOOT\\BOOTAA64.EFI the same way.
 """
 import atexit
 import dataclasses
@@ -46,12 +51,13 @@ import threading
 import time
 
 from . import case, initramfs, paths
-from .firmware import ovmf, start_swtpm, stop_swtpm, uboot
+from .firmware import aavmf, ovmf, start_swtpm, stop_swtpm, uboot
 from .host import HarnessError
 
 QEMU = "qemu-system-x86_64"
+QEMU_AA64 = "qemu-system-aarch64"
 INTERFACES = ("virtio", "ide", "none")
-FIRMWARE = ("ovmf", "uboot", None)
+FIRMWARE = ("ovmf", "uboot", "aavmf", None)
 
 
 @dataclasses.dataclass
@@ -157,8 +163,10 @@ def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_a
     (-drive if=none + your own -device in extra_args).
     vars_file: VARS template to copy (default OVMF_VARS_4M.fd).
     firmware: "ovmf" (pflash; the build by secure_boot and ia32), "uboot"
-    (U-Boot's ROM as -bios, machine pc; not with secure_boot, ia32, vars_file)
-    or None (QEMU's own BIOS, SeaBIOS: no UEFI), for experiments only.
+    (U-Boot's ROM as -bios, machine pc; not with secure_boot, ia32, vars_file),
+    "aavmf" (AArch64: qemu-system-aarch64, machine virt, cortex-a57, AAVMF in
+    pflash; not with secure_boot, ia32, vars_file, interface "ide") or None
+    (QEMU's own BIOS, SeaBIOS: no UEFI), for experiments only.
     secure_boot: Debian's Secure Boot OVMF with the snakeoil keys enrolled
     (SMM, secure pflash); Secure Boot is on.
     tpm: a TPM 2.0 (swtpm, fresh state per run) on tpm-crb.
@@ -169,24 +177,29 @@ def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_a
     prefix: the command QEMU runs under (netns.Netns.exec_prefix(): in a
     network namespace).
     """
-    if shutil.which(QEMU) is None:
-        raise HarnessError("%s not found: install the Debian package 'qemu-system-x86' "
-                           "(scripts/deps.sh)" % QEMU)
+    aa64 = firmware == "aavmf"
+    qemu, package = (QEMU_AA64, "qemu-system-arm") if aa64 else (QEMU, "qemu-system-x86")
+    if shutil.which(qemu) is None:
+        raise HarnessError("%s not found: install the Debian package '%s' (scripts/deps.sh)" % (qemu, package))
     if interface not in INTERFACES:
         raise ValueError("interface must be one of %s" % (INTERFACES,))
     if ia32 and secure_boot:
         raise ValueError("no 32-bit OVMF with Secure Boot keys enrolled: ia32 and secure_boot exclude each other")
     if firmware not in FIRMWARE or (firmware != "ovmf" and (secure_boot or ia32 or vars_file)):
         raise ValueError("firmware must be one of %s; secure_boot, ia32 and vars_file are OVMF's" % (FIRMWARE,))
+    if aa64 and interface == "ide":
+        raise ValueError("the AArch64 virt machine has no IDE")
     run_dir = os.path.join(case.workdir(), name or "run-%d" % (len(case.results()) + 1))
     if os.path.exists(run_dir):
         shutil.rmtree(run_dir)
     os.makedirs(run_dir)
 
     machine, fw_args = _firmware_args(firmware, secure_boot, ia32, vars_file, run_dir)
-    cmd = [QEMU, "-machine", machine, "-cpu", "max", "-m", str(memory), "-accel", "tcg",
-           "-display", "none", "-no-reboot", "-serial", "stdio",
-           "-monitor", "none", "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"] + fw_args
+    cmd = [qemu, "-machine", machine, "-cpu", "cortex-a57" if aa64 else "max", "-m", str(memory), "-accel", "tcg",
+           "-display", "none", "-no-reboot", "-serial", "stdio", "-monitor", "none"]
+    if not aa64:
+        cmd += ["-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
+    cmd += fw_args
     cmd += list(net) if net is not None else ["-net", "none"]
     tpm_proc = None
     if tpm:
@@ -360,11 +373,13 @@ def _firmware_args(firmware, secure_boot, ia32, vars_file, run_dir):
         return "pc", ["-bios", uboot()]
     if firmware is None:
         return "q35", []
-    code, vars_tmpl = ovmf("sb" if secure_boot else "ia32" if ia32 else "x64")
+    code, vars_tmpl = aavmf() if firmware == "aavmf" else ovmf("sb" if secure_boot else "ia32" if ia32 else "x64")
     vars_copy = os.path.join(run_dir, "OVMF_VARS.fd")
     shutil.copyfile(vars_file or vars_tmpl, vars_copy)
     args = ["-drive", "if=pflash,format=raw,unit=0,readonly=on,file=" + code,
             "-drive", "if=pflash,format=raw,unit=1,file=" + vars_copy]
+    if firmware == "aavmf":
+        return "virt", args
     if not (secure_boot or ia32):
         return "q35", args
     # both of these builds keep their variables in SMM, behind a secure pflash
