@@ -19,7 +19,7 @@ done
 EFI_CC="clang -target x86_64-unknown-windows -std=gnu11 -ffreestanding -fshort-wchar -mno-red-zone -mgeneral-regs-only
 	-fno-stack-protector -fno-stack-check -mno-stack-arg-probe -Os -Wall -Wextra -Werror -Iinclude -Isrc"
 build_selfcheck() {
-	local objs=() f srcs=(tests/helpers/efi_selfcheck.c src/libc/libc.c)
+	local objs=() f srcs=(tests/helpers/efi_selfcheck.c src/libc/libc.c src/libc/libc_x86.c)
 	for f in pe pe_write uki uki_profile osrel wrap bzimage fmt log cmdline str16 array; do srcs+=("src/core/$f.c"); done
 	for f in "${srcs[@]}"; do
 		$EFI_CC -c "$f" -o "$W/$(basename "${f%.c}").o" || return 1
