@@ -345,6 +345,7 @@ install: all
 	install -D -m 0755 $(B)/handoff $(DESTDIR)$(PREFIX)/bin/handoff
 	install -D -m 0644 $(B)/handoff.efi $(DESTDIR)$(PREFIX)/lib/handoff/handoffx64.efi
 	install -D -m 0644 $(B)/handoffia32.efi $(DESTDIR)$(PREFIX)/lib/handoff/handoffia32.efi
+	install -D -m 0644 $(B)/handoffaa64.efi $(DESTDIR)$(PREFIX)/lib/handoff/handoffaa64.efi
 	$(if $(wildcard $(B)/handoff-stub.efi),\
 		install -D -m 0644 $(B)/handoff-stub.efi $(DESTDIR)$(PREFIX)/lib/handoff/handoff-stub.efi)
 	install -D -m 0644 docs/handoff.1 $(DESTDIR)$(PREFIX)/share/man/man1/handoff.1

@@ -2,7 +2,9 @@
  * (unless another loader owns it) the removable-media path
  * \EFI\BOOT\BOOTX64.EFI (UEFI 2.10 §3.5.1.1), plus \loader\loader.conf and
  * \loader\entries\; with --arch ia32 (or both) the loader for 32-bit
- * firmware as handoffia32.efi and BOOTIA32.EFI. With --netboot, a network
+ * firmware as handoffia32.efi and BOOTIA32.EFI, with --arch aa64 (the
+ * default on arm64) the AArch64 one as handoffaa64.efi and BOOTAA64.EFI
+ * (§3.5.1.1 again: the ESP of another machine can be made here). With --netboot, a network
  * boot server's tree: the removable-media paths only (the firmware's DHCP
  * answer names them), loader.conf and loader/entries.list (netlist.c), and
  * beside the tree examples for nginx and dnsmasq (netconf.c). Files
@@ -13,6 +15,7 @@
 #include "loader_conf.h"
 #include "loader_src.h"
 #include "random_seed.h"
+#include "core/fwarch.h"
 #include "core/pe.h"
 #include <getopt.h>
 #include <stdio.h>
@@ -22,7 +25,7 @@
 #define EFIVARS_DIR "/sys/firmware/efi/efivars"
 
 static const char help[] =
-	"Usage: handoff install [--esp DIR] [--arch x64|ia32|both] [--force] [--variables yes|no]\n"
+	"Usage: handoff install [--esp DIR] [--arch x64|ia32|aa64|both] [--force] [--variables yes|no]\n"
 	"                      [--loader FILE] [--boot DIR]\n"
 	"                      [--netboot [--server ADDR] [--dhcp-range FIRST,LAST]]\n\n"
 	"Install the loader on the EFI system partition mounted (or staged) at DIR:\n"
@@ -38,14 +41,17 @@ static const char help[] =
 	"signed by sbsign with sign-key= and sign-cert= of /etc/handoff/handoff.conf when\n"
 	"set; a signed loader on the ESP is never replaced by an unsigned one.\n\n"
 	"  --esp DIR            the ESP (or any directory: a chroot's, an image's)\n"
-	"  --arch ARCH          x64 (default), ia32 (32-bit UEFI: handoffia32.efi and\n"
-	"                       EFI/BOOT/BOOTIA32.EFI) or both\n"
+	"  --arch ARCH          x64 (default on x86), ia32 (32-bit UEFI: handoffia32.efi\n"
+	"                       and EFI/BOOT/BOOTIA32.EFI), both (x64 and ia32) or aa64\n"
+	"                       (64-bit ARM UEFI, the default on arm64: handoffaa64.efi\n"
+	"                       and EFI/BOOT/BOOTAA64.EFI)\n"
 	"  --force              replace another loader at EFI/BOOT/BOOTX64.EFI\n"
 	"  --variables yes|no   add a Boot#### entry first in BootOrder (default no;\n"
 	"                       needs " EFIVARS_DIR "); with --arch both, for the\n"
 	"                       loader of the running firmware's word size\n"
-	"  --loader FILE        the loader image (default: handoff.efi or handoffia32.efi\n"
-	"                       beside the tool, or PREFIX/lib/handoff/handoff{x64,ia32}.efi);\n"
+	"  --loader FILE        the loader image (default: handoff.efi, handoffia32.efi or\n"
+	"                       handoffaa64.efi beside the tool, or\n"
+	"                       PREFIX/lib/handoff/handoff{x64,ia32,aa64}.efi);\n"
 	"                       not with --arch both\n"
 	"  --boot DIR           the distribution's /boot (default): when it already has\n"
 	"                       loader/entries and is not on the ESP, loader.conf names\n"
@@ -72,6 +78,8 @@ struct arch_files {
 
 static const struct arch_files arch_x64 = { "x64", "handoffx64.efi", "BOOTX64.EFI", PE_MACHINE_X64, loader_find };
 static const struct arch_files arch_ia32 = {"ia32", "handoffia32.efi", "BOOTIA32.EFI", PE_MACHINE_I386, loader32_find};
+static const struct arch_files arch_aa64 = { "aa64", "handoffaa64.efi", "BOOTAA64.EFI", PE_MACHINE_AA64,
+					     loaderaa64_find };
 
 static const char default_loader_conf[] =
 	"# handoff loader configuration (systemd-boot compatible), see handoff(1).\n"
@@ -86,7 +94,7 @@ struct install_args {
 	const char *loader_opt;
 	bool force;
 	bool variables;
-	bool x64, ia32, arch_given;
+	bool x64, ia32, aa64, arch_given;
 	bool netboot;
 	const char *server, *range;
 	struct netconf net;
@@ -104,7 +112,8 @@ static int parse_args(int argc, char **argv, struct install_args *a)
 	};
 	int c;
 
-	a->x64 = true;
+	/* the machine the tool runs on is the one whose ESP it is likely to be */
+	a->x64 = !(a->aa64 = FW_ARCH_NATIVE == FW_AA64);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (c) {
@@ -113,10 +122,11 @@ static int parse_args(int argc, char **argv, struct install_args *a)
 		case 'l': a->loader_opt = optarg; break;
 		case 'b': a->boot = optarg; break;
 		case 'a':
-			if (strcmp(optarg, "x64") != 0 && strcmp(optarg, "ia32") != 0 && strcmp(optarg, "both") != 0)
-				return tool_usage("--arch '%s': expected x64, ia32 or both", optarg);
-			a->x64 = strcmp(optarg, "ia32") != 0;
-			a->ia32 = strcmp(optarg, "x64") != 0;
+			a->aa64 = strcmp(optarg, "aa64") == 0;
+			a->x64 = strcmp(optarg, "x64") == 0 || strcmp(optarg, "both") == 0;
+			a->ia32 = strcmp(optarg, "ia32") == 0 || strcmp(optarg, "both") == 0;
+			if (!a->aa64 && !a->x64 && !a->ia32)
+				return tool_usage("--arch '%s': expected x64, ia32, aa64 or both", optarg);
 			a->arch_given = true;
 			break;
 		case 'n': a->netboot = true; break;
@@ -134,7 +144,7 @@ static int parse_args(int argc, char **argv, struct install_args *a)
 	if (optind < argc)
 		return tool_usage("unexpected argument '%s'", argv[optind]);
 	if (a->netboot && !a->arch_given)
-		a->ia32 = true; /* a fleet's server serves both kinds of firmware */
+		a->ia32 = a->x64 = true; /* a fleet's server serves both kinds of x86 firmware */
 	if (a->netboot && (!a->esp || a->variables))
 		return tool_usage("--netboot: give the server's tree with --esp DIR; no --variables");
 	if (!a->netboot && (a->server || a->range))
@@ -246,6 +256,8 @@ out:
  * efivarfs's neighbour fw_platform_size says 32 or 64. */
 static const struct arch_files *variables_arch(const struct install_args *a)
 {
+	if (a->aa64)
+		return &arch_aa64;
 	if (!a->x64 || !a->ia32)
 		return a->ia32 ? &arch_ia32 : &arch_x64;
 	return firmware_is_ia32() ? &arch_ia32 : &arch_x64;
@@ -254,7 +266,7 @@ static const struct arch_files *variables_arch(const struct install_args *a)
 int cmd_install(int argc, char **argv)
 {
 	struct install_args a = { 0 };
-	struct loader_src x64 = { 0 }, ia32 = { 0 };
+	struct loader_src x64 = { 0 }, ia32 = { 0 }, aa64 = { 0 };
 	char *esp;
 	int r = parse_args(argc, argv, &a);
 
@@ -273,14 +285,17 @@ int cmd_install(int argc, char **argv)
 	r = EXIT_FAIL;
 	if ((!a.x64 || loader_src_load(a.loader_opt, arch_x64.find, arch_x64.machine, &x64) == 0) &&
 	    (!a.ia32 || loader_src_load(a.loader_opt, arch_ia32.find, arch_ia32.machine, &ia32) == 0) &&
+	    (!a.aa64 || loader_src_load(a.loader_opt, arch_aa64.find, arch_aa64.machine, &aa64) == 0) &&
 	    (!a.x64 || install_files(&a, &arch_x64, &x64) == 0) &&
 	    (!a.ia32 || install_files(&a, &arch_ia32, &ia32) == 0) &&
+	    (!a.aa64 || install_files(&a, &arch_aa64, &aa64) == 0) &&
 	    (a.netboot ? netconf_write(esp, &a.net) == 0
 		       : (esp_record(esp) == 0 && name_boot_partition(esp, a.boot) == 0 &&
 			  random_seed_install(esp, /* refresh= */ false) == 0)))
 		r = a.variables ? efivar_add_boot_entry(a.esp, variables_arch(&a)->main) : EXIT_OK;
 	loader_src_free(&x64);
 	loader_src_free(&ia32);
+	loader_src_free(&aa64);
 	netconf_free(&a.net);
 	free(esp);
 	return r;

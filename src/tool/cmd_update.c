@@ -39,6 +39,7 @@ struct update_target {
 static const struct update_target targets[] = {
 	{ "EFI/handoff/handoffx64.efi", "EFI/BOOT/BOOTX64.EFI", PE_MACHINE_X64, loader_find },
 	{ "EFI/handoff/handoffia32.efi", "EFI/BOOT/BOOTIA32.EFI", PE_MACHINE_I386, loader32_find },
+	{ "EFI/handoff/handoffaa64.efi", "EFI/BOOT/BOOTAA64.EFI", PE_MACHINE_AA64, loaderaa64_find },
 };
 
 /* The new loader for @t: --loader when it is an image for @t's machine, else
@@ -68,9 +69,10 @@ static bool loader_opt_usable(const char *path)
 	if (read_file(path, TOOL_READ_MAX, &buf, &len) == 0) {
 		EFI_STATUS err = pe_parse(buf, len, path, pe);
 
-		ok = err == EFI_SUCCESS && (pe_is_efi_app(pe, PE_MACHINE_X64) || pe_is_efi_app(pe, PE_MACHINE_I386));
+		for (size_t i = 0; err == EFI_SUCCESS && i < ARRAY_SIZE(targets); i++)
+			ok = ok || pe_is_efi_app(pe, targets[i].machine);
 		if (!ok && err != EFI_LOAD_ERROR)
-			tool_fail("%s: not an x86-64 or IA-32 EFI application", path);
+			tool_fail("%s: not an x86-64, IA-32 or AArch64 EFI application", path);
 	}
 	free(buf);
 	free(pe);

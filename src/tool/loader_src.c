@@ -33,7 +33,9 @@ static int check_app(const struct loader_src *s, uint16_t machine)
 		return -1; /* pe_parse said why */
 	if (!ok)
 		return -tool_fail("%s: not an %s EFI application", s->path,
-				  machine == PE_MACHINE_X64 ? "x86-64" : "IA-32");
+				  machine == PE_MACHINE_X64    ? "x86-64"
+				  : machine == PE_MACHINE_AA64 ? "AArch64"
+							       : "IA-32");
 	return 0;
 }
 

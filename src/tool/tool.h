@@ -201,6 +201,8 @@ char *find_program(const char *name);
 char *loader_find(const char *opt);
 /** loader32_find() - the same for the IA-32 loader, handoffia32.efi. */
 char *loader32_find(const char *opt);
+/** loaderaa64_find() - the same for the AArch64 loader, handoffaa64.efi. */
+char *loaderaa64_find(const char *opt);
 /** stub_find() - the same for handoff-stub.efi (--stub). */
 char *stub_find(const char *opt);
 

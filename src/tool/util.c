@@ -410,6 +410,11 @@ char *loader32_find(const char *opt)
 	return artifact_find(opt, "handoffia32.efi", "../lib/handoff/handoffia32.efi", "IA-32 loader");
 }
 
+char *loaderaa64_find(const char *opt)
+{
+	return artifact_find(opt, "handoffaa64.efi", "../lib/handoff/handoffaa64.efi", "AArch64 loader");
+}
+
 char *stub_find(const char *opt)
 {
 	return artifact_find(opt, "handoff-stub.efi", "../lib/handoff/handoff-stub.efi", "stub");

@@ -13,6 +13,7 @@ from common import (
     KERNEL,
     LOADER,
     LOADER32,
+    LOADERAA64,
     SDBOOT,
     SDSTUB,
     Tmp,
@@ -107,8 +108,41 @@ def install_for_32bit_firmware():
         fails(h("install", "--esp", esp, "--arch", "ia32", "--loader", LOADER), 1, "not an IA-32 EFI application")
         fails(h("install", "--esp", esp, "--arch", "x64", "--loader", LOADER32), 1, "not an x86-64 EFI application")
         fails(h("install", "--esp", esp, "--arch", "both", "--loader", LOADER), 2, "--arch x64 or --arch ia32")
-        fails(h("install", "--esp", esp, "--arch", "arm64"), 2, "expected x64, ia32 or both")
+        fails(h("install", "--esp", esp, "--arch", "arm64"), 2, "expected x64, ia32, aa64 or both")
         assert tree_state(esp) == before, "a refused install wrote something"
+
+
+@test
+def install_for_aarch64_firmware():
+    """--arch aa64: handoffaa64.efi and the AArch64 fallback BOOTAA64.EFI (an
+    arm64 machine's ESP made on this one); an x86 loader given as its image
+    is refused by machine; `update` keeps it current as the x86 ones."""
+    need(LOADERAA64)
+    with Tmp() as tmp:
+        esp = os.path.join(tmp, "esp")
+        os.mkdir(esp)
+        ok(h("install", "--esp", esp, "--arch", "aa64"))
+        assert sorted(os.listdir(os.path.join(esp, "EFI/BOOT"))) == ["BOOTAA64.EFI"]
+        assert sorted(os.listdir(os.path.join(esp, "EFI/handoff"))) == ["handoffaa64.efi"]
+        for p in ("EFI/handoff/handoffaa64.efi", "EFI/BOOT/BOOTAA64.EFI"):
+            assert sha256(os.path.join(esp, p)) == sha256(LOADERAA64), p
+        with open(os.path.join(esp, "EFI/BOOT/BOOTAA64.EFI"), "rb") as f:
+            data = f.read()
+        pe = struct.unpack_from("<I", data, 0x3C)[0]
+        assert struct.unpack_from("<H", data, pe + 4)[0] == 0xAA64, "not an AArch64 image"
+        before = tree_state(esp)
+        r = ok(h("install", "--esp", esp, "--arch", "aa64"))
+        assert tree_state(esp) == before and r.stdout == b"", "second install changed the tree"
+        fails(h("install", "--esp", esp, "--arch", "aa64", "--loader", LOADER), 1, "not an AArch64 EFI application")
+        assert tree_state(esp) == before, "a refused install wrote something"
+        # an older loader there is replaced by update, the fallback with it
+        for p in ("EFI/handoff/handoffaa64.efi", "EFI/BOOT/BOOTAA64.EFI"):
+            with open(os.path.join(esp, p), "r+b") as f:
+                f.seek(0, 2)
+                f.write(b"old")
+        ok(h("update", "--esp", esp))
+        for p in ("EFI/handoff/handoffaa64.efi", "EFI/BOOT/BOOTAA64.EFI"):
+            assert sha256(os.path.join(esp, p)) == sha256(LOADERAA64), p
 
 
 @test

@@ -273,7 +273,7 @@ def update_replaces_only_handoff():
         assert t.tree_state(esp) == before and r.stdout == b""
         shutil.copyfile(t.SDSTUB, os.path.join(esp, "EFI/BOOT/BOOTX64.EFI"))  # another loader took it
         t.fails(t.h("update", "--esp", esp, "--loader", "/etc/hostname", env=env), 1,
-                "not an x86-64 or IA-32 EFI application")
+                "not an x86-64, IA-32 or AArch64 EFI application")
         os.unlink(os.path.join(esp, "EFI/handoff/handoffx64.efi"))
         shutil.copyfile(t.SDSTUB, os.path.join(esp, "EFI/handoff/handoffx64.efi"))
         shutil.copyfile(t.INITRD, os.path.join(esp, "EFI/BOOT/BOOTX64.EFI"))

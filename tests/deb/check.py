@@ -32,8 +32,9 @@ FILES = {  # path -> mode
 GENERATOR = "lib/systemd/system-generators/handoff-bless-boot-generator"
 LOADER_GUID = "4a67b082-0a4c-41cf-b6c7-440b29bb8c4f"
 FILES.update({h: "-rwxr-xr-x" for h in HOOKS})
-if os.path.exists(os.path.join(ROOT, "build", "handoffia32.efi")):
-    FILES["usr/lib/handoff/handoffia32.efi"] = "-rw-r--r--"
+for _efi in ("handoffia32.efi", "handoffaa64.efi"):
+    if os.path.exists(os.path.join(ROOT, "build", _efi)):
+        FILES["usr/lib/handoff/" + _efi] = "-rw-r--r--"
 
 passed = failed = 0
 
