@@ -2,6 +2,7 @@
  * builder behind `handoff uki`, which appends the sections to the stub with
  * pe_add_sections(). */
 #include "uki.h"
+#include "arm64_image.h"
 #include "cmdline.h"
 #include "fmt.h"
 #include "log.h"
@@ -205,6 +206,11 @@ static EFI_STATUS uki_check_inputs(const struct uki_input *in, struct bz_info *b
 					"%s: not an x86-64 EFI application (machine %#x, subsystem %u)", stub_name,
 					stub->machine, stub->subsystem);
 	err = uki_check_handled(stub, stub_name, /* at_boot= */ false);
+	if (!EFI_ERROR(err) && arm64_image_is(in->linux_image, in->linux_size))
+		return log_error_status(EFI_UNSUPPORTED,
+					"%s: an arm64 kernel Image, and %s is an x86-64 stub: a UKI's stub and "
+					"kernel must be for the same machine",
+					linux_name, stub_name);
 	if (!EFI_ERROR(err))
 		err = bz_parse(in->linux_image, in->linux_size, linux_name, bz);
 	if (EFI_ERROR(err))

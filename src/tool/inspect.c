@@ -5,6 +5,7 @@
 #include "inspect.h"
 #include "json.h"
 #include "pe_sig.h"
+#include "core/arm64_image.h"
 #include "core/fmt.h"
 #include "core/log.h"
 #include <string.h>
@@ -127,8 +128,6 @@ void inspect_result_free(struct inspect_result *r)
 	r->n_profiles = 0;
 }
 
-#define ARM64_MAGIC_OFFSET 0x38
-
 EFI_STATUS inspect_image(const uint8_t *buf, size_t len, const char *name, struct inspect_result *r)
 {
 	struct pe_info *pe_probe;
@@ -154,8 +153,7 @@ EFI_STATUS inspect_image(const uint8_t *buf, size_t len, const char *name, struc
 	r->has_kernel = r->img.is_bz;
 	r->bz = r->img.bz;
 	r->format = r->img.is_bz ? INSPECT_BZIMAGE : INSPECT_PE;
-	/* Linux's Documentation/arch/arm64/booting.rst: "ARM\x64" at 0x38 */
-	r->arm64_image = len >= ARM64_MAGIC_OFFSET + 4 && memcmp(buf + ARM64_MAGIC_OFFSET, "ARM\x64", 4) == 0;
+	r->arm64_image = arm64_image_is(buf, len);
 	if (!r->img.is_pe)
 		return EFI_SUCCESS;
 	err = check_overlap(&r->img.pe, name);

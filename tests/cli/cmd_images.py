@@ -6,7 +6,7 @@ import struct
 
 from harness.paths import ROOT
 from harness.tool import add_section
-from common import CORPUS, INITRD, KERNEL, Tmp, fails, h, need, ok, read_pe, sha256, test, tree_state
+from common import ARM64_KERNEL, CORPUS, INITRD, KERNEL, Tmp, fails, h, need, ok, read_pe, sha256, test, tree_state
 
 
 STUB = os.path.join(ROOT, "build", "handoff-stub.efi")
@@ -139,3 +139,16 @@ def uki_sections_handoffs_stub_does_not_handle_refused_by_name():
             ok(h("inspect", good))
             bad = add_section(good, os.path.join(tmp, "bad.efi"), name, b"x" * 16, tmp)
             fails(h("inspect", bad), 1, said)
+
+
+@test
+def uki_arm64_kernel_with_the_x86_stub_refused_by_machine():
+    """Debian's arm64 Image as --linux with handoff's x86-64 stub: refused,
+    naming both and why (a UKI's stub and kernel are for one machine), not
+    as 'not a bzImage'; nothing written."""
+    need(STUB, ARM64_KERNEL)
+    with Tmp() as tmp:
+        out = os.path.join(tmp, "u.efi")
+        line = fails(h("uki", "--linux", ARM64_KERNEL, "-o", out), 1, "an arm64 kernel Image, and")
+        assert "x86-64 stub: a UKI's stub and kernel must be for the same machine" in line, line
+        assert os.listdir(tmp) == [], os.listdir(tmp)
