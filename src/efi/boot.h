@@ -59,7 +59,7 @@ struct boot_job {
 	bool cmdline_outside;       /* @cmdline is not the image's own: measured into PCR 12 (trust.h) */
 	const char *cmdline_addons; /* the end of @cmdline that UKI addons added: PCR 12 after it (stub) */
 	const char *cmdline_smbios; /* the end of @cmdline from SMBIOS: PCR 12 after the addons' (stub) */
-	const struct boot_measure *measure_after; /* stub: the /.extra archives of companion files, after the lines */
+	const struct boot_measure *measure_after; /* the /.extra archives (companion files, "extra"), after the lines */
 	size_t n_measure_after;
 	struct initrd_set *initrds; /* may have n == 0 */
 	struct boot_plan plan;      /* plan_boot() */

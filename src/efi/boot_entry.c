@@ -213,29 +213,33 @@ static void warn_missing_options(const char *cmdline)
 }
 
 /* A Type #1 entry's "extra" files, each in a cpio archive after its initrds
- * where systemd-boot puts them (/.extra/credentials, sysext, confext), kept
+ * where systemd-boot puts them (/.extra/credentials, sysext, confext), each
+ * archive measured after the command line as systemd-stub measures the same
+ * files beside a UKI (core/sidecar.h: PCR 12, system extensions 13), kept
  * until the boot is over; a name of another kind is said and left out. */
 struct extras {
-	char **buf;
+	struct boot_measure *m; /* .data: the archive */
 	size_t n;
 };
 
 static void extras_free(struct extras *x)
 {
-	strv_free(x->buf, x->n);
+	for (size_t i = 0; i < x->n; i++)
+		mem_free((void *)x->m[i].data);
+	mem_free(x->m);
 }
 
-static EFI_STATUS add_extras(const struct volume *vol, const struct bls_entry *e, struct initrd_set *set,
+static EFI_STATUS add_extras(const struct volume *vol, const struct bls_entry *e, struct boot_job *job,
 			     struct extras *x)
 {
-	if (e->n_extra && !(x->buf = mem_zalloc(e->n_extra * sizeof(char *))))
+	if (e->n_extra && !(x->m = mem_zalloc(e->n_extra * sizeof(*x->m))))
 		return EFI_OUT_OF_RESOURCES;
-	x->n = e->n_extra;
 	for (size_t i = 0; i < e->n_extra; i++) {
 		const char *name;
 		const struct sidecar_spec *kind = bls_extra_kind(e->extra[i], &name);
 		_cleanup_free_ char *path = volume_path(vol, e->extra[i]);
 		_cleanup_free_ uint8_t *data = NULL;
+		uint8_t *cpio = NULL;
 		size_t size, cpio_size;
 		EFI_STATUS err;
 
@@ -247,14 +251,17 @@ static EFI_STATUS add_extras(const struct volume *vol, const struct bls_entry *e
 		if (!EFI_ERROR(err)) {
 			struct cpio_file file = { name, data, size };
 
-			err = cpio_archive(kind->target, kind->dir_mode, kind->file_mode, &file, 1,
-					   (uint8_t **)&x->buf[i], &cpio_size);
+			err = cpio_archive(kind->target, kind->dir_mode, kind->file_mode, &file, 1, &cpio, &cpio_size);
 		}
-		if (!EFI_ERROR(err))
-			err = initrd_set_add_data(set, e->extra[i], (uint8_t *)x->buf[i], cpio_size);
+		if (EFI_ERROR(err))
+			return err;
+		x->m[x->n++] = (struct boot_measure){ kind->pcr, kind->desc, cpio, cpio_size };
+		err = initrd_set_add_data(job->initrds, e->extra[i], cpio, cpio_size);
 		if (EFI_ERROR(err))
 			return err;
 	}
+	job->measure_after = x->m;
+	job->n_measure_after = x->n;
 	return EFI_SUCCESS;
 }
 
@@ -298,7 +305,7 @@ static EFI_STATUS boot_entry_job(struct loader *l, struct bls_entry *e, struct b
 			    job->kernel_path);
 	err = open_initrds(vol, e, job, &paths.v, &initrds);
 	if (!EFI_ERROR(err))
-		err = add_extras(vol, e, &initrds, &extras);
+		err = add_extras(vol, e, job, &extras);
 	if (!EFI_ERROR(err))
 		err = plan_entry(job, e, &k, l, /* uki_direct= */ false);
 	if (!EFI_ERROR(err))

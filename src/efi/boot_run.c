@@ -2,9 +2,9 @@
  * the command line's forms (cmdline_forms_make(), the one place a line is
  * refused or becomes what is measured and handed over), verify and measure
  * PCR 4 (src/efi/verify.c), measure the command line (PCR 12) only once the
- * image is accepted (and a UKI's addons' and SMBIOS lines and companion
- * files' archives after it), then
- * the scheme. A measurement that cannot be made stops the boot (src/efi/tpm.c). */
+ * image is accepted (and a UKI's addons' and SMBIOS lines, and the /.extra
+ * archives of its companion files or an entry's "extra" files, after it),
+ * then the scheme. A measurement that cannot be made stops the boot (src/efi/tpm.c). */
 #include "boot.h"
 #include "measure.h"
 

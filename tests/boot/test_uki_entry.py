@@ -8,8 +8,11 @@ restrict=on that reaches only the test server).
 import hashlib
 import os
 
+import measured
+import test_sidecars as sidecars
 from harness import case, esp, net, qemu, tool
 from harness.paths import INITRD, KERNEL, LOADER, PROBE, STUB, TOOL, root_path
+from measured_boot import eventlog
 from test_bootcount import bli
 
 TIMEOUT = 300
@@ -20,10 +23,10 @@ def uki():
     return tool.uki(os.path.join(case.workdir(), "x.efi"), KERNEL, INITRD, None, 'PRETTY_NAME="Not this title"')
 
 
-def boot(entries, files, net_args=None):
+def boot(entries, files, net_args=None, tpm=False):
     tree = esp.loader_tree(entries, "timeout 0\n", files)
     if net_args is None:
-        return qemu.run_qemu(esp.image(tree), TIMEOUT)
+        return qemu.run_qemu(esp.image(tree), TIMEOUT, tpm=tpm)
     return qemu.run_qemu(esp.image(tree), TIMEOUT, interface="none", net=net_args + net.first_boot_disk_args())
 
 
@@ -57,19 +60,43 @@ def test_uki_entry_profile_first_in_load_options():
 @case.needs(TOOL, STUB, LOADER, KERNEL, INITRD)
 def test_uki_entry_extra_credential_and_sysext():
     """`extra`: a .cred in /.extra/credentials (0400, the directory 0500), a
-    .sysext.raw in /.extra/sysext (0444, 0555), as systemd-boot packs them;
-    another suffix is left out."""
+    .sysext.raw in /.extra/sysext and a .confext.raw in /.extra/confext (0444,
+    0555), as systemd-boot packs them; another suffix is left out. Each
+    archive is measured after the command line as systemd-stub measures the
+    same files beside a UKI: the credential's and the confext's into PCR 12,
+    the sysext's into PCR 13, with systemd-stub's event descriptions."""
     options = "console=ttyS0 handoff.marker=uki-extra panic=-1"
-    cred, sysext = b"a credential\n", hashlib.shake_256(b"sysext").digest(4099)
+    files = {"a.cred": b"a credential\n", "b.sysext.raw": hashlib.shake_256(b"sysext").digest(4099),
+             "c.confext.raw": b"a confext image"}
     conf = ("title X\nuki /EFI/x.efi\noptions %s\nextra /c/a.cred\nextra /c/b.sysext.raw\nextra /c/other.txt\n"
-            % options)
-    res = boot({"x.conf": conf}, {"EFI/x.efi": uki(), "c/a.cred": cred, "c/b.sysext.raw": sysext, "c/other.txt": b"x"})
+            "extra /c/c.confext.raw\n" % options)
+    tree = {"EFI/x.efi": uki(), "c/other.txt": b"x"}
+    tree.update({"c/" + n: d for n, d in files.items()})
+    res = boot({"x.conf": conf}, tree, tpm=True)
     init = qemu.expect_linux_saw(res, options)
-    want = {"credentials/": {"mode": "500"}, "sysext/": {"mode": "555"},
-            "credentials/a.cred": {"sha256": hashlib.sha256(cred).hexdigest(), "mode": "400"},
-            "sysext/b.sysext.raw": {"sha256": hashlib.sha256(sysext).hexdigest(), "mode": "444"}}
+    want = {}
+    for target, dmode, fmode, name in (("credentials", "500", "400", "a.cred"),
+                                       ("sysext", "555", "444", "b.sysext.raw"),
+                                       ("confext", "555", "444", "c.confext.raw")):
+        want[target + "/"] = {"mode": dmode}
+        want["%s/%s" % (target, name)] = {"sha256": hashlib.sha256(files[name]).hexdigest(), "mode": fmode}
     qemu.expect_eq(init.get("dot_extra"), want, "/.extra: the entry's extras", res)
     qemu.expect(res.time_of(r"other.txt: extra: not .cred") is not None, "the other file said and left out", res)
+    arch = {k[0]: hashlib.sha256(sidecars.archive(k[0], k[1], k[2], [n], files)).digest()
+            for k, n in ((sidecars.KINDS[0], "a.cred"), (sidecars.KINDS[2], "b.sysext.raw"),
+                         (sidecars.KINDS[3], "c.confext.raw"))}
+    # The options as the loader hands them over (systemd-boot measures load
+    # options), the archives, then the options as the UKI's stub takes them.
+    line = hashlib.sha256(measured.utf16z(options)).digest()
+    pcrs = init.get("pcr_sha256") or {}
+    qemu.expect_eq(pcrs.get("12"), measured.chain([line, arch["credentials"], arch["confext"], line]).hex().upper(),
+                   "PCR 12 = the options, the credential's and the confext's archives, the options", res)
+    qemu.expect_eq(pcrs.get("13"), measured.chain([arch["sysext"]]).hex().upper(), "PCR 13 = the sysext's archive", res)
+    events = measured.parse_event_log(eventlog(res) or b"")
+    qemu.expect_eq([e[3] for e in events if e[0] in (12, 13) and e[1] == measured.EV_IPL][1:-1],
+                   [measured.utf16z(d) for d in ("Credentials initrd", "System extension initrd",
+                                                 "Configuration extension initrd")],
+                   "the archives' events, described as systemd-stub does", res)
 
 
 @case.needs(TOOL, STUB, LOADER, KERNEL, INITRD)
