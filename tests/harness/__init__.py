@@ -6,6 +6,7 @@
     case       the running test: its directory, runs and notes; @needs; tests from a table
     qemu       QEMU + OVMF runs (Result), assertions on a run and on what Linux reported
     firmware   the OVMF builds, the Secure Boot (snakeoil) key and signing, swtpm
+    ovmfvars   OVMF variable stores booted once, for runs on the standard machine
     esp        ESP trees, BLS entries, bare FAT images of a tree
     disk       GPT disks made by `build/handoff disk`, read back by gpt and mtools
     gpt        an independent GPT reader (UEFI 2.10 §5.3)

@@ -50,7 +50,7 @@ import subprocess
 import threading
 import time
 
-from . import case, initramfs, paths
+from . import case, initramfs, ovmfvars, paths
 from .firmware import aavmf, ovmf, start_swtpm, stop_swtpm, uboot
 from .host import HarnessError
 
@@ -161,7 +161,8 @@ def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_a
     stop_on: regex; kill QEMU as soon as a line matches (Result.stopped).
     interface: "virtio" (virtio-blk, default), "ide" (AHCI on q35) or "none"
     (-drive if=none + your own -device in extra_args).
-    vars_file: VARS template to copy (default OVMF_VARS_4M.fd).
+    vars_file: VARS template to copy (default: the build's OVMF_VARS after
+    one boot manager start where ovmfvars.usable(), else the fresh one).
     firmware: "ovmf" (pflash; the build by secure_boot and ia32), "uboot"
     (U-Boot's ROM as -bios, machine pc; not with secure_boot, ia32, vars_file),
     "aavmf" (AArch64: qemu-system-aarch64, machine virt, cortex-a57, AAVMF in
@@ -194,12 +195,11 @@ def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_a
         shutil.rmtree(run_dir)
     os.makedirs(run_dir)
 
-    machine, fw_args = _firmware_args(firmware, secure_boot, ia32, vars_file, run_dir)
-    cmd = [qemu, "-machine", machine, "-cpu", "cortex-a57" if aa64 else "max", "-m", str(memory), "-accel", "tcg",
-           "-display", "none", "-no-reboot", "-serial", "stdio", "-monitor", "none"]
-    if not aa64:
-        cmd += ["-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
-    cmd += fw_args
+    if ovmfvars.usable(disk_img, kernel, interface, net, vars_file, firmware, secure_boot, extra_args, memory):
+        vars_file = ovmfvars.booted("ia32" if ia32 else "x64", lambda d, disk: _machine(
+            firmware, secure_boot, ia32, None, d, memory) + ["-net", "none", "-drive", "file=%s,format=raw,if=virtio"
+                                                             % disk])
+    cmd = _machine(firmware, secure_boot, ia32, vars_file, run_dir, memory)
     cmd += list(net) if net is not None else ["-net", "none"]
     tpm_proc = None
     if tpm:
@@ -365,6 +365,18 @@ def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_a
         res.stderr = f.read().decode("utf-8", "replace")
     case.record(res)
     return res
+
+
+def _machine(firmware, secure_boot, ia32, vars_file, run_dir, memory):
+    """QEMU's command for the machine, its firmware and nothing else."""
+    aa64 = firmware == "aavmf"
+    machine, fw_args = _firmware_args(firmware, secure_boot, ia32, vars_file, run_dir)
+    cmd = [QEMU_AA64 if aa64 else QEMU, "-machine", machine, "-cpu", "cortex-a57" if aa64 else "max",
+           "-m", str(memory), "-accel", "tcg", "-display", "none", "-no-reboot", "-serial", "stdio",
+           "-monitor", "none"]
+    if not aa64:
+        cmd += ["-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
+    return cmd + fw_args
 
 
 def _firmware_args(firmware, secure_boot, ia32, vars_file, run_dir):
