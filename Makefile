@@ -181,9 +181,10 @@ PACK_LDFLAGS := /merge:.text=.image /merge:.rdata=.image /mllvm:-inline-threshol
 # The src/core files the unpacker links, built without their lines
 # (LOG_TERSE, core/log.h: about 1 KB); linked before the library, these are
 # the ones taken.
-PACK_CORE := pack lzma x86_filter pe
+PACK_CORE := pack lzma x86_filter aa64_filter pe
 PACK_CORE_OBJS := $(patsubst %,$(B)/efi/pack/core/%.o,$(PACK_CORE))
 PACK32_CORE_OBJS := $(patsubst %,$(B)/efi32/pack/core/%.o,$(PACK_CORE))
+PACKAA64_CORE_OBJS := $(patsubst %,$(B)/efiaa64/pack/core/%.o,$(PACK_CORE))
 
 $(B)/efi/pack/core/%.o: src/core/%.c Makefile
 	@mkdir -p $(dir $@)
@@ -241,8 +242,6 @@ $(B)/efi32/handoffia32-linked.efi: $(B)/efi32/pack/unpack.o $(PACK32_CORE_OBJS) 
 $(B)/handoffia32.efi: $(B)/efi32/handoffia32-linked.efi $(B)/mkpack
 	$(Q)$(call msg,TRIM,$@) $(B)/mkpack --trim $< $@ >/dev/null
 
-# The AArch64 loader is not packed yet (src/pack is x86's: its BCJ filter,
-# its unpacker's entry): build/handoffaa64.efi is the linked image.
 $(B)/efiaa64/%.o: src/%.c Makefile
 	@mkdir -p $(dir $@)
 	$(Q)$(call msg,CCAA64,$@) $(EFIAA64_CC) $(EFIAA64_CFLAGS) -MMD -MP -c $< -o $@
@@ -251,8 +250,27 @@ $(EFIAA64_LIB): $(EFIAA64_OBJS)
 	@rm -f $@
 	$(Q)$(call msg,AR,$@) $(EFI_AR) rcs $@ $^
 
-$(B)/handoffaa64.efi: $(B)/efiaa64/efi/main.o $(EFIAA64_LIB)
+# The AArch64 loader is packed as the x86 ones, with AArch64's branch filter
+# (the payload's machine chooses it: src/core/aa64_filter.c) and the cache
+# maintenance its unpacker does before entering the code it wrote
+# (src/pack/cache_aa64.c).
+$(B)/efiaa64/handoffaa64-image.efi: $(B)/efiaa64/efi/main.o $(EFIAA64_LIB)
 	$(Q)$(call msg,LINK,$@) $(EFI_LD) $(EFIAA64_LDFLAGS) $(IMAGE_LDFLAGS) $(SBAT_LDFLAGS) /out:$@ $^
+
+$(B)/efiaa64/pack/image.o: src/pack/image.S $(B)/efiaa64/handoffaa64.packed
+	@mkdir -p $(dir $@)
+	$(Q)$(call msg,ASAA64,$@) $(EFIAA64_CC) -DHANDOFF_PACKED='"$(B)/efiaa64/handoffaa64.packed"' -c $< -o $@
+
+$(B)/efiaa64/pack/core/%.o: src/core/%.c Makefile
+	@mkdir -p $(dir $@)
+	$(Q)$(call msg,CCAA64,$@) $(EFIAA64_CC) $(EFIAA64_CFLAGS) -DLOG_TERSE -MMD -MP -c $< -o $@
+
+$(B)/efiaa64/handoffaa64-linked.efi: $(B)/efiaa64/pack/unpack.o $(B)/efiaa64/pack/cache_aa64.o $(PACKAA64_CORE_OBJS) \
+		$(B)/efiaa64/pack/image.o $(EFIAA64_LIB)
+	$(Q)$(call msg,LINK,$@) $(EFI_LD) $(EFIAA64_LDFLAGS) $(PACK_LDFLAGS) $(SBAT_LDFLAGS) /out:$@ $^
+
+$(B)/handoffaa64.efi: $(B)/efiaa64/handoffaa64-linked.efi $(B)/mkpack
+	$(Q)$(call msg,TRIM,$@) $(B)/mkpack --trim $< $@ >/dev/null
 
 # --- host side -------------------------------------------------------------
 $(B)/host/%.o: src/%.c

@@ -12,7 +12,8 @@
 #define FULL_DISTANCES 128 /* kNumFullDistances */
 #define ALIGN_BITS 4
 
-_Static_assert(LZMA_LP == 0 && LZMA_PB == 0, "one literal position and one pos_state: no arrays by position");
+_Static_assert(LZMA_PB == 0, "one pos_state: no arrays by position");
+_Static_assert(LZMA_LC + LZMA_LP <= LZMA_LIT_BITS && LZMA_AA64_LC + LZMA_AA64_LP <= LZMA_LIT_BITS, "literal tables");
 
 struct len_probs {
 	uint16_t choice, choice2, low[1 << 3], mid[1 << 3], high[1 << 8]; /* one pos_state: LZMA_PB 0 */
@@ -26,7 +27,7 @@ struct probs {
 	uint16_t spec_pos[1 + FULL_DISTANCES - END_POS_MODEL];
 	uint16_t align[1 << ALIGN_BITS];
 	struct len_probs len, rep_len;
-	uint16_t literal[0x300 << (LZMA_LC + LZMA_LP)];
+	uint16_t literal[0x300 << LZMA_LIT_BITS];
 };
 
 struct rc {
@@ -159,8 +160,10 @@ static uint8_t literal(struct rc *rc, uint16_t *probs, unsigned state, unsigned 
 	return (uint8_t)sym;
 }
 
-EFI_STATUS lzma_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len)
+EFI_STATUS lzma_decode_arch(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len, enum fw_arch fw)
 {
+	bool words = fw_is(fw, FW_AA64); /* a firmware build's own: its properties are constants */
+	unsigned lc = words ? LZMA_AA64_LC : LZMA_LC, lpmask = (1u << (words ? LZMA_AA64_LP : LZMA_LP)) - 1;
 	struct probs p;
 	struct rc rc = { .src = src, .len = src_len, .range = 0xffffffff };
 	uint32_t rep0 = 0, rep1 = 0, rep2 = 0, rep3 = 0;
@@ -180,8 +183,9 @@ EFI_STATUS lzma_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size_t 
 		if (!rc_bit(&rc, &p.is_match[state])) {
 			unsigned prev = out ? dst[out - 1] : 0;
 
-			dst[out] = literal(&rc, p.literal + 0x300 * (prev >> (8 - LZMA_LC)), state,
-					   rep0 < out ? dst[out - rep0 - 1] : 0);
+			/* the literal's state: its position's low lp bits, then the byte before's top lc */
+			dst[out] = literal(&rc, p.literal + 0x300 * (((unsigned)out & lpmask) << lc | prev >> (8 - lc)),
+					   state, rep0 < out ? dst[out - rep0 - 1] : 0);
 			out++;
 			state = state < 4 ? 0 : state < 10 ? state - 3 : state - 6;
 			continue;
@@ -227,4 +231,9 @@ EFI_STATUS lzma_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size_t 
 	}
 	/* finished (the code back to 0) at the stream's last byte */
 	return rc.bad || rc.code != 0 || rc.pos != src_len ? EFI_COMPROMISED_DATA : EFI_SUCCESS;
+}
+
+EFI_STATUS lzma_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len)
+{
+	return lzma_decode_arch(src, src_len, dst, dst_len, FW_X64);
 }

@@ -7,6 +7,7 @@
 #include "pack.h"
 #include "crc32.h"
 #include "lzma.h"
+#include "aa64_filter.h"
 #include "x86_filter.h"
 #include "log.h"
 
@@ -40,6 +41,15 @@ static void reloc_delta(uint8_t *image, size_t size, const struct pe_info *pe, b
 			put_le16(dir + e, (uint16_t)((v & 0xf000) | (d & 0xfff)));
 		}
 	}
+}
+
+/* The branch filter of @machine: AArch64's (aa64_filter.h) or x86's (x86_filter.h). */
+static void branch_filter(uint16_t machine, uint8_t *image, size_t size, bool decode)
+{
+	if (machine == PE_MACHINE_AA64)
+		(decode ? aa64_filter_decode : aa64_filter_encode)(image, size);
+	else
+		(decode ? x86_filter_decode : x86_filter_encode)(image, size);
 }
 
 /* The image as a firmware lays it out: SizeOfHeaders bytes of headers, each
@@ -98,6 +108,7 @@ EFI_STATUS pack_build(const uint8_t *pe_file, size_t len, const char *name, pack
 	struct pe_info pe;
 	uint8_t *image, *out;
 	size_t block, cap, head;
+	bool aa64;
 	EFI_STATUS err = pe_parse(pe_file, len, name, &pe);
 
 	if (EFI_ERROR(err))
@@ -108,12 +119,15 @@ EFI_STATUS pack_build(const uint8_t *pe_file, size_t len, const char *name, pack
 	image = layout(pe_file, len, &pe);
 	if (image) {
 		reloc_delta(image, pe.size_of_image, &pe, false);
-		x86_filter_encode(image, pe.size_of_image);
+		branch_filter(pe.machine, image, pe.size_of_image, false);
 	}
 	head = PACK_HEADER_FIXED + (size_t)pe.n_sections * PACK_SECTION_SIZE;
 	cap = pe.size_of_image + pe.size_of_image / 8 + 64; /* more than incompressible bytes take */
 	out = image ? mem_alloc(head + cap) : NULL;
-	block = out ? compress(image, pe.size_of_image, out + head, cap) : 0;
+	aa64 = pe.machine == PE_MACHINE_AA64; /* AArch64's literal properties (lzma.h) */
+	block = out ? compress(image, pe.size_of_image, out + head, cap, aa64 ? LZMA_AA64_LC : LZMA_LC,
+			       aa64 ? LZMA_AA64_LP : LZMA_LP) :
+		      0;
 	mem_free(image);
 	if (!block || block > cap) {
 		mem_free(out);
@@ -179,15 +193,17 @@ static EFI_STATUS read_header(const uint8_t *payload, uint32_t size, struct pe_i
 	return EFI_SUCCESS;
 }
 
-EFI_STATUS pack_unpack(const uint8_t *payload, uint8_t *image, uint32_t image_size, uint64_t load_address,
-		       struct pe_info *ret)
+EFI_STATUS pack_unpack(const uint8_t *payload, uint16_t machine, uint8_t *image, uint32_t image_size,
+		       uint64_t load_address, struct pe_info *ret)
 {
+	const uint8_t *stream = payload + header_size(payload);
 	EFI_STATUS err;
 
-	if (lzma_decode(payload + header_size(payload), get_le32(payload + 12), image, image_size) != EFI_SUCCESS)
+	if (lzma_decode_arch(stream, get_le32(payload + 12), image, image_size,
+			     machine == PE_MACHINE_AA64 ? FW_AA64 : FW_X64) != EFI_SUCCESS)
 		return log_error_status(EFI_COMPROMISED_DATA,
 					"packed image: the block does not decompress to %#x bytes", image_size);
-	x86_filter_decode(image, image_size);
+	branch_filter(machine, image, image_size, true);
 	err = read_header(payload, image_size, ret);
 	if (EFI_ERROR(err))
 		return err;

@@ -1,14 +1,16 @@
-/* Packed loaders (docs/image-formats.md "Packed loaders"): handoff.efi and
- * handoffia32.efi are a small unpacker (src/pack/unpack.c) carrying the
- * loader's own PE image, laid out as a firmware loads it (headers and sections
- * at their RVAs, SizeOfImage bytes, the rest zero), its calls and RIP-relative
- * operands made absolute (x86_filter.h) and its base relocations' offsets
- * differences (pack.c), as a raw LZMA stream (lzma.h: fixed
- * properties, no end marker), behind a header, all little-endian:
+/* Packed loaders (docs/image-formats.md "Packed loaders"): handoff.efi,
+ * handoffia32.efi and handoffaa64.efi are a small unpacker (src/pack/unpack.c)
+ * carrying the loader's own PE image, laid out as a firmware loads it (headers
+ * and sections at their RVAs, SizeOfImage bytes, the rest zero), its calls and
+ * RIP-relative operands made absolute (x86_filter.h; AArch64's BL and ADRP:
+ * aa64_filter.h) and its base relocations' offsets differences (pack.c), as a
+ * raw LZMA stream (lzma.h: fixed properties per machine, no end marker),
+ * behind a header, all little-endian:
  *    0  "HOPK"
  *    4  u16 format version, 6 (1 was an LZ4 block, 2 DEFLATE, 3 DEFLATE after the filter,
  *       4 LZMA with the relocations as linked, 5 without the fields from 16 on)
- *    6  u16 machine (PE_MACHINE_X64 or PE_MACHINE_I386)
+ *    6  u16 machine (PE_MACHINE_X64, PE_MACHINE_I386 or PE_MACHINE_AA64): it
+ *       chooses the branch filter and the stream's literal properties (lzma.h)
  *    8  u32 SizeOfImage: what the stream decompresses to
  *   12  u32 the stream's size, which follows the header
  *   16  u32 AddressOfEntryPoint
@@ -32,11 +34,12 @@
 #define PACK_IMAGE_MAX (16u << 20) /* a loader is far below; keeps a damaged header from allocating much */
 
 /*
- * pack_compress_fn - write @len bytes of @src as a raw LZMA stream (lzma.h)
- * into @dst (@cap bytes); return its size, or 0 when it does not fit or fails.
+ * pack_compress_fn - write @len bytes of @src as a raw LZMA stream (lzma.h;
+ * properties @lc, @lp, LZMA_PB) into @dst (@cap bytes); return its size, or 0 when it does not fit or fails.
  * Host side only (the build uses liblzma: src/pack/lzma_enc.c).
  */
-typedef size_t (*pack_compress_fn)(const uint8_t *src, size_t len, uint8_t *dst, size_t cap);
+typedef size_t (*pack_compress_fn)(const uint8_t *src, size_t len, uint8_t *dst, size_t cap, unsigned lc,
+				   unsigned lp);
 
 /**
  * pack_build() - the payload for the PE file @pe (@len bytes, named @name in
@@ -58,8 +61,9 @@ EFI_STATUS pack_build(const uint8_t *pe, size_t len, const char *name, pack_comp
 EFI_STATUS pack_image_size(const uint8_t *payload, size_t len, uint16_t machine, uint32_t *ret);
 
 /**
- * pack_unpack() - decompress @payload, one pack_image_size() accepted, into
- * @image (the @image_size bytes it gave), undo the filter, check the
+ * pack_unpack() - decompress @payload, one pack_image_size() accepted for
+ * @machine, into @image (the @image_size bytes it gave), undo @machine's
+ * branch filter, check the
  * header's entry point and sections against that size, and apply the base
  * relocations for running at @load_address.
  * Return: EFI_SUCCESS with *@ret holding the header's machine, size, entry
@@ -67,7 +71,7 @@ EFI_STATUS pack_image_size(const uint8_t *payload, size_t len, uint16_t machine,
  * Characteristics; nothing else of a PE parse); otherwise the image is for
  * discarding: EFI_COMPROMISED_DATA, EFI_LOAD_ERROR, EFI_UNSUPPORTED (logged).
  */
-EFI_STATUS pack_unpack(const uint8_t *payload, uint8_t *image, uint32_t image_size, uint64_t load_address,
-		       struct pe_info *ret);
+EFI_STATUS pack_unpack(const uint8_t *payload, uint16_t machine, uint8_t *image, uint32_t image_size,
+		       uint64_t load_address, struct pe_info *ret);
 
 #endif

@@ -14,7 +14,8 @@
 static const lzma_match_finder finders[] = { LZMA_MF_BT2, LZMA_MF_BT3, LZMA_MF_BT4 };
 static const uint32_t nice_lens[] = { 16, 24, 32, 48, 64, 128, 273 };
 
-static size_t encode(const uint8_t *src, size_t len, uint8_t *dst, size_t cap, lzma_match_finder mf, uint32_t nice)
+static size_t encode(const uint8_t *src, size_t len, uint8_t *dst, size_t cap, lzma_match_finder mf, uint32_t nice,
+		     unsigned lc, unsigned lp)
 {
 	lzma_options_lzma opt;
 	lzma_filter filters[2] = { { .id = LZMA_FILTER_LZMA1EXT, .options = &opt }, { .id = LZMA_VLI_UNKNOWN } };
@@ -22,8 +23,8 @@ static size_t encode(const uint8_t *src, size_t len, uint8_t *dst, size_t cap, l
 
 	if (lzma_lzma_preset(&opt, 9 | LZMA_PRESET_EXTREME))
 		return 0;
-	opt.lc = LZMA_LC;
-	opt.lp = LZMA_LP;
+	opt.lc = lc;
+	opt.lp = lp;
 	opt.pb = LZMA_PB;
 	opt.mf = mf;
 	opt.nice_len = nice;
@@ -35,14 +36,14 @@ static size_t encode(const uint8_t *src, size_t len, uint8_t *dst, size_t cap, l
 	return n;
 }
 
-size_t lzma_enc_raw(const uint8_t *src, size_t len, uint8_t *dst, size_t cap)
+size_t lzma_enc_raw(const uint8_t *src, size_t len, uint8_t *dst, size_t cap, unsigned lc, unsigned lp)
 {
 	uint8_t *tmp = malloc(cap ? cap : 1);
 	size_t best = 0;
 
 	for (size_t f = 0; tmp && f < sizeof(finders) / sizeof(finders[0]); f++)
 		for (size_t i = 0; i < sizeof(nice_lens) / sizeof(nice_lens[0]); i++) {
-			size_t n = encode(src, len, tmp, cap, finders[f], nice_lens[i]);
+			size_t n = encode(src, len, tmp, cap, finders[f], nice_lens[i], lc, lp);
 
 			if (n && (!best || n < best)) {
 				memcpy(dst, tmp, n);

@@ -1,24 +1,33 @@
-/* efi_main of the packed binaries, handoff.efi, handoffia32.efi and
- * handoff-stub.efi (docs/design.md "Packed loaders"): the program's own image
- * rides in this program's .image section (src/pack/image.S), LZMA-compressed
- * (src/core/pack.h). It is laid out in EfiLoaderCode pages below 4 GiB,
- * relocated, given execute permission where the firmware manages page
- * attributes (UEFI 2.10 §37.7), and entered with this image's handle and
+/* efi_main of the packed binaries, handoff.efi, handoffia32.efi,
+ * handoffaa64.efi and handoff-stub.efi (docs/design.md "Packed loaders"):
+ * the program's own image rides in this program's .image section
+ * (src/pack/image.S), LZMA-compressed (src/core/pack.h). It is laid out in
+ * EfiLoaderCode pages (below 4 GiB on x86), relocated, made visible to
+ * instruction fetches (cache.h), given execute permission where the firmware
+ * manages page attributes (UEFI 2.10 §37.7), and entered with this image's handle and
  * system table, so it runs as if the firmware had loaded it. Secure Boot and
  * PCR 4 see this file, which holds every byte of it; the stub's UKI sections
  * follow in the same file, found through LoadedImage. */
+#include "cache.h"
 #include "core/pack.h"
 #include <efi/efi.h>
 #include <efi/proto/memory_attribute.h>
 #include <efi/proto/simple_text_out.h>
 
-#ifdef __x86_64__
+/* The IA-32 build addresses no more than 4 GiB; the x86-64 one keeps its
+ * image there too. AArch64 machines may have no memory there at all. */
+#ifdef __aarch64__
+#define PACK_MACHINE PE_MACHINE_AA64
+#define PACK_ALLOCATE AllocateAnyPages
+#elif defined(__x86_64__)
 #define PACK_MACHINE PE_MACHINE_X64
+#define PACK_ALLOCATE AllocateMaxAddress
 #else
 #define PACK_MACHINE PE_MACHINE_I386
+#define PACK_ALLOCATE AllocateMaxAddress
 #endif
 #define PAGE_SIZE 4096u
-#define FOUR_GIB_MINUS_1 0xffffffffu /* the IA-32 build addresses no more; the x86-64 one keeps its image there too */
+#define FOUR_GIB_MINUS_1 0xffffffffu
 
 extern const uint8_t handoff_image[], handoff_image_end[]; /* src/pack/image.S */
 
@@ -102,14 +111,16 @@ EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	if (EFI_ERROR(err))
 		return fail(st, err, DAMAGED);
 	pages = (size + PAGE_SIZE - 1) / PAGE_SIZE;
-	err = bs->AllocatePages(AllocateMaxAddress, EfiLoaderCode, pages, &addr);
+	err = bs->AllocatePages(PACK_ALLOCATE, EfiLoaderCode, pages, &addr);
 	if (EFI_ERROR(err))
 		return fail(st, err, "no memory to unpack the loader");
-	err = pack_unpack(handoff_image, (uint8_t *)(uintptr_t)addr, size, addr, &pe);
+	err = pack_unpack(handoff_image, PACK_MACHINE, (uint8_t *)(uintptr_t)addr, size, addr, &pe);
 	if (EFI_ERROR(err))
 		say(st, DAMAGED);
-	else
+	else {
+		cache_sync_code((uintptr_t)addr, size);
 		err = set_attributes(st, addr, &pe);
+	}
 	if (!EFI_ERROR(err))
 		err = ((EFI_IMAGE_ENTRY_POINT)(uintptr_t)(addr + pe.entry_point))(image, st);
 	/* the image returned (to the firmware or a loader): its pages go back writable */

@@ -8,7 +8,8 @@ executable, NX compatible, a .sbat section in shim's format (SBAT.md: the
 (tests/harness/paths.py SIZE_BUDGETS, docs/style.md rule 12). The packed
 loaders and stub (docs/design.md "Packed loaders"): the images they carry pass the same
 checks but the budget, and each one's .image section decodes with the
-reference LZMA implementation (Python's lzma, liblzma), its branch filter and relocation
+reference LZMA implementation (Python's lzma, liblzma), its branch filter (x86's or
+AArch64's, by the payload's machine) and relocation
 differences undone by the code here, to exactly its image laid out here."""
 import os
 import struct
@@ -18,17 +19,17 @@ import zlib
 
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/: the harness package
-from harness.paths import (LOADER, LOADER32, LOADERAA64, LOADER_IMAGE, LOADER32_IMAGE, STUB,  # noqa: E402
-                           STUB_IMAGE, SIZE_BUDGETS)
+from harness.paths import (LOADER, LOADER32, LOADERAA64, LOADER_IMAGE, LOADER32_IMAGE,  # noqa: E402
+                           LOADERAA64_IMAGE, STUB, STUB_IMAGE, SIZE_BUDGETS)
 
 # path: (size budget, machine, optional header magic, its size before the data directories)
 X64, IA32, AA64 = (0x8664, 0x20B, 112), (0x14C, 0x10B, 96), (0xAA64, 0x20B, 112)
 MACHINES = {0x8664: "x86-64", 0x14C: "i386", 0xAA64: "arm64"}
-# The AArch64 loader has no budget yet (issue 34: half of systemd-bootaa64.efi, once packed).
 BINARIES = {LOADER: (SIZE_BUDGETS[LOADER],) + X64, STUB: (SIZE_BUDGETS[STUB],) + X64,
-            LOADER32: (SIZE_BUDGETS[LOADER32],) + IA32, LOADER_IMAGE: (None,) + X64, LOADER32_IMAGE: (None,) + IA32,
-            STUB_IMAGE: (None,) + X64, LOADERAA64: (None,) + AA64}
-PACKED = {LOADER: LOADER_IMAGE, LOADER32: LOADER32_IMAGE, STUB: STUB_IMAGE}
+            LOADER32: (SIZE_BUDGETS[LOADER32],) + IA32, LOADERAA64: (SIZE_BUDGETS[LOADERAA64],) + AA64,
+            LOADER_IMAGE: (None,) + X64, LOADER32_IMAGE: (None,) + IA32, LOADERAA64_IMAGE: (None,) + AA64,
+            STUB_IMAGE: (None,) + X64}
+PACKED = {LOADER: LOADER_IMAGE, LOADER32: LOADER32_IMAGE, LOADERAA64: LOADERAA64_IMAGE, STUB: STUB_IMAGE}
 SCN_MEM_EXECUTE, SCN_MEM_WRITE = 0x20000000, 0x80000000
 DLL_NX_COMPAT = 0x0100
 
@@ -74,7 +75,7 @@ def inspect(path, budget, want_machine, want_magic, dirs):
             image = data[roff:roff + vsize]
     coff_chars = struct.unpack_from("<H", data, pe + 22)[0]
     check(f"{path}: relocatable (IMAGE_FILE_RELOCS_STRIPPED clear)", not coff_chars & 1, hex(coff_chars))
-    if path in (LOADER, STUB):  # the x86-64 unpacker addresses everything RIP-relative: nothing to relocate
+    if path in (LOADER, STUB, LOADERAA64):  # these unpackers address everything PC-relative: nothing to relocate
         check(f"{path}: no base relocation needed, none present", reloc_size == 0, f"reloc dir size {reloc_size}")
     else:
         check(f"{path}: .reloc section with base relocations",
@@ -104,7 +105,7 @@ def check_header_room(path, data, table_end, file_align):
     .splash .dtb .pcrsig .pcrpkey .sbat: ten more headers)."""
     pe = struct.unpack_from("<I", data, 0x3C)[0]
     size_of_headers = struct.unpack_from("<I", data, pe + 24 + 60)[0]
-    if path in (LOADER, LOADER32):
+    if path in (LOADER, LOADER32, LOADERAA64):
         need = -(-table_end // file_align) * file_align
         check(f"{path}: headers trimmed: PE header at 0x40, SizeOfHeaders {size_of_headers} = {need}",
               pe == 0x40 and size_of_headers == need, f"PE header at {pe:#x}, SizeOfHeaders {size_of_headers}")
@@ -149,6 +150,23 @@ def x86_unfilter(image):
         if -(1 << 24) <= v < 1 << 24:
             struct.pack_into("<i", m, op, (v - (op + 4) + (1 << 24)) % (1 << 25) - (1 << 24))
         i = op + 4
+    return bytes(m)
+
+
+def aa64_unfilter(image):
+    """Undo AArch64's branch filter (docs/image-formats.md "Packed loaders"), written here
+    from that description and the Arm ARM's encodings: each word at a multiple of 4 that is
+    a BL (bits 31:26 100101) held the target's word index modulo 2^26 in imm26, each ADRP
+    (bit 31 set, bits 28:24 10000) the target's page number modulo 2^21 in immhi:immlo."""
+    m = bytearray(image)
+    for at in range(0, len(m) - 3, 4):
+        w = struct.unpack_from("<I", m, at)[0]
+        if w >> 26 == 0x25:
+            struct.pack_into("<I", m, at, 0x94000000 | (w - at // 4) % (1 << 26))
+        elif w >> 31 and (w >> 24) & 0x1F == 0x10:
+            page = ((w >> 5) & 0x7FFFF) << 2 | (w >> 29) & 3
+            off = (page - at // 4096) % (1 << 21)
+            struct.pack_into("<I", m, at, w & 0x9F00001F | (off & 3) << 29 | (off >> 2) << 5)
     return bytes(m)
 
 
@@ -212,14 +230,16 @@ def check_packed(path, payload, want_machine, inner):
     check(f"{path}: .image: the CRC-32 of the header and stream (zlib's)",
           crc == zlib.crc32(payload[44:stream + block], zlib.crc32(payload[:40])), f"{crc:#x}")
     try:
-        # raw LZMA, lc 3 lp 0 pb 0, no end marker: SizeOfImage bytes. Python's lzma has no
+        # raw LZMA, lc 3 lp 0 pb 0 (AArch64: lc 1 lp 2), no end marker: SizeOfImage bytes. Python's lzma has no
         # LZMA1EXT, so it cannot tell where such a stream ends (past it, it decodes the range
         # coder's last bytes as more); that the stream ends there is lzma_decode()'s check,
         # tested against liblzma's own in tests/unit/test_lzma.c.
-        z = lzma.LZMADecompressor(lzma.FORMAT_RAW, filters=[{"id": lzma.FILTER_LZMA1, "lc": 3, "lp": 0, "pb": 0,
+        lc, lp = (1, 2) if machine == 0xAA64 else (3, 0)
+        z = lzma.LZMADecompressor(lzma.FORMAT_RAW, filters=[{"id": lzma.FILTER_LZMA1, "lc": lc, "lp": lp, "pb": 0,
                                                              "dict_size": max(size, 4096)}])
         got = z.decompress(payload[stream:stream + block], size)
-        got = reloc_undelta(x86_unfilter(got)) if len(got) == size else "stream of %d bytes" % len(got)
+        unfilter = aa64_unfilter if machine == 0xAA64 else x86_unfilter
+        got = reloc_undelta(unfilter(got)) if len(got) == size else "stream of %d bytes" % len(got)
     except lzma.LZMAError as e:
         got = repr(e)
     check(f"{path}: .image decodes (lzma, the filters undone) to {inner} laid out", got == memory_layout(inner),

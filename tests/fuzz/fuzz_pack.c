@@ -1,5 +1,5 @@
-/* libFuzzer: the unpacker's reading of a payload (src/core/pack.c) for both
- * machines: pack_image_size() bounds the size before anything is allocated
+/* libFuzzer: the unpacker's reading of a payload (src/core/pack.c) for each
+ * machine: pack_image_size() bounds the size before anything is allocated
  * and checks the CRC-32, and pack_unpack() (the stream, the header's entry
  * point and sections, the base relocations) stays inside the payload and the
  * image whatever the bytes say (ASan), and accepts only an image of exactly
@@ -22,7 +22,7 @@ static void unpack(const uint8_t *data, size_t size, uint16_t machine)
 	if (image_size == 0 || image_size > PACK_IMAGE_MAX)
 		abort();
 	image = malloc(image_size);
-	if (!EFI_ERROR(pack_unpack(data, image, image_size, 0x40000000, &pe))) {
+	if (!EFI_ERROR(pack_unpack(data, machine, image, image_size, 0x40000000, &pe))) {
 		if (pe.size_of_image != image_size || pe.entry_point >= image_size)
 			abort();
 		for (uint32_t s = 0; s < pe.n_sections; s++)
@@ -34,7 +34,7 @@ static void unpack(const uint8_t *data, size_t size, uint16_t machine)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const uint16_t machines[] = { PE_MACHINE_X64, PE_MACHINE_I386 };
+	static const uint16_t machines[] = { PE_MACHINE_X64, PE_MACHINE_I386, PE_MACHINE_AA64 };
 	uint8_t *fixed = malloc(size ? size : 1);
 
 	memcpy(fixed, data, size);

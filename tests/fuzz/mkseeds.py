@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Writes the hand-made inputs of tests/fuzz/corpus/{bzimage,initrd,cmdline,gpt,pe,pcr,lzma,pack,fat,
-cmdline_measure,str16,bli,tool_readers,relocate,x86_filter,sb_auth,smbios} and the UTF-8 regressions of
+cmdline_measure,str16,bli,tool_readers,relocate,x86_filter,aa64_filter,sb_auth,smbios} and the UTF-8 regressions of
 {bls,config,osrel} (committed; run by hand after changing it). Each is a regression or an edge
 the fuzzers must keep reaching: see the comment beside each."""
 import ctypes
@@ -251,12 +251,12 @@ class _LzmaFilter(ctypes.Structure):  # lzma_filter (lzma/filter.h)
     _fields_ = [("id", ctypes.c_uint64), ("options", ctypes.c_void_p)]
 
 
-def raw_lzma(data, preset=9 | 0x80000000, eopm=False, dict_=b""):
-    """LZMA_FILTER_LZMA1EXT, lc 3 lp 0 pb 0, the size known: no end marker unless @eopm."""
+def raw_lzma(data, preset=9 | 0x80000000, eopm=False, dict_=b"", lc=3, lp=0):
+    """LZMA_FILTER_LZMA1EXT, lc 3 lp 0 pb 0 (or @lc, @lp), the size known: no end marker unless @eopm."""
     lib = ctypes.CDLL(ctypes.util.find_library("lzma"))
     opt = _LzmaOptions()
     assert lib.lzma_lzma_preset(ctypes.byref(opt), ctypes.c_uint32(preset)) == 0
-    opt.lc, opt.lp, opt.pb, opt.dict_size = 3, 0, 0, max(4096, len(data))
+    opt.lc, opt.lp, opt.pb, opt.dict_size = lc, lp, 0, max(4096, len(data))
     opt.ext_flags, opt.ext_size_low, opt.ext_size_high = int(eopm), len(data) & 0xFFFFFFFF, len(data) >> 32
     opt.preset_dict, opt.preset_dict_size = (dict_, len(dict_)) if dict_ else (None, 0)
     filters = (_LzmaFilter * 2)(_LzmaFilter(0x4000000000000002, ctypes.cast(ctypes.byref(opt), ctypes.c_void_p)),
@@ -305,11 +305,27 @@ def x86_filter(image):
     return bytes(m)
 
 
+def aa64_filter(image):
+    """AArch64's branch filter: each word at a multiple of 4 that is a BL or an ADRP gets the target's
+    word index (modulo 2^26) or page number (modulo 2^21) in its offset field."""
+    m = bytearray(image)
+    for at in range(0, len(m) - 3, 4):
+        w = struct.unpack_from("<I", m, at)[0]
+        if w >> 26 == 0x25:
+            w = 0x94000000 | (w + at // 4) & 0x3FFFFFF
+        elif w & 0x9F000000 == 0x90000000:
+            imm = ((((w >> 5) & 0x7FFFF) << 2 | (w >> 29) & 3) + at // 4096) & 0x1FFFFF
+            w = w & 0x9F00001F | (imm & 3) << 29 | (imm >> 2) << 5
+        struct.pack_into("<I", m, at, w)
+    return bytes(m)
+
+
 def packed(image, machine=0x8664, block=None, size=None, entry=None, sections=None):
     """fuzz_pack: a payload (src/core/pack.h, version 6, its CRC-32 right) of the memory image @image (a PE32+ as
     loaded: its header fields read here), whose relocations (relocated_pe()'s one at offset 8
     of its block) read the same as differences; @entry and @sections replace the header's."""
-    block = raw_lzma(x86_filter(image)) if block is None else block
+    if block is None:  # AArch64's filter and literal properties (lc 1, lp 2), or x86's
+        block = raw_lzma(aa64_filter(image), lc=1, lp=2) if machine == 0xAA64 else raw_lzma(x86_filter(image))
     pe = struct.unpack_from("<I", image, 0x3C)[0]
     nsec, optsize = struct.unpack_from("<H", image, pe + 6)[0], struct.unpack_from("<H", image, pe + 20)[0]
     opt = pe + 24
@@ -328,6 +344,10 @@ def packed(image, machine=0x8664, block=None, size=None, entry=None, sections=No
 # fuzz_x86_filter: any bytes; sites in and out of the window, sites inside others' operands, an E8 at the end
 put("x86_filter", "sites", bytes.fromhex("e800010000488d05e0ffffff4c8b3d40000000488d8040000000e80000e80290e8"))
 put("x86_filter", "window-edges", bytes.fromhex("e8000000ffe8ffffff00e800000001e8ffffffffe8"))
+# fuzz_aa64_filter: BL forward and back (its field wrapping), ADRP, ADR and B (left), a BL off the word grid,
+# a word cut short by the end
+put("aa64_filter", "sites", bytes.fromhex("00010094f8ffff97010000d0feffffd08200001010000014" "0000" "000100940001"))
+put("aa64_filter", "adrp-pages", bytes(0xffc) + bytes.fromhex("010000d0feffffd0ffffff97"))
 
 
 def relocated_pe():
@@ -346,6 +366,9 @@ put("pack", "size-one-short", packed(relocated_pe(), size=0x1fff))
 # a call and a RIP-relative LEA in the section, which the unpacker must give back as they were
 put("pack", "x64-with-branches", packed(relocated_pe()[:0x1010] + bytes.fromhex("e8f0ffffff488d05e0ffffff") +
                                         relocated_pe()[0x101c:]))
+# the AArch64 payload: a BL and an ADRP in the section, through AArch64's filter, not x86's
+put("pack", "aa64-with-branches", packed(relocated_pe()[:0x1010] + bytes.fromhex("fcffff97010000b0") +
+                                         relocated_pe()[0x1018:], machine=0xAA64))
 # the header's own fields (version 6): an entry point or a section past the image, too many sections
 put("pack", "entry-past-image", packed(relocated_pe(), entry=0x2000))
 put("pack", "section-past-image", packed(relocated_pe(), sections=[(0x1001, 0x1000, 0x60000020)]))

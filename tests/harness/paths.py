@@ -9,11 +9,12 @@ TESTS_OUT = os.path.join(ROOT, "build", "boot-tests")
 
 LOADER = "build/handoff.efi"
 LOADER32 = "build/handoffia32.efi"
-LOADERAA64 = "build/handoffaa64.efi"     # not packed yet (Makefile)
+LOADERAA64 = "build/handoffaa64.efi"
 # The loaders and the stub are packed (docs/design.md "Packed loaders"): these
-# are the images LOADER, LOADER32 and STUB carry compressed and run.
+# are the images LOADER, LOADER32, LOADERAA64 and STUB carry compressed and run.
 LOADER_IMAGE = "build/efi/handoff-image.efi"
 LOADER32_IMAGE = "build/efi32/handoffia32-image.efi"
+LOADERAA64_IMAGE = "build/efiaa64/handoffaa64-image.efi"
 STUB = "build/handoff-stub.efi"
 STUB_IMAGE = "build/efi/handoff-stub-image.efi"
 TOOL = "build/handoff"
@@ -34,9 +35,10 @@ ARM64 = (CACHE + "/arm64/vmlinuz", CACHE + "/arm64/initramfs.cpio.gz")
 # `make check` enforces (tests/checks/check_binaries.py) and what `make bench`
 # reports against (bench/report.py). Each is half of its counterpart in
 # systemd-boot 252 with every feature in (issue 22): systemd-bootx64.efi is
-# 140,891 bytes, linuxx64.efi.stub 83,297. All three meet theirs packed
+# 140,891 bytes, linuxx64.efi.stub 83,297; for AArch64 (issue 34), half of
+# Debian 12's systemd-bootaa64.efi, 123,434 bytes. All meet theirs packed
 # (docs/design.md "Packed loaders").
-SIZE_BUDGETS = {LOADER: 70445, STUB: 41648, LOADER32: 70445}
+SIZE_BUDGETS = {LOADER: 70445, STUB: 41648, LOADER32: 70445, LOADERAA64: 61717}
 
 
 def root_path(*parts):

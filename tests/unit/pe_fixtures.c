@@ -40,6 +40,28 @@ void fixture_each_loader(void (*fn)(const char *path, const uint8_t *file, size_
 	}
 }
 
+void fixture_filter_round_trip(const char *what, const uint8_t *src, size_t len, void (*encode)(uint8_t *, size_t),
+			       void (*decode)(uint8_t *, size_t))
+{
+	uint8_t *p = malloc(len ? len : 1);
+	size_t changed = 0;
+
+	memcpy(p, src, len);
+	encode(p, len);
+	for (size_t i = 0; i < len; i++)
+		changed += p[i] != src[i];
+	decode(p, len);
+	if (memcmp(p, src, len) != 0)
+		test_fail(__FILE__, __LINE__, "%s: not decoded back", what);
+	if (len > 1000 && !changed)
+		test_fail(__FILE__, __LINE__, "%s: nothing rewritten", what);
+	decode(p, len);
+	encode(p, len);
+	if (memcmp(p, src, len) != 0)
+		test_fail(__FILE__, __LINE__, "%s: decode then encode is not the identity", what);
+	free(p);
+}
+
 struct fake_pe fake_pe_default(void)
 {
 	return (struct fake_pe){

@@ -18,6 +18,15 @@ uint8_t *fixture_stub(size_t *ret_len);
 /** fixture_each_loader() - @fn on each unpacked loader the build links, x86-64 then IA-32 files. */
 void fixture_each_loader(void (*fn)(const char *path, const uint8_t *file, size_t len));
 
+/**
+ * fixture_filter_round_trip() - a branch filter (@encode, @decode: x86_filter.h,
+ * aa64_filter.h) on a copy of @src: encoding then decoding gives it back, and
+ * decoding then encoding; over 1000 bytes, encoding changes something.
+ * Failures name @what.
+ */
+void fixture_filter_round_trip(const char *what, const uint8_t *src, size_t len, void (*encode)(uint8_t *, size_t),
+			       void (*decode)(uint8_t *, size_t));
+
 struct fake_pe_section {
 	const char *name;
 	uint32_t vsize, raw_size, characteristics;

@@ -48,7 +48,7 @@ static void round_trip_as(const char *what, const uint8_t *src, size_t len, bool
 
 	for (size_t p = 0; p < ARRAY_SIZE(presets) + packer; p++, prev = n) {
 		n = p < ARRAY_SIZE(presets) ? encode(src, len, enc, cap, presets[p], false, NULL) :
-					      lzma_enc_raw(src, len, enc, cap);
+					      lzma_enc_raw(src, len, enc, cap, LZMA_LC, LZMA_LP);
 		if (!n) {
 			test_fail(__FILE__, __LINE__, "%s: liblzma failed", what);
 			continue;

@@ -63,24 +63,7 @@ TEST(x86_filter_window_edges)
 
 static void round_trip(const char *what, const uint8_t *src, size_t len)
 {
-	uint8_t *p = malloc(len ? len : 1);
-	size_t changed = 0;
-
-	memcpy(p, src, len);
-	x86_filter_encode(p, len);
-	for (size_t i = 0; i < len; i++)
-		changed += p[i] != src[i];
-	x86_filter_decode(p, len);
-	if (memcmp(p, src, len) != 0)
-		test_fail(__FILE__, __LINE__, "%s: not decoded back", what);
-	if (len > 1000 && !changed)
-		test_fail(__FILE__, __LINE__, "%s: nothing rewritten", what);
-	/* decoding first and encoding after is the identity too */
-	x86_filter_decode(p, len);
-	x86_filter_encode(p, len);
-	if (memcmp(p, src, len) != 0)
-		test_fail(__FILE__, __LINE__, "%s: decode then encode is not the identity", what);
-	free(p);
+	fixture_filter_round_trip(what, src, len, x86_filter_encode, x86_filter_decode);
 }
 
 TEST(x86_filter_round_trips)
