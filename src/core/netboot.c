@@ -9,12 +9,17 @@ static char lower(char c)
 	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
 }
 
-static bool prefix_caseeq(const char *s, const char *prefix)
+bool ascii_caseeqn(const char *a, const char *b, size_t n)
 {
-	for (; *prefix; s++, prefix++)
-		if (lower(*s) != lower(*prefix))
+	for (size_t i = 0; i < n; i++)
+		if (lower(a[i]) != lower(b[i]))
 			return false;
 	return true;
+}
+
+static bool prefix_caseeq(const char *s, const char *prefix)
+{
+	return ascii_caseeqn(s, prefix, strlen(prefix));
 }
 
 bool ascii_strcaseeq(const char *a, const char *b)
@@ -53,14 +58,20 @@ size_t net_root_len(const char *loc)
 	return efi != SIZE_MAX ? efi : root;
 }
 
+bool net_url_chars(const char *url)
+{
+	for (const char *c = url; *c; c++)
+		if ((unsigned char)*c <= ' ' || (unsigned char)*c >= 0x7f)
+			return false; /* RFC 3986 §2: not in a URL unescaped */
+	return true;
+}
+
 bool net_url_is_http(const char *url)
 {
 	const char *host;
 
-	for (const char *c = url; *c; c++)
-		if ((unsigned char)*c <= ' ' || (unsigned char)*c >= 0x7f)
-			return false; /* RFC 3986 §2: not in a URL unescaped */
-	return (prefix_caseeq(url, "http://") || net_url_is_https(url)) && net_url_authority(url, &host);
+	return net_url_chars(url) && (prefix_caseeq(url, "http://") || net_url_is_https(url)) &&
+	       net_url_authority(url, &host);
 }
 
 size_t net_url_authority(const char *url, const char **ret_start)

@@ -49,12 +49,11 @@ char *net_url_join(const char *root, size_t root_len, const char *path, bool enc
  */
 size_t net_url_authority(const char *url, const char **ret_start);
 
+/** net_url_chars() - @url holds no control character, space or byte beyond ASCII (RFC 3986 §2). */
+bool net_url_chars(const char *url);
 /** net_url_is_https() - @url starts with "https://" (any case). */
 bool net_url_is_https(const char *url);
-/**
- * net_url_is_http() - @url is "http://" or "https://" (any case) with a host,
- * and no byte a URL cannot hold (a control character, a space, non-ASCII).
- */
+/** net_url_is_http() - @url is "http://" or "https://" (any case) with a host, and net_url_chars(). */
 bool net_url_is_http(const char *url);
 
 /**
@@ -84,5 +83,10 @@ const char *http_body_length(const EFI_HTTP_HEADER *h, size_t n, uint64_t *ret);
 
 /** ascii_strcaseeq() - @a and @b are equal, ASCII letters compared case-insensitively. */
 bool ascii_strcaseeq(const char *a, const char *b);
+/**
+ * ascii_caseeqn() - the @n bytes at @a and @b are equal, ASCII letters in any
+ * case (both hold @n bytes, or differ before the shorter one ends).
+ */
+bool ascii_caseeqn(const char *a, const char *b, size_t n);
 
 #endif

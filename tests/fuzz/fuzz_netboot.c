@@ -9,7 +9,12 @@
  * and %XX escapes; an http(s) URL holds no control character, space or byte
  * beyond ASCII. The input's lines "Name: value" are also an answer's headers:
  * a length is taken only from exactly one Content-Length, without
- * Transfer-Encoding. */
+ * Transfer-Encoding, and a redirect only from exactly one Location. The path
+ * is also a Location (src/core/http_redirect.c) resolved against an http(s)
+ * location: a URL taken is http(s) of the same scheme, shorter than
+ * NET_URL_MAX, without dot segments left, resolving to itself; one refused
+ * is named only when it is a URL (corpus locations: malformed Locations). */
+#include "core/http_redirect.h"
 #include "core/netboot.h"
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +61,44 @@ static void check_path(const char *loc, size_t root, const char *path)
 	free(again);
 }
 
+/* A "." or ".." segment in the path of @url ("scheme://host/path?query"). */
+static bool dot_segment(const char *url)
+{
+	const char *p = strstr(url, "://") + 3;
+
+	p += strcspn(p, "/?");
+	while (*p == '/') {
+		size_t n = strcspn(++p, "/?");
+
+		if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+static void check_redirect(const char *base, const char *ref)
+{
+	char *to = (char *)1, *again = NULL;
+	const char *why;
+
+	if (!net_url_is_http(base))
+		return;
+	why = http_url_resolve(base, ref, &to);
+	if (!to) {
+		if (!why)
+			__builtin_trap();
+		return;
+	}
+	if (strlen(to) >= NET_URL_MAX || !net_url_chars(to) || !strstr(to, "://"))
+		__builtin_trap();
+	if (!why && (!net_url_is_http(to) || net_url_is_https(to) != net_url_is_https(base) || dot_segment(to) ||
+		     http_url_resolve(to, to, &again) || strcmp(again, to) != 0))
+		__builtin_trap();
+	free(to);
+	free(again);
+}
+
 #define HEADERS_MAX 16
 
 static bool named(const EFI_HTTP_HEADER *h, const char *name)
@@ -67,8 +110,9 @@ static bool named(const EFI_HTTP_HEADER *h, const char *name)
 static void check_headers(char *text)
 {
 	EFI_HTTP_HEADER h[HEADERS_MAX];
-	size_t n = 0, lengths = 0, te = 0;
+	size_t n = 0, lengths = 0, te = 0, locations = 0;
 	uint64_t v;
+	char *to = NULL;
 
 	for (char *line = text; line && n < HEADERS_MAX; n++) {
 		char *end = strchr(line, '\n'), *colon;
@@ -84,9 +128,13 @@ static void check_headers(char *text)
 	for (size_t i = 0; i < n; i++) {
 		lengths += named(&h[i], "Content-Length");
 		te += named(&h[i], "Transfer-Encoding");
+		locations += named(&h[i], "Location");
 	}
 	if (!http_body_length(h, n, &v) && (lengths != 1 || te))
 		__builtin_trap();
+	if (!http_redirect(h, n, "http://srv/a/b", &to) && (locations != 1 || !to))
+		__builtin_trap();
+	free(to);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -109,6 +157,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (auth && (host < buf || host + auth > buf + strlen(buf)))
 		__builtin_trap();
 	check_path(buf, root, path);
+	check_redirect(buf, path);
 	if (net_url_is_http(buf))
 		for (const char *c = buf; *c; c++)
 			if ((unsigned char)*c <= ' ' || (unsigned char)*c >= 0x7f)
