@@ -4,9 +4,12 @@
  * file: configure it with this machine's address from the IPv4() node (the
  * default address is not set up: EFI_NO_MAPPING), GET, read the status line
  * and headers, then the body straight into one buffer of Content-Length
- * bytes. https:// URLs go through the firmware's TLS, with its CA list. */
+ * bytes. https:// URLs go through the firmware's TLS, with its CA list. A
+ * redirect to the same origin is followed on a new instance, up to
+ * HTTP_REDIRECTS_MAX in a row (core/http_redirect.c decides where to). */
 #include "net.h"
 #include "core/fmt.h"
+#include "core/http_redirect.h"
 #include "core/netboot.h"
 
 #define HTTP_TIMEOUT_MS 15000u
@@ -20,6 +23,8 @@ static const EFI_GUID http_guid = EFI_HTTP_PROTOCOL_GUID;
 struct http_get {
 	const struct net_source *src;
 	const char *url;
+	char *next;                     /* where a redirect sends the GET */
+	unsigned hops;                  /* redirects followed before this GET */
 	EFI_HANDLE child;
 	EFI_HTTP_PROTOCOL *http;
 	EFI_EVENT event;
@@ -100,12 +105,15 @@ static EFI_STATUS send_get(struct http_get *g)
 	return EFI_SUCCESS;
 }
 
-/* The body's length from the headers the driver allocated (http_body_length()), which are freed here. */
-static const char *take_length(EFI_HTTP_MESSAGE *msg, uint64_t *ret)
+/* The body's length (http_body_length()) or a redirect's target (http_redirect())
+ * from the headers the driver allocated, which are freed here. */
+static const char *take_head(struct http_get *g, EFI_HTTP_MESSAGE *msg, bool moved, uint64_t *ret)
 {
-	const char *why = http_body_length(msg->Headers, msg->Headers ? msg->HeaderCount : 0, ret);
+	size_t n = msg->Headers ? msg->HeaderCount : 0;
+	const char *why = moved ? http_redirect(msg->Headers, n, g->url, &g->next)
+				: http_body_length(msg->Headers, n, ret);
 
-	for (UINTN i = 0; msg->Headers && i < msg->HeaderCount; i++) {
+	for (UINTN i = 0; i < n; i++) {
 		BS->FreePool(msg->Headers[i].FieldName);
 		BS->FreePool(msg->Headers[i].FieldValue);
 	}
@@ -114,8 +122,24 @@ static const char *take_length(EFI_HTTP_MESSAGE *msg, uint64_t *ret)
 	return why;
 }
 
-/* The status line and headers: 200 with one valid Content-Length is the only
- * answer taken; a status the firmware cannot name (0) never passes for it. */
+/* A redirect: logged and taken (g->next set) or refused naming where to and why. */
+static EFI_STATUS take_redirect(struct http_get *g, unsigned status, const char *why)
+{
+	if (!why && g->hops >= HTTP_REDIRECTS_MAX)
+		why = "more than 5 redirects";
+	if (why) {
+		_cleanup_free_ char *to = TAKE_PTR(g->next);
+
+		return log_error_status(EFI_HTTP_ERROR, "%s: HTTP status %u%s%s: refused (%s)", g->url, status,
+					to ? " to " : "", to ? to : "", why);
+	}
+	log_info("%s: HTTP status %u to %s", g->url, status, g->next);
+	return EFI_SUCCESS;
+}
+
+/* The status line and headers: 200 with one valid Content-Length is the
+ * only answer read on, a same-origin redirect the only one followed; a
+ * status the firmware cannot name (0) never passes for either. */
 static EFI_STATUS read_head(struct http_get *g, bool quiet_missing, uint64_t *ret_size)
 {
 	EFI_HTTP_RESPONSE_DATA rsp = { HTTP_STATUS_UNSUPPORTED_STATUS };
@@ -123,9 +147,14 @@ static EFI_STATUS read_head(struct http_get *g, bool quiet_missing, uint64_t *re
 	EFI_HTTP_TOKEN t = { .Message = &msg };
 	EFI_STATUS err = http_run(g, &t, /* request= */ false);
 	unsigned status = http_status_number(rsp.StatusCode);
-	/* Only a successful answer surely owns its headers (on some errors the driver freed them). */
-	const char *why = EFI_ERROR(err) ? NULL : take_length(&msg, ret_size);
+	/* A status of 300 or more completes with EFI_HTTP_ERROR (UEFI 2.10 §29.6.2.6),
+	 * its headers handed over as a 200's; on other errors the driver may have
+	 * freed them (edk2 then clears Headers), so they are read only then. */
+	bool moved = http_is_redirect(status) && (!EFI_ERROR(err) || err == EFI_HTTP_ERROR);
+	const char *why = EFI_ERROR(err) && !moved ? NULL : take_head(g, &msg, moved, ret_size);
 
+	if (moved)
+		return take_redirect(g, status, why);
 	if (status == 404 && quiet_missing)
 		return EFI_NOT_FOUND;
 	if (status && status != 200)
@@ -168,25 +197,42 @@ static EFI_STATUS read_body(struct http_get *g, uint8_t *buf, uint64_t size)
 	return EFI_SUCCESS;
 }
 
+/* One GET of g->url: its body in *@ret, or g->next where a redirect sends it. */
+static EFI_STATUS http_get_one(struct http_get *g, bool quiet_missing, uint8_t **ret, uint64_t *ret_size)
+{
+	EFI_STATUS err;
+
+	net_progress_start(&g->progress, g->url, 0);
+	err = http_open(g);
+	if (!EFI_ERROR(err))
+		err = send_get(g);
+	if (!EFI_ERROR(err))
+		err = read_head(g, quiet_missing, ret_size);
+	if (!EFI_ERROR(err) && !g->next && !(*ret = net_buffer(g->url, *ret_size)))
+		err = EFI_OUT_OF_RESOURCES;
+	if (!EFI_ERROR(err) && !g->next)
+		err = read_body(g, *ret, *ret_size);
+	http_close(g);
+	return err;
+}
+
 EFI_STATUS net_http_get(const struct net_source *src, const char *url, bool quiet_missing, uint8_t **ret,
 			uint64_t *ret_size)
 {
-	struct http_get g = { .src = src, .url = url };
+	_cleanup_free_ char *moved = NULL; /* the URL of the last redirect */
 	uint64_t size = 0;
 	uint8_t *buf = NULL;
 	EFI_STATUS err;
 
-	net_progress_start(&g.progress, url, 0);
-	err = http_open(&g);
-	if (!EFI_ERROR(err))
-		err = send_get(&g);
-	if (!EFI_ERROR(err))
-		err = read_head(&g, quiet_missing, &size);
-	if (!EFI_ERROR(err) && !(buf = net_buffer(url, size)))
-		err = EFI_OUT_OF_RESOURCES;
-	if (!EFI_ERROR(err))
-		err = read_body(&g, buf, size);
-	http_close(&g);
+	for (unsigned hops = 0;; hops++) {
+		struct http_get g = { .src = src, .url = moved ? moved : url, .hops = hops };
+
+		err = http_get_one(&g, quiet_missing, &buf, &size);
+		if (EFI_ERROR(err) || !g.next)
+			break;
+		mem_free(moved);
+		moved = TAKE_PTR(g.next);
+	}
 	if (EFI_ERROR(err)) {
 		mem_free(buf);
 		return err;

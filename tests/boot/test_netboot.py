@@ -353,3 +353,54 @@ def fail_closed_test(what):
 
 case.each(globals(), fail_closed_test, {"test_net_fail_closed_" + k.replace("-", "_"): (k,) for k in FAIL_CLOSED},
           needs=(LOADER, KERNEL, INITRD))
+
+
+@case.needs(LOADER, KERNEL, INITRD)
+def test_net_redirects():
+    """HTTP redirects (RFC 9110 §15.4) to the same scheme, host and port are
+    followed, each logged (the URL, the status, where to), on one boot: a
+    kernel by 301 then 307 (a path, then a relative reference with "..") and
+    an initrd by 302 (an absolute URL) boot, and Linux sees the initrd's
+    bytes. Refused by name, the menu back each time: a 302 to another host
+    (never asked for), a 308 loop (the sixth redirect: the server is asked
+    six times) and a 303 to bytes that are not those entries.list pins for
+    the path asked for (the pin holds on the final bytes)."""
+    good = "console=ttyS0 handoff.marker=net-redirects panic=-1"
+    kernel, changed = kernel_changed()
+    entries = {
+        "a1.conf": entry("Other host", "x", linux="/r/other", sort_key="a1"),
+        "a2.conf": entry("Loop", "x", linux="/r/loop", sort_key="a2"),
+        "a3.conf": entry("Pinned", "x", linux="/r/pinned", sort_key="a3"),
+        "a4.conf": entry("Good", good, linux="/r/k1", initrds=("/r/initrd",), sort_key="a4"),
+    }
+    faults = {"/r/other": "302 http://10.0.2.2/debian/vmlinuz", "/r/loop": "308 /r/loop",
+              "/r/pinned": "303 /k/changed", "/r/k1": "301 /r/k2", "/r/k2": "307 ../debian/./vmlinuz",
+              "/r/initrd": "302 %s/debian/initrd.img" % URL}
+    tree = net_tree(entries, "timeout menu-force\n", {"k/changed": changed},
+                    list_extra="sha256 %s r/pinned\n" % sha256(kernel))
+    srv = net.Server(tree, faults=faults)
+    errors = [
+        r"%s/r/other: HTTP status 302 to http://10\.0\.2\.2/debian/vmlinuz: refused \(another host or port\)" % URL,
+        r"%s/r/loop: HTTP status 308 to %s/r/loop: refused \(more than 5 redirects\)" % (URL, URL),
+        r"%s/r/pinned: SHA-256 %s is not the one entries.list pins: refused" % (URL, sha256(changed)),
+    ]
+    keys = [(MENU, b"1")] + [(r"Problems: [\s\S]*" + e, str(i + 2).encode(), 0.5) for i, e in enumerate(errors)]
+    res = qemu.run_qemu(None, SHORT + 60, keys=keys, net=net.http_args(srv))
+    qemu.expect_eq(res.keys_pending, [], "the menu came back after every refusal", res)
+    for e in errors:
+        qemu.expect(res.time_of(r"handoff: error: entry '[^']+': " + e) is not None, "error %r" % e, res)
+    init = qemu.expect_linux_saw(res, good)
+    qemu.expect_eq(init.get("loader", {}).get("LoaderEntrySelected"), "a4", "LoaderEntrySelected", res)
+    redirects = [l for _, l in res.lines if re.search(r"handoff: http://\S+: HTTP status 3\d\d to \S+\s*$", l)]
+    want = ["%s/r/pinned: HTTP status 303 to %s/k/changed" % (URL, URL),
+            "%s/r/k1: HTTP status 301 to %s/r/k2" % (URL, URL),
+            "%s/r/k2: HTTP status 307 to %s/debian/vmlinuz" % (URL, URL),
+            "%s/r/initrd: HTTP status 302 to %s/debian/initrd.img" % (URL, URL)]
+    qemu.expect_eq([l.split("handoff: ", 1)[1].strip() for l in redirects],
+                   ["%s/r/loop: HTTP status 308 to %s/r/loop" % (URL, URL)] * 5 + want,
+                   "one line for each redirect followed, in order", res)
+    gets = net.gets(srv)
+    qemu.expect_eq(gets.count("/r/loop"), 6, "the server's requests for the loop", res)
+    qemu.expect_eq(gets.count("/k/changed"), 1, "the pinned path's target was fetched (and refused)", res)
+    qemu.expect_eq(gets[-5:], ["/r/k1", "/r/k2", "/debian/vmlinuz", "/r/initrd", "/debian/initrd.img"],
+                   "the good entry's requests, following each redirect", res)

@@ -34,7 +34,9 @@ import time
 import fcntl
 import urllib.parse
 
-REASONS = {200: "OK", 400: "Bad Request", 403: "Forbidden", 404: "Not Found", 500: "Internal Server Error"}
+REASONS = {200: "OK", 301: "Moved Permanently", 302: "Found", 303: "See Other", 307: "Temporary Redirect",
+           308: "Permanent Redirect", 400: "Bad Request", 403: "Forbidden", 404: "Not Found",
+           500: "Internal Server Error"}
 
 
 def log(cfg, record):
@@ -67,14 +69,18 @@ def read_request(f):
 CHUNK = 1 << 20
 
 
-def respond(sock, status, body=b"", length=None, path=None, send=None, lengths=()):
+def respond(sock, status, body=b"", length=None, path=None, send=None, lengths=(), location=None):
     """The status line and headers at once, then the body: @body, or @send
     bytes of the file @path read and sent a chunk at a time (as a real server
     streams a large file: a client waits for the headers, not for the file).
-    @lengths: Content-Length values sent before the right one."""
+    @lengths: Content-Length values sent before the right one; @location: a
+    Location header."""
     length = len(body) if length is None else length
+    extra = "".join("Content-Length: %s\r\n" % v for v in lengths)
+    if location is not None:
+        extra += "Location: %s\r\n" % location
     head = "HTTP/1.1 %d %s\r\n%sContent-Length: %d\r\nContent-Type: application/octet-stream\r\n\r\n" % (
-        status, REASONS.get(status, "Status"), "".join("Content-Length: %s\r\n" % v for v in lengths), length)
+        status, REASONS.get(status, "Status"), extra, length)
     sock.sendall(head.encode() + body)
     if path:
         with open(path, "rb") as f:
@@ -100,6 +106,11 @@ def serve_one(cfg, sock, method, target, tls):
     if fault and fault.isdigit():
         log(cfg, dict(record, status=int(fault), sent=0))
         respond(sock, int(fault))
+        return True
+    if fault and fault[:1] == "3" and " " in fault:
+        status, location = fault.split(" ", 1)
+        log(cfg, dict(record, status=int(status), sent=0, location=location))
+        respond(sock, int(status), location=location)
         return True
     full = os.path.realpath(os.path.join(cfg["root"], path.lstrip("/")))
     inside = full.startswith(os.path.realpath(cfg["root"]) + os.sep)
