@@ -7,8 +7,9 @@
  * raw LZMA stream (lzma.h: fixed properties per machine, no end marker),
  * behind a header, all little-endian:
  *    0  "HOPK"
- *    4  u16 format version, 6 (1 was an LZ4 block, 2 DEFLATE, 3 DEFLATE after the filter,
- *       4 LZMA with the relocations as linked, 5 without the fields from 16 on)
+ *    4  u16 format version, 7 (1 was an LZ4 block, 2 DEFLATE, 3 DEFLATE after the filter,
+ *       4 LZMA with the relocations as linked, 5 without the fields from 16 on,
+ *       6 with x86's filter taking calls only, not JMP and Jcc)
  *    6  u16 machine (PE_MACHINE_X64, PE_MACHINE_I386 or PE_MACHINE_AA64): it
  *       chooses the branch filter and the stream's literal properties (lzma.h)
  *    8  u32 SizeOfImage: what the stream decompresses to
@@ -30,7 +31,7 @@
 #define PACK_HEADER_FIXED 44u
 #define PACK_CRC_OFFSET 40u
 #define PACK_SECTION_SIZE 12u
-#define PACK_VERSION 6u
+#define PACK_VERSION 7u
 #define PACK_IMAGE_MAX (16u << 20) /* a loader is far below; keeps a damaged header from allocating much */
 
 /*

@@ -1,7 +1,7 @@
 /* The packed loaders' branch filter (pack.h, docs/image-formats.md "Packed
  * loaders"): before compression, x86 calls and x86-64 RIP-relative LEA/MOV
  * name their targets by absolute RVA instead of relative to themselves, so
- * that every call of one function carries the same four bytes and the
+ * that every call of (or jump to) one function carries the same four bytes and the
  * compressor finds them repeated. Our own design, in place, reversible. */
 #ifndef CORE_X86_FILTER_H
 #define CORE_X86_FILTER_H
@@ -10,7 +10,7 @@
 
 /**
  * x86_filter_encode() - rewrite the operands of @buf (@len bytes, RVA 0 at
- * @buf) in place: each E8 rel32, and each REX.W 8B/8D (MOV/LEA) whose ModRM
+ * @buf) in place: each E8, E9 and 0F 80..8F rel32 (CALL, JMP, Jcc), and each REX.W 8B/8D (MOV/LEA) whose ModRM
  * says [RIP+disp32], whose displacement lies within +-16 MiB, becomes that
  * target's offset from @buf (modulo 32 MiB). x86_filter_decode() undoes it.
  */

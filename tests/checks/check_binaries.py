@@ -132,13 +132,15 @@ def memory_layout(path):
 
 def x86_unfilter(image):
     """Undo the packer's branch filter (docs/image-formats.md "Packed loaders"), written
-    here from that description: at each E8, and each 48/4C 8B/8D with ModRM mod 00 r/m 101,
-    the next four bytes, if within +-16 MiB, were an RVA modulo 32 MiB; the scan goes on
-    past them either way."""
+    here from that description: at each E8 and E9, each 0F 80..8F, and each 48/4C 8B/8D with
+    ModRM mod 00 r/m 101, the next four bytes, if within +-16 MiB, were an RVA modulo 32 MiB;
+    the scan goes on past them either way."""
     m, i, n = bytearray(image), 0, len(image)
     while i < n:
-        if m[i] == 0xE8:
+        if m[i] in (0xE8, 0xE9):
             op = i + 1
+        elif n - i >= 2 and m[i] == 0x0F and 0x80 <= m[i + 1] <= 0x8F:
+            op = i + 2
         elif n - i >= 7 and m[i] in (0x48, 0x4C) and m[i + 1] in (0x8B, 0x8D) and m[i + 2] & 0xC7 == 5:
             op = i + 3
         else:
@@ -195,7 +197,7 @@ def reloc_undelta(image):
 
 
 def pe_fields(path):
-    """What a version 6 pack header repeats of the PE file @path (docs/image-formats.md):
+    """What a version 7 pack header repeats of the PE file @path (docs/image-formats.md):
     entry point, relocation directory, ImageBase, (RVA, VirtualSize, Characteristics) per section."""
     data = open(path, "rb").read()
     pe = struct.unpack_from("<I", data, 0x3C)[0]
@@ -219,7 +221,7 @@ def check_packed(path, payload, want_machine, inner):
         return
     version, machine, size, block, entry, reloc_rva, reloc_size, nsec, _, base = \
         struct.unpack_from("<HHIIIIIHHQ", payload, 4)
-    check(f"{path}: .image: version 6, the binary's machine", version == 6 and machine == want_machine,
+    check(f"{path}: .image: version 7, the binary's machine", version == 7 and machine == want_machine,
           f"version {version}, machine {machine:#x}")
     secs = [struct.unpack_from("<III", payload, 44 + 12 * i) for i in range(nsec)]
     got_fields = (entry, (reloc_rva, reloc_size), base, secs)

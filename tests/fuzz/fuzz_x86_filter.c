@@ -10,13 +10,14 @@ static void reference_encode(const uint8_t *in, size_t len, uint8_t *out)
 {
 	memcpy(out, in, len);
 	for (size_t i = 0; i < len;) {
-		bool call = in[i] == 0xe8;
+		bool call = in[i] == 0xe8 || in[i] == 0xe9; /* CALL, JMP rel32 */
+		bool jcc = i + 2 <= len && in[i] == 0x0f && in[i + 1] >= 0x80 && in[i + 1] <= 0x8f;
 		bool rip = i + 7 <= len && (in[i] & 0xfb) == 0x48 && (in[i + 1] == 0x8b || in[i + 1] == 0x8d) &&
 			   (in[i + 2] >> 6) == 0 && (in[i + 2] & 7) == 5;
-		size_t op = i + (call ? 1 : 3);
+		size_t op = i + (call ? 1 : jcc ? 2 : 3);
 		int64_t disp, target;
 
-		if (!call && !rip) {
+		if (!call && !jcc && !rip) {
 			i++;
 			continue;
 		}

@@ -287,15 +287,16 @@ put("lzma", "first-byte-not-0", lzma_seed(len(TEXT), b"\1" + raw_lzma(TEXT)[1:])
 
 
 def x86_filter(image):
-    """The packer's branch filter (docs/image-formats.md "Packed loaders"): E8 rel32 and
+    """The packer's branch filter (docs/image-formats.md "Packed loaders"): E8, E9, 0F 80..8F rel32 and
     48/4C 8B/8D [RIP+disp32] within +-16 MiB made RVAs modulo 32 MiB."""
     m, i, n = bytearray(image), 0, len(image)
     while i < n:
         rip = n - i >= 7 and m[i] in (0x48, 0x4C) and m[i + 1] in (0x8B, 0x8D) and m[i + 2] & 0xC7 == 5
-        if m[i] != 0xE8 and not rip:
+        jcc = n - i >= 2 and m[i] == 0x0F and m[i + 1] & 0xF0 == 0x80
+        if m[i] not in (0xE8, 0xE9) and not rip and not jcc:
             i += 1
             continue
-        op = i + (1 if m[i] == 0xE8 else 3)
+        op = i + (1 if m[i] in (0xE8, 0xE9) else 2 if jcc else 3)
         if op + 4 > n:
             break
         v = struct.unpack_from("<i", m, op)[0]
@@ -321,7 +322,7 @@ def aa64_filter(image):
 
 
 def packed(image, machine=0x8664, block=None, size=None, entry=None, sections=None):
-    """fuzz_pack: a payload (src/core/pack.h, version 6, its CRC-32 right) of the memory image @image (a PE32+ as
+    """fuzz_pack: a payload (src/core/pack.h, version 7, its CRC-32 right) of the memory image @image (a PE32+ as
     loaded: its header fields read here), whose relocations (relocated_pe()'s one at offset 8
     of its block) read the same as differences; @entry and @sections replace the header's."""
     if block is None:  # AArch64's filter and literal properties (lc 1, lp 2), or x86's
@@ -334,7 +335,7 @@ def packed(image, machine=0x8664, block=None, size=None, entry=None, sections=No
         sections = [struct.unpack_from("<II", image, table + 40 * i + 8) +  # VirtualSize, VirtualAddress
                     struct.unpack_from("<I", image, table + 40 * i + 36) for i in range(nsec)]  # Characteristics
     reloc = struct.unpack_from("<II", image, opt + 112 + 5 * 8)
-    head = b"HOPK" + struct.pack("<HHIII", 6, machine, len(image) if size is None else size, len(block),
+    head = b"HOPK" + struct.pack("<HHIII", 7, machine, len(image) if size is None else size, len(block),
                                  struct.unpack_from("<I", image, opt + 16)[0] if entry is None else entry)
     head += struct.pack("<IIHHQ", *reloc, len(sections), 0, struct.unpack_from("<Q", image, opt + 24)[0])
     rest = b"".join(struct.pack("<III", va, vs, ch) for vs, va, ch in sections) + block
@@ -343,6 +344,7 @@ def packed(image, machine=0x8664, block=None, size=None, entry=None, sections=No
 
 # fuzz_x86_filter: any bytes; sites in and out of the window, sites inside others' operands, an E8 at the end
 put("x86_filter", "sites", bytes.fromhex("e800010000488d05e0ffffff4c8b3d40000000488d8040000000e80000e80290e8"))
+put("x86_filter", "jumps", bytes.fromhex("e9f0ffffff0f84100000000f8ffeffffff0f7f05e90000000f80"))
 put("x86_filter", "window-edges", bytes.fromhex("e8000000ffe8ffffff00e800000001e8ffffffffe8"))
 # fuzz_aa64_filter: BL forward and back (its field wrapping), ADRP, ADR and B (left), a BL off the word grid,
 # a word cut short by the end
@@ -366,10 +368,13 @@ put("pack", "size-one-short", packed(relocated_pe(), size=0x1fff))
 # a call and a RIP-relative LEA in the section, which the unpacker must give back as they were
 put("pack", "x64-with-branches", packed(relocated_pe()[:0x1010] + bytes.fromhex("e8f0ffffff488d05e0ffffff") +
                                         relocated_pe()[0x101c:]))
+# a JMP and a Jcc, which version 6 left as they were
+put("pack", "x64-with-jumps", packed(relocated_pe()[:0x1010] + bytes.fromhex("e9f0ffffff0f85e0ffffff") +
+                                     relocated_pe()[0x101b:]))
 # the AArch64 payload: a BL and an ADRP in the section, through AArch64's filter, not x86's
 put("pack", "aa64-with-branches", packed(relocated_pe()[:0x1010] + bytes.fromhex("fcffff97010000b0") +
                                          relocated_pe()[0x1018:], machine=0xAA64))
-# the header's own fields (version 6): an entry point or a section past the image, too many sections
+# the header's own fields (version 7): an entry point or a section past the image, too many sections
 put("pack", "entry-past-image", packed(relocated_pe(), entry=0x2000))
 put("pack", "section-past-image", packed(relocated_pe(), sections=[(0x1001, 0x1000, 0x60000020)]))
 put("pack", "sections-over-max", packed(relocated_pe(), sections=[(0x10, 0x1000, 0)] * 97))

@@ -43,6 +43,41 @@ TEST(x86_filter_rewrites_calls_and_rip_relative_operands)
 	CHECK_MEM(buf, want, sizeof(buf));
 }
 
+/* Format 7: JMP rel32 (E9) and Jcc rel32 (0F 80..8F), not Jcc rel8 (7x) nor
+ * 0F 90 (SETcc). */
+TEST(x86_filter_rewrites_jumps)
+{
+	uint8_t buf[32] = { 0 }, want[32];
+
+	buf[0x00] = 0xe9; /* jmp -0x10: target 5 - 0x10 */
+	put_le32(buf + 0x01, (uint32_t)-0x10);
+	buf[0x05] = 0x0f; /* je +0x10: target 0xb + 0x10 */
+	buf[0x06] = 0x84;
+	put_le32(buf + 0x07, 0x10);
+	buf[0x0b] = 0x0f; /* jg -1: target 0x11 - 1 */
+	buf[0x0c] = 0x8f;
+	put_le32(buf + 0x0d, (uint32_t)-1);
+	buf[0x11] = 0x0f; /* setcc: left */
+	buf[0x12] = 0x90;
+	put_le32(buf + 0x13, 0x10);
+	buf[0x17] = 0x74; /* je rel8: left */
+	buf[0x18] = 0x10;
+	buf[0x1e] = 0x0f; /* 0F 80 with no operand before the end */
+	buf[0x1f] = 0x80;
+	memcpy(want, buf, sizeof(buf));
+	put_le32(want + 0x01, (uint32_t)(5 - 0x10));
+	put_le32(want + 0x07, 0x1b);
+	put_le32(want + 0x0d, 0x10);
+
+	x86_filter_encode(buf, sizeof(buf));
+	CHECK_MEM(buf, want, sizeof(buf));
+	x86_filter_decode(buf, sizeof(buf));
+	put_le32(want + 0x01, (uint32_t)-0x10);
+	put_le32(want + 0x07, 0x10);
+	put_le32(want + 0x0d, (uint32_t)-1);
+	CHECK_MEM(buf, want, sizeof(buf));
+}
+
 /* The window is 32 MiB wide: -16 MiB is in, +16 MiB is not. */
 TEST(x86_filter_window_edges)
 {
