@@ -1,7 +1,7 @@
 /* loader/entries.list (net_list.h): the line syntax of loader.conf (a UTF-8
  * BOM, CRLF line ends, '#' comments, lines of at most CONF_LINE_MAX bytes,
- * no NUL), but a line is an entry file's path, or "sha256 HEX PATH": one or
- * three words. Anything else is refused by name, never guessed at: a pin
+ * no NUL), but a line is an entry file's path, "sha256 HEX PATH" or "host
+ * ID PATH": one or three words. Anything else is refused by name, never guessed at: a pin
  * misspelt must not pin nothing, or another path, silently. Paths are
  * normalized here once (net_path_normalize()), so lookups compare plain
  * strings. */
@@ -9,11 +9,14 @@
 #include "array.h"
 #include "conf_line.h"
 #include "fmt.h"
+#include "guid.h"
 #include "log.h"
 #include "netboot.h"
 
 #define PIN_KEYWORD "sha256"
 #define HEX_DIGITS (2 * SHA256_DIGEST_SIZE)
+#define HOST_KEYWORD "host"
+#define MAC_TEXT 17 /* "52:54:00:12:34:56" */
 
 static bool blank(char c)
 {
@@ -63,29 +66,70 @@ static char *line_path(const char *s, size_t n)
 	return path;
 }
 
-/* One non-blank, non-comment line (its ends not blank): an entry file's path,
- * or "sha256", the digest and a path, blank separated. */
+/* A machine's identifier in a "host" line: a MAC address "xx:xx:xx:xx:xx:xx"
+ * (or with '-') or an SMBIOS system UUID "8-4-4-4-12", stored as SMBIOS 2.6+
+ * and an EFI_GUID store it (DSP0134 §7.2.1). Return: its length (6, 16), 0 if neither. */
+static uint8_t host_id(const char *s, size_t n, uint8_t ret[NET_HOST_ID_MAX])
+{
+	if (n == GUID_STRING_SIZE - 1)
+		return guid_parse(s, n, (EFI_GUID *)ret) ? 16 : 0;
+	for (size_t i = 0; n == MAC_TEXT && i < 6; i++)
+		if (!hex_decode(s + 3 * i, 1, ret + i) || (i < 5 && s[3 * i + 2] != ':' && s[3 * i + 2] != '-'))
+			return 0;
+	return n == MAC_TEXT ? 6 : 0;
+}
+
+/* Splits @s (@n bytes, no blank at either end) at blanks into @w and @wn.
+ * Return: the number of words, 4 for four or more. */
+static size_t split_words(const char *s, size_t n, const char *w[4], size_t wn[4])
+{
+	size_t k = 0, i = 0;
+
+	while (i < n && k < 4) {
+		w[k] = s + i;
+		while (i < n && !blank(s[i]))
+			i++;
+		wn[k] = (size_t)(s + i - w[k]);
+		k++;
+		while (i < n && blank(s[i]))
+			i++;
+	}
+	return k;
+}
+
+static bool is_word(const char *w, size_t n, const char *keyword)
+{
+	return n == strlen(keyword) && memcmp(w, keyword, n) == 0;
+}
+
+/* One line as words: an entry file's path; "sha256 HEX PATH"; or, outside a
+ * host list, "host ID PATH". Return: false when it is none of them. */
+static bool parse_words(const struct net_list *l, struct net_list_item *it, const char *s, size_t n)
+{
+	const char *w[4];
+	size_t wn[4], k = split_words(s, n, w, wn);
+
+	if (k == 3 && is_word(w[0], wn[0], PIN_KEYWORD))
+		it->pinned = wn[1] == HEX_DIGITS && hex_decode(w[1], SHA256_DIGEST_SIZE, it->sha256);
+	else if (k == 3 && is_word(w[0], wn[0], HOST_KEYWORD) && !l->hosted)
+		it->host_len = host_id(w[1], wn[1], it->host);
+	if (k == 1 || it->pinned || it->host_len)
+		it->path = line_path(w[k - 1], wn[k - 1]);
+	if (it->path && k == 1 && !net_list_entry_file(it->path))
+		mem_free(TAKE_PTR(it->path));
+	return it->path != NULL;
+}
+
+/* One non-blank, non-comment line (its ends not blank). */
 static EFI_STATUS parse_item(struct net_list *l, const char *s, size_t n, const char *name, unsigned line)
 {
 	struct net_list_item it = { 0 };
-	size_t kw = sizeof(PIN_KEYWORD) - 1, p = 0;
 
-	if (n > kw && memcmp(s, PIN_KEYWORD, kw) == 0 && blank(s[kw])) {
-		for (p = kw; blank(s[p]); p++)
-			; /* stops inside: the line ends with a word */
-		it.pinned = n - p > HEX_DIGITS && hex_decode(s + p, SHA256_DIGEST_SIZE, it.sha256) &&
-			    blank(s[p + HEX_DIGITS]);
-		for (p += HEX_DIGITS; it.pinned && blank(s[p]); p++)
-			;
-	}
-	if (it.pinned || p == 0)
-		it.path = line_path(s + p, n - p);
-	if (it.path && !it.pinned && !net_list_entry_file(it.path))
-		mem_free(TAKE_PTR(it.path));
-	if (!it.path) {
-		log_error("%s:%u: '%.*s' is not an entry file (loader/entries/NAME.conf, EFI/Linux/NAME.efi) nor "
-			  "'sha256 HEX PATH' (paths: one word, below the root), ignored", name, line,
-			  (int)MIN(n, (size_t)64), s);
+	if (!parse_words(l, &it, s, n)) {
+		log_error("%s:%u: '%.*s' is not an entry file (loader/entries/NAME.conf, EFI/Linux/NAME.efi), "
+			  "'sha256 HEX PATH' nor (in entries.list) 'host MAC|UUID PATH' (paths: one word, below "
+			  "the root), ignored",
+			  name, line, (int)MIN(n, (size_t)64), s);
 		l->n_errors++;
 		return EFI_SUCCESS;
 	}
@@ -112,25 +156,63 @@ static EFI_STATUS parse_line(struct net_list *l, const char *s, size_t n, const 
 	return parse_item(l, s, n, name, line);
 }
 
-EFI_STATUS net_list_parse(const char *text, size_t len, const char *name, struct net_list *ret)
+/* @text's lines into @l, after its items. */
+static EFI_STATUS parse_text(struct net_list *l, const char *text, size_t len, const char *name)
 {
 	static const char bom[3] = { '\xef', '\xbb', '\xbf' };
 	size_t pos = len >= sizeof(bom) && memcmp(text, bom, sizeof(bom)) == 0 ? sizeof(bom) : 0;
 	unsigned line = 0;
 
-	*ret = (struct net_list){ 0 };
 	while (pos < len) {
 		const char *end = memchr(text + pos, '\n', len - pos);
 		size_t n = end ? (size_t)(end - (text + pos)) : len - pos;
-		EFI_STATUS err = parse_line(ret, text + pos, n, name, ++line);
+		EFI_STATUS err = parse_line(l, text + pos, n, name, ++line);
 
 		if (EFI_ERROR(err)) {
-			net_list_free(ret);
+			net_list_free(l);
 			return err;
 		}
 		pos += n + 1;
 	}
 	return EFI_SUCCESS;
+}
+
+EFI_STATUS net_list_parse(const char *text, size_t len, const char *name, struct net_list *ret)
+{
+	*ret = (struct net_list){ 0 };
+	return parse_text(ret, text, len, name);
+}
+
+static bool is_entry(const struct net_list_item *it)
+{
+	return !it->pinned && !it->host_len;
+}
+
+EFI_STATUS net_list_parse_host(const char *text, size_t len, const char *name, struct net_list *l)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < l->n; i++) {
+		if (is_entry(&l->items[i]))
+			mem_free(TAKE_PTR(l->items[i].path));
+		else
+			l->items[kept++] = l->items[i];
+	}
+	l->n = kept;
+	l->hosted = true;
+	return parse_text(l, text, len, name);
+}
+
+const char *net_list_host(const struct net_list *l, const uint8_t *mac, const uint8_t *uuid)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const struct net_list_item *it = &l->items[i];
+		const uint8_t *id = it->host_len == 6 ? mac : it->host_len == 16 ? uuid : NULL;
+
+		if (id && memcmp(id, it->host, it->host_len) == 0)
+			return it->path;
+	}
+	return NULL;
 }
 
 void net_list_free(struct net_list *l)
@@ -166,7 +248,7 @@ const char *net_list_next_in(const struct net_list *l, const char *dir, size_t *
 {
 	while (*cursor < l->n) {
 		const struct net_list_item *it = &l->items[(*cursor)++];
-		const char *rest = it->pinned ? NULL : below(it->path, dir);
+		const char *rest = is_entry(it) ? below(it->path, dir) : NULL;
 
 		if (rest && !strchr(rest, '/'))
 			return rest;
@@ -177,7 +259,7 @@ const char *net_list_next_in(const struct net_list *l, const char *dir, size_t *
 bool net_list_has_dir(const struct net_list *l, const char *dir)
 {
 	for (size_t i = 0; i < l->n; i++)
-		if (!l->items[i].pinned && below(l->items[i].path, dir))
+		if (is_entry(&l->items[i]) && below(l->items[i].path, dir))
 			return true;
 	return !*dir;
 }

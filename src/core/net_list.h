@@ -2,7 +2,9 @@
  * so the server's tree names its entries in a file. One path per line,
  * relative to the tree's root: Type #1 entry files (loader/entries/NAME.conf)
  * and Type #2 UKIs (EFI/Linux/NAME.efi); '#' comments and blank lines; a line
- * "sha256 HEX PATH" pins PATH (any file the loader fetches) to a digest. A
+ * "sha256 HEX PATH" pins PATH (any file the loader fetches) to a digest; a
+ * line "host ID PATH" names the list PATH of the machine ID (its MAC address
+ * or SMBIOS system UUID), read in place of entries.list's entry lines. A
  * path is one word: no blank, no '#'. Any other line is logged as
  * "<name>:<line>: <reason>" and skipped (and counted: the loader then boots
  * nothing by itself). */
@@ -13,17 +15,23 @@
 #include "sha256.h"
 #include <efi/efi.h>
 
-/* One line: a listed entry file, or ("sha256 HEX PATH") a pinned file. */
+#define NET_HOST_ID_MAX 16
+
+/* One line: a listed entry file, ("sha256 HEX PATH") a pinned file, or
+ * ("host ID PATH") a machine's own list. */
 struct net_list_item {
 	char *path;                         /* normalized (net_path_normalize()) */
 	bool pinned;
 	uint8_t sha256[SHA256_DIGEST_SIZE];  /* when pinned */
+	uint8_t host_len;                   /* a host line: 6 (a MAC address) or 16 (an SMBIOS UUID) */
+	uint8_t host[NET_HOST_ID_MAX];      /* its ID's bytes (the UUID as SMBIOS 2.6+ stores it) */
 };
 
 struct net_list {
 	struct net_list_item *items;        /* in file order */
 	size_t n;
 	unsigned n_errors;                  /* malformed lines skipped */
+	bool hosted;                        /* net_list_parse_host() read a machine's list */
 };
 
 /**
@@ -47,6 +55,23 @@ bool net_list_entry_file(const char *path);
  */
 EFI_STATUS net_list_parse(const char *text, size_t len, const char *name, struct net_list *ret);
 void net_list_free(struct net_list *l);
+
+/**
+ * net_list_host() - the list a "host" line names for this machine: the first
+ * whose ID is @mac (6 bytes) or @uuid (16 bytes, as SMBIOS stores it); either
+ * may be NULL (not known).
+ * Return: its normalized path (inside @l), or NULL.
+ */
+const char *net_list_host(const struct net_list *l, const uint8_t *mac, const uint8_t *uuid);
+
+/**
+ * net_list_parse_host() - read the machine's own list @text (@len bytes,
+ * named @name) in place of @l's entry lines: those are dropped, @l's pins
+ * and host lines stay, and @text's lines are added as net_list_parse() reads
+ * them, except that a host line is refused there (one level).
+ * Return: EFI_SUCCESS, or EFI_OUT_OF_RESOURCES (@l freed).
+ */
+EFI_STATUS net_list_parse_host(const char *text, size_t len, const char *name, struct net_list *l);
 
 /**
  * net_list_pin() - the digest pinned for the normalized @path (ASCII letters

@@ -246,15 +246,33 @@ EFI_FILE_PROTOCOL *net_mem_file(char *path, uint8_t *data, uint64_t size)
 	return f;
 }
 
+/* The list a "host" line of entries.list names for this machine, read in
+ * place of entries.list's entry lines; when it cannot be had, no entries. */
+static void read_host_list(struct net_fs *fs)
+{
+	const char *path = net_list_host(&fs->list, fs->src.mac_known ? fs->src.mac : NULL,
+					 fs->src.uuid_known ? fs->src.uuid : NULL);
+	_cleanup_free_ uint8_t *text = NULL;
+	uint64_t size = 0;
+
+	if (!path)
+		return;
+	log_info("this machine's entries: %s", path);
+	if (fetch(fs, path, /* quiet_missing= */ false, &text, &size) != EFI_SUCCESS)
+		size = 0;
+	net_list_parse_host((const char *)text, (size_t)size, path, &fs->list);
+}
+
 /* entries.list (bad lines named by its path, and the volume lost); without it no entries, said once. */
 static void read_list(struct net_fs *fs)
 {
 	_cleanup_free_ uint8_t *text = NULL;
 	uint64_t size;
 
-	if (fetch(fs, LIST_PATH, /* quiet_missing= */ false, &text, &size) == EFI_SUCCESS)
-		net_list_parse((const char *)text, (size_t)size, LIST_PATH, &fs->list);
-	fs->lost = fs->list.n_errors > 0;
+	if (fetch(fs, LIST_PATH, /* quiet_missing= */ false, &text, &size) == EFI_SUCCESS &&
+	    net_list_parse((const char *)text, (size_t)size, LIST_PATH, &fs->list) == EFI_SUCCESS)
+		read_host_list(fs);
+	fs->lost |= fs->list.n_errors > 0;
 }
 
 EFI_STATUS net_fs_mount(struct net_source *src, EFI_FILE_PROTOCOL **ret_root, const bool **ret_lost)

@@ -15,8 +15,15 @@ booted the pinned entry, itself. nginx's log shows each HTTP machine's
 requests (from the address dnsmasq gave it: each file once, all 200) and
 none from the PXE machine; dnsmasq's log shows the PXE machine's files sent
 by TFTP. The bytes and requests per boot go to the test's note.
+
+Roles: entries.list gets two "host" lines naming loader/hosts/db.list, a
+list of another entry (options with handoff.role=db, the same pinned kernel
+and initrd), for the PXE machine by its MAC and for the IA-32 machine by its
+SMBIOS system UUID; pinned from entries.list. Those two boot the db entry,
+the HTTP x64 machine the one entry add wrote.
 """
 import concurrent.futures
+import hashlib
 import os
 import re
 
@@ -35,6 +42,12 @@ MACHINES = [
     ("pxe-x64", "52:54:00:35:00:02", False, "tftp"),
     ("http-ia32", "52:54:00:35:00:03", True, "http"),
 ]
+# the IA-32 machine's SMBIOS system UUID (QEMU stores it as SMBIOS 2.6+ says: first three fields little-endian)
+IA32_UUID = "4c4c4544-0035-3410-8053-b4c04f4e4d32"
+DB_LIST = "/loader/hosts/db.list"
+DB_ENTRY = "/loader/entries/db.conf"
+DB_OPTIONS = OPTIONS + " handoff.role=db"
+ROLES = {"pxe-x64": "52:54:00:35:00:02", "http-ia32": IA32_UUID}  # who gets DB_LIST, by what
 
 
 def loader_path(ia32):
@@ -51,7 +64,24 @@ def server_tree(wd):
                  "--entry-token", "fleet", "--version", "1.0", "--options", OPTIONS, "--pin", env=env)
     pins = [l.split()[2] for l in open(os.path.join(tree, "loader/entries.list")) if l.startswith("sha256 ")]
     qemu.expect_eq(pins, [p.lstrip("/") for p in ENTRY_FILES], "the pins entry add --pin wrote")
+    add_db_role(tree)
     return tree
+
+
+def add_db_role(tree):
+    """The db role: its entry (not in entries.list's entry lines), its list, and host lines naming it."""
+    fleet = open(tree + ENTRY_FILES[0]).read()
+    with open(tree + DB_ENTRY, "w") as f:
+        f.write(re.sub(r"(?m)^options\s.*$", "options " + DB_OPTIONS, fleet))
+    qemu.expect_in("handoff.role=db", open(tree + DB_ENTRY).read(), "the db entry's options")
+    os.makedirs(os.path.dirname(tree + DB_LIST))
+    with open(tree + DB_LIST, "w") as f:
+        f.write("# the db role\n%s\n" % DB_ENTRY.lstrip("/"))
+    with open(tree + "/loader/entries.list", "a") as f:
+        f.write("sha256 %s %s\n" % (hashlib.sha256(open(tree + DB_LIST, "rb").read()).hexdigest(),
+                                    DB_LIST.lstrip("/")))
+        for name, ident in ROLES.items():
+            f.write("host %s %s\n" % (ident.upper() if ":" in ident else ident, DB_LIST.lstrip("/")))
 
 
 def boot_all(ns, test, wd):
@@ -61,6 +91,8 @@ def boot_all(ns, test, wd):
         case.set_test(test, wd)  # this thread's runs go to the test's directory
         fw = net.FW_NO_IPV6 + (net.FW_NO_PXE if how == "http" else [])
         smbios = ["-smbios", "type=11,value=io.systemd.boot.kernel-cmdline-extra=handoff.machine=" + name]
+        if ia32:
+            smbios += ["-smbios", "type=1,uuid=" + IA32_UUID]
         return qemu.run_qemu(None, TIMEOUT, ia32=ia32, name=name, prefix=ns.exec_prefix(), stop_on=NO_BOOT,
                              net=fw + ns.tap_args(i, mac), extra_args=smbios)
     with concurrent.futures.ThreadPoolExecutor(len(MACHINES)) as pool:
@@ -88,9 +120,10 @@ def tftp_sent(wd, tree, client):
 def test_fleet_three_machines_from_nginx_and_dnsmasq():
     """Three machines (HTTP Boot x64, PXE x64, HTTP Boot IA-32) at once from
     one nginx and dnsmasq configured by handoff install's examples: each
-    reaches Linux with the entry's options and its own SMBIOS word, from
-    the URL its firmware used; nginx served each HTTP machine each file once,
-    TFTP the PXE machine."""
+    reaches Linux with its role's entry's options (two of them the db role's,
+    by MAC and by SMBIOS UUID) and its own SMBIOS word, from the URL its
+    firmware used; nginx served each HTTP machine each file once, TFTP the
+    PXE machine."""
     wd = case.workdir()
     tree = server_tree(wd)
     with netns.Netns("handoff-fleet", SERVER, taps=len(MACHINES)) as ns:
@@ -100,14 +133,18 @@ def test_fleet_three_machines_from_nginx_and_dnsmasq():
     leases, reqs = netns.leases(wd), netns.requests(wd)
     notes = []
     for (name, mac, ia32, how), res in zip(MACHINES, results):
-        init = qemu.expect_linux_saw(res, OPTIONS + " handoff.machine=" + name)
+        db = name in ROLES
+        init = qemu.expect_linux_saw(res, (DB_OPTIONS if db else OPTIONS) + " handoff.machine=" + name)
+        qemu.expect_eq("this machine's entries: loader/hosts/db.list" in res.serial_text, db,
+                       "%s: the loader says it reads the db role's list" % name, res)
         qemu.expect_eq(init.get("fw_platform_size"), "32" if ia32 else "64", "%s: firmware word size" % name, res)
         client = leases.get(mac)
         qemu.expect(client is not None, "%s: dnsmasq leased %s an address: %r" % (name, mac, leases), res)
         qemu.expect_eq(net.bli_var(init, "LoaderDeviceURL"), "%s://%s%s" % (how, SERVER, loader_path(ia32)),
                        "%s: LoaderDeviceURL" % name, res)
         mine = [r for r in reqs if r["client"] == client]
-        files = [loader_path(ia32), "/loader/entries.list", "/loader/loader.conf"] + ENTRY_FILES
+        files = [loader_path(ia32), "/loader/entries.list"] + ([DB_LIST] if db else []) + \
+            ["/loader/loader.conf", DB_ENTRY if db else ENTRY_FILES[0]] + ENTRY_FILES[1:]
         if how == "http":
             qemu.expect_eq([r["path"] for r in mine if r["method"] == "GET"], files,
                            "%s: the files nginx sent it, in order" % name, res)

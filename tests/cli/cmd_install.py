@@ -195,12 +195,15 @@ def install_netboot_tree_and_entries_list():
         fails(h("install", "--esp", srv, "--netboot", "--variables", "yes"), 2, "no --variables")
 
 
+HOST_LINE = "host 52:54:00:12:34:56 loader/hosts/db.list"
+
+
 @test
 def entry_add_pin_netboot():
     """entry add --pin writes "sha256 HEX PATH" for the entry file, kernel and
     initrd (digests computed here), replaces them when the entry is added
     again, entry list shows them and a pin a file no longer matches, entry
-    remove drops them; the admin's own lines stay."""
+    remove drops them; the admin's own lines (a comment, a pin, a host line) stay."""
     need(KERNEL, INITRD)
     with Tmp() as tmp:
         srv = os.path.join(tmp, "srv")
@@ -211,7 +214,7 @@ def entry_add_pin_netboot():
         ok(h("install", "--esp", srv, "--netboot", env=env))
         listing = os.path.join(srv, "loader/entries.list")
         with open(listing, "a") as f:
-            f.write("# mine\nsha256 %s other/linux\n" % ("cd" * 32))
+            f.write("# mine\nsha256 %s other/linux\n%s\n" % ("cd" * 32, HOST_LINE))
         add = ["entry", "add", "--esp", srv, "--linux", KERNEL, "--initrd", INITRD, "--entry-token", "fleet",
                "--version", "1.0", "--pin"]
         ok(h(*add, "--options", "console=ttyS0", env=env))
@@ -234,6 +237,7 @@ def entry_add_pin_netboot():
             r.stdout
         ok(h("entry", "remove", "--esp", srv, "fleet-1.0", env=env))
         assert pins() == ["sha256 %s other/linux" % ("cd" * 32)] and "# mine" in open(listing).read()
+        assert open(listing).read().splitlines().count(HOST_LINE) == 1, open(listing).read()
         fails(h(*add, "--in-place", "yes", env=env), 1, "--pin: a network boot tree holds the entry's files on the ESP")
         # layout=uki: the UKI is the one file
         ok(h(*add, "--layout", "uki", env=env))

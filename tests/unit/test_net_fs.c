@@ -47,10 +47,12 @@ EFI_STATUS net_http_get(const struct net_source *src, const char *url, bool quie
 }
 
 static const bool *lost;
+static const uint8_t machine_mac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
+static bool mac_known; /* mount() gives the volume machine_mac */
 
 static EFI_FILE_PROTOCOL *mount(struct fake_file *files, size_t n, bool tftp)
 {
-	struct net_source src = { .loc = strdup(tftp ? LOC_TFTP : LOC_HTTP) };
+	struct net_source src = { .loc = strdup(tftp ? LOC_TFTP : LOC_HTTP), .mac_known = mac_known };
 	EFI_FILE_PROTOCOL *root = NULL;
 
 	fake_net_init(&net, files, n);
@@ -60,6 +62,7 @@ static EFI_FILE_PROTOCOL *mount(struct fake_file *files, size_t n, bool tftp)
 		strcpy(src.show, "tftp://10.0.2.2/");
 	}
 	src.root_len = net_root_len(src.loc);
+	memcpy(src.mac, machine_mac, sizeof(src.mac));
 	lost = NULL;
 	CHECK_EQ(net_fs_mount(&src, &root, &lost), EFI_SUCCESS);
 	CHECK(lost != NULL);
@@ -247,4 +250,74 @@ TEST(net_fs_unreadable_list_line_loses_the_volume)
 
 	CHECK(lost_after(files, ARRAY_SIZE(files), NULL, EFI_SUCCESS));
 	CHECK_LOG("loader/entries.list:1: ");
+}
+
+/* The names loader/entries lists, ASCII, blank-separated, into @out. */
+static void entries_listed(EFI_FILE_PROTOCOL *root, char *out, size_t size)
+{
+	EFI_FILE_PROTOCOL *dir;
+	uint8_t buf[256];
+	size_t len = 0;
+
+	out[0] = 0;
+	CHECK_EQ(open_file(root, u"\\loader\\entries", &dir), EFI_SUCCESS);
+	for (;;) {
+		UINTN n = sizeof(buf);
+		const CHAR16 *name = ((EFI_FILE_INFO *)buf)->FileName;
+
+		CHECK_EQ(dir->Read(dir, &n, buf), EFI_SUCCESS);
+		if (n == 0)
+			break;
+		for (; *name && len + 2 < size; name++)
+			out[len++] = (char)*name;
+		out[len++] = ' ';
+		out[len] = 0;
+	}
+	dir->Close(dir);
+}
+
+/* A host line naming this machine's MAC: its list's entries in place of entries.list's. */
+TEST(net_fs_host_list_gives_the_machine_its_entries)
+{
+	struct fake_file files[] = {
+		{ "loader/entries.list", "loader/entries/a.conf\nhost 52-54-00-12-34-57 loader/hosts/x.list\n"
+					 "host 52:54:00:12:34:56 loader/hosts/db.list\n", 0 },
+		{ "loader/hosts/db.list", "loader/entries/db.conf\n", 0 },
+		{ "loader/hosts/x.list", "loader/entries/x.conf\n", 0 },
+	};
+	char names[64];
+	EFI_FILE_PROTOCOL *root;
+
+	mac_known = true;
+	root = mount(files, ARRAY_SIZE(files), /* tftp= */ false);
+	mac_known = false;
+	CHECK_EQ(files[1].requests, 1);
+	CHECK_EQ(files[2].requests, 0);
+	CHECK(!*lost);
+	CHECK_LOG("this machine's entries: loader/hosts/db.list");
+	entries_listed(root, names, sizeof(names));
+	CHECK_STR(names, "db.conf ");
+	/* a machine no line names: entries.list's entries, no request more */
+	root = mount(files, ARRAY_SIZE(files), /* tftp= */ false);
+	CHECK_EQ(files[1].requests, 1);
+	CHECK_EQ(files[2].requests, 0);
+	entries_listed(root, names, sizeof(names));
+	CHECK_STR(names, "a.conf ");
+}
+
+TEST(net_fs_host_list_missing_loses_the_volume_and_its_entries)
+{
+	struct fake_file files[] = {
+		{ "loader/entries.list", "loader/entries/a.conf\nhost 52:54:00:12:34:56 loader/hosts/db.list\n", 0 },
+	};
+	char names[64];
+	EFI_FILE_PROTOCOL *root;
+
+	mac_known = true;
+	root = mount(files, ARRAY_SIZE(files), /* tftp= */ false);
+	mac_known = false;
+	CHECK(*lost);
+	CHECK_LOG("loader/hosts/db.list: HTTP status 404");
+	entries_listed(root, names, sizeof(names));
+	CHECK_STR(names, "");
 }

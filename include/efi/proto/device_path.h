@@ -114,6 +114,17 @@ typedef struct FILEPATH_DEVICE_PATH {
 _Static_assert(offsetof(FILEPATH_DEVICE_PATH, PathName) == 4, "FILEPATH_DEVICE_PATH.PathName");
 _Static_assert(sizeof(FILEPATH_DEVICE_PATH) == 4, "FILEPATH_DEVICE_PATH size");
 
+/* MAC address messaging node (§10.3.4.11): the network card a network boot
+ * used; IfType is RFC 1700's hardware type (1: Ethernet, 6 bytes of MacAddress). */
+typedef struct MAC_ADDR_DEVICE_PATH {
+	EFI_DEVICE_PATH_PROTOCOL Header;
+	UINT8 MacAddress[32];
+	UINT8 IfType;
+} __attribute__((packed)) MAC_ADDR_DEVICE_PATH;
+_Static_assert(offsetof(MAC_ADDR_DEVICE_PATH, MacAddress) == 4, "MAC_ADDR_DEVICE_PATH.MacAddress");
+_Static_assert(offsetof(MAC_ADDR_DEVICE_PATH, IfType) == 36, "MAC_ADDR_DEVICE_PATH.IfType");
+_Static_assert(sizeof(MAC_ADDR_DEVICE_PATH) == 37, "MAC_ADDR_DEVICE_PATH size");
+
 /* IPv4 messaging node (§10.3.4.12): what a network boot configured. */
 typedef struct IPv4_DEVICE_PATH {
 	EFI_DEVICE_PATH_PROTOCOL Header;
