@@ -243,12 +243,14 @@ def test_net_secureboot():
                 "both kernels were fetched (the refusal is of the bytes read)", res)
 
 
-def http_ia32_test(protocol):
+def http_ia32_test(protocol, chunked=False):
     """32-bit firmware: handoffia32.efi by HTTP Boot, the same protocols with
-    32-bit UINTN and pointers, boots Debian's kernel by @protocol."""
+    32-bit UINTN and pointers, boots Debian's kernel by @protocol; @chunked:
+    with the kernel and initrd in chunked coding."""
     options = "console=ttyS0 handoff.marker=net-ia32-%s panic=-1" % protocol
     tree = net_tree({"debian.conf": entry("Debian", options, protocol)}, loader=LOADER32, arch="ia32")
-    srv = net.Server(tree)
+    faults = {"/debian/vmlinuz": "chunked", "/debian/initrd.img": "chunked"} if chunked else {}
+    srv = net.Server(tree, faults=faults)
     res = qemu.run_qemu(None, TIMEOUT, ia32=True, net=net.http_args(srv, loader="EFI/BOOT/BOOTIA32.EFI"))
     init = qemu.expect_linux_saw(res, options)
     qemu.expect(res.time_of(r"handoff: booting 'Debian' by %s\b" % protocol) is not None,
@@ -258,11 +260,13 @@ def http_ia32_test(protocol):
     check_net_vars(res, init, URL + "/EFI/BOOT/BOOTIA32.EFI")
     check_gets(res, srv, ["/EFI/BOOT/BOOTIA32.EFI", "/loader/entries.list", "/loader/loader.conf",
                           "/loader/entries/debian.conf", "/debian/vmlinuz", "/debian/initrd.img"])
+    qemu.expect_eq(sorted(r["path"] for r in srv.requests() if r.get("chunked")), sorted(faults),
+                   "the answers sent chunked", res)
 
 
 case.each(globals(), http_ia32_test, {
     "test_net_http_ia32_stub": ("stub",),
-    "test_net_http_ia32": ("handover",),
+    "test_net_http_ia32": ("handover", True),
     "test_net_http_ia32_legacy": ("legacy",),
 }, needs=(LOADER32, KERNEL, INITRD))
 
