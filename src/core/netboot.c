@@ -190,21 +190,30 @@ static bool blank(char c)
 	return c == ' ' || c == '\t';
 }
 
-const char *http_body_length(const EFI_HTTP_HEADER *h, size_t n, uint64_t *ret)
+const char *http_body_length(const EFI_HTTP_HEADER *h, size_t n, uint64_t *ret, bool *ret_chunked)
 {
 	const char *length = NULL;
+	bool chunked = false;
 
 	for (size_t i = 0; i < n; i++) {
 		if (!h[i].FieldName || !h[i].FieldValue)
 			continue;
-		if (ascii_strcaseeq((const char *)h[i].FieldName, "Transfer-Encoding"))
-			return "a Transfer-Encoding";
+		if (ascii_strcaseeq((const char *)h[i].FieldName, "Transfer-Encoding")) {
+			/* a second field makes a list (RFC 9110 §5.3): chunked is applied once */
+			if (chunked || !ascii_strcaseeq((const char *)h[i].FieldValue, "chunked"))
+				return "a Transfer-Encoding other than chunked";
+			chunked = true;
+			continue;
+		}
 		if (!ascii_strcaseeq((const char *)h[i].FieldName, "Content-Length"))
 			continue;
 		if (length)
 			return "more than one Content-Length";
 		length = (const char *)h[i].FieldValue;
 	}
+	*ret_chunked = chunked;
+	if (chunked)
+		return length ? "a Transfer-Encoding and a Content-Length" : NULL; /* §6.3: request smuggling */
 	if (!length)
 		return "no Content-Length";
 	return http_content_length(length, ret) ? NULL : "an invalid Content-Length";

@@ -71,15 +71,18 @@ unsigned http_status_number(uint32_t efi_code);
 bool http_content_length(const char *value, uint64_t *ret);
 
 /**
- * http_body_length() - the body's length from an answer's @n headers @h
- * (RFC 9112 §6.3): one Content-Length with a valid value and no
- * Transfer-Encoding, the only framing the loader takes. Two Content-Length
- * fields, even equal ones, are refused: the firmware's HTTP client may frame
- * the body by the other one.
- * Return: NULL and the length in *@ret, or what is wrong ("more than one
- * Content-Length") for the message "the answer has ...".
+ * http_body_length() - how an answer's body is framed, from its @n headers
+ * @h (RFC 9112 §6.3): one Content-Length with a valid value, or one
+ * Transfer-Encoding that is exactly "chunked" (§7, any case; the firmware
+ * drops the blanks before a value) and no Content-Length. Two
+ * Content-Length fields, even equal ones, are refused: the firmware's HTTP
+ * client may frame the body by the other one; so are both fields at once
+ * (request smuggling, §6.3) and any other coding or list of codings.
+ * Return: NULL with *@ret_chunked, and the length in *@ret unless chunked;
+ * or what is wrong ("more than one Content-Length") for the message "the
+ * answer has ...".
  */
-const char *http_body_length(const EFI_HTTP_HEADER *h, size_t n, uint64_t *ret);
+const char *http_body_length(const EFI_HTTP_HEADER *h, size_t n, uint64_t *ret, bool *ret_chunked);
 
 /** ascii_strcaseeq() - @a and @b are equal, ASCII letters compared case-insensitively. */
 bool ascii_strcaseeq(const char *a, const char *b);

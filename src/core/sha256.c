@@ -135,7 +135,7 @@ void sha256_hex(const uint8_t digest[SHA256_DIGEST_SIZE], char ret[SHA256_HEX_SI
 	hex_encode(digest, SHA256_DIGEST_SIZE, ret);
 }
 
-static int hex_value(char c)
+int hex_value(char c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';

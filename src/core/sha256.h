@@ -29,6 +29,8 @@ void sha256(const void *data, size_t len, uint8_t ret[SHA256_DIGEST_SIZE]);
 void sha256_hex(const uint8_t digest[SHA256_DIGEST_SIZE], char ret[SHA256_HEX_SIZE]);
 /** hex_encode() - lower-case hex of @n bytes at @data into @ret (2 * @n digits and a NUL). */
 void hex_encode(const uint8_t *data, size_t n, char *ret);
+/** hex_value() - the hex digit @c (either case) as 0-15, or -1. */
+int hex_value(char c);
 /** hex_decode() - the 2 * @n hex digits (either case) at @s as @n bytes. Return: false if one is not a digit. */
 bool hex_decode(const char *s, size_t n, uint8_t *ret);
 

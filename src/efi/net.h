@@ -69,6 +69,16 @@ EFI_STATUS net_tftp_get(const struct net_source *src, const char *path, const ch
 /** net_buffer() - a buffer for a file of @size bytes (below NET_FILE_MAX), or NULL, logged naming @name. */
 uint8_t *net_buffer(const char *name, uint64_t size);
 
+#define NET_BUFFER_FIRST (256u << 10) /* net_buffer_grow()'s first size */
+/**
+ * net_buffer_grow() - the buffer *@buf of *@size bytes (none yet: 0),
+ * replaced by one twice as large (NET_BUFFER_FIRST at first, below
+ * NET_FILE_MAX: at most 1 GiB) holding its first @used bytes; for a file
+ * of unknown size.
+ * Return: true; false when it cannot grow (logged naming @name, *@buf kept).
+ */
+bool net_buffer_grow(const char *name, uint8_t **buf, size_t *size, size_t used);
+
 /**
  * net_fs_mount() - the server's tree as a read-only root directory: reads
  * loader/entries.list (its entries are the tree's directory listing, its

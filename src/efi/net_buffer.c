@@ -12,3 +12,19 @@ uint8_t *net_buffer(const char *name, uint64_t size)
 				 (unsigned long long)size);
 	return buf;
 }
+
+bool net_buffer_grow(const char *name, uint8_t **buf, size_t *size, size_t used)
+{
+	/* *size < NET_FILE_MAX (2 GiB): doubling it cannot wrap 32 bits; net_buffer() refuses 2 GiB */
+	size_t want = *size ? *size * 2 : NET_BUFFER_FIRST;
+	uint8_t *p = net_buffer(name, want);
+
+	if (!p)
+		return false;
+	if (used)
+		memcpy(p, *buf, used);
+	mem_free(TAKE_PTR(*buf));
+	*buf = p;
+	*size = want;
+	return true;
+}

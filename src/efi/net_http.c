@@ -4,11 +4,14 @@
  * file: configure it with this machine's address from the IPv4() node (the
  * default address is not set up: EFI_NO_MAPPING), GET, read the status line
  * and headers, then the body straight into one buffer of Content-Length
- * bytes. https:// URLs go through the firmware's TLS, with its CA list. A
- * redirect to the same origin is followed on a new instance, up to
- * HTTP_REDIRECTS_MAX in a row (core/http_redirect.c decides where to). */
+ * bytes, or a chunked body (RFC 9112 §7.1: the firmware hands over its size
+ * lines too) decoded as it comes into a buffer that grows. https:// URLs go
+ * through the firmware's TLS, with its CA list. A redirect to the same
+ * origin is followed on a new instance, up to HTTP_REDIRECTS_MAX in a row
+ * (core/http_redirect.c decides where to). */
 #include "net.h"
 #include "core/fmt.h"
+#include "core/http_chunked.h"
 #include "core/http_redirect.h"
 #include "core/netboot.h"
 
@@ -25,6 +28,7 @@ struct http_get {
 	const char *url;
 	char *next;                     /* where a redirect sends the GET */
 	unsigned hops;                  /* redirects followed before this GET */
+	bool chunked;                   /* the body is in chunked coding */
 	EFI_HANDLE child;
 	EFI_HTTP_PROTOCOL *http;
 	EFI_EVENT event;
@@ -111,7 +115,7 @@ static const char *take_head(struct http_get *g, EFI_HTTP_MESSAGE *msg, bool mov
 {
 	size_t n = msg->Headers ? msg->HeaderCount : 0;
 	const char *why = moved ? http_redirect(msg->Headers, n, g->url, &g->next)
-				: http_body_length(msg->Headers, n, ret);
+				: http_body_length(msg->Headers, n, ret, &g->chunked);
 
 	for (UINTN i = 0; i < n; i++) {
 		BS->FreePool(msg->Headers[i].FieldName);
@@ -137,9 +141,10 @@ static EFI_STATUS take_redirect(struct http_get *g, unsigned status, const char 
 	return EFI_SUCCESS;
 }
 
-/* The status line and headers: 200 with one valid Content-Length is the
- * only answer read on, a same-origin redirect the only one followed; a
- * status the firmware cannot name (0) never passes for either. */
+/* The status line and headers: 200 with one valid Content-Length or
+ * chunked coding is the only answer read on, a same-origin redirect the
+ * only one followed; a status the firmware cannot name (0) never passes for
+ * either. */
 static EFI_STATUS read_head(struct http_get *g, bool quiet_missing, uint64_t *ret_size)
 {
 	EFI_HTTP_RESPONSE_DATA rsp = { HTTP_STATUS_UNSUPPORTED_STATUS };
@@ -170,16 +175,31 @@ static EFI_STATUS read_head(struct http_get *g, bool quiet_missing, uint64_t *re
 	return EFI_SUCCESS;
 }
 
-/* The body, chunk by chunk as it arrives, into @buf of exactly @size bytes. */
-static EFI_STATUS read_body(struct http_get *g, uint8_t *buf, uint64_t size)
+/* The body, chunk by chunk as it arrives: *@size bytes into a buffer of
+ * that size, or a chunked body of unknown size into a buffer doubled as it
+ * fills, decoded in place as it comes (the data before the bytes still
+ * coded) up to the last chunk. Response() is not called after that: the
+ * firmware's client has no message left to read then. */
+static EFI_STATUS read_body(struct http_get *g, uint8_t **buf, uint64_t *size)
 {
-	g->progress.total = size;
-	while (g->progress.done < size) {
-		UINTN want = (UINTN)MIN(size - g->progress.done, (uint64_t)BODY_CHUNK_MAX);
-		EFI_HTTP_MESSAGE msg = { .BodyLength = want, .Body = buf + g->progress.done };
+	struct http_chunked c = {};
+	size_t cap = g->chunked ? 0 : (size_t)*size, done = 0; /* used once net_buffer() took *size */
+
+	if (!g->chunked && !(*buf = net_buffer(g->url, *size)))
+		return EFI_OUT_OF_RESOURCES;
+	g->progress.total = cap;
+	while (g->chunked ? !http_chunked_done(&c) : done < cap) {
+		UINTN want;
+		EFI_HTTP_MESSAGE msg;
 		EFI_HTTP_TOKEN t = { .Message = &msg };
+		const char *why;
+		size_t n;
 		EFI_STATUS err;
 
+		if (g->chunked && done == cap && !net_buffer_grow(g->url, buf, &cap, done))
+			return EFI_OUT_OF_RESOURCES;
+		want = MIN(cap - done, BODY_CHUNK_MAX);
+		msg = (EFI_HTTP_MESSAGE){ .BodyLength = want, .Body = *buf + done };
 		/* Each Response() costs the driver a token, events and a TCP receive;
 		 * polling first lets several segments queue, so one call takes them
 		 * all (about 15% faster under QEMU than a segment per call). */
@@ -190,10 +210,15 @@ static EFI_STATUS read_body(struct http_get *g, uint8_t *buf, uint64_t size)
 		if (!EFI_ERROR(err) && (msg.BodyLength == 0 || msg.BodyLength > want))
 			err = EFI_END_OF_FILE;
 		if (EFI_ERROR(err))
-			return log_error_status(err, "%s: the body ended after %llu of %llu bytes: %m", g->url,
-						(unsigned long long)g->progress.done, (unsigned long long)size);
+			return log_error_status(err, "%s: the body ended after %llu bytes: %m", g->url,
+						(unsigned long long)g->progress.done);
 		net_progress_add(&g->progress, msg.BodyLength);
+		n = msg.BodyLength;
+		if (g->chunked && (why = http_chunked_feed(&c, *buf + done, n, &n)))
+			return log_error_status(EFI_PROTOCOL_ERROR, "%s: the answer has %s", g->url, why);
+		done += n;
 	}
+	*size = done;
 	return EFI_SUCCESS;
 }
 
@@ -208,10 +233,8 @@ static EFI_STATUS http_get_one(struct http_get *g, bool quiet_missing, uint8_t *
 		err = send_get(g);
 	if (!EFI_ERROR(err))
 		err = read_head(g, quiet_missing, ret_size);
-	if (!EFI_ERROR(err) && !g->next && !(*ret = net_buffer(g->url, *ret_size)))
-		err = EFI_OUT_OF_RESOURCES;
 	if (!EFI_ERROR(err) && !g->next)
-		err = read_body(g, *ret, *ret_size);
+		err = read_body(g, ret, ret_size);
 	http_close(g);
 	return err;
 }

@@ -41,8 +41,9 @@ bool net_progress_stalled(struct net_progress *p)
 {
 	if (p->timer && BS->CheckEvent(p->timer) == EFI_SUCCESS) {
 		p->shown = true;
-		con_print("\r%s: %llu of %llu KiB", p->url, (unsigned long long)(p->done >> 10),
-			  (unsigned long long)(p->total >> 10));
+		/* a chunked body's size is not known: no total */
+		con_print(p->total ? "\r%s: %llu of %llu KiB" : "\r%s: %llu KiB", p->url,
+			  (unsigned long long)(p->done >> 10), (unsigned long long)(p->total >> 10));
 	}
 	return p->deadline && BS->CheckEvent(p->deadline) == EFI_SUCCESS;
 }

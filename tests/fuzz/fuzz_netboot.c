@@ -9,7 +9,8 @@
  * and %XX escapes; an http(s) URL holds no control character, space or byte
  * beyond ASCII. The input's lines "Name: value" are also an answer's headers:
  * a length is taken only from exactly one Content-Length, without
- * Transfer-Encoding, and a redirect only from exactly one Location. The path
+ * Transfer-Encoding, chunked only from one Transfer-Encoding without a
+ * Content-Length, and a redirect only from exactly one Location. The path
  * is also a Location (src/core/http_redirect.c) resolved against an http(s)
  * location: a URL taken is http(s) of the same scheme, shorter than
  * NET_URL_MAX, without dot segments left, resolving to itself; one refused
@@ -112,6 +113,7 @@ static void check_headers(char *text)
 	EFI_HTTP_HEADER h[HEADERS_MAX];
 	size_t n = 0, lengths = 0, te = 0, locations = 0;
 	uint64_t v;
+	bool chunked;
 	char *to = NULL;
 
 	for (char *line = text; line && n < HEADERS_MAX; n++) {
@@ -130,7 +132,7 @@ static void check_headers(char *text)
 		te += named(&h[i], "Transfer-Encoding");
 		locations += named(&h[i], "Location");
 	}
-	if (!http_body_length(h, n, &v) && (lengths != 1 || te))
+	if (!http_body_length(h, n, &v, &chunked) && (lengths + te != 1 || chunked != (te == 1)))
 		__builtin_trap();
 	if (!http_redirect(h, n, "http://srv/a/b", &to) && (locations != 1 || !to))
 		__builtin_trap();

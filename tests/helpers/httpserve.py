@@ -19,7 +19,13 @@ FAULT: "404" (or any status number: that status, no body), "truncate" (the
 full Content-Length, half the body, then close), "close" (close without an
 answer), "stall" (read the request, never answer), "two-lengths" (the file
 with "Content-Length: 1x" before the right Content-Length, as a broken or
-hostile server may: RFC 9112 §6.3 makes that an error).
+hostile server may: RFC 9112 §6.3 makes that an error), "chunked" (the file
+in chunked coding, RFC 9112 §7.1, as nginx sends a generated file: odd
+chunk sizes in either case of hex with leading zeros, chunk extensions, a
+trailer section), "badchunk" (the same, but after the first chunk an empty
+size line: a client that takes it for the last chunk sees a complete
+message), "chunked-truncate" (half the file chunked, then close inside a
+chunk).
 
 Every request is appended to the log as one JSON line: method, path, status,
 the body bytes sent, the fault applied, whether TLS was on. Requests on one
@@ -92,6 +98,43 @@ def respond(sock, status, body=b"", length=None, path=None, send=None, lengths=(
                 send -= len(b)
 
 
+# Chunk sizes in turn: odd, one byte, larger than a TCP segment and than QEMU's window.
+CHUNK_SIZES = (4093, 1, 65537, 7, 300001, 2)
+
+
+def chunk_head(i, n):
+    """The size line of chunk @i of @n bytes: hex in either case, leading zeros, extensions."""
+    size = ("%x" % n) if i % 2 else ("%08X" % n)
+    ext = ';i=%d;name="v;x"' % i if i % 3 == 0 else (";x" if i % 3 == 1 else "")
+    return ("%s%s\r\n" % (size, ext)).encode()
+
+
+def respond_chunked(sock, path, fault):
+    """200 with the file at @path in chunked coding (@fault: "chunked",
+    "badchunk", "chunked-truncate"); the bytes of chunk data sent."""
+    size = os.path.getsize(path)
+    stop = size // 2 if fault == "chunked-truncate" else size
+    sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n"
+                 b"Transfer-Encoding: chunked\r\n\r\n")
+    sent = 0
+    with open(path, "rb") as f:
+        for i in range(1 << 30):
+            n = min(CHUNK_SIZES[i % len(CHUNK_SIZES)], size - sent)
+            if n == 0:
+                break
+            data = f.read(n)
+            if sent + n > stop:      # cut inside this chunk
+                sock.sendall(chunk_head(i, n) + data[:stop - sent])
+                return stop
+            sock.sendall(chunk_head(i, n) + data + b"\r\n")
+            sent += n
+            if fault == "badchunk":
+                sock.sendall(b"\r\n\r\n")   # an empty size line, then what ends a message
+                return sent
+    sock.sendall(b"0;end=1\r\nX-Checksum: none\r\nExpires: 0\r\n\r\n")
+    return sent
+
+
 def serve_one(cfg, sock, method, target, tls):
     path = urllib.parse.unquote(urllib.parse.urlsplit(target).path)
     fault = cfg.get("faults", {}).get(path)
@@ -120,6 +163,10 @@ def serve_one(cfg, sock, method, target, tls):
         respond(sock, status)
         return True
     size = os.path.getsize(full)
+    if fault in ("chunked", "badchunk", "chunked-truncate"):
+        sent = respond_chunked(sock, full, fault)
+        log(cfg, dict(record, status=200, sent=sent, size=size, chunked=True))
+        return fault == "chunked"
     if fault == "truncate":
         log(cfg, dict(record, status=200, sent=size // 2, size=size))
         respond(sock, 200, length=size, path=full, send=size // 2)

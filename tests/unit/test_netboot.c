@@ -177,20 +177,60 @@ TEST(http_body_length_framing)
 	EFI_HTTP_HEADER equal[] = { H("Content-Length", "42"), H("CONTENT-LENGTH", "42") };
 	EFI_HTTP_HEADER bad[] = { H("Content-Length", "1x") };
 	EFI_HTTP_HEADER list[] = { H("Content-Length", "42, 42") };
-	EFI_HTTP_HEADER chunked[] = { H("Transfer-Encoding", "chunked"), H("Content-Length", "42") };
 	EFI_HTTP_HEADER none[] = { H("Content-Type", "x"), H("Content-Lengths", "42"), H(NULL, "1"), H("x", NULL) };
 #undef H
 	uint64_t v = 7;
+	bool chunked = true;
 
-	CHECK(http_body_length(one, ARRAY_SIZE(one), &v) == NULL);
+	CHECK(http_body_length(one, ARRAY_SIZE(one), &v, &chunked) == NULL);
 	CHECK_EQ(v, 42);
+	CHECK(!chunked);
 	v = 7;
-	CHECK_STR(http_body_length(two, ARRAY_SIZE(two), &v), "more than one Content-Length");
-	CHECK_STR(http_body_length(equal, ARRAY_SIZE(equal), &v), "more than one Content-Length");
-	CHECK_STR(http_body_length(bad, ARRAY_SIZE(bad), &v), "an invalid Content-Length");
-	CHECK_STR(http_body_length(list, ARRAY_SIZE(list), &v), "an invalid Content-Length");
-	CHECK_STR(http_body_length(chunked, ARRAY_SIZE(chunked), &v), "a Transfer-Encoding");
-	CHECK_STR(http_body_length(none, ARRAY_SIZE(none), &v), "no Content-Length");
-	CHECK_STR(http_body_length(NULL, 0, &v), "no Content-Length");
+	CHECK_STR(http_body_length(two, ARRAY_SIZE(two), &v, &chunked), "more than one Content-Length");
+	CHECK_STR(http_body_length(equal, ARRAY_SIZE(equal), &v, &chunked), "more than one Content-Length");
+	CHECK_STR(http_body_length(bad, ARRAY_SIZE(bad), &v, &chunked), "an invalid Content-Length");
+	CHECK_STR(http_body_length(list, ARRAY_SIZE(list), &v, &chunked), "an invalid Content-Length");
+	CHECK_STR(http_body_length(none, ARRAY_SIZE(none), &v, &chunked), "no Content-Length");
+	CHECK_STR(http_body_length(NULL, 0, &v, &chunked), "no Content-Length");
 	CHECK_EQ(v, 7);
+}
+
+/* Transfer-Encoding (RFC 9112 §6.1, §7): exactly the token "chunked" in any
+ * case (the firmware drops the blanks before it) and no Content-Length
+ * (both: §6.3, request smuggling); any other coding, a list, a second field
+ * (a list too) or a blank after it is refused. */
+TEST(http_body_length_chunked)
+{
+#define H(name, value) { (CHAR8 *)(name), (CHAR8 *)(value) }
+#define TE(value) { H("Server", "s"), H("transfer-encoding", value) }
+	static const char *const taken[] = { "chunked", "CHUNKED", "Chunked" };
+	static const char *const other[] = { "gzip", "gzip, chunked", "chunked, chunked", "chunked;q=1", "chunked ",
+					     "chunk", "chunkedx", "", " ", "identity", "chunked,", "x chunked" };
+	EFI_HTTP_HEADER both[] = { H("Transfer-Encoding", "chunked"), H("Content-Length", "42") };
+	EFI_HTTP_HEADER after[] = { H("Content-Length", "42"), H("Transfer-Encoding", "chunked") };
+	EFI_HTTP_HEADER twice[] = { H("Transfer-Encoding", "gzip"), H("Transfer-Encoding", "chunked") };
+	EFI_HTTP_HEADER same[] = { H("Transfer-Encoding", "chunked"), H("TRANSFER-ENCODING", "chunked") };
+	uint64_t v = 7;
+	bool chunked;
+
+	for (size_t i = 0; i < ARRAY_SIZE(taken); i++) {
+		EFI_HTTP_HEADER h[] = TE(taken[i]);
+
+		chunked = false;
+		CHECK(http_body_length(h, ARRAY_SIZE(h), &v, &chunked) == NULL);
+		CHECK(chunked);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(other); i++) {
+		EFI_HTTP_HEADER h[] = TE(other[i]);
+
+		CHECK_STR(http_body_length(h, ARRAY_SIZE(h), &v, &chunked), "a Transfer-Encoding other than chunked");
+	}
+	CHECK_STR(http_body_length(both, ARRAY_SIZE(both), &v, &chunked), "a Transfer-Encoding and a Content-Length");
+	CHECK_STR(http_body_length(after, ARRAY_SIZE(after), &v, &chunked),
+		  "a Transfer-Encoding and a Content-Length");
+	CHECK_STR(http_body_length(twice, ARRAY_SIZE(twice), &v, &chunked), "a Transfer-Encoding other than chunked");
+	CHECK_STR(http_body_length(same, ARRAY_SIZE(same), &v, &chunked), "a Transfer-Encoding other than chunked");
+	CHECK_EQ(v, 7);
+#undef TE
+#undef H
 }
