@@ -4,7 +4,8 @@
  * the other keys systemd-boot
  * knows are accepted and ignored with a note; unknown keys warn. handoff's own
  * boot-partition and editor-password keys are ones systemd-boot skips (it
- * ignores keys it does not know). Line syntax and error reporting: conf_line.h. */
+ * ignores keys it does not know), as is retry-on-error. Line syntax and error
+ * reporting: conf_line.h. */
 #include "config.h"
 #include "array.h"
 #include "conf_line.h"
@@ -16,7 +17,7 @@ enum cfg_key {
 	CFG_KEY_TIMEOUT, CFG_KEY_DEFAULT, CFG_KEY_EDITOR, CFG_KEY_CONSOLE_MODE, CFG_KEY_AUTO_ENTRIES,
 	CFG_KEY_AUTO_FIRMWARE, CFG_KEY_AUTO_REBOOT, CFG_KEY_AUTO_POWEROFF, CFG_KEY_BOOT_PARTITION, CFG_KEY_SB_ENROLL,
 	CFG_KEY_SB_ENROLL_ACTION, CFG_KEY_SB_ENROLL_TIMEOUT, CFG_KEY_EDITOR_PASSWORD, CFG_KEY_REBOOT_FOR_BITLOCKER,
-	CFG_KEY_MAX
+	CFG_KEY_RETRY, CFG_KEY_MAX
 };
 
 static const char *const cfg_key_names[CFG_KEY_MAX] = {
@@ -34,6 +35,7 @@ static const char *const cfg_key_names[CFG_KEY_MAX] = {
 	[CFG_KEY_SB_ENROLL_TIMEOUT] = "secure-boot-enroll-timeout-sec",
 	[CFG_KEY_EDITOR_PASSWORD] = "editor-password",
 	[CFG_KEY_REBOOT_FOR_BITLOCKER] = "reboot-for-bitlocker",
+	[CFG_KEY_RETRY] = "retry-on-error",
 };
 
 /* The values of secure-boot-enroll (enum cfg_sb_enroll) and of
@@ -232,6 +234,34 @@ static void cfg_set_word(struct conf_reader *r, const struct conf_kv *kv, const 
 	cfg_bad_value(r, kv, what);
 }
 
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* "retry-on-error SECONDS [next|reset]" (README "Network boot"): a number,
+ * then, after blanks, one word or none (reset); 0 turns retrying off. */
+static void cfg_set_retry(struct conf_reader *r, const struct conf_kv *kv, struct loader_config *cfg)
+{
+	struct conf_kv num = *kv, word = *kv;
+	uint64_t sec;
+
+	num.value_len = 0;
+	while (num.value_len < kv->value_len && !is_blank(kv->value[num.value_len]))
+		num.value_len++;
+	word.value_len -= num.value_len;
+	word.value += num.value_len;
+	while (word.value_len && is_blank(word.value[0]))
+		word.value++, word.value_len--;
+	if (!conf_parse_uint(&num, CFG_RETRY_SEC_MAX, &sec) ||
+	    (word.value_len && !conf_value_is(&word, "next") && !conf_value_is(&word, "reset"))) {
+		cfg_bad_value(r, kv, CFG_RETRY_WHAT);
+		return;
+	}
+	cfg->retry_sec = (uint32_t)sec;
+	cfg->retry_next = conf_value_is(&word, "next");
+}
+
 /* "secure-boot-enroll-timeout-sec N|hidden": hidden is 0, no countdown. */
 static void cfg_set_sb_timeout(struct conf_reader *r, const struct conf_kv *kv, struct loader_config *cfg)
 {
@@ -300,6 +330,9 @@ static EFI_STATUS cfg_apply(struct conf_reader *r, const struct conf_kv *kv, enu
 	}
 	case CFG_KEY_SB_ENROLL_TIMEOUT:
 		cfg_set_sb_timeout(r, kv, cfg);
+		return EFI_SUCCESS;
+	case CFG_KEY_RETRY:
+		cfg_set_retry(r, kv, cfg);
 		return EFI_SUCCESS;
 	default:
 		return EFI_SUCCESS;

@@ -2,8 +2,9 @@
  * (a glob, or @saved), editor, console-mode, auto-entries, auto-firmware,
  * auto-reboot, auto-poweroff, the secure-boot-enroll keys,
  * reboot-for-bitlocker; and handoff's own boot-partition (which partitions
- * besides the ESP and XBOOTLDR may hold entries) and editor-password (the
- * editor asks for it). Unknown keys warn;
+ * besides the ESP and XBOOTLDR may hold entries), editor-password (the
+ * editor asks for it) and retry-on-error (an unattended boot that failed is
+ * tried again, boot_retry.c). Unknown keys warn;
  * malformed lines are reported with file and line number and skipped, the
  * rest of the file still counts. */
 #ifndef CORE_CONFIG_H
@@ -50,6 +51,11 @@ struct cfg_password {
 enum cfg_sb_enroll { CFG_SB_ENROLL_OFF, CFG_SB_ENROLL_MANUAL, CFG_SB_ENROLL_IF_SAFE, CFG_SB_ENROLL_FORCE };
 #define CFG_SB_ENROLL_TIMEOUT_DEFAULT 15u /* seconds, systemd-boot's */
 
+/* "retry-on-error SECONDS [next|reset]": at most a day of waits, so that a
+ * value in milliseconds (or a typo) is refused rather than taken. */
+#define CFG_RETRY_SEC_MAX 86400u
+#define CFG_RETRY_WHAT "SECONDS (0..86400) [next|reset]"
+
 struct loader_config {
 	uint32_t timeout_sec;   /* CFG_TIMEOUT_UNSET when absent */
 	char *default_glob;     /* NULL when absent or "@saved" */
@@ -65,6 +71,8 @@ struct loader_config {
 	uint8_t sb_enroll;      /* enum cfg_sb_enroll; default if-safe, as systemd-boot */
 	bool sb_enroll_shutdown; /* "secure-boot-enroll-action shutdown": power off after enrolling, not reset */
 	uint32_t sb_enroll_timeout_sec; /* the countdown before enrolling; 0 ("hidden"): none */
+	uint32_t retry_sec;     /* retry-on-error: the waits between tries add up to this; 0: off (the default) */
+	bool retry_next;        /* ... then the next entry (each with as much), not a reset */
 	EFI_GUID *boot_partitions; /* "boot-partition PARTUUID" lines (repeatable), in order */
 	size_t n_boot_partitions;
 	unsigned n_errors;      /* malformed lines seen (each logged) */

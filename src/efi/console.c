@@ -158,6 +158,21 @@ EFI_STATUS con_read_key(uint64_t timeout_us, EFI_INPUT_KEY *ret)
 	return ST->ConIn->ReadKeyStroke(ST->ConIn, ret);
 }
 
+#define ONE_SECOND_US 1000000u
+
+bool con_countdown(const char *what, const char *name, uint32_t sec)
+{
+	EFI_INPUT_KEY key;
+	bool done = true;
+
+	for (; sec && done; sec--) {
+		con_print("\r%s%s in %u s, any key aborts. ", what, name, sec);
+		done = con_read_key(ONE_SECOND_US, &key) == EFI_TIMEOUT;
+	}
+	con_print("\n");
+	return done;
+}
+
 /* Long enough to read why, short enough that an unattended machine moves on
  * to the firmware's next boot option. */
 #define EXIT_PAUSE_SEC 10u
@@ -167,5 +182,5 @@ void con_pause_before_exit(void)
 	EFI_INPUT_KEY key;
 
 	con_print("Returning to the firmware in %u s (any key: now).\n", EXIT_PAUSE_SEC);
-	con_read_key((uint64_t)EXIT_PAUSE_SEC * 1000000u, &key);
+	con_read_key((uint64_t)EXIT_PAUSE_SEC * ONE_SECOND_US, &key);
 }

@@ -45,6 +45,12 @@ size_t con_problems(const char **ret, size_t max, size_t *ret_more);
 void con_forget_problems(void);
 /** con_log_context() - prefix every error and warning line with @context ("entry 'X': "); NULL clears it. */
 void con_log_context(const char *context);
+/**
+ * con_countdown() - "@what@name in N s, any key aborts." on one line, N from
+ * @sec down to 1, a second each. Return: true when they went by, false when
+ * a key stopped them (it is read).
+ */
+bool con_countdown(const char *what, const char *name, uint32_t sec);
 /** con_pause_before_exit() - say that handoff returns to the firmware; wait 10 s or for a key. */
 void con_pause_before_exit(void);
 /* What the console's output, clear and colour calls do instead of ConOut's. */

@@ -22,6 +22,7 @@ struct loader {
 	bool editor;                  /* cfg_editor_allowed() */
 	unsigned editor_failures;     /* wrong editor passwords this boot (menu.c: each waits longer) */
 	bool force_menu;              /* no countdown: a boot failed, or the boot volume lost a file */
+	bool unattended;              /* menu_choose() took the default by itself (timeout), no person chose */
 };
 
 /* entries.c */
@@ -35,7 +36,8 @@ EFI_STATUS loader_load(struct loader *l, EFI_HANDLE image);
 #define MENU_EXIT SIZE_MAX
 /**
  * menu_choose() - show the menu (or honour the timeout; none with
- * @l->force_menu) and return the chosen entry index, or MENU_EXIT.
+ * @l->force_menu) and return the chosen entry index, or MENU_EXIT;
+ * @l->unattended when it was the timeout's (or timeout 0's) choice.
  * *@ret_cmdline is a new command line when the user edited it, else NULL.
  */
 size_t menu_choose(struct loader *l, char **ret_cmdline);
@@ -114,5 +116,18 @@ void bitlocker_reboot(const struct loader *l, const struct bls_entry *e);
  * Returns only on failure.
  */
 EFI_STATUS boot_entry(struct loader *l, struct bls_entry *e, const char *cmdline);
+
+/* boot_retry.c */
+/**
+ * boot_try() - boot entry @idx with @cmdline (boot_entry()); returns only
+ * when it failed, the reasons in con_problems(). A failed boot drops the
+ * file a network volume kept (net_fs_forget(): a retry fetches anew). With
+ * loader.conf's retry-on-error, an entry no person chose (@l->unattended) is
+ * tried again after waits of 1, 2, 4, 8, 16, then 30 s, each counted down
+ * (any key: back to the menu), until they add up to retry_sec; then a cold
+ * reset, or for "next" the entries after it in menu order, each so (not the
+ * automatic ones); after the last, the menu.
+ */
+void boot_try(struct loader *l, size_t idx, const char *cmdline);
 
 #endif

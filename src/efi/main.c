@@ -1,6 +1,7 @@
 /* handoff.efi: read the configuration, show the menu, boot the chosen entry;
- * on any failure show the menu again at once, the reason under it and no
- * countdown: an unattended machine never waits for a key to get there. */
+ * on any failure (after loader.conf's retries, boot_retry.c) show the menu
+ * again at once, the reason under it and no countdown: an unattended machine
+ * never waits for a key to get there. */
 #include "loader.h"
 #include "loader_vars.h"
 
@@ -30,8 +31,7 @@ EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 
 		if (idx == MENU_EXIT)
 			return EFI_ABORTED;
-		con_forget_problems();
-		boot_entry(&l, l.entries[idx], cmdline);
+		boot_try(&l, idx, cmdline);
 		mem_free(cmdline);
 		/* Back here only on failure: the menu shows the reason (con_problems). */
 		l.force_menu = true;

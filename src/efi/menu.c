@@ -153,8 +153,10 @@ static size_t menu_run(struct loader *l, uint32_t countdown, char **ret_cmdline)
 		draw(l, sel, countdown, status);
 		err = con_read_key(countdown == CFG_TIMEOUT_UNSET ? 0 : ONE_SECOND_US, &key);
 		if (err == EFI_TIMEOUT) {
-			if (--countdown == 0)
+			if (--countdown == 0) {
+				l->unattended = true;
 				return sel;
+			}
 			continue;
 		}
 		countdown = CFG_TIMEOUT_UNSET; /* any key stops the countdown */
@@ -200,13 +202,16 @@ size_t menu_choose(struct loader *l, char **ret_cmdline)
 	size_t idx;
 
 	*ret_cmdline = NULL;
+	l->unattended = false;
 	if (l->n_entries == 0) {
 		log_error("no boot entries: nothing in \\loader\\entries\\*.conf or \\EFI\\Linux\\*.efi");
 		con_pause_before_exit();
 		return MENU_EXIT;
 	}
-	if (countdown == 0 && !key_pending())
+	if (countdown == 0 && !key_pending()) {
+		l->unattended = true;
 		return l->default_idx;
+	}
 	menu_console_start(l);
 	idx = menu_run(l, countdown == 0 ? CFG_TIMEOUT_UNSET : countdown, ret_cmdline);
 	menu_console_save();

@@ -90,6 +90,14 @@ bool net_buffer_grow(const char *name, uint8_t **buf, size_t *size, size_t used)
 EFI_STATUS net_fs_mount(struct net_source *src, EFI_FILE_PROTOCOL **ret_root, const bool **ret_lost);
 
 /**
+ * net_fs_forget() - drop the file @root's volume kept from its last close
+ * (or knows to be missing), so that the next open fetches it anew: after a
+ * failed boot, the server may have been put right. Nothing for a root that
+ * is not a network boot's.
+ */
+void net_fs_forget(EFI_FILE_PROTOCOL *root);
+
+/**
  * net_mem_file() - @size bytes at @data, named @path (both taken, freed when
  * it is closed), as a read-only file: a UKI net_uri_fetch() brought.
  * Return: the file, or NULL when out of memory (@data and @path freed).

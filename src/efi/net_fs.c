@@ -3,7 +3,8 @@
  * from a disk (README "Network boot"). A file is fetched whole when it is
  * opened, its entries.list pin checked, and then read from memory; directories
  * are what loader/entries.list names. The file closed last is kept, so that
- * opening it again (loader.conf, a UKI listed and then booted) fetches nothing.
+ * opening it again (loader.conf, a UKI listed and then booted) fetches nothing;
+ * a failed boot drops it (net_fs_forget()): a retry fetches anew.
  * A file entries.list names that cannot be had, or a line of it that cannot
  * be read, marks the volume lost: the loader then boots nothing by itself. */
 #include "net.h"
@@ -231,6 +232,12 @@ static EFI_FILE_PROTOCOL *new_file(struct net_fs *fs, char *path)
 	f->path = path;
 	ro_file_init(&f->ro, nf_open, nf_close, nf_read, nf_get_info);
 	return &f->ro.proto;
+}
+
+void net_fs_forget(EFI_FILE_PROTOCOL *root)
+{
+	if (root && root->Close == nf_close)
+		keep(((struct net_file *)root)->fs, NULL, NULL, 0);
 }
 
 EFI_FILE_PROTOCOL *net_mem_file(char *path, uint8_t *data, uint64_t size)

@@ -10,22 +10,6 @@
 #include "cpu.h"
 #include "core/fmt.h"
 
-#define ONE_SECOND_US 1000000u
-
-/* true when @sec seconds went by, false when a key stopped them. */
-static bool countdown(const char *dir, uint32_t sec)
-{
-	EFI_INPUT_KEY key;
-	bool done = true;
-
-	for (; sec && done; sec--) {
-		con_print("\rEnrolling Secure Boot keys from %s in %u s, any key aborts. ", dir, sec);
-		done = con_read_key(ONE_SECOND_US, &key) == EFI_TIMEOUT;
-	}
-	con_print("\n");
-	return done;
-}
-
 /* @dir's file for sb_key_vars[@i] into @f, checked; an optional one may be absent. */
 static EFI_STATUS read_key(EFI_FILE_PROTOCOL *root, const char *dir, size_t i, struct sb_key_file *f)
 {
@@ -51,7 +35,7 @@ EFI_STATUS sb_enroll(const struct loader *l, const char *dir)
 	struct sb_key_file files[SB_N_KEYS] = {0};
 	EFI_STATUS err = EFI_SUCCESS;
 
-	if (!countdown(dir, l->cfg.sb_enroll_timeout_sec)) {
+	if (!con_countdown("Enrolling Secure Boot keys from ", dir, l->cfg.sb_enroll_timeout_sec)) {
 		log_info("%s: enrollment aborted", dir);
 		return EFI_ABORTED;
 	}

@@ -3,8 +3,8 @@
  * checks what the parser promises: stored values are trimmed, non-empty,
  * NUL-free, well-formed UTF-8 (utf8_ref.h) and no longer than a line, one boot-partition GUID per 36
  * bytes; an editor-password within its bounds, or none, or malformed and
- * then the editor shut; and that bli_apply() leaves a valid
- * entry index and timeout. */
+ * then the editor shut; retry-on-error within its bound and only from a line
+ * naming it; and that bli_apply() leaves a valid entry index and timeout. */
 #define _GNU_SOURCE /* memmem */
 #include "core/bli.h"
 #include "core/config.h"
@@ -101,6 +101,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if ((cfg.n_boot_partitions && !cfg.boot_partitions) || cfg.n_boot_partitions > size / 36)
 		__builtin_trap();
 	check_password(&cfg, data, size);
+	if (cfg.retry_sec > CFG_RETRY_SEC_MAX ||
+	    ((cfg.retry_sec || cfg.retry_next) && !memmem(data, size, "retry-on-error", 14)))
+		__builtin_trap();
 	if (cfg.default_glob) /* the glob as the loader will use it */
 		(void)glob_match(cfg.default_glob, "debian-6.1.0-13-amd64");
 	cfg_free(&cfg);

@@ -35,8 +35,8 @@ EFI_CERT_X509_GUID = "a5c059a1-94e4-4aa7-87b5-ab155c2bf072"
 
 class Server:
     """httpserve.py's configuration for one run: the root, the request log,
-    faults ({"/path": "404" | "truncate" | "close" | "stall" | "chunked" | ... | status}, see
-    httpserve.py), TLS."""
+    faults ({"/path": "404" | "truncate" | "close" | "stall" | "chunked" | ... | status, or a
+    list of those: one per request of the path in turn, then none; see httpserve.py}), TLS."""
 
     def __init__(self, root, faults=None, tls=None, name="server"):
         d = case.workdir()

@@ -25,7 +25,10 @@ chunk sizes in either case of hex with leading zeros, chunk extensions, a
 trailer section), "badchunk" (the same, but after the first chunk an empty
 size line: a client that takes it for the last chunk sees a complete
 message), "chunked-truncate" (half the file chunked, then close inside a
-chunk).
+chunk). A list of faults
+applies one per request of the path, in turn, and none after the last:
+["503", "503"] fails the first two requests, then serves the file (the
+requests of each path are counted in LOG.count).
 
 Every request is appended to the log as one JSON line: method, path, status,
 the body bytes sent, the fault applied, whether TLS was on. Requests on one
@@ -42,7 +45,7 @@ import urllib.parse
 
 REASONS = {200: "OK", 301: "Moved Permanently", 302: "Found", 303: "See Other", 307: "Temporary Redirect",
            308: "Permanent Redirect", 400: "Bad Request", 403: "Forbidden", 404: "Not Found",
-           500: "Internal Server Error"}
+           500: "Internal Server Error", 503: "Service Unavailable"}
 
 
 def log(cfg, record):
@@ -138,6 +141,9 @@ def respond_chunked(sock, path, fault):
 def serve_one(cfg, sock, method, target, tls):
     path = urllib.parse.unquote(urllib.parse.urlsplit(target).path)
     fault = cfg.get("faults", {}).get(path)
+    if isinstance(fault, list):
+        n = counted(cfg, path)
+        fault = fault[n] if n < len(fault) else None
     record = {"method": method, "path": path, "fault": fault, "tls": tls, "time": round(time.time(), 3)}
     if fault == "close":
         log(cfg, dict(record, status=None, sent=0))
@@ -177,16 +183,22 @@ def serve_one(cfg, sock, method, target, tls):
     return True
 
 
-def connection_number(cfg):
-    """How many connections came before this one (a counter file beside the log)."""
+def counted(cfg, key):
+    """How many times @key (a path, or "connections") was counted before: a
+    JSON file beside the log, LOG.count, locked (connections run at once)."""
     with open(cfg["log"] + ".count", "a+") as f:
         fcntl.flock(f, fcntl.LOCK_EX)
         f.seek(0)
-        n = int(f.read() or "0")
+        counts = json.loads(f.read() or "{}")
         f.seek(0)
         f.truncate()
-        f.write(str(n + 1))
-    return n
+        f.write(json.dumps(dict(counts, **{key: counts.get(key, 0) + 1})))
+    return counts.get(key, 0)
+
+
+def connection_number(cfg):
+    """How many connections came before this one (counted in LOG.count)."""
+    return counted(cfg, "connections")
 
 
 def certificate(cfg):

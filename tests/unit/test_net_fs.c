@@ -164,6 +164,41 @@ TEST(net_fs_matching_pin_is_kept_after_close)
 	CHECK_EQ(f->Close(f), EFI_SUCCESS);
 }
 
+/* A boot that failed on the file kept from its last close (an unpinned kernel
+ * the server sent broken): after net_fs_forget(), what the loader does after
+ * a failed boot, the next open fetches it anew and gets the server's fixed
+ * bytes; before it, the kept copy would be handed out again. */
+TEST(net_fs_forget_fetches_the_kept_file_anew)
+{
+	struct fake_file files[] = {
+		{ "loader/entries.list", "loader/entries/a.conf\n", 0 },
+		{ "debian/vmlinuz", "broken", 0 },
+	};
+	EFI_FILE_PROTOCOL *root = mount(files, ARRAY_SIZE(files), /* tftp= */ false), *f;
+	EFI_FILE_PROTOCOL other = { 0 };
+	char buf[32];
+	UINTN size = sizeof(buf);
+
+	CHECK_EQ(open_file(root, u"debian/vmlinuz", &f), EFI_SUCCESS);
+	CHECK_EQ(f->Close(f), EFI_SUCCESS); /* kept */
+	files[1].data = "the kernel";       /* the server put right */
+	net_fs_forget(&other);              /* not a network root: nothing */
+	net_fs_forget(NULL);
+	net_fs_forget(root);
+	CHECK_EQ(open_file(root, u"debian/vmlinuz", &f), EFI_SUCCESS);
+	CHECK_EQ(files[1].requests, 2);
+	CHECK_EQ(f->Read(f, &size, buf), EFI_SUCCESS);
+	CHECK_EQ(size, 10);
+	CHECK_MEM(buf, "the kernel", 10);
+	CHECK_EQ(f->Close(f), EFI_SUCCESS);
+	net_fs_forget(root);                /* twice in a row: nothing kept, nothing to drop */
+	net_fs_forget(root);
+	CHECK_EQ(open_file(root, u"debian/vmlinuz", &f), EFI_SUCCESS);
+	CHECK_EQ(files[1].requests, 3);
+	CHECK_EQ(f->Close(f), EFI_SUCCESS);
+	CHECK_EQ(test_log_count(), 0);
+}
+
 /* What the loader reads while it loads its entries, and whether that loses the volume. */
 static bool lost_after(struct fake_file *files, size_t n, const CHAR16 *open, EFI_STATUS want)
 {
