@@ -9,7 +9,6 @@
 #include "array.h"
 #include "conf_line.h"
 #include "fmt.h"
-#include "guid.h"
 #include "log.h"
 #include "netboot.h"
 
@@ -67,12 +66,9 @@ static char *line_path(const char *s, size_t n)
 }
 
 /* A machine's identifier in a "host" line: a MAC address "xx:xx:xx:xx:xx:xx"
- * (or with '-') or an SMBIOS system UUID "8-4-4-4-12", stored as SMBIOS 2.6+
- * and an EFI_GUID store it (DSP0134 §7.2.1). Return: its length (6, 16), 0 if neither. */
+ * (or with '-'). Return: its length (6), 0 if it is none. */
 static uint8_t host_id(const char *s, size_t n, uint8_t ret[NET_HOST_ID_MAX])
 {
-	if (n == GUID_STRING_SIZE - 1)
-		return guid_parse(s, n, (EFI_GUID *)ret) ? 16 : 0;
 	for (size_t i = 0; n == MAC_TEXT && i < 6; i++)
 		if (!hex_decode(s + 3 * i, 1, ret + i) || (i < 5 && s[3 * i + 2] != ':' && s[3 * i + 2] != '-'))
 			return 0;
@@ -127,8 +123,7 @@ static EFI_STATUS parse_item(struct net_list *l, const char *s, size_t n, const 
 
 	if (!parse_words(l, &it, s, n)) {
 		log_error("%s:%u: '%.*s' is not an entry file (loader/entries/NAME.conf, EFI/Linux/NAME.efi), "
-			  "'sha256 HEX PATH' nor (in entries.list) 'host MAC|UUID PATH' (paths: one word, below "
-			  "the root), ignored",
+			  "'sha256 HEX PATH' nor 'host MAC PATH' (a PATH: one word, below the root), ignored",
 			  name, line, (int)MIN(n, (size_t)64), s);
 		l->n_errors++;
 		return EFI_SUCCESS;
@@ -203,15 +198,11 @@ EFI_STATUS net_list_parse_host(const char *text, size_t len, const char *name, s
 	return parse_text(l, text, len, name);
 }
 
-const char *net_list_host(const struct net_list *l, const uint8_t *mac, const uint8_t *uuid)
+const char *net_list_host(const struct net_list *l, const uint8_t *mac)
 {
-	for (size_t i = 0; i < l->n; i++) {
-		const struct net_list_item *it = &l->items[i];
-		const uint8_t *id = it->host_len == 6 ? mac : it->host_len == 16 ? uuid : NULL;
-
-		if (id && memcmp(id, it->host, it->host_len) == 0)
-			return it->path;
-	}
+	for (size_t i = 0; mac && i < l->n; i++)
+		if (l->items[i].host_len && memcmp(mac, l->items[i].host, l->items[i].host_len) == 0)
+			return l->items[i].path;
 	return NULL;
 }
 

@@ -3,8 +3,8 @@
  * relative to the tree's root: Type #1 entry files (loader/entries/NAME.conf)
  * and Type #2 UKIs (EFI/Linux/NAME.efi); '#' comments and blank lines; a line
  * "sha256 HEX PATH" pins PATH (any file the loader fetches) to a digest; a
- * line "host ID PATH" names the list PATH of the machine ID (its MAC address
- * or SMBIOS system UUID), read in place of entries.list's entry lines. A
+ * line "host MAC PATH" names the list PATH of the machine whose network card
+ * has that MAC address, read in place of entries.list's entry lines. A
  * path is one word: no blank, no '#'. Any other line is logged as
  * "<name>:<line>: <reason>" and skipped (and counted: the loader then boots
  * nothing by itself). */
@@ -15,16 +15,16 @@
 #include "sha256.h"
 #include <efi/efi.h>
 
-#define NET_HOST_ID_MAX 16
+#define NET_HOST_ID_MAX 6
 
 /* One line: a listed entry file, ("sha256 HEX PATH") a pinned file, or
- * ("host ID PATH") a machine's own list. */
+ * ("host MAC PATH") a machine's own list. */
 struct net_list_item {
 	char *path;                         /* normalized (net_path_normalize()) */
 	bool pinned;
 	uint8_t sha256[SHA256_DIGEST_SIZE];  /* when pinned */
-	uint8_t host_len;                   /* a host line: 6 (a MAC address) or 16 (an SMBIOS UUID) */
-	uint8_t host[NET_HOST_ID_MAX];      /* its ID's bytes (the UUID as SMBIOS 2.6+ stores it) */
+	uint8_t host_len;                   /* a host line: 6 */
+	uint8_t host[NET_HOST_ID_MAX];      /* its MAC address */
 };
 
 struct net_list {
@@ -57,12 +57,11 @@ EFI_STATUS net_list_parse(const char *text, size_t len, const char *name, struct
 void net_list_free(struct net_list *l);
 
 /**
- * net_list_host() - the list a "host" line names for this machine: the first
- * whose ID is @mac (6 bytes) or @uuid (16 bytes, as SMBIOS stores it); either
- * may be NULL (not known).
+ * net_list_host() - the list a "host" line names for the machine whose MAC
+ * address is @mac (6 bytes; NULL: not known): the first such line's.
  * Return: its normalized path (inside @l), or NULL.
  */
-const char *net_list_host(const struct net_list *l, const uint8_t *mac, const uint8_t *uuid);
+const char *net_list_host(const struct net_list *l, const uint8_t *mac);
 
 /**
  * net_list_parse_host() - read the machine's own list @text (@len bytes,

@@ -2,8 +2,7 @@
  * §6.1.3: a structure is a formatted area, whose header gives its type and
  * length, followed by its string set, non-empty strings each ending in a NUL
  * and the set in one more; a set without strings is two NULs), and the OEM
- * strings (type 11, §7.12) systemd reads its kernel-cmdline-extra from, and
- * the system UUID (type 1, §7.2) a network boot may pick its list by. */
+ * strings (type 11, §7.12) systemd reads its kernel-cmdline-extra from. */
 #include "smbios.h"
 #include "log.h"
 #include "str16.h"
@@ -61,25 +60,17 @@ static size_t string_set(const uint8_t *t, size_t size, size_t off, const char *
 	return 0;
 }
 
-/* The structure at @off (*@ret_type, *@ret_len its formatted area) when it
- * is neither the end of the table nor cut short by @size. */
-static bool structure_at(const uint8_t *t, size_t size, size_t off, uint8_t *ret_type, uint8_t *ret_len)
-{
-	if (off >= size || size - off < SMBIOS_HEADER_SIZE)
-		return false;
-	*ret_type = t[off];
-	*ret_len = t[off + 1];
-	return *ret_type != SMBIOS_TYPE_END && *ret_len >= SMBIOS_HEADER_SIZE && *ret_len <= size - off;
-}
-
 const char *smbios_oem_string(const uint8_t *table, size_t size, const char *prefix, size_t *ret_len)
 {
-	uint8_t type, len;
+	size_t off = 0;
 
-	for (size_t off = 0; structure_at(table, size, off, &type, &len);) {
+	while (off < size && size - off >= SMBIOS_HEADER_SIZE) {
+		uint8_t type = table[off], len = table[off + 1];
 		bool oem = type == SMBIOS_TYPE_OEM_STRINGS && len >= SMBIOS_OEM_COUNT_END;
 		const char *found = NULL;
 
+		if (type == SMBIOS_TYPE_END || len < SMBIOS_HEADER_SIZE || len > size - off)
+			break;
 		off = string_set(table, size, off + len, oem ? prefix : NULL, &found, ret_len);
 		if (off == 0) /* a string set cut short: not even what it began with */
 			break;
@@ -87,26 +78,6 @@ const char *smbios_oem_string(const uint8_t *table, size_t size, const char *pre
 			return found;
 	}
 	return NULL;
-}
-
-bool smbios_system_uuid(const uint8_t *table, size_t size, uint8_t ret[SMBIOS_UUID_SIZE])
-{
-	static const uint8_t unset[2] = { 0x00, 0xff }; /* §7.2.1: all zeros or all ones, no UUID */
-	uint8_t type, len;
-
-	for (size_t off = 0; structure_at(table, size, off, &type, &len);) {
-		if (type == SMBIOS_TYPE_SYSTEM && len >= SMBIOS_SYSTEM_UUID + SMBIOS_UUID_SIZE) {
-			memcpy(ret, table + off + SMBIOS_SYSTEM_UUID, SMBIOS_UUID_SIZE);
-			for (size_t i = 0; i < sizeof(unset); i++)
-				if (ret[0] == unset[i] && !memcmp(ret, ret + 1, SMBIOS_UUID_SIZE - 1))
-					return false;
-			return true;
-		}
-		off = string_set(table, size, off + len, NULL, NULL, NULL);
-		if (off == 0)
-			break;
-	}
-	return false;
 }
 
 static bool blank(uint8_t c)

@@ -17,9 +17,6 @@
 #define SMBIOS3_EP_MIN 0x18
 #define SMBIOS_GUID_DATA1 0xeb9d2d31u  /* SMBIOS_TABLE_GUID, UEFI 2.10 §4.6.1 */
 #define SMBIOS3_GUID_DATA1 0xf2fd1544u /* SMBIOS3_TABLE_GUID */
-#define SMBIOS_TYPE_SYSTEM 1           /* DSP0134 §7.2 */
-#define SMBIOS_SYSTEM_UUID 0x08        /* 16 bytes, SMBIOS 2.1+ */
-#define SMBIOS_UUID_SIZE 16
 #define SMBIOS_TYPE_OEM_STRINGS 11     /* DSP0134 §7.12 */
 #define SMBIOS_TYPE_END 127            /* §7.46 */
 
@@ -49,15 +46,6 @@ bool smbios_entry_point(const uint8_t *ep, size_t avail, bool v3, uint64_t *ret_
  * *@ret_len, or NULL.
  */
 const char *smbios_oem_string(const uint8_t *table, size_t size, const char *prefix, size_t *ret_len);
-
-/**
- * smbios_system_uuid() - the system UUID of the first System Information
- * structure (type 1) of @table (@size bytes), walked as smbios_oem_string()
- * walks it, in its stored byte order (since SMBIOS 2.6 the first three
- * fields little-endian, as an EFI_GUID). Return: false when there is none,
- * or it says "not set" (all 00) or "not present" (all FF) (DSP0134 §7.2.1).
- */
-bool smbios_system_uuid(const uint8_t *table, size_t size, uint8_t ret[SMBIOS_UUID_SIZE]);
 
 /**
  * smbios_cmdline_extra() - @value as systemd-stub mangles a command line

@@ -195,7 +195,5 @@ EFI_STATUS boot_uki(const struct boot_job *job, EFI_HANDLE child);
  * confidential VM (said) or without memory.
  */
 char *smbios_cmdline(const char *prefix);
-/** smbios_uuid() - the system UUID (smbios_system_uuid()) of the firmware's SMBIOS table. */
-bool smbios_uuid(uint8_t ret[16]);
 
 #endif

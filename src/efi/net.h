@@ -24,8 +24,8 @@ struct net_source {
 	EFI_PXE_BASE_CODE_PROTOCOL *pxe;    /* TFTP: the base code that started handoff */
 	EFI_HANDLE pxe_handle;              /* TFTP: its handle (the callback goes there, §24.4) */
 	EFI_IP_ADDRESS server;              /* TFTP: the server that sent the boot file */
-	uint8_t mac[6], uuid[16];           /* this machine, for entries.list's "host" lines: */
-	bool mac_known, uuid_known;         /* the network card's MAC() node, SMBIOS's system UUID */
+	uint8_t mac[6];                     /* entries.list's "host" lines: the MAC() node of the card */
+	bool mac_known;
 };
 
 /* One download: shown on the console once it takes a second, refused once

@@ -257,8 +257,7 @@ EFI_FILE_PROTOCOL *net_mem_file(char *path, uint8_t *data, uint64_t size)
  * place of entries.list's entry lines; when it cannot be had, no entries. */
 static void read_host_list(struct net_fs *fs)
 {
-	const char *path = net_list_host(&fs->list, fs->src.mac_known ? fs->src.mac : NULL,
-					 fs->src.uuid_known ? fs->src.uuid : NULL);
+	const char *path = net_list_host(&fs->list, fs->src.mac_known ? fs->src.mac : NULL);
 	_cleanup_free_ uint8_t *text = NULL;
 	uint64_t size = 0;
 

@@ -6,7 +6,6 @@
  * control character, space or byte beyond ASCII: net_url_is_http()), or
  * "tftp://SERVER/" and the boot file percent-encoded (RFC 3986 §2.1). */
 #include "net.h"
-#include "boot.h"
 #include "loader_vars.h"
 #include "volumes.h"
 #include "core/fmt.h"
@@ -17,7 +16,7 @@ static const EFI_GUID sfs_guid = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID;
 
 /* Who this machine is, for entries.list's "host" lines: the MAC address of
  * the card it booted from (an Ethernet MAC() node, IfType 1; some firmware
- * leaves 0) and the SMBIOS system UUID. */
+ * leaves 0). */
 static void machine_ids(const EFI_DEVICE_PATH_PROTOCOL *dp, struct net_source *src)
 {
 	const MAC_ADDR_DEVICE_PATH *m = devpath_find(dp, MESSAGING_DEVICE_PATH, MSG_MAC_ADDR_DP, sizeof(*m));
@@ -25,7 +24,6 @@ static void machine_ids(const EFI_DEVICE_PATH_PROTOCOL *dp, struct net_source *s
 	src->mac_known = m && m->IfType <= 1;
 	if (src->mac_known)
 		memcpy(src->mac, m->MacAddress, sizeof(src->mac));
-	src->uuid_known = smbios_uuid(src->uuid);
 }
 
 EFI_STATUS net_volume_open(EFI_HANDLE device, struct volume *vol)

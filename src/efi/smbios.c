@@ -10,32 +10,16 @@
 
 #define SMBIOS_EP_MAX 0xff /* its length is a byte */
 
-/* The structure table of the SMBIOS 3 entry point, else of the 2.1 one. */
-static const uint8_t *smbios_table(uint32_t *ret_size)
+static const char *oem_string(const char *prefix, size_t *ret_len)
 {
 	static const EFI_GUID guids[2] = { SMBIOS3_TABLE_GUID, SMBIOS_TABLE_GUID };
 	uint64_t addr;
+	uint32_t size;
 
 	for (size_t i = 0; i < ARRAY_SIZE(guids); i++)
-		if (smbios_entry_point(efi_config_table(&guids[i]), SMBIOS_EP_MAX, i == 0, &addr, ret_size))
-			return (const uint8_t *)(uintptr_t)addr;
+		if (smbios_entry_point(efi_config_table(&guids[i]), SMBIOS_EP_MAX, i == 0, &addr, &size))
+			return smbios_oem_string((const uint8_t *)(uintptr_t)addr, size, prefix, ret_len);
 	return NULL;
-}
-
-static const char *oem_string(const char *prefix, size_t *ret_len)
-{
-	uint32_t size;
-	const uint8_t *t = smbios_table(&size);
-
-	return t ? smbios_oem_string(t, size, prefix, ret_len) : NULL;
-}
-
-bool smbios_uuid(uint8_t ret[SMBIOS_UUID_SIZE])
-{
-	uint32_t size;
-	const uint8_t *t = smbios_table(&size);
-
-	return t && smbios_system_uuid(t, size, ret);
 }
 
 char *smbios_cmdline(const char *prefix)

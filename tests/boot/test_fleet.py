@@ -18,9 +18,9 @@ by TFTP. The bytes and requests per boot go to the test's note.
 
 Roles: entries.list gets two "host" lines naming loader/hosts/db.list, a
 list of another entry (options with handoff.role=db, the same pinned kernel
-and initrd), for the PXE machine by its MAC and for the IA-32 machine by its
-SMBIOS system UUID; pinned from entries.list. Those two boot the db entry,
-the HTTP x64 machine the one entry add wrote.
+and initrd), for the PXE machine and the IA-32 machine by their MAC
+addresses (one written with ':', one with '-'); pinned from entries.list. Those
+two boot the db entry, the HTTP x64 machine the one entry add wrote.
 """
 import concurrent.futures
 import hashlib
@@ -42,12 +42,10 @@ MACHINES = [
     ("pxe-x64", "52:54:00:35:00:02", False, "tftp"),
     ("http-ia32", "52:54:00:35:00:03", True, "http"),
 ]
-# the IA-32 machine's SMBIOS system UUID (QEMU stores it as SMBIOS 2.6+ says: first three fields little-endian)
-IA32_UUID = "4c4c4544-0035-3410-8053-b4c04f4e4d32"
 DB_LIST = "/loader/hosts/db.list"
 DB_ENTRY = "/loader/entries/db.conf"
 DB_OPTIONS = OPTIONS + " handoff.role=db"
-ROLES = {"pxe-x64": "52:54:00:35:00:02", "http-ia32": IA32_UUID}  # who gets DB_LIST, by what
+ROLES = {"pxe-x64": "52:54:00:35:00:02", "http-ia32": "52-54-00-35-00-03"}  # who gets DB_LIST, by MAC
 
 
 def loader_path(ia32):
@@ -80,8 +78,8 @@ def add_db_role(tree):
     with open(tree + "/loader/entries.list", "a") as f:
         f.write("sha256 %s %s\n" % (hashlib.sha256(open(tree + DB_LIST, "rb").read()).hexdigest(),
                                     DB_LIST.lstrip("/")))
-        for name, ident in ROLES.items():
-            f.write("host %s %s\n" % (ident.upper() if ":" in ident else ident, DB_LIST.lstrip("/")))
+        for name, mac in ROLES.items():
+            f.write("host %s %s\n" % (mac, DB_LIST.lstrip("/")))
 
 
 def boot_all(ns, test, wd):
@@ -91,8 +89,6 @@ def boot_all(ns, test, wd):
         case.set_test(test, wd)  # this thread's runs go to the test's directory
         fw = net.FW_NO_IPV6 + (net.FW_NO_PXE if how == "http" else [])
         smbios = ["-smbios", "type=11,value=io.systemd.boot.kernel-cmdline-extra=handoff.machine=" + name]
-        if ia32:
-            smbios += ["-smbios", "type=1,uuid=" + IA32_UUID]
         return qemu.run_qemu(None, TIMEOUT, ia32=ia32, name=name, prefix=ns.exec_prefix(), stop_on=NO_BOOT,
                              net=fw + ns.tap_args(i, mac), extra_args=smbios)
     with concurrent.futures.ThreadPoolExecutor(len(MACHINES)) as pool:
@@ -121,7 +117,7 @@ def test_fleet_three_machines_from_nginx_and_dnsmasq():
     """Three machines (HTTP Boot x64, PXE x64, HTTP Boot IA-32) at once from
     one nginx and dnsmasq configured by handoff install's examples: each
     reaches Linux with its role's entry's options (two of them the db role's,
-    by MAC and by SMBIOS UUID) and its own SMBIOS word, from the URL its
+    by their MAC addresses) and its own SMBIOS word, from the URL its
     firmware used; nginx served each HTTP machine each file once, TFTP the
     PXE machine."""
     wd = case.workdir()

@@ -4,7 +4,7 @@
  * '/', no '\\', no empty, "." or ".." component, no control character) and one
  * word (no blank, no '#'), a line without a pin names an entry file, a
  * directory listing gives plain names, a pin is found under its own path, a
- * host line names a MAC (6 bytes) or a UUID (16) and is found by it. The
+ * host line names a MAC address (6 bytes) and is found by it. The
  * input's second half, after a NUL, is read as the machine's list: entry
  * lines replaced, no host line added. */
 #include "core/net_list.h"
@@ -32,9 +32,9 @@ static size_t count_hosts(const struct net_list *l)
 	for (size_t i = 0; i < l->n; i++) {
 		const struct net_list_item *it = &l->items[i];
 
-		if (it->host_len && it->host_len != 6 && it->host_len != 16)
+		if (it->host_len && it->host_len != 6)
 			__builtin_trap();
-		if (it->host_len && (it->pinned || net_list_host(l, it->host, it->host) == NULL))
+		if (it->host_len && (it->pinned || net_list_host(l, it->host) == NULL))
 			__builtin_trap();
 		n += it->host_len != 0;
 	}

@@ -8,9 +8,9 @@
 
 #define NAME "http://srv/loader/entries.list"
 #define HEX_A "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
-#define REFUSED                                                                                   \
-	"' is not an entry file (loader/entries/NAME.conf, EFI/Linux/NAME.efi), 'sha256 HEX PATH' nor (in " \
-	"entries.list) 'host MAC|UUID PATH' (paths: one word, below the root), ignored"
+#define REFUSED                                                                                      \
+	"' is not an entry file (loader/entries/NAME.conf, EFI/Linux/NAME.efi), 'sha256 HEX PATH' nor 'host MAC " \
+	"PATH' (a PATH: one word, below the root), ignored"
 #define HEX_A_57 "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b" /* a message quotes 64 bytes */
 
 static struct net_list parse(const char *text)
@@ -190,37 +190,29 @@ TEST(net_list_words_and_entry_files)
 	CHECK(!net_list_entry_file("loader/entries.conf"));
 }
 
-#define UUID_TEXT "4c4c4544-0035-3410-8053-B4C04F4E4D32"
-/* as SMBIOS 2.6+ stores it: the first three fields little-endian */
-static const uint8_t uuid_bytes[16] = { 0x44, 0x45, 0x4c, 0x4c, 0x35, 0x00, 0x10, 0x34,
-					0x80, 0x53, 0xb4, 0xc0, 0x4f, 0x4e, 0x4d, 0x32 };
 static const uint8_t mac_a[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
 static const uint8_t mac_b[6] = { 0x52, 0x54, 0x00, 0xab, 0xcd, 0xef };
 
 TEST(net_list_host_lines_name_a_machine_s_list)
 {
+	static const uint8_t mac_c[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x57 };
 	struct net_list l = parse("host 52:54:00:12:34:56 loader/hosts/web.list\n"
 				  "host\t52-54-00-AB-CD-EF\t/loader/hosts/db.list\n"
-				  "host " UUID_TEXT " loader/hosts/uuid.list\n"
 				  "host 52:54:00:12:34:56 loader/hosts/second.list\n"
 				  "loader/entries/a.conf\n");
 
 	CHECK_EQ(l.n_errors, 0);
-	CHECK_EQ(l.n, 5);
+	CHECK_EQ(l.n, 4);
 	CHECK_EQ(l.items[0].host_len, 6);
 	CHECK_MEM(l.items[0].host, mac_a, 6);
 	CHECK_EQ(l.items[1].host_len, 6);
 	CHECK_MEM(l.items[1].host, mac_b, 6);
 	CHECK_STR(l.items[1].path, "loader/hosts/db.list");
-	CHECK_EQ(l.items[2].host_len, 16);
-	CHECK_MEM(l.items[2].host, uuid_bytes, 16);
-	CHECK(!l.items[0].pinned && !l.items[2].pinned);
-	CHECK_STR(net_list_host(&l, mac_a, NULL), "loader/hosts/web.list"); /* the first line that names it */
-	CHECK_STR(net_list_host(&l, mac_b, uuid_bytes), "loader/hosts/db.list");
-	CHECK_STR(net_list_host(&l, mac_a, uuid_bytes), "loader/hosts/web.list");
-	CHECK_STR(net_list_host(&l, NULL, uuid_bytes), "loader/hosts/uuid.list");
-	CHECK(net_list_host(&l, NULL, NULL) == NULL);
-	CHECK(net_list_host(&l, uuid_bytes, NULL) == NULL); /* a MAC is not the UUID's first bytes */
+	CHECK(!l.items[0].pinned && !l.items[1].pinned && l.items[3].host_len == 0);
+	CHECK_STR(net_list_host(&l, mac_a), "loader/hosts/web.list"); /* the first line that names it */
+	CHECK_STR(net_list_host(&l, mac_b), "loader/hosts/db.list");
+	CHECK(net_list_host(&l, mac_c) == NULL);
+	CHECK(net_list_host(&l, NULL) == NULL);
 	CHECK(net_list_vouches(&l, "loader/hosts/web.list"));
 	CHECK(net_list_pin(&l, "loader/hosts/web.list") == NULL);
 	CHECK(!net_list_has_dir(&l, "loader/hosts")); /* host lines are not entries */
@@ -233,8 +225,8 @@ TEST(net_list_bad_host_lines_are_refused)
 				  "host 52:54:00:12:34:56:78 loader/hosts/a.list\n"
 				  "host 52.54.00.12.34.56 loader/hosts/a.list\n"
 				  "host 52:54:00:12:34:5g loader/hosts/a.list\n"
-				  "host 4c4c4544-0035-3410-8053-b4c04f4e4d3 loader/hosts/a.list\n"
-				  "host 4c4c4544_0035-3410-8053-b4c04f4e4d32 loader/hosts/a.list\n"
+				  "host 4c4c4544-0035-3410-8053-b4c04f4e4d32 loader/hosts/a.list\n"
+				  "host 5254:0012:3456 loader/hosts/a.list\n"
 				  "host 52:54:00:12:34:56\n"
 				  "host 52:54:00:12:34:56 ../a.list\n"
 				  "host 52:54:00:12:34:56 loader/hosts/a.list x\n"
@@ -254,7 +246,7 @@ TEST(net_list_bad_host_lines_are_refused)
 	CHECK_LOG(NAME ":9: ");
 	CHECK_LOG(NAME ":10: 'HOST ");
 	CHECK_LOG(NAME ":11: 'hosts ");
-	CHECK(net_list_host(&l, mac_a, uuid_bytes) == NULL);
+	CHECK(net_list_host(&l, mac_a) == NULL);
 	net_list_free(&l);
 }
 
@@ -285,8 +277,8 @@ TEST(net_list_host_list_replaces_the_entries)
 	CHECK(!net_list_vouches(&l, "EFI/Linux/a.efi"));
 	CHECK(net_list_pin(&l, "loader/hosts/db.list") != NULL);
 	CHECK(net_list_pin(&l, "db/vmlinuz") != NULL);
-	CHECK_STR(net_list_host(&l, mac_a, NULL), "loader/hosts/db.list");
-	CHECK(net_list_host(&l, mac_b, NULL) == NULL);
+	CHECK_STR(net_list_host(&l, mac_a), "loader/hosts/db.list");
+	CHECK(net_list_host(&l, mac_b) == NULL);
 	CHECK_EQ(net_list_parse_host("", 0, "loader/hosts/db.list", &l), EFI_SUCCESS); /* could not be had */
 	cursor = 0;
 	CHECK(net_list_next_in(&l, "loader/entries", &cursor) == NULL);

@@ -148,45 +148,6 @@ TEST(smbios_walk_stops_at_what_it_cannot_read)
 	CHECK(!find_in(table, 0, SMBIOS_BOOT_CMDLINE_EXTRA));
 }
 
-/* type 0, a type 1 of SMBIOS 2.0 (no UUID), a type 1 with one and strings,
- * a second type 1, the end */
-static const uint8_t systems[] = {
-	0, 0x04, 0x00, 0x00, 'x', 0, 0,
-	1, 0x08, 0x01, 0x00, 1, 2, 3, 4, 0, 0,
-	1, 0x1b, 0x02, 0x00, 1, 2, 3, 4, 0x44, 0x45, 0x4c, 0x4c, 0x35, 0x00, 0x10, 0x34,
-	0x80, 0x53, 0xb4, 0xc0, 0x4f, 0x4e, 0x4d, 0x32, 6, 5, 6, 'Q', 'E', 'M', 'U', 0, 0,
-	1, 0x1b, 0x03, 0x00, 0, 0, 0, 0, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 6, 0, 0, 0, 0,
-	127, 0x04, 0x04, 0x00, 0, 0,
-};
-#define SYSTEM_UUID_AT (7 + 10 + 8)
-
-TEST(smbios_system_uuid_first_type_1_that_has_one)
-{
-	uint8_t uuid[SMBIOS_UUID_SIZE], *t = malloc(sizeof(systems));
-
-	if (!t)
-		return;
-	CHECK(smbios_system_uuid(systems, sizeof(systems), uuid));
-	CHECK_MEM(uuid, systems + SYSTEM_UUID_AT, SMBIOS_UUID_SIZE);
-	CHECK_EQ(uuid[0], 0x44);
-	CHECK(!smbios_system_uuid(systems, SYSTEM_UUID_AT + 8, uuid)); /* cut inside: not read */
-	/* "not set" (all 00) and "not present" (all FF) are no UUID; 00..00FF is one */
-	memcpy(t, systems, sizeof(systems));
-	memset(t + SYSTEM_UUID_AT, 0, SMBIOS_UUID_SIZE);
-	CHECK(!smbios_system_uuid(t, sizeof(systems), uuid));
-	memset(t + SYSTEM_UUID_AT, 0xff, SMBIOS_UUID_SIZE);
-	CHECK(!smbios_system_uuid(t, sizeof(systems), uuid));
-	t[SYSTEM_UUID_AT] = 0;
-	CHECK(smbios_system_uuid(t, sizeof(systems), uuid));
-	CHECK_EQ(uuid[0], 0);
-	CHECK_EQ(uuid[15], 0xff);
-	/* a walk that stops before it (type 127 first) finds none */
-	memcpy(t, systems, sizeof(systems));
-	t[7] = 127;
-	CHECK(!smbios_system_uuid(t, sizeof(systems), uuid));
-	free(t);
-}
-
 TEST(smbios_cmdline_extra_as_systemd_stub_mangles_it)
 {
 	static const char in[] = " \t console=ttyS0,115200\tdebug\r\nquiet \x7f\n";
