@@ -31,6 +31,9 @@ struct net_source {
 /* One download: shown on the console once it takes a second, refused once
  * nothing arrives for NET_STALL_SEC by the firmware's clock (net_progress.c). */
 #define NET_STALL_SEC 15u
+/* The firmware's watchdog meanwhile: twice edk2's longest wait inside one call
+ * (a TCP connect, 60 s), so only a call that never returns trips it. */
+#define NET_WATCHDOG_SEC 120u
 struct net_progress {
 	const char *url;
 	uint64_t done, total;

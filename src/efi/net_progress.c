@@ -7,10 +7,20 @@
  * clock, not a count of the loop's checks, so the time a firmware call spends
  * blocked counts in full: the first check after it gives up. Both are
  * checked by the download loop: no notification function, nothing printed
- * behind its back. */
+ * behind its back. A firmware call that never returns cannot be given up
+ * that way (edk2's HTTP client loops forever on a first read that holds more
+ * body than the Content-Length says), so the firmware's watchdog (UEFI 2.10
+ * §7.5) runs while a download does, set again whenever bytes come: the
+ * machine resets instead of hanging (README "Network boot"). */
 #include "net.h"
 
 #define SECOND_100NS 10000000u
+#define WATCHDOG_CODE 0x10000 /* §7.5: codes below it are the firmware's */
+
+static void watchdog(UINTN sec)
+{
+	BS->SetWatchdogTimer(sec, WATCHDOG_CODE, 0, NULL);
+}
 
 /* A timer event set to @type after @t (100 ns units), or NULL when the firmware has none. */
 static EFI_EVENT timer(EFI_TIMER_DELAY type, uint64_t t)
@@ -28,6 +38,7 @@ void net_progress_start(struct net_progress *p, const char *url, uint64_t total)
 	*p = (struct net_progress){ .url = url, .total = total };
 	p->timer = timer(TimerPeriodic, SECOND_100NS);
 	p->deadline = timer(TimerRelative, NET_STALL_SEC * SECOND_100NS);
+	watchdog(NET_WATCHDOG_SEC);
 }
 
 void net_progress_add(struct net_progress *p, uint64_t n)
@@ -35,6 +46,7 @@ void net_progress_add(struct net_progress *p, uint64_t n)
 	p->done += n;
 	if (p->deadline)
 		BS->SetTimer(p->deadline, TimerRelative, NET_STALL_SEC * SECOND_100NS);
+	watchdog(NET_WATCHDOG_SEC);
 }
 
 bool net_progress_stalled(struct net_progress *p)
@@ -50,6 +62,7 @@ bool net_progress_stalled(struct net_progress *p)
 
 void net_progress_end(struct net_progress *p)
 {
+	watchdog(0);
 	if (p->timer)
 		BS->CloseEvent(p->timer);
 	if (p->deadline)

@@ -314,7 +314,7 @@ def bad_answer_test(fault, why):
 
 
 case.each(globals(), bad_answer_test, {
-    # RFC 9112 §6.3; OVMF's client framed the body by the first and hung for minutes
+    # RFC 9112 §6.3; OVMF's client frames the body by the first (httpserve.py: the body comes 2 s later)
     "test_net_two_content_lengths": ("two-lengths", "more than one Content-Length"),
     # a status OVMF cannot map reads as HTTP_STATUS_UNSUPPORTED_STATUS: never a 200
     "test_net_unknown_status": ("299", "an unknown HTTP status"),

@@ -19,7 +19,9 @@ FAULT: "404" (or any status number: that status, no body), "truncate" (the
 full Content-Length, half the body, then close), "close" (close without an
 answer), "stall" (read the request, never answer), "two-lengths" (the file
 with "Content-Length: 1x" before the right Content-Length, as a broken or
-hostile server may: RFC 9112 §6.3 makes that an error), "chunked" (the file
+hostile server may: RFC 9112 §6.3 makes that an error; the body follows 2 s
+after the headers, since OVMF's client never returns from a first read that
+holds more body than the first Content-Length says), "chunked" (the file
 in chunked coding, RFC 9112 §7.1, as nginx sends a generated file: odd
 chunk sizes in either case of hex with leading zeros, chunk extensions, a
 trailer section), "badchunk" (the same, but after the first chunk an empty
@@ -78,12 +80,12 @@ def read_request(f):
 CHUNK = 1 << 20
 
 
-def respond(sock, status, body=b"", length=None, path=None, send=None, lengths=(), location=None):
+def respond(sock, status, body=b"", length=None, path=None, send=None, lengths=(), location=None, pause=0):
     """The status line and headers at once, then the body: @body, or @send
     bytes of the file @path read and sent a chunk at a time (as a real server
-    streams a large file: a client waits for the headers, not for the file).
-    @lengths: Content-Length values sent before the right one; @location: a
-    Location header."""
+    streams a large file: a client waits for the headers, not for the file)
+    after @pause seconds. @lengths: Content-Length values sent before the
+    right one; @location: a Location header."""
     length = len(body) if length is None else length
     extra = "".join("Content-Length: %s\r\n" % v for v in lengths)
     if location is not None:
@@ -91,6 +93,7 @@ def respond(sock, status, body=b"", length=None, path=None, send=None, lengths=(
     head = "HTTP/1.1 %d %s\r\n%sContent-Length: %d\r\nContent-Type: application/octet-stream\r\n\r\n" % (
         status, REASONS.get(status, "Status"), extra, length)
     sock.sendall(head.encode() + body)
+    time.sleep(pause)
     if path:
         with open(path, "rb") as f:
             while send > 0:
@@ -179,7 +182,8 @@ def serve_one(cfg, sock, method, target, tls):
         return False
     sent = size if method == "GET" else 0
     log(cfg, dict(record, status=200, sent=sent, size=size))
-    respond(sock, 200, length=size, path=full, send=sent, lengths=("1x",) if fault == "two-lengths" else ())
+    two = fault == "two-lengths"
+    respond(sock, 200, length=size, path=full, send=sent, lengths=("1x",) if two else (), pause=2 if two else 0)
     return True
 
 

@@ -80,6 +80,22 @@ static EFI_STATUS EFIAPI close_event(EFI_EVENT e)
 	return EFI_SUCCESS;
 }
 
+/* UEFI 2.10 §7.5: seconds, 0 disables; setting it again restarts it. */
+static EFI_STATUS EFIAPI set_watchdog(UINTN sec, UINT64 code, UINTN size, CHAR16 *data)
+{
+	net->watchdog = sec ? net->now + sec * FAKE_SECOND : 0;
+	net->watchdog_sets += sec != 0;
+	return code < 0x10000 ? EFI_INVALID_PARAMETER : EFI_SUCCESS;
+}
+
+/* Time passes inside the base code; a watchdog due meanwhile resets the machine (recorded). */
+static void advance(uint64_t start, uint64_t t)
+{
+	net->now += t;
+	if (net->watchdog && net->now >= net->watchdog && !net->reset_at)
+		net->reset_at = (unsigned)((net->watchdog - start) / FAKE_SECOND);
+}
+
 static EFI_STATUS EFIAPI install(EFI_HANDLE *h, const EFI_GUID *guid, EFI_INTERFACE_TYPE type, VOID *iface)
 {
 	callback = iface;
@@ -135,7 +151,7 @@ static EFI_STATUS read_file(const struct fake_file *f, uint8_t *buf, UINT64 *siz
 	for (; off < len && (net->tftp_mode == FAKE_TFTP_GOOD || block < net->good_blocks); off += bs) {
 		size_t n = MIN(bs, len - off);
 
-		net->now += FAKE_SECOND;
+		advance(start, FAKE_SECOND);
 		memcpy(buf + off, f->data + off, n);
 		if (!call_back(/* received= */ true, ++block, f->data + off, n))
 			goto aborted;
@@ -144,11 +160,15 @@ static EFI_STATUS read_file(const struct fake_file *f, uint8_t *buf, UINT64 *siz
 		*size = len;
 		return EFI_SUCCESS;
 	}
+	if (net->tftp_mode == FAKE_TFTP_HUNG) {
+		advance(start, 3600 * FAKE_SECOND);
+		return EFI_TIMEOUT;
+	}
 	if (net->tftp_mode == FAKE_TFTP_BLOCKED)
-		net->now += 20 * FAKE_SECOND; /* inside the base code, no callback */
+		advance(start, 20 * FAKE_SECOND); /* inside the base code, no callback */
 	for (unsigned s = 0; s < TFTP_WAIT_MAX; s++) {
 		if (net->tftp_mode != FAKE_TFTP_BLOCKED)
-			net->now += FAKE_SECOND;
+			advance(start, FAKE_SECOND);
 		if (net->tftp_mode == FAKE_TFTP_REPEAT ? !call_back(true, block, f->data + off - bs, bs)
 						       : !call_back(/* received= */ false, 0, NULL, 0))
 			goto aborted;
@@ -195,7 +215,8 @@ void fake_net_init(struct fake_net *n, struct fake_file *files, size_t n_files)
 	callbacks_on = false;
 	boot_services = (EFI_BOOT_SERVICES){
 		.CreateEvent = create_event, .SetTimer = set_timer, .CheckEvent = check_event,
-		.CloseEvent = close_event, .InstallProtocolInterface = install, .UninstallProtocolInterface = uninstall,
+		.CloseEvent = close_event, .SetWatchdogTimer = set_watchdog, .InstallProtocolInterface = install,
+		.UninstallProtocolInterface = uninstall,
 	};
 	BS = &boot_services;
 }

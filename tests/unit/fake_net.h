@@ -23,6 +23,7 @@ enum fake_tftp_mode {
 	FAKE_TFTP_SILENT,       /* nothing: the base code waits (calling back each second) */
 	FAKE_TFTP_REPEAT,       /* the last block again, each second */
 	FAKE_TFTP_BLOCKED,      /* nothing for 20 s without a callback, then one wait callback */
+	FAKE_TFTP_HUNG,         /* the base code never returns: an hour without a callback, then EFI_TIMEOUT */
 };
 
 struct fake_net {
@@ -36,6 +37,9 @@ struct fake_net {
 	unsigned block_size;                /* bytes of DATA per packet (default 4) */
 	unsigned callbacks, aborted_at;     /* callbacks made; seconds into the read when one aborted */
 	int n_events;                       /* events open (CreateEvent - CloseEvent) */
+	uint64_t watchdog;                  /* when the watchdog fires (the clock), 0: off */
+	unsigned watchdog_sets;             /* SetWatchdogTimer() calls that armed it */
+	unsigned reset_at;                  /* seconds into a read when the watchdog fired, 0: never */
 };
 
 /**

@@ -2,7 +2,9 @@
  * (src/efi/net_progress.c) on the fake network's clock: a file read whole;
  * a server that goes silent, or repeats a block, is given up NET_STALL_SEC
  * after the last new data, through the callback protocol (UEFI 2.10 §24.4);
- * time the firmware spends blocked counts in full. */
+ * time the firmware spends blocked counts in full; the firmware's watchdog
+ * runs while a read does, so a base code that never returns resets the
+ * machine NET_WATCHDOG_SEC after the last new data. */
 #include "test.h"
 #include "fake_net.h"
 #include "efi/net.h"
@@ -37,6 +39,9 @@ TEST(net_tftp_reads_the_whole_file)
 	CHECK_EQ(net.callbacks, 5);
 	CHECK_EQ(net.aborted_at, 0);
 	CHECK_EQ(net.n_events, 0); /* the progress timers are closed */
+	CHECK_EQ(net.watchdog_sets, 1 + 5); /* at the start, then with each block */
+	CHECK_EQ(net.watchdog, 0);          /* off again: the menu may wait */
+	CHECK_EQ(net.reset_at, 0);
 	CHECK_EQ(test_log_count(), 0);
 	free(data);
 }
@@ -51,6 +56,8 @@ static void check_given_up(enum fake_tftp_mode mode, unsigned want_at)
 	CHECK_EQ(net.aborted_at, want_at);
 	CHECK_LOG("tftp://10.0.2.2/k/vmlinuz: EFI_TIMEOUT (no answer)");
 	CHECK_EQ(net.n_events, 0);
+	CHECK_EQ(net.reset_at, 0); /* given up by the loader, not by a reset */
+	CHECK_EQ(net.watchdog, 0);
 }
 
 TEST(net_tftp_silent_server_is_given_up_after_the_stall_limit)
@@ -67,6 +74,16 @@ TEST(net_tftp_time_blocked_in_the_firmware_counts)
 {
 	/* 20 s inside the base code, then its first callback: over the limit at once */
 	check_given_up(FAKE_TFTP_BLOCKED, 2 + 20);
+}
+
+TEST(net_tftp_base_code_that_never_returns_is_reset_by_the_watchdog)
+{
+	uint8_t *data;
+	uint64_t size = 0;
+
+	get(FAKE_TFTP_HUNG, 2, &data, &size);
+	CHECK_EQ(net.reset_at, 2 + NET_WATCHDOG_SEC); /* two blocks, one a second, then nothing */
+	free(data);
 }
 
 TEST(net_progress_deadline_is_the_clock_not_the_checks)
