@@ -1,21 +1,30 @@
 #!/usr/bin/python3
-"""Network boot benchmark: handoff over HTTP against GRUB's http module (stdlib only).
+"""Network boot benchmark: handoff against GRUB's http and tftp modules (stdlib only).
 
     bench/netbench.py [--rounds 3] [--sizes 8,64,256] [--out DIR] [--doc docs/bench.md]
 
-Both boot by UEFI HTTP Boot from the same server tree (tests/helpers/httpserve.py
-behind QEMU's user network, tests/harness/net.py): the firmware fetches the
-loader from http://10.0.2.100/EFI/BOOT/BOOTX64.EFI and the loader fetches
-/debian/vmlinuz and /debian/initrd.img (the benchmark's initramfs padded to
-each size, bench/inputs.py) from the same server. handoff reads
-loader/entries.list, loader.conf and the entry first and boots by handover;
-GRUB is `grub-mkimage -O x86_64-efi` with http, net, efinet (net_bootp), linux,
-boot and the video modules, its commands built in (-c), and boots by its own
-`linux` (the EFI handover protocol in Debian's GRUB 2.06). Marks as bench.py:
-t0 OVMF's "BdsDxe: loading Boot####", t1 "Linux version", t2 BENCH-INIT.
-Rounds interleave the two loaders and the sizes, shuffled. Each boot also
+Over HTTP both boot by UEFI HTTP Boot from the same server tree
+(tests/helpers/httpserve.py behind QEMU's user network, tests/harness/net.py):
+the firmware fetches the loader from http://10.0.2.100/EFI/BOOT/BOOTX64.EFI
+and the loader fetches /debian/vmlinuz and /debian/initrd.img (the
+benchmark's initramfs padded to each size, bench/inputs.py) from the same
+server. Over TFTP both boot by PXE from QEMU's own TFTP server on the same
+tree (blocks of 1,468 B for handoff, GRUB's 1,024), GRUB reading
+(tftp,10.0.2.2). handoff reads loader/entries.list, loader.conf and the entry
+first and boots by handover; GRUB is `grub-mkimage -O x86_64-efi` with http,
+tftp, net, efinet (net_bootp), linux, boot and the video modules, its
+commands built in (-c), and boots by its own `linux` (the EFI handover
+protocol in Debian's GRUB 2.06). The reference, ramdisk-http: the firmware's
+own HTTP Boot fetches one FAT image (disk.img: handoff, its entry, kernel and
+initrd, as the disk benchmark's ESP) into a RAM disk (UEFI 2.10 §24.7.4, its
+LoadFile) and starts handoff from it, which then boots from that RAM disk:
+the same bytes through the firmware's fetch path. Marks: t0 the firmware's
+"Station IP address is" (DHCP done, the boot file not yet asked for), t1
+"Linux version", t2 BENCH-INIT (bench.py's).
+Rounds interleave the loaders and the sizes, shuffled. Each HTTP boot also
 records the server's side: the requests it answered and the body bytes it
-sent (httpserve.py's log), what a fleet's server pays per machine. Writes
+sent (httpserve.py's log), what a fleet's server pays per machine (QEMU's
+TFTP server keeps no log). Writes
 DIR/netbench.json and DIR/netbench.md, and puts that section into --doc
 between <!-- netbench --> markers (bench/report.py keeps it).
 """
@@ -36,19 +45,21 @@ from harness import case, esp, host, net, qemu  # noqa: E402
 import bench  # noqa: E402
 import inputs  # noqa: E402
 
-LOADERS = ("handoff-http", "grub-http")
-GRUB_NET_MODULES = "http net efinet linux boot echo gzio all_video efi_gop efi_uga video_bochs video_cirrus"
+LOADERS = ("handoff-http", "grub-http", "ramdisk-http", "handoff-tftp", "grub-tftp")
+GRUB_NET_MODULES = "http tftp net efinet linux boot echo gzio all_video efi_gop efi_uga video_bochs video_cirrus"
+RX_T0 = r"Station IP address is"  # the firmware's line once DHCP gave it an address
+TFTP_SERVER = "10.0.2.2"  # QEMU's user network: the host, which serves tftp=
 MARK_BEGIN, MARK_END = "<!-- netbench -->", "<!-- /netbench -->"
 
 
-def grub_image(work, cmdline):
-    """GRUB with its commands built in: DHCP through efinet, then the kernel and initrd over HTTP."""
-    cfg = os.path.join(work, "grub-http.cfg")
-    out = os.path.join(work, "grub-http.efi")
+def grub_image(work, cmdline, proto="http"):
+    """GRUB with its commands built in: DHCP through efinet, then the kernel and initrd over @proto."""
+    cfg = os.path.join(work, "grub-%s.cfg" % proto)
+    out = os.path.join(work, "grub-%s.efi" % proto)
+    dev = "(%s,%s)" % (proto, net.SERVER_IP if proto == "http" else TFTP_SERVER)
     with open(cfg, "w") as f:
-        f.write("set timeout=0\nnet_bootp\n"
-                "linux (http,%s)/debian/vmlinuz %s\ninitrd (http,%s)/debian/initrd.img\nboot\n"
-                % (net.SERVER_IP, cmdline, net.SERVER_IP))
+        f.write("set timeout=0\nnet_bootp\nlinux %s/debian/vmlinuz %s\ninitrd %s/debian/initrd.img\nboot\n"
+                % (dev, cmdline, dev))
     host.run(["grub-mkimage", "-O", "x86_64-efi", "-o", out, "-p", "/grub", "-c", cfg] + GRUB_NET_MODULES.split())
     return out
 
@@ -62,6 +73,16 @@ def server_tree(work, loader, efi, initrd, cmdline):
     return esp.tree(files, d)
 
 
+def ramdisk_tree(work, initrd, cmdline):
+    """A tree of one file, disk.img: the FAT image the firmware fetches into a RAM disk."""
+    d = os.path.join(work, "srv-ramdisk-http-%s" % os.path.basename(initrd))
+    files = esp.tree(inputs.esp_files(inputs.HANDOFF, initrd, cmdline, "handover"), d + ".esp")
+    os.makedirs(d, exist_ok=True)
+    esp.image(files, os.path.join(d, "disk.img"), size_mib=1)  # as small as the files allow
+    shutil.rmtree(files)
+    return d
+
+
 def summarize(boots, sizes):
     rows = []
     for mib in sizes:
@@ -69,23 +90,27 @@ def summarize(boots, sizes):
               for l in LOADERS}
         for l in LOADERS:
             ok = list(by[l].values())
-            ratios = [b["t2_s"] / by["grub-http"][r]["t2_s"] for r, b in by[l].items() if r in by["grub-http"]]
+            grub = by["grub-" + l.split("-")[1]]  # the same protocol's GRUB
+            ratios = [b["t2_s"] / grub[r]["t2_s"] for r, b in by[l].items() if r in grub]
             rows.append({"loader": l, "initrd_mib": mib, "runs": len(ok),
                          "t1_median_s": bench.rnd(bench.median([b["t1_s"] for b in ok])),
                          "t2_median_s": bench.rnd(bench.median([b["t2_s"] for b in ok])),
                          "t2_min_s": bench.rnd(min([b["t2_s"] for b in ok])) if ok else None,
                          "t2_ratio_vs_grub": bench.rnd(bench.median(ratios), 3),
-                         "requests_median": bench.median([b["requests"] for b in ok]),
-                         "bytes_median": bench.median([b["bytes"] for b in ok])})
+                         "requests_median": bench.median([b["requests"] for b in ok if b["requests"] is not None]),
+                         "bytes_median": bench.median([b["bytes"] for b in ok if b["bytes"] is not None])})
     return rows
 
 
 def render(res):
-    out = [MARK_BEGIN, "## Network boot: handoff over HTTP against GRUB's http module (issue 25)", "",
+    out = [MARK_BEGIN, "## Network boot: handoff against GRUB's http and tftp modules (issues 25, 35)", "",
            "`bench/netbench.py` (%d rounds, %s): UEFI HTTP Boot of each loader from the same server tree, "
            "the kernel and the %s MiB initrds fetched over HTTP (QEMU user network, "
-           "tests/helpers/httpserve.py). t1/t2 as above (s after the firmware starts the HTTP boot option, "
-           "which includes fetching the loader: handoff.efi %d B, GRUB %d B); ratio: t2 against GRUB's, "
+           "tests/helpers/httpserve.py), and PXE boot of each from QEMU's TFTP server on that tree. "
+           "t1 (Linux's first line) and t2 (its init) in s after the firmware's \"Station IP address is\" "
+           "(DHCP done), so they include fetching the loader: handoff.efi %d B, GRUB %d B, or ramdisk-http's "
+           "image; ratio: t2 against the same "
+           "protocol's GRUB's, "
            "paired per round; requests and MiB: what the server answered and sent per boot (medians), "
            "the firmware's fetch of the loader included." % (res["config"]["rounds"], res["config"]["started"],
                                   "/".join(map(str, res["config"]["sizes_mib"])), res["sizes"]["handoff.efi"],
@@ -141,12 +166,16 @@ def main(argv):
     shutil.rmtree(os.path.join(os.path.abspath(a.out), "net-runs"), ignore_errors=True)
     t_start = time.time()
     grub = grub_image(work, bench.CMDLINE)
-    efi = {"handoff-http": inputs.HANDOFF, "grub-http": grub}
-    servers = {}
+    efi = {"handoff-http": inputs.HANDOFF, "grub-http": grub, "ramdisk-http": None, "handoff-tftp": inputs.HANDOFF,
+           "grub-tftp": grub_image(work, bench.CMDLINE, "tftp")}
+    trees, servers = {}, {}
     for mib in sizes:
         initrd = inputs.build_initrd(work, mib)
         for l in LOADERS:
-            servers[(l, mib)] = net.Server(server_tree(work, l, efi[l], initrd, bench.CMDLINE), name="%s-%d" % (l, mib))
+            trees[(l, mib)] = (ramdisk_tree(work, initrd, bench.CMDLINE) if l == "ramdisk-http" else
+                               server_tree(work, l, efi[l], initrd, bench.CMDLINE))
+            if l.endswith("-http"):
+                servers[(l, mib)] = net.Server(trees[(l, mib)], name="%s-%d" % (l, mib))
     rng = random.Random(a.seed)
     boots = []
     for rd in range(1, a.rounds + 1):
@@ -154,14 +183,19 @@ def main(argv):
         rng.shuffle(pairs)
         for l, mib in pairs:
             load = bench.loadavg()
-            seen = len(servers[(l, mib)].requests())
+            srv = servers.get((l, mib))
+            seen = len(srv.requests()) if srv else 0
             res = qemu.run_qemu(None, bench.BOOT_TIMEOUT, memory=bench.MEMORY_MIB, name="r%d-%d-%s" % (rd, mib, l),
-                                stop_on=r"BENCH-DONE", net=net.http_args(servers[(l, mib)]))
-            t0, t1, t2, _, _ = bench.parse_boot(res)
-            answered = [r for r in servers[(l, mib)].requests()[seen:] if r.get("method")]
+                                stop_on=r"BENCH-DONE",
+                                net=(net.http_args(srv, "disk.img") if l == "ramdisk-http" else
+                                     net.http_args(srv) if srv else net.tftp_args(trees[(l, mib)])))
+            _, t1, t2, _, _ = bench.parse_boot(res)
+            t0 = res.time_of(RX_T0)
+            answered = [r for r in srv.requests()[seen:] if r.get("method")] if srv else None
             rec = {"loader": l, "initrd_mib": mib, "round": rd, "loadavg_before": load,
-                   "log": os.path.relpath(res.log_path, ROOT), "requests": len(answered),
-                   "bytes": sum(r.get("sent") or 0 for r in answered)}
+                   "log": os.path.relpath(res.log_path, ROOT),
+                   "requests": len(answered) if srv else None,
+                   "bytes": sum(r.get("sent") or 0 for r in answered) if srv else None}
             if None in (t0, t1, t2):
                 rec["error"] = "no t0/t1/t2 (%s)" % ("timeout" if res.timed_out else "exit %s" % res.exit_code)
             else:
@@ -169,7 +203,7 @@ def main(argv):
             boots.append(rec)
             bench.log("netbench round %d %4d MiB %-13s %s" % (rd, mib, l, rec.get("error") or
                                                               "t1-t0 %.3f s  t2-t0 %.3f s  load %.1f  "
-                                                              "%d requests %d bytes"
+                                                              "%s requests %s bytes"
                                                               % (rec["t1_s"], rec["t2_s"], load or 0,
                                                                  rec["requests"], rec["bytes"])))
     res = {"config": {"rounds": a.rounds, "sizes_mib": sizes, "cmdline": bench.CMDLINE, "memory_mib": bench.MEMORY_MIB,
