@@ -12,7 +12,7 @@ tests/boot/fetch-kernel.sh   # the kernel and efivarfs.ko; bench.py builds its o
 make --no-print-directory all build/bench/readbench.efi
 status=0
 /usr/bin/python3 bench/bench.py --rounds "${BENCH_ROUNDS:-5}" "$@" || status=$?
-# the network boot row (handoff over HTTP against GRUB's http module); alone: bench/netbench.py
+# the network boot rows (handoff against GRUB's http and tftp modules, and the firmware's RAM disk); alone: bench/netbench.py
 /usr/bin/python3 bench/netbench.py --rounds "${BENCH_ROUNDS:-5}" --doc "" || status=$?
 /usr/bin/python3 bench/report.py build/bench/results.json docs/bench.md
 exit $status
