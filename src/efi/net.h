@@ -20,7 +20,11 @@ struct net_source {
 	char show[24];                      /* TFTP: "tftp://SERVER/", put before file names in messages */
 	size_t root_len;                    /* the tree's root: net_root_len(loc) */
 	EFI_SERVICE_BINDING_PROTOCOL *http; /* HTTP: the NIC's HTTP service binding */
-	EFI_HTTPv4_ACCESS_POINT local;      /* HTTP: this machine's address, from the IPv4() node */
+	union {                             /* HTTP: this machine's address, from the IPv4() or IPv6() node */
+		EFI_HTTPv4_ACCESS_POINT v4;
+		EFI_HTTPv6_ACCESS_POINT v6;
+	} local;
+	bool ipv6;                          /* HTTP: local.v6 holds it */
 	EFI_PXE_BASE_CODE_PROTOCOL *pxe;    /* TFTP: the base code that started handoff */
 	EFI_HANDLE pxe_handle;              /* TFTP: its handle (the callback goes there, §24.4) */
 	EFI_IP_ADDRESS server;              /* TFTP: the server that sent the boot file */
@@ -50,7 +54,8 @@ void net_progress_end(struct net_progress *p);
 
 /**
  * net_http_source() - the source for a handle HTTP Boot started handoff from
- * (its device path @dp ends in IPv4()/.../Uri()); @ret->loc is the loader's URL.
+ * (its device path @dp ends in IPv4()/.../Uri() or IPv6()/.../Uri());
+ * @ret->loc is the loader's URL.
  * Return: EFI_UNSUPPORTED (quietly) when @dp has no Uri() node, else
  * EFI_SUCCESS or another status, logged.
  */

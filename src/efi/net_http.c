@@ -1,8 +1,9 @@
 /* Files over HTTP(S) through the firmware's EFI_HTTP_PROTOCOL (UEFI 2.10
  * §29.6), from the server UEFI HTTP Boot started handoff from (§24.7: the
- * image's device path ends in IPv4()/Dns()/Uri()). One child instance per
- * file: configure it with this machine's address from the IPv4() node (the
- * default address is not set up: EFI_NO_MAPPING), GET, read the status line
+ * image's device path ends in IPv4()/Dns()/Uri(), or IPv6()/Dns()/Uri()). One
+ * child instance per file: configure it with this machine's address from the
+ * IPv4() or IPv6() node (the default address is not set up: EFI_NO_MAPPING;
+ * an IPv6 URL's host is bracketed, RFC 3986 §3.2.2), GET, read the status line
  * and headers, then the body straight into one buffer of Content-Length
  * bytes, or a chunked body (RFC 9112 §7.1: the firmware hands over its size
  * lines too) decoded as it comes into a buffer that grows. https:// URLs go
@@ -43,7 +44,9 @@ static void EFIAPI token_done(EFI_EVENT event, void *ctx)
 
 static EFI_STATUS http_open(struct http_get *g)
 {
+	/* either access point is at &local (a union): the flag says which */
 	EFI_HTTP_CONFIG_DATA cfg = { .HttpVersion = HttpVersion11, .TimeOutMillisec = HTTP_TIMEOUT_MS,
+				     .LocalAddressIsIPv6 = g->src->ipv6,
 				     .AccessPoint.IPv4Node = (EFI_HTTPv4_ACCESS_POINT *)&g->src->local };
 	EFI_STATUS err;
 
@@ -269,6 +272,11 @@ EFI_STATUS net_http_source(const EFI_DEVICE_PATH_PROTOCOL *dp, struct net_source
 {
 	const URI_DEVICE_PATH *uri = devpath_find(dp, MESSAGING_DEVICE_PATH, MSG_URI_DP, sizeof(*uri) + 1);
 	const IPv4_DEVICE_PATH *ip = devpath_find(dp, MESSAGING_DEVICE_PATH, MSG_IPv4_DP, sizeof(*ip));
+	/* up to LocalIpAddress: the node before UEFI 2.4 was shorter */
+	const IPv6_DEVICE_PATH *ip6 = devpath_find(dp, MESSAGING_DEVICE_PATH, MSG_IPv6_DP,
+						   offsetof(IPv6_DEVICE_PATH, RemoteIpAddress));
+	static const uint8_t none[16];
+	const uint8_t *addr = ip ? ip->LocalIpAddress.Addr : ip6 ? ip6->LocalIpAddress.Addr : none;
 	EFI_DEVICE_PATH_PROTOCOL *rest = (EFI_DEVICE_PATH_PROTOCOL *)dp;
 	EFI_HANDLE nic;
 	size_t n;
@@ -282,15 +290,19 @@ EFI_STATUS net_http_source(const EFI_DEVICE_PATH_PROTOCOL *dp, struct net_source
 	/* the node may carry the URL's NUL (edk2 does): the URL ends at the first one */
 	if (n >= NET_URL_MAX || !net_url_is_http(ret->loc))
 		return log_error_status(EFI_INVALID_PARAMETER, "HTTP boot: not an http(s) URL: %.64s", ret->loc);
-	if (!ip)
-		return log_error_status(EFI_INVALID_PARAMETER, "%s: HTTP boot over IPv6 is not supported", ret->loc);
-	if (!memcmp(&ip->LocalIpAddress, "\0\0\0\0", 4))
-		return log_error_status(EFI_NO_MAPPING, "%s: no IPv4 address (no DHCP lease)", ret->loc);
+	if (!memcmp(addr, none, ip ? 4 : 16))
+		return log_error_status(EFI_NO_MAPPING, "%s: no IPv%c address (no DHCP lease)", ret->loc,
+					ip ? '4' : '6');
 	if (BS->LocateDevicePath(&http_sb_guid, &rest, &nic) != EFI_SUCCESS ||
 	    BS->HandleProtocol(nic, &http_sb_guid, (void **)&ret->http) != EFI_SUCCESS)
 		return log_error_status(EFI_NOT_FOUND, "%s: the firmware has no HTTP client on this network card",
 					ret->loc);
-	ret->local = (EFI_HTTPv4_ACCESS_POINT){ .LocalAddress = ip->LocalIpAddress, .LocalSubnet = ip->SubnetMask };
+	if (ip)
+		ret->local.v4 = (EFI_HTTPv4_ACCESS_POINT){ .LocalAddress = ip->LocalIpAddress,
+							   .LocalSubnet = ip->SubnetMask };
+	else
+		ret->local.v6.LocalAddress = ip6->LocalIpAddress;
+	ret->ipv6 = !ip;
 	ret->root_len = net_root_len(ret->loc);
 	return EFI_SUCCESS;
 }

@@ -14,7 +14,8 @@
  * is also a Location (src/core/http_redirect.c) resolved against an http(s)
  * location: a URL taken is http(s) of the same scheme, shorter than
  * NET_URL_MAX, without dot segments left, resolving to itself; one refused
- * is named only when it is a URL (corpus locations: malformed Locations). */
+ * is named only when it is a URL (corpus redirect-*: malformed Locations;
+ * ipv6-*, redirect-ipv6-*: bracketed IPv6 hosts, RFC 3986 §3.2.2). */
 #include "core/http_redirect.h"
 #include "core/netboot.h"
 #include <stdlib.h>

@@ -106,6 +106,27 @@ TEST(http_url_resolve_same_origin_only)
 	check("https://srv/a", "https://srv:8443/a", "https://srv:8443/a", "another host or port");
 }
 
+/* An IPv6 host (RFC 3986 §3.2.2): the port is after the ']', the ':'s inside are the address's */
+TEST(http_url_resolve_ipv6_host)
+{
+	const char *url = "http://[fd35::1]/EFI/BOOT/BOOTX64.EFI";
+
+	check(url, "/loader/entries.list", "http://[fd35::1]/loader/entries.list", NULL);
+	check(url, "../x", "http://[fd35::1]/EFI/x", NULL);
+	check(url, "//[fd35::1]/y", "http://[fd35::1]/y", NULL);
+	check(url, "http://[FD35::1]:80/y", "http://[FD35::1]:80/y", NULL); /* the default port, any case */
+	check("http://[fd35::1]:/a", "http://[fd35::1]/b", "http://[fd35::1]/b", NULL);
+	check("http://[fd35::1]:8080/a", "/b", "http://[fd35::1]:8080/b", NULL);
+	check("https://[fd35::1]/a", "https://[fd35::1]:443/b", "https://[fd35::1]:443/b", NULL);
+	check(url, "http://[fd35::2]/y", "http://[fd35::2]/y", "another host or port");
+	check(url, "http://[fd35::1]:8080/y", "http://[fd35::1]:8080/y", "another host or port");
+	check(url, "http://fd35::1/y", "http://fd35::1/y", "another host or port");
+	check("http://[fd35::80]/a", "http://[fd35::]:80/b", "http://[fd35::]:80/b", "another host or port");
+	check("http://[fd35::]:80/a", "http://[fd35::80]/b", "http://[fd35::80]/b", "another host or port");
+	check("http://[fd35::1]:8080/a", "http://[fd35::1]/b", "http://[fd35::1]/b", "another host or port");
+	check("https://[fd35::1]/a", "http://[fd35::1]/b", "http://[fd35::1]/b", "another scheme");
+}
+
 TEST(http_url_resolve_garbage_refused)
 {
 	char *huge = malloc(NET_URL_MAX + 1), want[NET_URL_MAX];

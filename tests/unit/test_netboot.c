@@ -31,6 +31,10 @@ TEST(net_root_efi_or_directory)
 	check_root("/tftpboot/EFI/BOOT/BOOTX64.EFI", "/tftpboot/");
 	check_root("pxe/handoff.efi", "pxe/");
 	check_root("handoff.efi", "");
+	/* an IPv6 host (RFC 3986 §3.2.2: bracketed, its ':' not a port's) */
+	check_root("http://[fd35::1]/EFI/BOOT/BOOTX64.EFI", "http://[fd35::1]/");
+	check_root("http://[fd35::1]:8080/boot/handoff.efi", "http://[fd35::1]:8080/boot/");
+	check_root("http://[fd35::1]", "http://[fd35::1]");
 }
 
 static void check_norm(const char *in, const char *want)
@@ -123,6 +127,32 @@ TEST(net_url_authority_and_scheme)
 	CHECK(!net_url_is_http("http://h/a b"));
 	CHECK(!net_url_is_http("http://h/a\x7f"));
 	CHECK(!net_url_is_http("http://h/caf\xc3\xa9"));
+}
+
+/* HTTP Boot over IPv6: the loader's URL has a bracketed host; the Host
+ * header is the authority as written (RFC 9112 §3.2), brackets and all. */
+TEST(net_url_ipv6_host)
+{
+	static const char loc[] = "http://[fd35::1]/EFI/BOOT/BOOTX64.EFI";
+	const char *s = NULL;
+	size_t n = net_url_authority(loc, &s);
+	char *u;
+
+	CHECK(net_url_is_http(loc));
+	CHECK(s == loc + 7);
+	CHECK_EQ(n, strlen("[fd35::1]"));
+	n = net_url_authority("https://[FD35:0:0:0::1]:8443/x?y", &s);
+	CHECK_EQ(n, strlen("[FD35:0:0:0::1]:8443"));
+	CHECK(memcmp(s, "[FD35:0:0:0::1]:8443", n) == 0);
+	n = net_url_authority("http://[::1]", &s);
+	CHECK_EQ(n, strlen("[::1]"));
+	u = net_url_join(loc, net_root_len(loc), "loader/entries.list", true);
+	CHECK_STR(u, "http://[fd35::1]/loader/entries.list");
+	free(u);
+	u = net_url_join("http://[fd35::1]:8080/boot/x.efi", net_root_len("http://[fd35::1]:8080/boot/x.efi"),
+			 "debian/vmlinuz", true);
+	CHECK_STR(u, "http://[fd35::1]:8080/boot/debian/vmlinuz");
+	free(u);
 }
 
 TEST(http_status_numbers)

@@ -143,6 +143,29 @@ _Static_assert(offsetof(IPv4_DEVICE_PATH, GatewayIpAddress) == 19, "IPv4_DEVICE_
 _Static_assert(offsetof(IPv4_DEVICE_PATH, SubnetMask) == 23, "IPv4_DEVICE_PATH.SubnetMask");
 _Static_assert(sizeof(IPv4_DEVICE_PATH) == 27, "IPv4_DEVICE_PATH size");
 
+/* IPv6 messaging node (§10.3.4.13): what a network boot configured.
+ * IpAddressOrigin: 0 manual, 1 stateless auto-configuration, 2 stateful
+ * (DHCPv6); PrefixLength and GatewayIpAddress were added by UEFI 2.4. */
+typedef struct IPv6_DEVICE_PATH {
+	EFI_DEVICE_PATH_PROTOCOL Header;
+	EFI_IPv6_ADDRESS LocalIpAddress;
+	EFI_IPv6_ADDRESS RemoteIpAddress;
+	UINT16 LocalPort;
+	UINT16 RemotePort;
+	UINT16 Protocol;
+	UINT8 IpAddressOrigin;
+	UINT8 PrefixLength;
+	EFI_IPv6_ADDRESS GatewayIpAddress;
+} __attribute__((packed)) IPv6_DEVICE_PATH;
+_Static_assert(offsetof(IPv6_DEVICE_PATH, LocalIpAddress) == 4, "IPv6_DEVICE_PATH.LocalIpAddress");
+_Static_assert(offsetof(IPv6_DEVICE_PATH, RemoteIpAddress) == 20, "IPv6_DEVICE_PATH.RemoteIpAddress");
+_Static_assert(offsetof(IPv6_DEVICE_PATH, LocalPort) == 36, "IPv6_DEVICE_PATH.LocalPort");
+_Static_assert(offsetof(IPv6_DEVICE_PATH, Protocol) == 40, "IPv6_DEVICE_PATH.Protocol");
+_Static_assert(offsetof(IPv6_DEVICE_PATH, IpAddressOrigin) == 42, "IPv6_DEVICE_PATH.IpAddressOrigin");
+_Static_assert(offsetof(IPv6_DEVICE_PATH, PrefixLength) == 43, "IPv6_DEVICE_PATH.PrefixLength");
+_Static_assert(offsetof(IPv6_DEVICE_PATH, GatewayIpAddress) == 44, "IPv6_DEVICE_PATH.GatewayIpAddress");
+_Static_assert(sizeof(IPv6_DEVICE_PATH) == 60, "IPv6_DEVICE_PATH size");
+
 /* URI messaging node (§10.3.4.23): the URI (RFC 3986), not NUL-terminated,
  * fills the node after its header. */
 typedef struct URI_DEVICE_PATH {

@@ -96,6 +96,7 @@ typedef struct EFI_HTTPv6_ACCESS_POINT {
 	EFI_IPv6_ADDRESS LocalAddress;
 	UINT16 LocalPort;
 } EFI_HTTPv6_ACCESS_POINT;
+_Static_assert(offsetof(EFI_HTTPv6_ACCESS_POINT, LocalPort) == 16, "EFI_HTTPv6_ACCESS_POINT.LocalPort");
 _Static_assert(sizeof(EFI_HTTPv6_ACCESS_POINT) == 18, "EFI_HTTPv6_ACCESS_POINT size");
 
 typedef struct EFI_HTTP_CONFIG_DATA {
