@@ -22,12 +22,14 @@ from . import host
 
 BRIDGE = "br0"
 PREFIX = 24
+PREFIX6 = 64
 DEBIAN_DEFAULT_SITE = "/etc/nginx/sites-available/default"
 NGINX_LOG_FORMAT = "$remote_addr $request_method $uri $status $bytes_sent"
 
 
 class Netns:
-    """`ip netns add NAME-PID`, the bridge with @server/24, @taps taps on it;
+    """`ip netns add NAME-PID`, the bridge with @server/24 (an IPv6 @server:
+    /64, usable at once: no duplicate address detection), @taps taps on it;
     removed (with whatever runs in it) on exit."""
 
     def __init__(self, name, server, taps=0):
@@ -45,7 +47,10 @@ class Netns:
         try:
             self.ip("link", "set", "lo", "up")
             self.ip("link", "add", BRIDGE, "type", "bridge")
-            self.ip("addr", "add", "%s/%d" % (self.server, PREFIX), "dev", BRIDGE)
+            if ":" in self.server:
+                self.ip("addr", "add", "%s/%d" % (self.server, PREFIX6), "dev", BRIDGE, "nodad")
+            else:
+                self.ip("addr", "add", "%s/%d" % (self.server, PREFIX), "dev", BRIDGE)
             self.ip("link", "set", BRIDGE, "up")
             for tap in self.taps:
                 self.ip("tuntap", "add", "dev", tap, "mode", "tap")
@@ -93,16 +98,17 @@ class Netns:
         return self.start(["nginx", "-c", conf, "-p", d + "/", "-g", "daemon off;"],
                           os.path.join(d, "nginx.out"), lambda: self.listening("tcp", 80))
 
-    def start_dnsmasq(self, conf, d):
+    def start_dnsmasq(self, conf, d, ports=(67, 69)):
         """dnsmasq with @conf only, DHCP and TFTP (no DNS: port 0), its
-        leases, and its log (every DHCP answer, every TFTP transfer) in @d."""
+        leases, and its log (every DHCP answer, every TFTP transfer) in @d;
+        started once it listens on the UDP @ports (DHCPv6 only: (547,))."""
         host.need_tool("dnsmasq", "dnsmasq-base")
         cmd = ["dnsmasq", "--keep-in-foreground", "--conf-file=" + conf, "--port=0", "--user=root",
                "--interface=" + BRIDGE, "--pid-file=" + os.path.join(d, "dnsmasq.pid"),
                "--dhcp-leasefile=" + os.path.join(d, "dnsmasq.leases"), "--log-dhcp",
                "--log-facility=" + os.path.join(d, "dnsmasq.log")]
         return self.start(cmd, os.path.join(d, "dnsmasq.out"),
-                          lambda: self.listening("udp", 67) and self.listening("udp", 69))
+                          lambda: all(self.listening("udp", p) for p in ports))
 
     def tap_args(self, i, mac):
         """QEMU's arguments for a virtio-net NIC on tap @i (its MAC @mac), without
