@@ -49,16 +49,6 @@ def test_sdboot_entry():
     qemu.expect_eq(res.exit_code, 0, "qemu exit code (poweroff)", res)
 
 
-@case.needs(KERNEL, INITRD)
-def test_qemu_direct_kernel():
-    """QEMU -kernel/-initrd/-append through OVMF, no disk; exits via isa-debug-exit."""
-    options = "console=ttyS0 handoff.marker=direct-1 panic=-1 handoff.debug_exit=3"
-    res = qemu.run_qemu(None, TIMEOUT, kernel=root_path(KERNEL),
-                        initrd=root_path(INITRD), append=options)
-    check_init(res, options, "direct-1")
-    qemu.expect_eq(res.debug_exit, 3, "isa-debug-exit value (qemu exit %s)" % res.exit_code, res)
-
-
 @case.needs(TOOL, KERNEL, INITRD)
 def test_sdboot_menu_keys_gpt():
     """Drive systemd-boot's menu over serial (ESC [ B, then CR) on a GPT disk

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # check: both cores
-# Runs every libFuzzer target for a few seconds (FUZZ_RUN_SECONDS, default 2;
+# Runs every libFuzzer target for a second (FUZZ_RUN_SECONDS, default 1;
 # two at a time), from a copy of its corpus in a temporary directory (the tree's
 # corpus stays read only), so that a harness that crashes, hangs, leaks or
 # disagrees with its reference on new inputs cannot sit unnoticed until
@@ -8,7 +8,7 @@
 # in build/fuzz/run-NAME*.
 set -u
 cd "$(dirname "$0")/../.."
-seconds=${FUZZ_RUN_SECONDS:-2}
+seconds=${FUZZ_RUN_SECONDS:-1}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
