@@ -18,6 +18,8 @@ extern EFI_SYSTEM_TABLE *ST;
 extern EFI_BOOT_SERVICES *BS;
 extern EFI_RUNTIME_SERVICES *RT;
 extern EFI_HANDLE IH; /* this image */
+/* SetWatchdogTimer()'s code for handoff's own calls (UEFI 2.10 §7.5: codes below it are the firmware's) */
+#define WATCHDOG_CODE 0x10000
 
 /** efi_init() - remember the tables; call first in every efi_main. */
 void efi_init(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab);

@@ -13,7 +13,7 @@ EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 
 	efi_init(image, systab);
 	loader_var_set_time(u"LoaderTimeInitUSec");
-	BS->SetWatchdogTimer(0, 0x10000, 0, NULL); /* the menu may wait longer than 5 min */
+	BS->SetWatchdogTimer(0, WATCHDOG_CODE, 0, NULL); /* the menu may wait longer than 5 min */
 	err = loader_load(&l, image);
 	if (EFI_ERROR(err)) {
 		con_pause_before_exit();

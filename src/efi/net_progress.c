@@ -15,7 +15,6 @@
 #include "net.h"
 
 #define SECOND_100NS 10000000u
-#define WATCHDOG_CODE 0x10000 /* §7.5: codes below it are the firmware's */
 
 static void watchdog(UINTN sec)
 {
