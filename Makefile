@@ -1,6 +1,7 @@
 # handoff: UEFI boot loader and boot toolkit for Linux on x86-64.
 #   make          build/handoff.efi, build/handoffia32.efi, build/handoffaa64.efi,
-#                 build/handoff-stub.efi, build/handoff, build/probe.img
+#                 build/handoff-stub.efi, build/handoff-stubaa64.efi, build/handoff,
+#                 build/probe.img
 #   make demo     build and boot the demo ESP in QEMU/OVMF
 #   make check    all tests (unit, fuzz corpora, CLI, binaries, boots)
 #   make fuzz     run every libFuzzer target for FUZZ_SECONDS each
@@ -120,7 +121,7 @@ FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
 
 ARTIFACTS := $(B)/handoff.efi $(B)/handoffia32.efi $(B)/handoffaa64.efi $(B)/handoff
 ifneq ($(STUB_SRCS),)
-ARTIFACTS += $(B)/handoff-stub.efi
+ARTIFACTS += $(B)/handoff-stub.efi $(B)/handoff-stubaa64.efi
 endif
 ifneq ($(wildcard src/probe/*.c),)
 ARTIFACTS += $(B)/probe.img
@@ -272,6 +273,21 @@ $(B)/efiaa64/handoffaa64-linked.efi: $(B)/efiaa64/pack/unpack.o $(B)/efiaa64/pac
 $(B)/handoffaa64.efi: $(B)/efiaa64/handoffaa64-linked.efi $(B)/mkpack
 	$(Q)$(call msg,TRIM,$@) $(B)/mkpack --trim $< $@ >/dev/null
 
+# The stub for AArch64 (issue 34): the same sources and library as the
+# AArch64 loader, packed as the x86 stub (its headers keep their room for a
+# UKI's sections). It boots the embedded arm64 Image by the kernel's EFI stub,
+# the one scheme there.
+$(B)/efiaa64/handoff-stub-image.efi: $(patsubst src/%.c,$(B)/efiaa64/%.o,$(STUB_SRCS)) $(EFIAA64_LIB)
+	$(Q)$(call msg,LINK,$@) $(EFI_LD) $(EFIAA64_LDFLAGS) $(IMAGE_LDFLAGS) $(SBAT_LDFLAGS) /out:$@ $^
+
+$(B)/efiaa64/pack/stub-image.o: src/pack/image.S $(B)/efiaa64/handoff-stub.packed
+	@mkdir -p $(dir $@)
+	$(Q)$(call msg,ASAA64,$@) $(EFIAA64_CC) -DHANDOFF_PACKED='"$(B)/efiaa64/handoff-stub.packed"' -c $< -o $@
+
+$(B)/handoff-stubaa64.efi: $(B)/efiaa64/pack/unpack.o $(B)/efiaa64/pack/cache_aa64.o $(PACKAA64_CORE_OBJS) \
+		$(B)/efiaa64/pack/stub-image.o $(EFIAA64_LIB)
+	$(Q)$(call msg,LINK,$@) $(EFI_LD) $(EFIAA64_LDFLAGS) $(PACK_LDFLAGS) $(SBAT_LDFLAGS) /out:$@ $^
+
 # --- host side -------------------------------------------------------------
 $(B)/host/%.o: src/%.c
 	@mkdir -p $(dir $@)
@@ -381,6 +397,8 @@ install: all
 	install -D -m 0644 $(B)/handoffaa64.efi $(DESTDIR)$(PREFIX)/lib/handoff/handoffaa64.efi
 	$(if $(wildcard $(B)/handoff-stub.efi),\
 		install -D -m 0644 $(B)/handoff-stub.efi $(DESTDIR)$(PREFIX)/lib/handoff/handoff-stub.efi)
+	$(if $(wildcard $(B)/handoff-stubaa64.efi),\
+		install -D -m 0644 $(B)/handoff-stubaa64.efi $(DESTDIR)$(PREFIX)/lib/handoff/handoff-stubaa64.efi)
 	install -D -m 0644 docs/handoff.1 $(DESTDIR)$(PREFIX)/share/man/man1/handoff.1
 
 clean:

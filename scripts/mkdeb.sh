@@ -1,8 +1,9 @@
 #!/bin/bash
 # scripts/mkdeb.sh - build/handoff_<VERSION>_amd64.deb with dpkg-deb, no root
 # and no network (make deb). The package: /usr/bin/handoff,
-# /usr/lib/handoff/{handoffx64.efi,handoff-stub.efi} (and handoffia32.efi and
-# handoffaa64.efi when built: install --arch ia32|aa64 from this package), the manual page, the kernel hooks, /etc/handoff/handoff.conf,
+# /usr/lib/handoff/{handoffx64.efi,handoff-stub.efi} (and handoffia32.efi,
+# handoffaa64.efi and handoff-stubaa64.efi when built: install --arch ia32|aa64
+# and arm64 UKIs from this package), the manual page, the kernel hooks, /etc/handoff/handoff.conf,
 # the boot-counting units and their generator (pkg/debian/), copyright and
 # changelog. VERSION overrides the version in the file VERSION (tests). Depends is computed from the tool's ELF by dpkg-shlibdeps.
 set -euo pipefail
@@ -21,7 +22,7 @@ install -m 0755 build/handoff "$tree/usr/bin/handoff"
 strip --remove-section=.comment --remove-section=.note "$tree/usr/bin/handoff"
 install -m 0644 build/handoff.efi "$tree/usr/lib/handoff/handoffx64.efi"
 install -m 0644 build/handoff-stub.efi "$tree/usr/lib/handoff/handoff-stub.efi"
-for f in handoffia32.efi handoffaa64.efi; do
+for f in handoffia32.efi handoffaa64.efi handoff-stubaa64.efi; do
 	if [[ -f build/$f ]]; then
 		install -m 0644 "build/$f" "$tree/usr/lib/handoff/$f"
 	fi

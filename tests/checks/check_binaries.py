@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Checks the built EFI binaries, reading the PE headers here independently of
 src/core/pe.c: x86-64 PE32+ (IA-32 PE32 for the 32-bit firmware loader, AArch64
-PE32+ for the arm64 one), EFI application subsystem, 4 KiB section alignment,
+PE32+ for the arm64 loader and stub), EFI application subsystem, 4 KiB section alignment,
 a .reloc section with base relocations, no section both writable and
 executable, NX compatible, a .sbat section in shim's format (SBAT.md: the
 "sbat,1," header line, then handoff's own line), and the size budgets
@@ -20,7 +20,7 @@ import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/: the harness package
 from harness.paths import (LOADER, LOADER32, LOADERAA64, LOADER_IMAGE, LOADER32_IMAGE,  # noqa: E402
-                           LOADERAA64_IMAGE, STUB, STUB_IMAGE, SIZE_BUDGETS)
+                           LOADERAA64_IMAGE, STUB, STUB_IMAGE, STUBAA64, STUBAA64_IMAGE, SIZE_BUDGETS)
 
 # path: (size budget, machine, optional header magic, its size before the data directories)
 X64, IA32, AA64 = (0x8664, 0x20B, 112), (0x14C, 0x10B, 96), (0xAA64, 0x20B, 112)
@@ -28,8 +28,9 @@ MACHINES = {0x8664: "x86-64", 0x14C: "i386", 0xAA64: "arm64"}
 BINARIES = {LOADER: (SIZE_BUDGETS[LOADER],) + X64, STUB: (SIZE_BUDGETS[STUB],) + X64,
             LOADER32: (SIZE_BUDGETS[LOADER32],) + IA32, LOADERAA64: (SIZE_BUDGETS[LOADERAA64],) + AA64,
             LOADER_IMAGE: (None,) + X64, LOADER32_IMAGE: (None,) + IA32, LOADERAA64_IMAGE: (None,) + AA64,
-            STUB_IMAGE: (None,) + X64}
-PACKED = {LOADER: LOADER_IMAGE, LOADER32: LOADER32_IMAGE, LOADERAA64: LOADERAA64_IMAGE, STUB: STUB_IMAGE}
+            STUB_IMAGE: (None,) + X64, STUBAA64: (SIZE_BUDGETS[STUBAA64],) + AA64, STUBAA64_IMAGE: (None,) + AA64}
+PACKED = {LOADER: LOADER_IMAGE, LOADER32: LOADER32_IMAGE, LOADERAA64: LOADERAA64_IMAGE, STUB: STUB_IMAGE,
+          STUBAA64: STUBAA64_IMAGE}
 SCN_MEM_EXECUTE, SCN_MEM_WRITE = 0x20000000, 0x80000000
 DLL_NX_COMPAT = 0x0100
 
@@ -75,7 +76,8 @@ def inspect(path, budget, want_machine, want_magic, dirs):
             image = data[roff:roff + vsize]
     coff_chars = struct.unpack_from("<H", data, pe + 22)[0]
     check(f"{path}: relocatable (IMAGE_FILE_RELOCS_STRIPPED clear)", not coff_chars & 1, hex(coff_chars))
-    if path in (LOADER, STUB, LOADERAA64):  # these unpackers address everything PC-relative: nothing to relocate
+    # these unpackers address everything PC-relative: nothing to relocate
+    if path in (LOADER, STUB, LOADERAA64, STUBAA64):
         check(f"{path}: no base relocation needed, none present", reloc_size == 0, f"reloc dir size {reloc_size}")
     else:
         check(f"{path}: .reloc section with base relocations",
@@ -109,7 +111,7 @@ def check_header_room(path, data, table_end, file_align):
         need = -(-table_end // file_align) * file_align
         check(f"{path}: headers trimmed: PE header at 0x40, SizeOfHeaders {size_of_headers} = {need}",
               pe == 0x40 and size_of_headers == need, f"PE header at {pe:#x}, SizeOfHeaders {size_of_headers}")
-    elif path == STUB:
+    elif path in (STUB, STUBAA64):
         check(f"{path}: room in the headers for ten more sections (a UKI's)", size_of_headers - table_end >= 400,
               f"{size_of_headers - table_end} bytes")
 

@@ -32,7 +32,7 @@ FILES = {  # path -> mode
 GENERATOR = "lib/systemd/system-generators/handoff-bless-boot-generator"
 LOADER_GUID = "4a67b082-0a4c-41cf-b6c7-440b29bb8c4f"
 FILES.update({h: "-rwxr-xr-x" for h in HOOKS})
-for _efi in ("handoffia32.efi", "handoffaa64.efi"):
+for _efi in ("handoffia32.efi", "handoffaa64.efi", "handoff-stubaa64.efi"):
     if os.path.exists(os.path.join(ROOT, "build", _efi)):
         FILES["usr/lib/handoff/" + _efi] = "-rw-r--r--"
 
