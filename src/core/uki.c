@@ -190,6 +190,57 @@ static EFI_STATUS uki_check_profiles(const struct uki_input *in)
 	return err;
 }
 
+/* An arm64 kernel boots by its own EFI stub (Documentation/arch/arm64/booting.rst
+ * and the UEFI boot of Documentation/admin-guide/efi-stub.rst): its Image
+ * must carry the PE/COFF header of an AArch64 EFI application. It has no
+ * setup header: of @bz only the version, from its banner, is filled. */
+static EFI_STATUS uki_check_arm64(const struct uki_input *in, const char *linux_name, struct bz_info *bz)
+{
+	_cleanup_free_ struct pe_info *pe = mem_alloc(sizeof(*pe));
+
+	if (!pe)
+		return log_error_status(EFI_OUT_OF_RESOURCES, "uki: out of memory");
+	if (pe_parse(in->linux_image, in->linux_size, linux_name, pe) != EFI_SUCCESS ||
+	    !pe_is_efi_app(pe, PE_MACHINE_AA64))
+		return log_error_status(EFI_UNSUPPORTED,
+					"%s: an arm64 kernel Image that is no AArch64 EFI application (built without "
+					"CONFIG_EFI_STUB?): the stub boots it by the kernel's EFI stub",
+					linux_name);
+	memset(bz, 0, sizeof(*bz));
+	arm64_image_version(in->linux_image, in->linux_size, bz->kernel_version, sizeof(bz->kernel_version));
+	return EFI_SUCCESS;
+}
+
+/* A UKI's stub starts its kernel on the firmware that started the stub, so
+ * both are for one machine: handoff-stub.efi and a bzImage (x86-64),
+ * handoff-stubaa64.efi and an arm64 Image (AArch64). */
+static EFI_STATUS uki_check_kernel_for(const struct uki_input *in, const struct pe_info *stub, const char *stub_name,
+				       const char *linux_name, struct bz_info *bz)
+{
+	bool arm64 = arm64_image_is(in->linux_image, in->linux_size);
+	EFI_STATUS err;
+
+	if (arm64 && stub->machine != PE_MACHINE_AA64)
+		return log_error_status(EFI_UNSUPPORTED,
+					"%s: an arm64 kernel Image, and %s is an x86-64 stub: a UKI's stub and "
+					"kernel must be for the same machine",
+					linux_name, stub_name);
+	if (arm64)
+		return uki_check_arm64(in, linux_name, bz);
+	if (stub->machine == PE_MACHINE_AA64 && bz_has_magic(in->linux_image, in->linux_size))
+		return log_error_status(EFI_UNSUPPORTED,
+					"%s: an x86-64 bzImage, and %s is an arm64 stub: a UKI's stub and "
+					"kernel must be for the same machine",
+					linux_name, stub_name);
+	if (stub->machine == PE_MACHINE_AA64)
+		return log_error_status(EFI_UNSUPPORTED,
+					"%s: not an arm64 kernel Image (no \"ARM\\x64\" at %#x), which %s, an arm64 "
+					"stub, boots",
+					linux_name, ARM64_IMAGE_MAGIC_OFFSET, stub_name);
+	err = bz_parse(in->linux_image, in->linux_size, linux_name, bz);
+	return EFI_ERROR(err) ? err : uki_check_kernel(bz, linux_name);
+}
+
 static EFI_STATUS uki_check_inputs(const struct uki_input *in, struct bz_info *bz, struct pe_info *stub)
 {
 	const char *stub_name = in->stub_name ? in->stub_name : "stub";
@@ -201,21 +252,13 @@ static EFI_STATUS uki_check_inputs(const struct uki_input *in, struct bz_info *b
 		return log_error_status(err, "%s: not a PE/COFF image (no MZ/PE signature)", stub_name);
 	if (EFI_ERROR(err))
 		return err;
-	if (!pe_is_efi_app_x64(stub))
+	if (!pe_is_efi_app_x64(stub) && !pe_is_efi_app(stub, PE_MACHINE_AA64))
 		return log_error_status(EFI_UNSUPPORTED,
-					"%s: not an x86-64 EFI application (machine %#x, subsystem %u)", stub_name,
-					stub->machine, stub->subsystem);
+					"%s: not an x86-64 or AArch64 EFI application (machine %#x, subsystem %u)",
+					stub_name, stub->machine, stub->subsystem);
 	err = uki_check_handled(stub, stub_name, /* at_boot= */ false);
-	if (!EFI_ERROR(err) && arm64_image_is(in->linux_image, in->linux_size))
-		return log_error_status(EFI_UNSUPPORTED,
-					"%s: an arm64 kernel Image, and %s is an x86-64 stub: a UKI's stub and "
-					"kernel must be for the same machine",
-					linux_name, stub_name);
 	if (!EFI_ERROR(err))
-		err = bz_parse(in->linux_image, in->linux_size, linux_name, bz);
-	if (EFI_ERROR(err))
-		return err;
-	err = uki_check_kernel(bz, linux_name);
+		err = uki_check_kernel_for(in, stub, stub_name, linux_name, bz);
 	if (EFI_ERROR(err))
 		return err;
 	if (in->splash && (in->splash_size < 2 || in->splash[0] != 'B' || in->splash[1] != 'M'))

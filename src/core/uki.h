@@ -143,10 +143,10 @@ struct uki_profile_input {
 };
 
 struct uki_input {
-	const uint8_t *stub;         /* PE32+ x86-64 EFI application */
+	const uint8_t *stub;         /* PE32+ x86-64 or AArch64 EFI application */
 	size_t stub_size;
 	const char *stub_name;
-	const uint8_t *linux_image;  /* bzImage, stored as-is in .linux */
+	const uint8_t *linux_image;  /* bzImage (an arm64 Image for an AArch64 stub), stored as-is in .linux */
 	size_t linux_size;
 	const char *linux_name;
 	const struct uki_blob *initrds; /* concatenated in order, each padded to 4 bytes */
@@ -172,7 +172,9 @@ struct uki_input {
  * .pcrpkey .pcrsig .ucode .initrd .linux appended in that order (small
  * metadata first, big payloads last, as ukify does), absent parts omitted;
  * then each profile: .profile, .cmdline, .pcrsig.
- * The kernel must pass bz_parse() and uki_check_kernel(); a splash must be a
+ * The stub and the kernel are for one machine: an x86-64 stub with a kernel
+ * that passes bz_parse() and uki_check_kernel(), or an AArch64 stub with an
+ * arm64 Image that is an AArch64 EFI application (its EFI stub); a splash must be a
  * BMP ("BM"), microcode a newc cpio ("070701"); an os-release is parsed so
  * malformed lines are reported.
  * Return: EFI_SUCCESS with *@ret (mem_alloc'd) and *@ret_len, or the error

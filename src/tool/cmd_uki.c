@@ -1,5 +1,6 @@
-/* handoff uki: a unified kernel image (UAPI.5) from handoff-stub.efi, a
- * bzImage, initrds, a command line and os-release. The sections are laid out
+/* handoff uki: a unified kernel image (UAPI.5) from handoff-stub.efi and a
+ * bzImage (or handoff-stubaa64.efi and an arm64 Image), initrds, a command
+ * line and os-release. The sections are laid out
  * by src/core/uki.c; the output replaces OUT only when it is complete. With
  * --pcr-private-key it carries signed PCR 11 policies (.pcrpkey, .pcrsig; see
  * pcr.h). With --sign-key/--sign-cert the image is signed (Authenticode),
@@ -28,7 +29,8 @@ static const char help[] =
 	"systemd-cryptenroll --tpm2-public-key.\n"
 	"It boots by itself from firmware, systemd-boot or handoff, by the kernel's own\n"
 	"EFI stub when it has one, else by handover or legacy boot.\n\n"
-	"  --linux FILE          the kernel (bzImage, boot protocol 2.12+, 64-bit)\n"
+	"  --linux FILE          the kernel (bzImage, boot protocol 2.12+, 64-bit; or an arm64\n"
+	"                        Image with its EFI stub, for AArch64)\n"
 	"  --initrd FILE         repeatable, concatenated in order\n"
 	"  --cmdline TEXT|@FILE  the command line (LoadOptions override it only with Secure Boot off)\n"
 	"  --os-release FILE|@TEXT  os-release for the menu title (default: from the kernel version)\n"
@@ -36,7 +38,8 @@ static const char help[] =
 	"  --splash BMP          boot splash image\n"
 	"  --microcode CPIO      .ucode: CPU microcode as an uncompressed cpio archive\n"
 	"                        (kernel/x86/microcode/*.bin), handed to the kernel first\n"
-	"  --stub FILE           the stub (default: handoff-stub.efi beside the tool)\n"
+	"  --stub FILE           the stub, for the kernel's machine (default: handoff-stub.efi,\n"
+	"                        or handoff-stubaa64.efi for an arm64 Image, beside the tool)\n"
 	"  --profile TEXT|@FILE  repeatable: a profile of a multi-profile UKI, its .profile\n"
 	"                        os-release lines ID= and TITLE=; profile 0 is the first one\n"
 	"  --profile-cmdline TEXT|@FILE  the .cmdline of the last --profile (default: --cmdline)\n"
@@ -220,7 +223,7 @@ int cmd_uki(int argc, char **argv)
 	int r = parse_args(argc, argv, &a);
 
 	if (r == 0) {
-		stub = stub_find(a.stub);
+		stub = uki_stub_find(a.stub, a.linux_path);
 		r = stub ? build(&a, stub) : EXIT_FAIL;
 		free(stub);
 	}

@@ -33,7 +33,7 @@ static int build_unsigned(const struct entry_spec *s, const struct handoff_conf 
 	struct pcr_opts pcr = { 0 };
 	uint8_t *osrel = NULL;
 	size_t n = 0;
-	char *stub = stub_find(NULL), *path = NULL;
+	char *stub = uki_stub_find(NULL, s->linux_path), *path = NULL;
 	int r = -1;
 
 	if (s->n_initrds > UKI_MAX_INITRDS) {

@@ -85,7 +85,7 @@ static EFI_STATUS inspect_profiles(const uint8_t *buf, size_t len, const char *n
 }
 
 /* A PE with .linux (in the base or profile 0) is a UKI; its kernel must
- * itself be a sound bzImage, and each of its profiles sound. */
+ * itself be a sound bzImage (or an arm64 Image), and each of its profiles sound. */
 static EFI_STATUS inspect_uki(const uint8_t *buf, size_t len, const char *name, struct inspect_result *r)
 {
 	struct uki_sections u;
@@ -107,11 +107,16 @@ static EFI_STATUS inspect_uki(const uint8_t *buf, size_t len, const char *name, 
 	r->osrel = blob(&u.s[UKI_OSREL]);
 	r->uname = blob(&u.s[UKI_UNAME]);
 	r->sbat = blob(&u.s[UKI_SBAT]);
+	r->handoff_stub = uki_stub_is_handoff(&u);
+	/* an arm64 Image has no setup header: its PE header is the stub's, for AArch64 */
+	r->linux_arm64 = arm64_image_is(r->kernel.data, r->kernel.size);
 	fmt_snprintf(sub, sizeof(sub), "%s: .linux", name);
-	err = bz_parse(r->kernel.data, r->kernel.size, sub, &r->bz);
-	if (EFI_ERROR(err))
-		return err;
-	r->has_kernel = true;
+	if (!r->linux_arm64) {
+		err = bz_parse(r->kernel.data, r->kernel.size, sub, &r->bz);
+		if (EFI_ERROR(err))
+			return err;
+		r->has_kernel = true;
+	}
 	fmt_snprintf(sub, sizeof(sub), "%s: .osrel", name);
 	if (r->osrel.present && EFI_ERROR(err = osrel_parse((const char *)r->osrel.data, r->osrel.size, sub, &r->os)))
 		return err;

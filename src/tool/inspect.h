@@ -35,6 +35,8 @@ struct inspect_result {
 	bool is_signed;            /* Authenticode: a WIN_CERT_TYPE_PKCS_SIGNED_DATA certificate */
 	struct inspect_blob sbat;
 	struct inspect_blob kernel, initrd, ucode, cmdline, osrel, uname; /* UKI sections */
+	bool linux_arm64;          /* the UKI's .linux is an arm64 Image (else a bzImage: bz) */
+	bool handoff_stub;         /* the UKI's stub is handoff's (uki_stub_is_handoff()) */
 	struct osrel os;           /* .osrel parsed (UKI) */
 	struct inspect_profile *profiles; /* n_profiles (.profile sections): profile 0, 1, ... */
 	uint32_t n_profiles;

@@ -171,6 +171,9 @@ static void json_pe(struct json *j, const struct pe_info *pe)
 static void json_uki(struct json *j, const struct inspect_result *r)
 {
 	json_obj_begin(j, "uki");
+	json_str(j, "stub_machine", machine_name(r->img.pe.machine));
+	json_bool(j, "handoff_stub", r->handoff_stub);
+	json_str(j, "linux_machine", r->linux_arm64 ? "arm64" : "x86_64");
 	json_uint(j, "linux_size", r->kernel.size);
 	if (r->initrd.present)
 		json_uint(j, "initrd_size", r->initrd.size);
@@ -326,7 +329,10 @@ static void text_blob(struct strbuf *sb, const char *key, const struct inspect_b
 
 static void text_uki(struct strbuf *sb, const struct inspect_result *r)
 {
-	sb_printf(sb, "  %-20s %zu bytes\n", "UKI .linux", r->kernel.size);
+	sb_printf(sb, "  %-20s %s, %s\n", "UKI stub", machine_name(r->img.pe.machine),
+		  r->handoff_stub ? "handoff's (its loaders boot the sections themselves)" : "not handoff's (started)");
+	sb_printf(sb, "  %-20s %zu bytes (%s)\n", "UKI .linux", r->kernel.size,
+		  r->linux_arm64 ? "arm64 kernel Image" : "bzImage");
 	if (r->initrd.present)
 		sb_printf(sb, "  %-20s %zu bytes\n", "UKI .initrd", r->initrd.size);
 	if (r->ucode.present)

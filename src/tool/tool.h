@@ -205,6 +205,8 @@ char *loader32_find(const char *opt);
 char *loaderaa64_find(const char *opt);
 /** stub_find() - the same for handoff-stub.efi (--stub). */
 char *stub_find(const char *opt);
+/** stubaa64_find() - the same for the AArch64 stub, handoff-stubaa64.efi. */
+char *stubaa64_find(const char *opt);
 
 /* ---- option values ---- */
 /** usage_bad_option() - getopt_long() returned '?' or ':' (optstring starts with ':'). */

@@ -4,7 +4,9 @@
  * it), which is then built again with .pcrsig added. The stub does not
  * measure .pcrsig, so both images measure the same. */
 #include "uki_make.h"
+#include "core/arm64_image.h"
 #include "core/uki.h"
+#include <stdio.h>
 #include <stdlib.h>
 
 /* The signed policies of @profile (UKI_PROFILE_BASE: the base) of the image @out. */
@@ -91,4 +93,22 @@ out:
 	free(ucode);
 	free(out);
 	return r;
+}
+
+/* The kernel's machine from its first bytes; one that cannot be read is
+ * said by uki_image(), which reads it whole. */
+char *uki_stub_find(const char *opt, const char *linux_path)
+{
+	uint8_t head[ARM64_IMAGE_MAGIC_OFFSET + 4];
+	FILE *f;
+	size_t n = 0;
+
+	if (opt)
+		return stub_find(opt);
+	f = fopen(linux_path, "rb");
+	if (f) {
+		n = fread(head, 1, sizeof(head), f);
+		fclose(f);
+	}
+	return arm64_image_is(head, n) ? stubaa64_find(NULL) : stub_find(NULL);
 }

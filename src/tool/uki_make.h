@@ -33,4 +33,13 @@ struct uki_spec {
  */
 int uki_image(const struct uki_spec *s, uint8_t **ret, size_t *ret_len);
 
+/**
+ * uki_stub_find() - the stub for a UKI of the kernel @linux_path: @opt
+ * (--stub) when given (uki_image() then refuses one for another machine),
+ * else the one for the kernel's machine: handoff-stubaa64.efi for an arm64
+ * Image, handoff-stub.efi otherwise (stub_find(), stubaa64_find()).
+ * Return: a malloc'd path, or NULL (printed).
+ */
+char *uki_stub_find(const char *opt, const char *linux_path);
+
 #endif

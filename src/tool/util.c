@@ -419,3 +419,8 @@ char *stub_find(const char *opt)
 {
 	return artifact_find(opt, "handoff-stub.efi", "../lib/handoff/handoff-stub.efi", "stub");
 }
+
+char *stubaa64_find(const char *opt)
+{
+	return artifact_find(opt, "handoff-stubaa64.efi", "../lib/handoff/handoff-stubaa64.efi", "AArch64 stub");
+}

@@ -10,6 +10,7 @@ from common import ARM64_KERNEL, CORPUS, INITRD, KERNEL, Tmp, fails, h, need, ok
 
 
 STUB = os.path.join(ROOT, "build", "handoff-stub.efi")
+STUBAA64 = os.path.join(ROOT, "build", "handoff-stubaa64.efi")
 
 
 def dir_state(d):
@@ -142,13 +143,51 @@ def uki_sections_handoffs_stub_does_not_handle_refused_by_name():
 
 
 @test
-def uki_arm64_kernel_with_the_x86_stub_refused_by_machine():
-    """Debian's arm64 Image as --linux with handoff's x86-64 stub: refused,
-    naming both and why (a UKI's stub and kernel are for one machine), not
-    as 'not a bzImage'; nothing written."""
-    need(STUB, ARM64_KERNEL)
+def uki_stub_of_another_machine_refused_naming_both():
+    """An explicit --stub for the other machine: Debian's arm64 Image with
+    handoff's x86-64 stub, Debian's x86-64 bzImage with the AArch64 stub;
+    each refused naming both machines and why (a UKI's stub and kernel are
+    for one machine), not as 'not a bzImage'; nothing written."""
+    need(STUB, STUBAA64, ARM64_KERNEL)
     with Tmp() as tmp:
         out = os.path.join(tmp, "u.efi")
-        line = fails(h("uki", "--linux", ARM64_KERNEL, "-o", out), 1, "an arm64 kernel Image, and")
-        assert "x86-64 stub: a UKI's stub and kernel must be for the same machine" in line, line
+        line = fails(h("uki", "--stub", STUB, "--linux", ARM64_KERNEL, "-o", out), 1,
+                     "%s: an arm64 kernel Image, and %s is an x86-64 stub" % (ARM64_KERNEL, STUB))
+        assert line.endswith(": a UKI's stub and kernel must be for the same machine"), line
+        line = fails(h("uki", "--stub", STUBAA64, "--linux", KERNEL, "-o", out), 1,
+                     "%s: an x86-64 bzImage, and %s is an arm64 stub" % (KERNEL, STUBAA64))
+        assert line.endswith(": a UKI's stub and kernel must be for the same machine"), line
         assert os.listdir(tmp) == [], os.listdir(tmp)
+
+
+@test
+def uki_default_stub_follows_the_kernels_machine():
+    """Without --stub, `handoff uki` takes handoff-stubaa64.efi for an arm64
+    Image and handoff-stub.efi for a bzImage: each UKI is its stub with the
+    sections appended (the stub's bytes first, the machine its), the kernel
+    carried unchanged in .linux; the arm64 UKI's .uname and .osrel come from
+    the Image's banner. `inspect` says the stub's machine, the kernel's, and
+    that AArch64 firmware (handoffaa64.efi) boots it by stub, x86 firmware not."""
+    need(STUB, STUBAA64, ARM64_KERNEL)
+    with Tmp() as tmp:
+        for kernel, stub, machine in ((ARM64_KERNEL, STUBAA64, 0xaa64), (KERNEL, STUB, 0x8664)):
+            out = os.path.join(tmp, "u.efi")
+            ok(h("uki", "--linux", kernel, "--cmdline", "console=ttyAMA0", "-o", out))
+            img, stub_data, data = (open(p, "rb").read() for p in (out, stub, kernel))
+            pe = read_pe(img)
+            assert pe["machine"] == machine, (kernel, hex(pe["machine"]))
+            n = len(read_pe(stub_data)["sections"])
+            assert [x["name"] for x in pe["sections"][:n]] == [x["name"] for x in read_pe(stub_data)["sections"]]
+            sec = [x for x in pe["sections"] if x["name"] == ".linux"]
+            assert len(sec) == 1 and sec[0]["virtual_size"] == len(data) and data in img, kernel
+        j = json.loads(ok(h("inspect", "--json", out)).stdout)
+        assert (j["uki"]["stub_machine"], j["uki"]["linux_machine"]) == ("x86_64", "x86_64"), j["uki"]
+        ok(h("uki", "--linux", ARM64_KERNEL, "-o", out))
+        j = json.loads(ok(h("inspect", "--json", out)).stdout)
+        u = j["uki"]
+        assert (u["stub_machine"], u["linux_machine"], u["handoff_stub"]) == ("arm64", "arm64", True), u
+        assert u["uname"].endswith("-arm64") and u["osrel"]["VERSION_ID"] == u["uname"], u
+        assert j["schemes_aa64"] == ["stub"] and j["schemes"] == [], (j["schemes_aa64"], j["schemes"])
+        text = ok(h("inspect", out)).stdout.decode()
+        for want in ("UKI stub             arm64, handoff's", "(arm64 kernel Image)", "on AArch64 firmware  stub: yes"):
+            assert want in text, (want, text)

@@ -1,10 +1,14 @@
 /* libFuzzer: the UKI side of the PE code. The input is read as a file and as
  * a loaded image (pe_parse, pe_parse_loaded, uki_parse, uki_parse_profile and
  * uki_profile_find for each profile, uki_profile_from_options, uki_stub_is_handoff,
- * wrap_find, osrel_parse on .osrel), and used as the stub for both writers,
+ * wrap_find, osrel_parse on .osrel), scanned for an arm64 Image's banner
+ * (arm64_image_version(), as `handoff uki` reads .uname from an arm64
+ * kernel), and used as the stub for both writers,
  * whose output must parse again: pe_add_sections() and wrap_bzimage() may
  * refuse an input, but what they return must be a valid PE (and, for wrap,
  * a valid bzImage). */
+#define _GNU_SOURCE /* memmem */
+#include "core/arm64_image.h"
 #include "core/osrel.h"
 #include "core/pe_write.h"
 #include "core/uki.h"
@@ -83,9 +87,23 @@ static void write_side(const uint8_t *data, size_t size, struct pe_info *pe)
 	}
 }
 
+/* The version ends within the output (its NUL) and is the input's bytes. */
+static void banner_side(const uint8_t *data, size_t size)
+{
+	char v[16];
+	size_t n;
+
+	arm64_image_version(data, size, v, sizeof(v));
+	n = strnlen(v, sizeof(v));
+	if (n == sizeof(v) || (n && !memmem(data, size, v, n)))
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct pe_info pe;
+
+	banner_side(data, size);
 
 	if (pe_parse(data, size, "fuzz", &pe) == EFI_SUCCESS) {
 		read_side(data, size, PE_LAYOUT_FILE, &pe);

@@ -188,7 +188,7 @@ TEST(uki_rejects_wrong_inputs)
 	in.stub = stub;
 	in.stub_size = stub_len;
 	CHECK_EQ(uki_build(&in, &out, &out_len), EFI_UNSUPPORTED);
-	CHECK_LOG("stub.efi: not an x86-64 EFI application");
+	CHECK_LOG("stub.efi: not an x86-64 or AArch64 EFI application");
 	CHECK(out == NULL);
 
 	/* a malformed os-release is reported but not fatal */
