@@ -2,7 +2,12 @@
 virt machine (cortex-a57, TCG) with Debian's AAVMF boots Debian's arm64
 kernel from a Type #1 entry by the kernel's EFI stub, its initrd through
 handoff's LoadFile2; an entry asking for an x86 boot protocol is refused by
-name and the menu comes back.
+name and the menu comes back. A UKI that `handoff uki` builds from the arm64
+kernel (with handoff-stubaa64.efi, its default for an arm64 Image) boots
+from \\EFI\\Linux through the loader's menu (the loader boots its sections
+from the buffer it read) and started by the firmware itself as
+BOOTAA64.EFI (the AArch64 stub's own code: unpacked, then the embedded
+kernel by its EFI stub).
 
 Each boot checks what Linux saw (the arm64 initramfs's HANDOFF-INIT report):
 the exact command line, EFI with efivarfs readable (runtime services), the
@@ -11,14 +16,19 @@ stub scheme and BOOTAA64.EFI; and the kernel's own EFI stub saying it read
 the initrd from handoff's LoadFile2. No display device: no framebuffer to
 check.
 """
-from harness import case, esp, qemu
+import os
+
+from harness import case, esp, qemu, tool
 from harness.esp import entry
-from harness.paths import ARM64, LOADERAA64
+from harness.paths import ARM64, LOADERAA64, STUBAA64, TOOL
 
 TIMEOUT = 300   # TCG emulates every AArch64 instruction: firmware and kernel take about a minute
 MEMORY = 1024
 MENU = r"handoff [0-9.]+ boot menu"
 STUB_INITRD_LINE = r"EFI stub: Loaded initrd from LINUX_EFI_INITRD_MEDIA_GUID device path"
+# src/efi/boot_uki.c: a UKI of handoff's stub from the menu boots from the loader's buffer
+FROM_BUFFER = r"a UKI of handoff's stub: its sections boot from the buffer read"
+STUB_BOOTS = r"stub: booting the embedded kernel by stub \(1 initrd, \d+ KiB\)"
 
 
 def aa64_tree(entries, loader_conf):
@@ -74,3 +84,57 @@ def test_aa64_x86_protocols_refused_back_to_the_menu():
     for title in ("Legacy", "Handover"):
         qemu.expect(res.time_of(r"handoff: booting '%s'" % title) is None, "entry '%s' not booted" % title, res)
     check_stub_boot(res, good, "Good", "a3")
+
+
+def arm64_uki(options):
+    """`handoff uki` of Debian's arm64 kernel and initramfs with .cmdline
+    @options, the stub left to the tool (handoff-stubaa64.efi for an arm64
+    Image); its bytes, checked to be an AArch64 image."""
+    out = tool.uki(os.path.join(case.workdir(), "arm64-uki.efi"), ARM64[0], ARM64[1], options, stub=None)
+    data = open(out, "rb").read()
+    pe = int.from_bytes(data[0x3C:0x40], "little")
+    assert data[pe + 4:pe + 6] == b"\x64\xaa", "handoff uki chose a stub of machine %r" % data[pe + 4:pe + 6]
+    return data
+
+
+def check_uki_boot(res, options):
+    """Linux saw the UKI's .cmdline and the initrd's payload; the kernel's EFI
+    stub read the initrd through LoadFile2; StubInfo names handoff's stub."""
+    init = qemu.expect_linux_saw(res, options, ARM64[1], fb=None)
+    stub_info = bytes.fromhex(init.get("bli_hex", {}).get("StubInfo", ""))
+    qemu.expect(stub_info.startswith("handoff-stub ".encode("utf-16-le")), "StubInfo names handoff's stub: %r"
+                % stub_info, res)
+    qemu.expect(res.time_of(STUB_INITRD_LINE) is not None,
+                "the kernel's EFI stub reports reading the LoadFile2 initrd", res)
+    return init
+
+
+@case.needs(LOADERAA64, STUBAA64, TOOL, *ARM64)
+def test_aa64_uki_from_the_menu():
+    """A UKI in \\EFI\\Linux (Type #2) is the menu's one entry: handoffaa64.efi
+    selects it (timeout 0) and boots its sections from its read buffer by the
+    stub's own path; Linux sees the UKI's .cmdline, not a line of the loader's."""
+    options = "console=ttyAMA0 handoff.marker=aa64-uki-menu panic=-1"
+    tree = esp.loader_tree({}, "timeout 0\n", {"EFI/Linux/arm64-uki.efi": arm64_uki(options)}, loader=LOADERAA64,
+                           arch="aa64", kernel=None, initrd=None)
+    res = boot_aa64(tree)
+    init = check_uki_boot(res, options)
+    v = init.get("loader", {})
+    qemu.expect_eq(v.get("LoaderEntrySelected"), "arm64-uki.efi", "LoaderEntrySelected", res)
+    qemu.expect_eq(v.get("HandoffBootScheme"), "stub", "HandoffBootScheme", res)
+    qemu.expect(res.time_of(FROM_BUFFER) is not None, "handoff booted the UKI from its buffer", res)
+
+
+@case.needs(STUBAA64, TOOL, *ARM64)
+def test_aa64_uki_started_by_the_firmware():
+    """The same UKI as \\EFI\\BOOT\\BOOTAA64.EFI, started by AAVMF: the
+    AArch64 stub's own binary unpacks itself and boots the embedded kernel
+    by the kernel's EFI stub, from memory; no loader ran (LoaderImageIdentifier is the
+    stub's, set where no loader set one)."""
+    options = "console=ttyAMA0 handoff.marker=aa64-uki-firmware panic=-1"
+    res = boot_aa64(esp.tree({"EFI/BOOT/BOOTAA64.EFI": arm64_uki(options)}))
+    init = check_uki_boot(res, options)
+    qemu.expect(res.time_of(STUB_BOOTS) is not None, "the stub says it boots the embedded kernel by stub", res)
+    qemu.expect(res.time_of(MENU) is None and res.time_of(FROM_BUFFER) is None, "no loader ran", res)
+    qemu.expect_eq(init.get("loader", {}).get("LoaderImageIdentifier", "").upper(), "\\EFI\\BOOT\\BOOTAA64.EFI",
+                   "LoaderImageIdentifier (the stub's image)", res)
