@@ -163,6 +163,43 @@ def test_harness_serial_parsing():
                    "a poweroff is no isa-debug-exit value")
 
 
+def test_harness_init_report_decoding():
+    """The fields of a HANDOFF-INIT report that the host decodes from the
+    guest's raw bytes (initramfs.decode_report()): efivarfs files split by
+    their sizes (4 attribute bytes, then the value), UCS-2 strings, the
+    Secure Boot bytes, the zero page's fields; a report whose sizes do not
+    add up is an error, not a wrong value."""
+    bli = "4a67b082-0a4c-41cf-b6c7-440b29bb8c4f"
+    gv = "/sys/firmware/efi/efivars/"
+    info = bytes([6, 0, 0, 0]) + "handoff 9\0".encode("utf-16-le")
+    feat = bytes([6, 0, 0, 0]) + bytes([0x7f, 0, 0, 0, 0, 0, 0, 0])
+    sb = bytes([6, 0, 0, 0, 1])
+    zero = bytearray(81)
+    zero[0:4] = b"EL64"
+    zero[0x1ec - 0x1c0] = 3
+    zero[0x210 - 0x1c0] = 0xff
+    sizes = "%sLoaderInfo-%s %d %sLoaderFeatures-%s %d %sSecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c %d" % (
+        gv, bli, len(info), gv, bli, len(feat), gv, len(sb))
+    line = "HANDOFF-INIT " + json.dumps({"cmdline": "x", "efivar_sizes": sizes,
+                                         "efivar_hex": (info + feat + sb).hex(), "bp_hex": bytes(zero).hex()})
+    obj, err = qemu.parse_tagged(line, "HANDOFF-INIT")
+    qemu.expect_eq(err, None, "decoding error")
+    qemu.expect_eq(obj["bli_hex"], {"LoaderInfo": "handoff 9\0".encode("utf-16-le").hex(),
+                                    "LoaderFeatures": "7f00000000000000"}, "bli_hex")
+    qemu.expect_eq(obj["loader"]["LoaderInfo"], "handoff 9", "loader.LoaderInfo")
+    qemu.expect_eq(obj["loader"]["LoaderEntrySelected"], "", "a variable the loader did not set")
+    qemu.expect_eq((obj["secureboot"], obj["setupmode"]), ("1", ""), "SecureBoot, SetupMode")
+    qemu.expect_eq((obj["bp_efi_sig"], obj["bp_secure_boot"], obj["bp_type_of_loader"]), ("EL64", 3, 0xff),
+                   "zero page fields")
+    for bad in (sizes.replace(" %d " % len(feat), " %d " % (len(feat) + 1)), sizes + " " + gv + "x"):
+        obj, err = qemu.parse_tagged(line.replace(json.dumps(sizes), json.dumps(bad)), "HANDOFF-INIT")
+        qemu.expect(obj is None and "efivar_sizes" in (err or ""), "sizes %r: %r" % (bad, err))
+    obj, err = qemu.parse_tagged('HANDOFF-INIT {"efivar_sizes": "", "efivar_hex": "", "bp_hex": ""}',
+                                 "HANDOFF-INIT")
+    qemu.expect_eq((obj["loader"]["LoaderInfo"], obj["bp_type_of_loader"], obj["secureboot"]), ("", None, ""),
+                   "a report without EFI variables or a zero page (AArch64, no efivarfs)")
+
+
 @case.needs(INITRD)
 def test_harness_expected_payload_checksum():
     """The checksum the boot tests expect is that of /payload.bin in the

@@ -52,77 +52,95 @@ INIT_SCRIPT = r'''#!/bin/sh
 # handoff.setvar=NAME=VALUE (repeatable) -> after the report, write the
 # non-volatile Boot Loader Interface variable NAME (UCS-2 VALUE, as bootctl
 # does) and reboot instead of powering off.
+# Every process costs milliseconds under TCG, on every boot of every test:
+# files are read with the shell's `read`, and raw bytes go to the host in hex
+# (decode_report() below turns them into the report's fields).
 export PATH=/bin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 # Keep kernel messages from interleaving with the report line.
 echo 1 > /proc/sys/kernel/printk 2>/dev/null
+read -r t0 _ < /proc/uptime
 
 jesc() {  # JSON-escape stdin (\ " tab; other control characters dropped)
     sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/	/\\t/g' | tr -d '\000-\010\012-\037'
 }
+# readj VAR FILE: the first line of FILE into VAR, JSON-escaped ("" if absent);
+# a process only when there is something to escape.
+readj() {
+    eval "$1="
+    [ -r "$2" ] || return 0
+    IFS= read -r _v < "$2"
+    case "$_v" in *[\\\"]*|*[[:cntrl:]]*) _v=$(printf '%s\n' "$_v" | jesc) ;; esac
+    eval "$1=\$_v"
+}
+# hex FILE [od options]: FILE's bytes as one hex string.
+hex() {
+    set -- $(od -An -v -tx1 "$@" 2>/dev/null)
+    IFS=
+    echo "$*"
+    unset IFS
+}
 
 efi=false
 nvars=0
+gv=/sys/firmware/efi/efivars
 if [ -d /sys/firmware/efi ]; then
     efi=true
     for m in /lib/modules/*.ko; do [ -f "$m" ] && insmod "$m" 2>/dev/null; done
-    if mount -t efivarfs efivarfs /sys/firmware/efi/efivars 2>/dev/null; then
-        nvars=$(ls /sys/firmware/efi/efivars | wc -l)
+    if mount -t efivarfs efivarfs $gv 2>/dev/null; then
+        set -- $gv/*
+        [ -e "$1" ] && nvars=$#
     fi
 fi
-# Boot Loader Interface variables (volatile, set by the loader): 4 bytes of
-# attributes, then a UCS-2 string; ASCII survives dropping the NUL bytes.
-loadervar() {
-    f=/sys/firmware/efi/efivars/$1-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f
-    [ -f "$f" ] && tail -c +5 "$f" | tr -d '\000' | jesc
-}
-loader=
-for v in LoaderEntryOneShot LoaderConfigTimeoutOneShot LoaderInfo LoaderEntrySelected LoaderDevicePartUUID \
-         LoaderImageIdentifier HandoffBootScheme; do
-    loader="$loader${loader:+,}\"$v\":\"$(loadervar $v)\""
+# The Boot Loader Interface variables (every one the loader set) and
+# SecureBoot and SetupMode, raw: their sizes (efivarfs: 4 bytes of attributes,
+# then the value) and all their bytes in one hex string, in that order.
+vsizes=
+vhex=
+vfiles=
+for f in $gv/*-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f $gv/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c \
+         $gv/SetupMode-8be4df61-93ca-11d2-aa0d-00e098032b8c; do
+    [ -f "$f" ] && vfiles="$vfiles $f"
 done
-# Secure Boot as the firmware told Linux (efivar: 4 bytes of attributes, then 0 or 1).
-sbvar=/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c
-sb=$(tail -c 1 $sbvar 2>/dev/null | od -An -tu1 | tr -d ' \n')
-# Setup Mode (its byte) and the Secure Boot databases as stored: the SHA-256
-# of PK, KEK and db after efivarfs's 4 attribute bytes ("" when absent).
-gv=/sys/firmware/efi/efivars
-setupmode=$(tail -c 1 $gv/SetupMode-8be4df61-93ca-11d2-aa0d-00e098032b8c 2>/dev/null | od -An -tu1 | tr -d ' \n')
+if [ -n "$vfiles" ]; then
+    set -- $(stat -c '%n %s' $vfiles)
+    vsizes="$*"
+    vhex=$(hex $vfiles)
+fi
+# The Secure Boot databases as stored: the SHA-256 of PK, KEK and db after
+# efivarfs's 4 attribute bytes ("" when absent).
 sbdb=
 for v in PK-8be4df61-93ca-11d2-aa0d-00e098032b8c KEK-8be4df61-93ca-11d2-aa0d-00e098032b8c \
          db-d719b2cb-3d3a-4596-a3bc-dad00e67656f; do
     h=
-    [ -f $gv/$v ] && h=$(tail -c +5 $gv/$v | sha256sum | cut -d' ' -f1)
+    [ -f $gv/$v ] && set -- $(tail -c +5 $gv/$v | sha256sum) && h=$1
     sbdb="$sbdb${sbdb:+,}\"${v%%-*}\":\"$h\""
 done
 mount -t securityfs securityfs /sys/kernel/security 2>/dev/null
 # What the kernel made of it: its lockdown level (the bracketed word; a signed
-# Debian kernel locks itself down to "integrity" under Secure Boot), and
-# boot_params.secure_boot (0x1ec: 0 unset, 1 unknown, 2 disabled, 3 enabled).
-lockdown=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/security/lockdown 2>/dev/null)
-bp_sb=$(dd if=/sys/kernel/boot_params/data bs=1 skip=492 count=1 2>/dev/null | od -An -tu1 | tr -d ' \n')
+# Debian kernel locks itself down to "integrity" under Secure Boot).
+readj lockdown /sys/kernel/security/lockdown
+case "$lockdown" in *"["*"]"*) lockdown=${lockdown#*[}; lockdown=${lockdown%%]*} ;; *) lockdown= ;; esac
 # With a TPM: the sha256 PCRs a boot loader and a stub measure into, and the
 # firmware's event log (on a line of its own, base64) so the host can replay it.
 tpm=
 if [ -d /sys/class/tpm/tpm0/pcr-sha256 ]; then
-    for i in 4 9 11 12 13; do tpm="$tpm\"$i\":\"$(cat /sys/class/tpm/tpm0/pcr-sha256/$i)\","; done
+    for i in 4 9 11 12 13; do read -r p < /sys/class/tpm/tpm0/pcr-sha256/$i; tpm="$tpm\"$i\":\"$p\","; done
     tpm=",\"pcr_sha256\":{${tpm%,}}"
 fi
-# Every Boot Loader Interface variable, raw (hex, attributes stripped), so the
-# host decodes UCS-2 lists and binary values (LoaderFeatures) itself.
-blihex=
-for f in /sys/firmware/efi/efivars/*-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f; do
-    [ -f "$f" ] || continue
-    n=${f##*/}; n=${n%%-*}
-    blihex="$blihex${blihex:+,}\"$n\":\"$(tail -c +5 "$f" | od -An -v -tx1 | tr -d ' \n')\""
-done
-# The kernel's own copy of the zero page (boot.rst: type_of_loader at 0x210,
-# efi_info's loader signature at 0x1c0), as the kernel keeps it.
-bp_loader=$(dd if=/sys/kernel/boot_params/data bs=1 skip=528 count=1 2>/dev/null | od -An -tu1 | tr -d ' \n')
-bp_efisig=$(dd if=/sys/kernel/boot_params/data bs=1 skip=448 count=4 2>/dev/null | tr -dc 'A-Z0-9')
-extra_sha=$(sha256sum /extra.bin 2>/dev/null | cut -d' ' -f1)
+# The kernel's own copy of the zero page (boot.rst) from efi_info's loader
+# signature (0x1c0) to type_of_loader (0x210), as the kernel keeps it (x86).
+bphex=
+[ -r /sys/kernel/boot_params/data ] && bphex=$(hex -j448 -N81 /sys/kernel/boot_params/data)
+# The payload's and the extra file's SHA-256, in one process.
+sha=
+extra_sha=
+[ -f /extra.bin ] && extra=/extra.bin || extra=
+set -- $(sha256sum /payload.bin $extra 2>/dev/null)
+[ "$2" = /payload.bin ] && sha=$1
+[ "$4" = /extra.bin ] && extra_sha=$3
 # Files a stub appended to the initrd in /.extra (systemd-stub: the UKI's
 # .pcrsig and .pcrpkey; credentials and extensions in its subdirectories), by
 # path under /.extra: SHA-256 and octal mode; each subdirectory ("name/") by mode.
@@ -134,28 +152,31 @@ for d in /.extra/*/; do
 done
 for f in /.extra/* /.extra/*/*; do
     [ -f "$f" ] || continue
-    h=$(sha256sum "$f" | cut -d' ' -f1)
-    dotextra="$dotextra${dotextra:+,}\"${f#/.extra/}\":{\"sha256\":\"$h\",\"mode\":\"$(stat -c %a "$f")\"}"
+    set -- $(sha256sum "$f")
+    dotextra="$dotextra${dotextra:+,}\"${f#/.extra/}\":{\"sha256\":\"$1\",\"mode\":\"$(stat -c %a "$f")\"}"
 done
-cmdline=$(cat /proc/cmdline | jesc)
-fb=$(head -n 1 /proc/fb 2>/dev/null | jesc)
+IFS= read -r rawcmdline < /proc/cmdline
+readj cmdline /proc/cmdline
+readj fb /proc/fb
 # 32 or 64: the firmware's word size as the kernel found it (32: mixed mode)
-fwsize=$(cat /sys/firmware/efi/fw_platform_size 2>/dev/null | tr -dc '0-9')
-sha=$(sha256sum /payload.bin 2>/dev/null | cut -d' ' -f1)
+fwsize=
+[ -r /sys/firmware/efi/fw_platform_size ] && read -r fwsize < /sys/firmware/efi/fw_platform_size
+read -r release < /proc/sys/kernel/osrelease
+read -r t1 _ < /proc/uptime
 
-report="{\"cmdline\":\"$cmdline\",\"secureboot\":\"$sb\"$tpm,\"efi\":$efi,\"efivars\":$nvars,\"fb\":\"$fb\""
+report="{\"cmdline\":\"$cmdline\"$tpm,\"efi\":$efi,\"efivars\":$nvars,\"fb\":\"$fb\""
 report="$report,\"payload_sha256\":\"$sha\",\"extra_sha256\":\"$extra_sha\""
-report="$report,\"dot_extra\":{$dotextra}"
-report="$report,\"bp_type_of_loader\":${bp_loader:-null},\"bp_efi_sig\":\"$bp_efisig\""
-report="$report,\"lockdown\":\"$lockdown\",\"bp_secure_boot\":${bp_sb:-null}"
-report="$report,\"setupmode\":\"$setupmode\",\"sb_db\":{$sbdb}"
-report="HANDOFF-INIT $report,\"fw_platform_size\":\"$fwsize\",\"loader\":{$loader},\"bli_hex\":{$blihex}}"
-banner="handoff demo: Linux $(uname -r) booted, initramfs running"
+report="$report,\"dot_extra\":{$dotextra},\"bp_hex\":\"$bphex\""
+report="$report,\"lockdown\":\"$lockdown\",\"sb_db\":{$sbdb}"
+report="$report,\"fw_platform_size\":\"$fwsize\",\"efivar_sizes\":\"$vsizes\",\"efivar_hex\":\"$vhex\""
+report="HANDOFF-INIT $report,\"init_uptime\":\"$t0 $t1\"}"
+banner="handoff demo: Linux $release booted, initramfs running"
 
 # /dev/console is the last console in /sys/class/tty/console/active. If that
 # is not ttyS0, write to /dev/ttyS0 as well so the serial log gets the line once.
 extra=
-active=$(cat /sys/class/tty/console/active 2>/dev/null)
+active=
+[ -r /sys/class/tty/console/active ] && read -r active < /sys/class/tty/console/active
 last=${active##* }
 if [ "$last" != ttyS0 ] && [ -c /dev/ttyS0 ]; then extra=/dev/ttyS0; fi
 say() {
@@ -168,12 +189,14 @@ if [ -n "$tpm" ] && [ -f /sys/kernel/security/tpm0/binary_bios_measurements ]; t
     say "HANDOFF-EVENTLOG $(base64 /sys/kernel/security/tpm0/binary_bios_measurements | tr -d '\n')"
 fi
 
-case " $(cat /proc/cmdline) " in
+case " $rawcmdline " in
     *" handoff.shell=1 "*) setsid cttyhack sh ;;
 esac
 setvars=0
-for w in $(cat /proc/cmdline); do
+code=
+for w in $rawcmdline; do
     case "$w" in
+    handoff.debug_exit=*) code=${w#handoff.debug_exit=} ;;
     handoff.setvar=*=*)
         kv=${w#handoff.setvar=}
         # attributes NV|BS|RT, then the value in UCS-2 with its NUL; efivarfs
@@ -191,7 +214,6 @@ if [ "$setvars" -gt 0 ]; then
     reboot -f
     sleep 5
 fi
-code=$(sed -n 's/.*handoff\.debug_exit=\([0-9]*\).*/\1/p' /proc/cmdline)
 if [ -n "$code" ]; then
     printf "\\$(printf '%03o' "$code")" | dd of=/dev/port bs=1 seek=244 2>/dev/null
 fi
@@ -200,6 +222,60 @@ poweroff -f
 sleep 5
 echo "HANDOFF-INIT-ERROR poweroff failed" > /dev/console
 '''
+
+
+BLI_GUID = "4a67b082-0a4c-41cf-b6c7-440b29bb8c4f"
+# The variables the report names in "loader" ("" when the loader did not set one).
+LOADER_VARS = ("LoaderEntryOneShot", "LoaderConfigTimeoutOneShot", "LoaderInfo", "LoaderEntrySelected",
+               "LoaderDevicePartUUID", "LoaderImageIdentifier", "HandoffBootScheme")
+
+
+def _efivars(sizes, hexdata):
+    """{NAME-GUID: value bytes} from the report's efivar_sizes ("PATH SIZE ...",
+    each efivarfs file's size: 4 attribute bytes and the value) and
+    efivar_hex (the files' bytes, in that order)."""
+    words = sizes.split()
+    data = bytes.fromhex(hexdata)
+    if len(words) % 2 or sum(int(n) for n in words[1::2]) != len(data):
+        raise ValueError("efivar_sizes %r do not add up to the %d bytes of efivar_hex" % (sizes, len(data)))
+    out, at = {}, 0
+    for path, n in zip(words[::2], words[1::2]):
+        out[path.rsplit("/", 1)[-1]] = data[at + 4:at + int(n)]
+        at += int(n)
+    return out
+
+
+def _ucs2(value):
+    return value.decode("utf-16-le", errors="replace").split("\0", 1)[0]
+
+
+def decode_report(obj):
+    """The HANDOFF-INIT report's fields that INIT_SCRIPT leaves to the host
+    (it sends raw bytes in hex, as each process it would start to decode them
+    costs milliseconds under TCG): "bli_hex" (every Boot Loader Interface
+    variable, hex of its value), "loader" (LOADER_VARS as strings),
+    "secureboot" and "setupmode" (the variable's byte, decimal; "" when
+    absent), and from the kernel's zero page "bp_efi_sig" (efi_info's loader
+    signature, 0x1c0), "bp_secure_boot" (0x1ec) and "bp_type_of_loader"
+    (0x210), None without one. Raises ValueError on a report that does not
+    add up."""
+    if "efivar_hex" not in obj:
+        return obj
+    vars_ = _efivars(obj.pop("efivar_sizes"), obj.pop("efivar_hex"))
+    bli = {k[:-len(BLI_GUID) - 1]: v for k, v in vars_.items() if k.endswith("-" + BLI_GUID)}
+    obj["bli_hex"] = {k: v.hex() for k, v in bli.items()}
+    obj["loader"] = {k: _ucs2(bli[k]) if k in bli else "" for k in LOADER_VARS}
+    for key, name in (("secureboot", "SecureBoot"), ("setupmode", "SetupMode")):
+        v = vars_.get(name + "-8be4df61-93ca-11d2-aa0d-00e098032b8c", b"")
+        obj[key] = str(v[-1]) if v else ""
+    bp = bytes.fromhex(obj.pop("bp_hex", ""))
+    if bp and len(bp) != 81:
+        raise ValueError("bp_hex: %d bytes, not 81 (0x1c0..0x210)" % len(bp))
+    obj["bp_efi_sig"] = "".join(c for c in bp[0:4].decode("latin-1") if c.isascii() and c.isalnum()
+                                and not c.islower())
+    obj["bp_secure_boot"] = bp[0x1ec - 0x1c0] if bp else None
+    obj["bp_type_of_loader"] = bp[0x210 - 0x1c0] if bp else None
+    return obj
 
 
 def payload_bytes():

@@ -144,6 +144,8 @@ def parse_tagged(line, tag):
         return None, "no JSON after %s" % tag
     try:
         obj, _ = json.JSONDecoder().raw_decode(line[j:])
+        if tag == "HANDOFF-INIT":
+            obj = initramfs.decode_report(obj)
         return obj, None
     except ValueError as e:
         return None, "%s JSON: %s: %r" % (tag, e, line[j:j + 200])
