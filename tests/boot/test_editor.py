@@ -36,7 +36,9 @@ def test_editor_password_refuses_a_wrong_one_and_opens_with_the_right_one():
     refused with a wait that doubles (1 s, then 2 s) and the editor stays
     shut; the right one opens it, and the edited line is what Linux gets."""
     options = "console=ttyS0 handoff.marker=locked-editor panic=-1"
-    tree = locked_tree(options, "timeout 20\neditor yes\n")
+    # 20,000 rounds: the tool's default, 1,000,000, takes the loader 8-9 s per
+    # try under TCG (three tries here); the rounds are the line's own field.
+    tree = locked_tree(options, "timeout 20\neditor yes\n", iterations=20000)
     res = qemu.run_qemu(esp.image(tree), TIMEOUT, keys=[
         (r"Boot in \d+ s", b"e"),
         (r"Password: ", b"\x1b"),
