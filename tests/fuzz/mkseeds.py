@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Writes the hand-made inputs of tests/fuzz/corpus/{bzimage,initrd,cmdline,gpt,pe,pcr,lzma,pack,fat,
-cmdline_measure,str16,bli,tool_readers,relocate,x86_filter,aa64_filter,sb_auth,smbios} and the UTF-8 regressions of
+cmdline_measure,str16,bli,tool_readers,relocate,x86_filter,aa64_filter,sb_auth,smbios,fdt} and the UTF-8 regressions of
 {bls,config,osrel} (committed; run by hand after changing it). Each is a regression or an edge
 the fuzzers must keep reaching: see the comment beside each."""
 import ctypes
@@ -559,3 +559,27 @@ put("bootopt", "node-past-list", boot_option(file_len=0xffff))
 put("bootopt", "description-without-nul", struct.pack("<IH", 1, 0) + "Windows".encode("utf-16-le"))
 put("bootopt", "header-only", struct.pack("<IH", 1, 0))
 put("bootopt", "bitlocker-sector", b"\xeb\x58\x90-FVE-FS-" + bytes(501))
+
+
+def fdt_blob(words=None, pad=0, **field):
+    """A version 17 devicetree blob (Devicetree Specification v0.4 §5.2) as dtc
+    writes one: header, an empty reservation block, a root node with one
+    property "mod" = "ABC", the strings; @field overrides a header field by
+    name; @pad bytes after it (the file longer than totalsize)."""
+    body = struct.pack(">4I", 0, 0, 0, 0) + struct.pack(">8I", 1, 0, 3, 4, 0, 0x41424300, 2, 9) + b"mod\0"
+    h = dict(magic=0xd00dfeed, totalsize=92, off_dt_struct=56, off_dt_strings=88, off_mem_rsvmap=40, version=17,
+             last_comp_version=16, boot_cpuid_phys=0, size_dt_strings=4, size_dt_struct=32)
+    h.update(field)
+    return struct.pack(">10I", *h.values()) + body + bytes(pad)
+
+
+put("fdt", "minimal", fdt_blob())
+put("fdt", "padded", fdt_blob(pad=4096 - 92))
+put("fdt", "short", fdt_blob()[:39])
+put("fdt", "little-endian", struct.pack("<I", 0xd00dfeed) + fdt_blob()[4:])
+put("fdt", "version-16", fdt_blob(version=16, size_dt_struct=0))
+put("fdt", "version-18-compatible", fdt_blob(version=18, last_comp_version=17))
+put("fdt", "totalsize-past-file", fdt_blob(totalsize=93))
+put("fdt", "totalsize-below-header", fdt_blob(totalsize=39))
+put("fdt", "totalsize-max", fdt_blob(totalsize=0xffffffff))
+put("fdt", "compatible-above-version", fdt_blob(version=17, last_comp_version=18))
