@@ -85,7 +85,9 @@ static EFI_STATUS kernel_file_read(struct boot_job *job, struct kernel_file *k, 
 	uint8_t *buf;
 	EFI_STATUS err;
 
-	if (job->plan.place_kernel && job->plan.scheme != SCHEME_STUB && (lay->relocatable || lay->move_after_exit)) {
+	/* handoff places x86 kernels only (AArch64 boots by the stub): not linked there */
+	if (FW_ARCH_NATIVE != FW_AA64 && job->plan.place_kernel && job->plan.scheme != SCHEME_STUB &&
+	    (lay->relocatable || lay->move_after_exit)) {
 		err = kernel_region_alloc(&job->plan.kernel, job->info.bz.setup_size, job->kernel_path, &job->region);
 		if (EFI_ERROR(err))
 			return err;

@@ -104,7 +104,7 @@ static EFI_STATUS plan_kernel(struct boot_job *job, const struct stub_sections *
 	bool in_memory = layout == PE_LAYOUT_FILE && job->initrds->n == 1 && job->initrds->files[0].data;
 	EFI_STATUS err;
 
-	if (s->wrapped)
+	if (s->wrapped && FW_ARCH_NATIVE != FW_AA64) /* a bzImage (wrap.h): x86's; on AArch64 below, refused */
 		return place_wrapped(job, s, sb);
 	job->image = s->linux.data;
 	job->image_size = s->linux.size;
