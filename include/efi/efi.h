@@ -437,6 +437,10 @@ _Static_assert(offsetof(EFI_CONFIGURATION_TABLE, VendorTable) == 16, "EFI_CONFIG
 	{ 0xeb9d2d31, 0x2d88, 0x11d3, { 0x9a, 0x16, 0x00, 0x90, 0x27, 0x3f, 0xc1, 0x4d } }
 #define SMBIOS3_TABLE_GUID \
 	{ 0xf2fd1544, 0x9794, 0x4a2c, { 0x99, 0x2e, 0xe5, 0xbb, 0xcf, 0x20, 0xe3, 0x94 } }
+/* §4.6.1.3 "Devicetree Tables": a flattened devicetree blob, in
+ * EfiACPIReclaimMemory (also EBBR's requirement), that the OS reads */
+#define EFI_DTB_TABLE_GUID \
+	{ 0xb1b621d5, 0xf19c, 0x41a5, { 0x83, 0x0b, 0xd9, 0x15, 0x2c, 0x69, 0xaa, 0xe0 } }
 _Static_assert(sizeof(EFI_CONFIGURATION_TABLE) == EFI_LAYOUT(24, 20), "EFI_CONFIGURATION_TABLE size");
 
 typedef struct EFI_BOOT_SERVICES EFI_BOOT_SERVICES;

@@ -28,14 +28,16 @@ static const char *const bls_key_names[BLS_KEY_MAX] = {
 	[BLS_KEY_INITRD] = "initrd", [BLS_KEY_OPTIONS] = "options", [BLS_KEY_EXTRA] = "extra",
 };
 
-/* BLS keys handoff accepts without using them, and why: device trees do not
- * matter on x86-64 (a debug line). */
+/* BLS keys handoff accepts without using them, and why (a debug line): on
+ * x86 device trees do not matter; the AArch64 loader takes "devicetree"
+ * (bls_set_devicetree) but applies no overlays. */
 static const struct {
 	const char *key, *why;
 	enum log_level level;
 } bls_ignored_keys[] = {
 	{ "devicetree", "device trees are not used on x86-64", LOG_DEBUG },
-	{ "devicetree-overlay", "device trees are not used on x86-64", LOG_DEBUG },
+	{ "devicetree-overlay", FW_NATIVE_DT ? "not applied" : "device trees are not used on x86-64",
+	  LOG_DEBUG },
 };
 
 /* UEFI 2.10 3.5.1.1: the architecture short name of x86-64 is "x64". */
@@ -63,6 +65,8 @@ void bls_entry_free(struct bls_entry *e)
 	strv_free(e->initrd, e->n_initrd);
 	strv_free(e->extra, e->n_extra);
 	mem_free(e->options);
+	if (FW_NATIVE_DT) /* else never set */
+		mem_free(e->devicetree);
 	*e = (struct bls_entry){ 0 };
 }
 
@@ -195,15 +199,29 @@ static EFI_STATUS bls_apply(struct bls_parser *p, const struct conf_kv *kv, enum
 	}
 }
 
-static void bls_other_key(struct bls_parser *p, const struct conf_kv *kv)
+/* "devicetree PATH" (FW_NATIVE_DT builds): one file, a later line replacing
+ * an earlier one with a warning, as the single-valued keys (systemd-boot
+ * keeps the last one too). The path is the entry's, as "linux" and "initrd"
+ * paths are: opened on the entry's volume when it boots. */
+static EFI_STATUS bls_set_devicetree(struct bls_parser *p, const struct conf_kv *kv)
 {
+	if (p->e->devicetree)
+		log_warning("%s:%u: '%s' given again, the last one counts", p->r.path, kv->line, "devicetree");
+	return bls_set_string(p, kv, &p->e->devicetree);
+}
+
+static EFI_STATUS bls_other_key(struct bls_parser *p, const struct conf_kv *kv)
+{
+	if (FW_NATIVE_DT && conf_key_is(kv, "devicetree"))
+		return bls_set_devicetree(p, kv);
 	for (size_t i = 0; i < ARRAY_SIZE(bls_ignored_keys); i++)
 		if (conf_key_is(kv, bls_ignored_keys[i].key)) {
 			log_printf(bls_ignored_keys[i].level, "%s:%u: '%s' ignored: %s", p->r.path, kv->line,
 				   bls_ignored_keys[i].key, bls_ignored_keys[i].why);
-			return;
+			return EFI_SUCCESS;
 		}
 	log_warning("%s:%u: unknown key '%.*s', ignored", p->r.path, kv->line, (int)kv->key_len, kv->key);
+	return EFI_SUCCESS;
 }
 
 static EFI_STATUS bls_line(struct bls_parser *p, const struct conf_kv *kv)
@@ -224,8 +242,7 @@ static EFI_STATUS bls_line(struct bls_parser *p, const struct conf_kv *kv)
 		p->seen |= bit;
 		return EFI_SUCCESS;
 	}
-	bls_other_key(p, kv);
-	return EFI_SUCCESS;
+	return bls_other_key(p, kv);
 }
 
 EFI_STATUS bls_entry_set_name(struct bls_entry *e, const char *name, const char *suffix, bool keep_suffix)

@@ -53,6 +53,7 @@ struct bls_entry {
 	uint32_t tries_left, tries_done;
 	enum bls_auto_action auto_action; /* BLS_AUTO entries only */
 	void *volume;        /* opaque: the loader's handle of the volume it was found on */
+	char *devicetree;    /* "devicetree": the DTB path (FW_NATIVE_DT builds; x86 loaders ignore the key) */
 };
 
 /**

@@ -32,4 +32,12 @@ static inline bool fw_is(enum fw_arch fw, enum fw_arch which)
 	return __STDC_HOSTED__ ? fw == which : which == FW_ARCH_NATIVE;
 }
 
+/*
+ * FW_NATIVE_DT: this build hands device trees to Linux. The AArch64 loader
+ * does (the kernel's EFI stub reads the firmware's devicetree table, UEFI
+ * 2.10 §4.6.1.3); x86 Linux reads none from UEFI, so the x86 loaders leave
+ * that code out at no cost; the host (tests, fuzzers, the tool) keeps it.
+ */
+#define FW_NATIVE_DT (__STDC_HOSTED__ || FW_ARCH_NATIVE == FW_AA64)
+
 #endif

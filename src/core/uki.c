@@ -5,6 +5,7 @@
 #include "arm64_image.h"
 #include "cmdline.h"
 #include "fmt.h"
+#include "fwarch.h"
 #include "log.h"
 #include "osrel.h"
 #include "pe_write.h"
@@ -55,6 +56,8 @@ EFI_STATUS uki_measure_sections(const struct uki_sections *u, uki_measure_fn mea
  * picked by CHID from .hwids among .dtbauto sections, firmware by .hwids'
  * fwid from .efifw; which one it measures into PCR 11 depends on that choice. */
 static const char *const uki_refused[] = { ".dtbauto", ".hwids", ".efifw" };
+/* The last row is left out where device trees are used (FW_NATIVE_DT): the
+ * AArch64 loader and stub install a .dtb (src/efi/uki_run.c). */
 static const char *const uki_ignored[][2] = {
 	{ ".splash", "no splash is shown" },
 	{ ".dtb", "x86 Linux takes no device tree from UEFI" },
@@ -67,7 +70,7 @@ EFI_STATUS uki_check_handled(const struct pe_info *pe, const char *name, bool at
 			return log_error_status(EFI_UNSUPPORTED,
 						"%s: UKI has a %s section, which handoff's stub does not handle", name,
 						uki_refused[i]);
-	for (size_t i = 0; at_boot && i < ARRAY_SIZE(uki_ignored); i++)
+	for (size_t i = 0; at_boot && i < ARRAY_SIZE(uki_ignored) - FW_NATIVE_DT; i++)
 		if (pe_find_section(pe, uki_ignored[i][0]))
 			log_info("%s: %s section left alone: %s", name, uki_ignored[i][0], uki_ignored[i][1]);
 	return EFI_SUCCESS;

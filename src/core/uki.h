@@ -121,8 +121,8 @@ bool uki_stub_is_handoff(const struct uki_sections *u);
  * (a device tree chosen by the machine's hardware IDs) and .efifw (firmware
  * chosen by them), each by name. @at_boot: also say, at info level, which
  * sections the stub knows and leaves alone (.splash: no splash is shown;
- * .dtb: x86 Linux takes no device tree from UEFI), measured into PCR 11 all
- * the same. .profile is not judged here.
+ * .dtb on x86: x86 Linux takes no device tree from UEFI; where FW_NATIVE_DT
+ * the stub installs it instead), measured into PCR 11 all the same. .profile is not judged here.
  * Return: EFI_SUCCESS, or EFI_UNSUPPORTED (logged).
  */
 EFI_STATUS uki_check_handled(const struct pe_info *pe, const char *name, bool at_boot);

@@ -7,6 +7,7 @@
 #include "loader.h"
 #include "loader_vars.h"
 #include "arch.h"
+#include "devicetree.h"
 #include "measure.h"
 #include "net.h"
 #include "core/bootopt.h"
@@ -267,6 +268,18 @@ static EFI_STATUS add_extras(const struct volume *vol, const struct bls_entry *e
 	return EFI_SUCCESS;
 }
 
+/* A "devicetree" file on the entry's volume as the firmware's devicetree
+ * table (AArch64; the x86 loaders keep no such path: FW_NATIVE_DT). */
+static EFI_STATUS install_devicetree(const struct volume *vol, const struct bls_entry *e, struct dt_table *dt)
+{
+	_cleanup_free_ char *path = NULL;
+
+	if (!FW_NATIVE_DT || !e->devicetree)
+		return EFI_SUCCESS;
+	path = volume_path(vol, e->devicetree);
+	return path ? dt_install_file(vol->root, path, dt) : EFI_OUT_OF_RESOURCES;
+}
+
 /* The stub scheme starts the copy the firmware loaded (LoadImage from our
  * buffer): our read buffer is dropped before it starts, so a booting image
  * is never held more times than systemd-boot holds it: the loaded image and
@@ -291,6 +304,7 @@ static EFI_STATUS boot_entry_job(struct loader *l, struct bls_entry *e, struct b
 	_cleanup_(initrd_set_close) struct initrd_set initrds = { 0 };
 	_cleanup_(initrd_paths_free) struct initrd_paths paths = { .n = e->n_initrd };
 	_cleanup_(extras_free) struct extras extras = { 0 };
+	_cleanup_(dt_restore) struct dt_table dt = { 0 }; /* the old table back if the boot fails */
 	EFI_HANDLE child = NULL;
 	bool direct = false;
 	EFI_STATUS err;
@@ -318,6 +332,9 @@ static EFI_STATUS boot_entry_job(struct loader *l, struct bls_entry *e, struct b
 		return err;
 	if (e->kernel)
 		warn_missing_options(job->cmdline);
+	err = install_devicetree(vol, e, &dt);
+	if (EFI_ERROR(err))
+		return err;
 	say_what_boots(job, e);
 	loader_var_set_str(u"HandoffBootScheme", scheme_name(job->plan.scheme));
 	err = boot_verify(job, &child);

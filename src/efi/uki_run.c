@@ -15,6 +15,7 @@
  * kernel starts by its own EFI stub when it has one, else by handover, else by
  * legacy boot: the loader's schemes, one code path. */
 #include "uki_run.h"
+#include "devicetree.h"
 #include "core/addon.h"
 #include "core/cmdline.h"
 #include "core/smbios.h"
@@ -180,6 +181,7 @@ EFI_STATUS uki_run(const EFI_LOADED_IMAGE_PROTOCOL *li, const EFI_DEVICE_PATH_PR
 	_cleanup_(stub_outside_release) struct stub_outside o = { 0 };
 	_cleanup_(stub_extras_free) struct stub_extras extras = { 0 };
 	_cleanup_(initrd_set_close) struct initrd_set initrds = { 0 };
+	_cleanup_(dt_restore) struct dt_table dt = { 0 };
 	_cleanup_free_ char *cmdline = NULL, *addons = NULL, *full = NULL, *smbios = NULL, *fuller = NULL;
 	_cleanup_(boot_job_release) struct boot_job job = { .title = "stub", .kernel_path = "embedded kernel",
 							    .device = li->DeviceHandle, .devpath = self_dp,
@@ -236,6 +238,8 @@ EFI_STATUS uki_run(const EFI_LOADED_IMAGE_PROTOCOL *li, const EFI_DEVICE_PATH_PR
 	job.n_measure_after = extras.n_measure;
 	if (!EFI_ERROR(err))
 		err = plan_kernel(&job, &s, &sb, layout);
+	if (!EFI_ERROR(err) && s.uki.s[UKI_DTB].size) /* as systemd-stub; AArch64 only (devicetree.h) */
+		err = dt_install(s.uki.s[UKI_DTB].data, s.uki.s[UKI_DTB].size, "stub: .dtb section", &dt);
 	if (EFI_ERROR(err))
 		return err;
 	if (!s.wrapped) /* a UKI: what systemd-stub tells the system */

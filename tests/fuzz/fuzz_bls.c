@@ -42,7 +42,7 @@ static bool ends_with(const char *s, const char *suffix)
 static void check_utf8(const struct bls_entry *e)
 {
 	const char *const fields[] = { e->title, e->version, e->sort_key, e->machine_id, e->kernel, e->efi,
-				       e->options, e->url };
+				       e->options, e->url, e->devicetree };
 
 	for (size_t i = 0; i < ARRAY_SIZE(fields); i++)
 		if (fields[i] && !ref_utf8_valid((const uint8_t *)fields[i], strlen(fields[i]), NULL))

@@ -583,3 +583,6 @@ put("fdt", "totalsize-past-file", fdt_blob(totalsize=93))
 put("fdt", "totalsize-below-header", fdt_blob(totalsize=39))
 put("fdt", "totalsize-max", fdt_blob(totalsize=0xffffffff))
 put("fdt", "compatible-above-version", fdt_blob(version=17, last_comp_version=18))
+# bls: the devicetree key (kept on AArch64 and the host, the last one counting), overlays ignored
+put("bls", "devicetree", b"e.conf\nlinux /k\ndevicetree /a.dtb\ndevicetree-overlay /o.dtbo\n"
+    b"devicetree \\dtbs\\b\xc0\x80.dtb\ndevicetree\n")
