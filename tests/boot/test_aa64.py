@@ -7,7 +7,8 @@ kernel (with handoff-stubaa64.efi, its default for an arm64 Image) boots
 from \\EFI\\Linux through the loader's menu (the loader boots its sections
 from the buffer it read) and started by the firmware itself as
 BOOTAA64.EFI (the AArch64 stub's own code: unpacked, then the embedded
-kernel by its EFI stub).
+kernel by its EFI stub). An entry's "devicetree" becomes the device tree
+Linux runs on (a file that is none is refused, back to the menu).
 
 Each boot checks what Linux saw (the arm64 initramfs's HANDOFF-INIT report):
 the exact command line, EFI with efivarfs readable (runtime services), the
@@ -17,6 +18,8 @@ the initrd from handoff's LoadFile2. No display device: no framebuffer to
 check.
 """
 import os
+import struct
+import subprocess
 
 from harness import case, esp, qemu, tool
 from harness.esp import entry
@@ -138,3 +141,81 @@ def test_aa64_uki_started_by_the_firmware():
     qemu.expect(res.time_of(MENU) is None and res.time_of(FROM_BUFFER) is None, "no loader ran", res)
     qemu.expect_eq(init.get("loader", {}).get("LoaderImageIdentifier", "").upper(), "\\EFI\\BOOT\\BOOTAA64.EFI",
                    "LoaderImageIdentifier (the stub's image)", res)
+
+
+FDT_BEGIN_NODE, FDT_END_NODE, FDT_PROP, FDT_NOP, FDT_END = 1, 2, 3, 4, 9
+DT_MODEL = b"handoff,dtb-test"  # as long as QEMU's "linux,dummy-virt": the blob keeps its layout
+
+
+def virt_dtb():
+    """The device tree QEMU's virt machine gives its firmware, for the
+    machine the tests boot (qemu._machine(): same -cpu, -m, pflash), dumped
+    by -machine virt,dumpdtb=FILE (QEMU writes it and exits)."""
+    run_dir = os.path.join(case.workdir(), "dumpdtb")
+    os.makedirs(run_dir, exist_ok=True)
+    out = os.path.join(run_dir, "virt.dtb")
+    cmd = qemu._machine("aavmf", False, False, None, run_dir, MEMORY)
+    i = cmd.index("-machine") + 1
+    cmd[i] += ",dumpdtb=" + out
+    subprocess.run(cmd + ["-net", "none"], check=True, timeout=60, cwd=run_dir, stdin=subprocess.DEVNULL,
+                   stdout=subprocess.DEVNULL)
+    with open(out, "rb") as f:
+        return f.read()
+
+
+def set_root_model(dtb, model):
+    """@dtb with its root node's "model" property set to @model (NUL added),
+    which must be as long as the old value (Devicetree Specification v0.4
+    §5.4: the structure block's tokens, big-endian; property names at
+    off_dt_strings + nameoff)."""
+    magic, _, off_struct, off_strings = struct.unpack_from(">4I", dtb)
+    assert magic == 0xd00dfeed, "not a devicetree blob"
+    pos, depth = off_struct, 0
+    while True:
+        token, = struct.unpack_from(">I", dtb, pos)
+        pos += 4
+        if token == FDT_BEGIN_NODE:
+            depth += 1
+            pos = (dtb.index(b"\0", pos) + 4) & ~3
+        elif token == FDT_END_NODE:
+            depth -= 1
+        elif token == FDT_PROP:
+            size, nameoff = struct.unpack_from(">2I", dtb, pos)
+            pos += 8
+            name = dtb[off_strings + nameoff:dtb.index(b"\0", off_strings + nameoff)]
+            if depth == 1 and name == b"model":
+                assert size == len(model) + 1, "model %r" % dtb[pos:pos + size]
+                return dtb[:pos] + model + b"\0" + dtb[pos + size:]
+            pos = (pos + size + 3) & ~3
+        elif token == FDT_END:
+            raise AssertionError("the root node has no model property")
+
+
+@case.needs(LOADERAA64, *ARM64)
+def test_aa64_devicetree_is_the_one_linux_sees():
+    """'devicetree /virt.dtb': QEMU's own device tree with another model
+    string is installed as the devicetree table, and Linux shows that model
+    in /proc/device-tree/model. AAVMF on QEMU gives ACPI tables and no device
+    tree; arm64 Linux takes a device tree that is more than /chosen over ACPI
+    (unless acpi=on or force), so no acpi=off is needed. Before it, an entry
+    whose devicetree file is no devicetree (byte-swapped magic) is refused by
+    name and the menu comes back."""
+    dtb = set_root_model(virt_dtb(), DT_MODEL)
+    bad = struct.pack("<I", 0xd00dfeed) + dtb[4:]
+    good = "console=ttyAMA0 handoff.marker=aa64-dtb panic=-1"
+    entries = {
+        "a1.conf": entry("Bad DTB", "console=ttyAMA0", sort_key="a1", extra="devicetree /bad.dtb\n"),
+        "a2.conf": entry("DTB", good, sort_key="a2", extra="devicetree /virt.dtb\n"),
+    }
+    tree = esp.loader_tree(entries, "timeout menu-force\n", files={"virt.dtb": dtb, "bad.dtb": bad},
+                           loader=LOADERAA64, arch="aa64", kernel=ARM64[0], initrd=ARM64[1])
+    res = boot_aa64(tree, keys=[(MENU, b"1"), (MENU, b"2")])
+    qemu.expect_eq(res.keys_pending, [], "all menu keys sent (the menu came back after the refusal)", res)
+    msg = (r"/bad\.dtb: magic 0xedfe0dd0, version 17/16, totalsize %u of %u bytes: not a version 17 devicetree"
+           % (struct.unpack(">I", dtb[4:8])[0], len(dtb)))
+    qemu.expect(res.time_of(msg) is not None, "message %r" % msg, res)
+    qemu.expect(res.time_of(r"handoff: booting 'Bad DTB'") is None, "entry 'Bad DTB' not booted", res)
+    qemu.expect(res.time_of(r"EFI stub: Using DTB from configuration table") is not None,
+                "the kernel's EFI stub takes the devicetree table", res)
+    check_stub_boot(res, good, "DTB", "a2")
+    qemu.expect_eq(qemu.expect_init(res).get("dt_model"), DT_MODEL.decode(), "/proc/device-tree/model", res)

@@ -163,12 +163,17 @@ fwsize=
 [ -r /sys/firmware/efi/fw_platform_size ] && read -r fwsize < /sys/firmware/efi/fw_platform_size
 read -r release < /proc/sys/kernel/osrelease
 read -r t1 _ < /proc/uptime
+# the root node's model in the device tree Linux took (AArch64 with one: it
+# ignores ACPI then), NULs dropped; null without one (no process: '[' is built in)
+dtmodel=null
+[ -f /proc/device-tree/model ] && dtmodel="\"$(tr -d '\000' < /proc/device-tree/model | jesc)\""
 
 report="{\"cmdline\":\"$cmdline\"$tpm,\"efi\":$efi,\"efivars\":$nvars,\"fb\":\"$fb\""
 report="$report,\"payload_sha256\":\"$sha\",\"extra_sha256\":\"$extra_sha\""
 report="$report,\"dot_extra\":{$dotextra},\"bp_hex\":\"$bphex\""
 report="$report,\"lockdown\":\"$lockdown\",\"sb_db\":{$sbdb}"
 report="$report,\"fw_platform_size\":\"$fwsize\",\"efivar_sizes\":\"$vsizes\",\"efivar_hex\":\"$vhex\""
+report="$report,\"dt_model\":$dtmodel"
 report="HANDOFF-INIT $report,\"init_uptime\":\"$t0 $t1\"}"
 banner="handoff demo: Linux $release booted, initramfs running"
 
