@@ -8,6 +8,7 @@
 #include "bls_count.h"
 #include "conf_line.h"
 #include "fmt.h"
+#include "fwarch.h"
 #include "log.h"
 
 /* The single-valued keys come first: a repeated one replaces the earlier
@@ -40,8 +41,10 @@ static const struct {
 	  LOG_DEBUG },
 };
 
-/* UEFI 2.10 3.5.1.1: the architecture short name of x86-64 is "x64". */
-#define BLS_LOCAL_ARCHITECTURE "x64"
+/* UEFI 2.10 3.5.1.1's short names of the kernels this build boots: "aa64"
+ * on AArch64; "x64" on x86-64 and on IA-32 firmware too, which boots x86-64
+ * kernels (mixed mode). */
+#define BLS_LOCAL_ARCHITECTURE (FW_ARCH_NATIVE == FW_AA64 ? "aa64" : "x64")
 
 struct bls_parser {
 	struct conf_reader r;

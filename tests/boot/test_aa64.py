@@ -60,10 +60,16 @@ def check_stub_boot(res, options, title, entry_id):
 
 @case.needs(LOADERAA64, *ARM64)
 def test_aa64_entry_boots_by_the_kernels_stub():
-    """A Type #1 entry (protocol auto) boots Debian's arm64 kernel by its EFI stub."""
+    """A Type #1 entry (protocol auto, architecture AA64) boots Debian's
+    arm64 kernel by its EFI stub; one for x64, first in the sort order, is
+    not shown."""
     options = "console=ttyAMA0 handoff.marker=aa64-entry panic=-1"
-    res = boot_aa64(aa64_tree({"debian.conf": entry("Debian", options)}, "timeout 0\n"))
+    entries = {"a-x64.conf": entry("For x86-64", "console=ttyAMA0", sort_key="a", extra="architecture x64\n"),
+               "debian.conf": entry("Debian", options, sort_key="b", extra="architecture AA64\n")}
+    res = boot_aa64(aa64_tree(entries, "timeout 0\n"))
     check_stub_boot(res, options, "Debian", "debian")
+    qemu.expect(res.time_of(r"a-x64\.conf:\d+: architecture 'x64' is not aa64: entry not shown") is not None,
+                "an entry for x86-64 is hidden (UAPI.1 'architecture'), one for AA64 shown", res)
 
 
 @case.needs(LOADERAA64, *ARM64)
