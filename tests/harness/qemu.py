@@ -36,7 +36,14 @@ is used.
 AArch64 (firmware="aavmf"): qemu-system-aarch64, machine virt, -cpu
 cortex-a57, TCG, AAVMF_CODE read-only pflash + a per-run copy of AAVMF_VARS;
 serial on the PL011 (Linux: console=ttyAMA0); no isa-debug-exit. A bare FAT
-image boots \\EFI\\BOOT\\BOOTAA64.EFI the same way.
+image boots \\EFI\\BOOT\\BOOTAA64.EFI the same way. secure_boot: the
+snakeoil store AAVMF_VARS.snakeoil.fd (no SMM there); tpm: tpm-tis-device.
+
+TPM: with tpm=True the harness reads swtpm's SHA-256 PCRs itself once QEMU
+has gone (Result.tpm_pcrs, firmware.read_pcrs()), for guests whose kernel
+has no driver for the TPM (Debian's arm64 kernel and tpm-tis-device). Only
+after a run that ends by stop_on (QEMU killed): at a clean exit QEMU shuts
+swtpm down (CMD_SHUTDOWN) and the PCRs are gone (Result.tpm_error).
 """
 import atexit
 import dataclasses
@@ -51,7 +58,7 @@ import threading
 import time
 
 from . import case, initramfs, ovmfvars, paths
-from .firmware import aavmf, ovmf, start_swtpm, stop_swtpm, uboot
+from .firmware import aavmf, ovmf, read_pcrs, start_swtpm, stop_swtpm, uboot
 from .host import HarnessError
 
 QEMU = "qemu-system-x86_64"
@@ -73,6 +80,8 @@ class Result:
     json_errors: list = dataclasses.field(default_factory=list)
     keys_sent: list = dataclasses.field(default_factory=list)  # [(t, regex, bytes)]
     keys_pending: list = dataclasses.field(default_factory=list)
+    tpm_pcrs: dict = None       # tpm=True: {pcr: SHA-256 value hex} swtpm holds after the run
+    tpm_error: str = None       # why tpm_pcrs is None
     stopped: bool = False       # killed because stop_on matched
     run_dir: str = ""
     log_path: str = ""
@@ -168,11 +177,12 @@ def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_a
     firmware: "ovmf" (pflash; the build by secure_boot and ia32), "uboot"
     (U-Boot's ROM as -bios, machine pc; not with secure_boot, ia32, vars_file),
     "aavmf" (AArch64: qemu-system-aarch64, machine virt, cortex-a57, AAVMF in
-    pflash; not with secure_boot, ia32, vars_file, interface "ide") or None
+    pflash; not with ia32, vars_file, interface "ide") or None
     (QEMU's own BIOS, SeaBIOS: no UEFI), for experiments only.
     secure_boot: Debian's Secure Boot OVMF with the snakeoil keys enrolled
-    (SMM, secure pflash); Secure Boot is on.
-    tpm: a TPM 2.0 (swtpm, fresh state per run) on tpm-crb.
+    (SMM, secure pflash), or AAVMF's snakeoil variable store; Secure Boot is on.
+    tpm: a TPM 2.0 (swtpm, fresh state per run) on tpm-crb (AArch64:
+    tpm-tis-device); its SHA-256 PCRs after the run in Result.tpm_pcrs.
     ia32: 32-bit UEFI firmware (firmware.BUILDS, SMM, secure pflash; no keys
     enrolled, so not with secure_boot) on the same 64-bit CPU.
     net: the network's QEMU arguments (net.http_args(), net.tftp_args(), ...)
@@ -188,8 +198,10 @@ def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_a
         raise ValueError("interface must be one of %s" % (INTERFACES,))
     if ia32 and secure_boot:
         raise ValueError("no 32-bit OVMF with Secure Boot keys enrolled: ia32 and secure_boot exclude each other")
-    if firmware not in FIRMWARE or (firmware != "ovmf" and (secure_boot or ia32 or vars_file)):
-        raise ValueError("firmware must be one of %s; secure_boot, ia32 and vars_file are OVMF's" % (FIRMWARE,))
+    if firmware not in FIRMWARE or (firmware != "ovmf" and (ia32 or vars_file)) or \
+            (firmware not in ("ovmf", "aavmf") and secure_boot):
+        raise ValueError("firmware must be one of %s; ia32 and vars_file are OVMF's, secure_boot OVMF's or AAVMF's"
+                         % (FIRMWARE,))
     if aa64 and interface == "ide":
         raise ValueError("the AArch64 virt machine has no IDE")
     run_dir = os.path.join(case.workdir(), name or "run-%d" % (len(case.results()) + 1))
@@ -205,7 +217,7 @@ def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_a
     cmd += list(net) if net is not None else ["-net", "none"]
     tpm_proc = None
     if tpm:
-        tpm_proc, tpm_args = start_swtpm(run_dir)
+        tpm_proc, tpm_args = start_swtpm(run_dir, "tpm-tis-device" if aa64 else "tpm-crb")
         cmd += tpm_args
     if disk_img is not None:
         if not os.path.isfile(disk_img):
@@ -345,7 +357,12 @@ def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_a
         with _live_lock:
             _live.discard(proc)
         if tpm_proc is not None:
-            stop_swtpm(tpm_proc)
+            try:
+                res.tpm_pcrs = read_pcrs(tpm_proc)
+            except (OSError, HarnessError) as e:
+                res.tpm_error = "swtpm's PCRs after the run: %s" % e
+            finally:
+                stop_swtpm(tpm_proc)
         res.duration = time.monotonic() - t0
         for stream in (proc.stdin, proc.stdout):
             try:
@@ -387,7 +404,8 @@ def _firmware_args(firmware, secure_boot, ia32, vars_file, run_dir):
         return "pc", ["-bios", uboot()]
     if firmware is None:
         return "q35", []
-    code, vars_tmpl = aavmf() if firmware == "aavmf" else ovmf("sb" if secure_boot else "ia32" if ia32 else "x64")
+    code, vars_tmpl = aavmf(secure_boot) if firmware == "aavmf" else \
+        ovmf("sb" if secure_boot else "ia32" if ia32 else "x64")
     vars_copy = os.path.join(run_dir, "OVMF_VARS.fd")
     shutil.copyfile(vars_file or vars_tmpl, vars_copy)
     args = ["-drive", "if=pflash,format=raw,unit=0,readonly=on,file=" + code,
