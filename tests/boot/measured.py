@@ -17,6 +17,11 @@
   PCR 4 (EV_EFI_BOOT_SERVICES_APPLICATION): "Windows Authenticode Portable
   Executable Signature Format", the checksum and certificate-table entry and
   the certificate table itself left out.
+- firmware_pcr4(images): PCR 4 of an EDK II firmware that boots from a boot
+  option straight into @images (the boot loader, then what LoadImage loaded):
+  EV_EFI_ACTION "Calling EFI Application from Boot Option" and EV_SEPARATOR
+  (PC Client PFP §3.3.4.5, §10.4.1; four zero bytes), then each image's
+  authenticode_sha256(). For a guest whose kernel cannot read the event log.
 - parse_event_log(bytes): the crypto-agile TCG event log (PC Client PFP
   §10.2: a SHA-1 format Spec ID event, then TCG_PCR_EVENT2 records), and
   replay(events) -> {pcr: sha256 value}; pcr4_apps(events): the digests of
@@ -148,6 +153,14 @@ def authenticode_sha256(data):
     if end > hashed:
         h.update(data[hashed:end])
     return h.digest()
+
+
+CALLING_EFI_APPLICATION = b"Calling EFI Application from Boot Option"
+
+
+def firmware_pcr4(images):
+    return chain([hashlib.sha256(CALLING_EFI_APPLICATION).digest(), hashlib.sha256(bytes(4)).digest()] +
+                 [authenticode_sha256(i) for i in images])
 
 
 def parse_event_log(log):
