@@ -7,6 +7,7 @@
  * (boot-partition): the loader reads no other partition's entries. */
 #define _GNU_SOURCE
 #include "loader_conf.h"
+#include "disk_arch.h"
 #include "core/gpt.h"
 #include "core/guid.h"
 #include <dirent.h>
@@ -27,7 +28,7 @@
 #define DISK_MAX_PARTS 4          /* ESP, XBOOTLDR, root, data */
 
 static const char help[] =
-	"Usage: handoff disk -o IMG --esp DIR [--esp-size MIB] [--size MIB]\n"
+	"Usage: handoff disk -o IMG --esp DIR [--arch x64|aa64] [--esp-size MIB] [--size MIB]\n"
 	"                    [--xbootldr DIR [--xbootldr-fs vfat|ext4]] [--root DIR] [--data DIR]\n\n"
 	"Build a GPT disk image (protective MBR, primary and backup GPT) holding an\n"
 	"EFI system partition with the contents of DIR (FAT32), and optionally an\n"
@@ -37,12 +38,20 @@ static const char help[] =
 	"are needed.\n\n"
 	"  -o, --output IMG      image to write (replaced atomically)\n"
 	"  --esp DIR             contents of the EFI system partition\n"
+	"  --arch ARCH           x64 or aa64: the machine the disk is for; the ESP gets\n"
+	"                        handoff's loader for it (handoffx64.efi or\n"
+	"                        handoffaa64.efi beside the tool, or in\n"
+	"                        PREFIX/lib/handoff) as EFI/BOOT/BOOTX64.EFI or\n"
+	"                        BOOTAA64.EFI unless DIR has that file, and --root's\n"
+	"                        type is Linux root of that machine (default: x64,\n"
+	"                        no loader added)\n"
 	"  --esp-size MIB        the ESP's size (default: its contents, at least 64 MiB)\n"
 	"  --size MIB            total image size; the last partition gets the room\n"
 	"                        (default: just enough for the contents)\n"
 	"  --xbootldr DIR        contents of an XBOOTLDR partition after the ESP\n"
 	"  --xbootldr-fs FS      vfat (default) or ext4\n"
 	"  --root DIR            contents of a root partition (type Linux root x86-64,\n"
+	"                        or AArch64 with --arch aa64,\n"
 	"                        label \"root\", ext4); when DIR has boot/loader/entries\n"
 	"                        (entries in place), the image's loader/loader.conf\n"
 	"                        names the partition (boot-partition PARTUUID)\n"
@@ -288,13 +297,16 @@ out:
 	return r;
 }
 
-static int fill_disk(int fd, const char *tmp, struct gpt_disk *d, const struct disk_part_spec *specs)
+static int fill_disk(int fd, const char *tmp, struct gpt_disk *d, const struct disk_part_spec *specs,
+		     const struct disk_arch *arch)
 {
 	if (write_gpt(fd, tmp, d) < 0)
 		return -1;
 	for (size_t i = 0; i < d->n_parts; i++)
 		if ((specs[i].ext4 ? make_ext4 : make_vfat)(tmp, &d->parts[i], &specs[i]) < 0)
 			return -1;
+	if (arch && disk_add_fallback(tmp, &d->parts[0], specs[0].dir, arch) < 0)
+		return -1;
 	for (size_t i = 1; i < d->n_parts; i++)
 		if (specs[i].named && name_in_esp(tmp, &d->parts[0], specs[0].dir, &d->parts[i].guid) < 0)
 			return -1;
@@ -318,6 +330,7 @@ struct disk_layout {
 	const char *esp, *xbootldr, *root, *data;
 	bool xbootldr_ext4;
 	uint64_t esp_mib, size_mib;
+	const struct disk_arch *arch; /* --arch; NULL: x64's root type, no loader added */
 };
 
 static int disk_build_layout(const char *img, const struct disk_layout *l, bool report)
@@ -333,8 +346,8 @@ static int disk_build_layout(const char *img, const struct disk_layout *l, bool 
 		 .ext4 = true,
 		 .named = l->root && has_entries(l->root),
 		 .label = "root",
-		 .gpt_name = "Linux root (x86-64)",
-		 .type = GPT_TYPE_ROOT_X64},
+		 .gpt_name = (l->arch ? l->arch : &disk_arch_x64)->root_name,
+		 .type = (l->arch ? l->arch : &disk_arch_x64)->root_type},
 		{.dir = l->data, .ext4 = true, .label = "data", .gpt_name = "Linux data", .type = GPT_TYPE_LINUX_DATA},
 	};
 	struct disk_part_spec specs[DISK_MAX_PARTS];
@@ -361,7 +374,7 @@ static int disk_build_layout(const char *img, const struct disk_layout *l, bool 
 		free(tmp);
 		return -1;
 	}
-	r = fill_disk(fd, tmp, &d, specs);
+	r = fill_disk(fd, tmp, &d, specs, l->arch);
 	close(fd);
 	if (r == 0 && (fchmodat(AT_FDCWD, tmp, 0644, 0) < 0 || rename(tmp, img) < 0))
 		r = -tool_fail("%s: %s", img, strerror(errno));
@@ -397,6 +410,7 @@ int cmd_disk(int argc, char **argv)
 		{ "root", required_argument, NULL, 'r' },
 		{ "data", required_argument, NULL, 'd' },
 		{ "esp-size", required_argument, NULL, 'E' },
+		{ "arch", required_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -413,6 +427,13 @@ int cmd_disk(int argc, char **argv)
 		case 'r': l.root = optarg; break;
 		case 'd': l.data = optarg; break;
 		case 'f': fs = optarg; break;
+		case 'a':
+			l.arch = strcmp(optarg, "aa64") == 0 ? &disk_arch_aa64 : NULL;
+			if (strcmp(optarg, "x64") == 0)
+				l.arch = &disk_arch_x64;
+			if (!l.arch)
+				return tool_usage("--arch '%s': expected x64 or aa64", optarg);
+			break;
 		case 's':
 			if (!parse_mib(optarg, &l.size_mib))
 				return tool_usage("--size '%s': expected MiB from 1 to %llu", optarg, SIZE_MAX_MIB);

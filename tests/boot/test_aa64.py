@@ -9,6 +9,9 @@ from the buffer it read) and started by the firmware itself as
 BOOTAA64.EFI (the AArch64 stub's own code: unpacked, then the embedded
 kernel by its EFI stub). An entry's "devicetree" becomes the device tree
 Linux runs on (a file that is none is refused, back to the menu).
+A GPT disk that `handoff disk --arch aa64` makes
+(the tool adds handoffaa64.efi as BOOTAA64.EFI) boots a Type #1 entry whose
+kernel and initrd are on an ext4 XBOOTLDR partition.
 
 Each boot checks what Linux saw (the arm64 initramfs's HANDOFF-INIT report):
 the exact command line, EFI with efivarfs readable (runtime services), the
@@ -21,7 +24,7 @@ import os
 import struct
 import subprocess
 
-from harness import case, esp, qemu, tool
+from harness import case, disk, esp, qemu, tool
 from harness.esp import entry
 from harness.paths import ARM64, LOADERAA64, STUBAA64, TOOL
 
@@ -225,3 +228,21 @@ def test_aa64_devicetree_is_the_one_linux_sees():
                 "the kernel's EFI stub takes the devicetree table", res)
     check_stub_boot(res, good, "DTB", "a2")
     qemu.expect_eq(qemu.expect_init(res).get("dt_model"), DT_MODEL.decode(), "/proc/device-tree/model", res)
+
+
+@case.needs(LOADERAA64, TOOL, *ARM64)
+def test_aa64_disk_ext4_xbootldr():
+    """`handoff disk --arch aa64`: an ESP tree with only loader.conf (the tool
+    adds handoffaa64.efi as \\EFI\\BOOT\\BOOTAA64.EFI) and an ext4 XBOOTLDR
+    with the Type #1 entry, Debian's arm64 kernel and initramfs; AAVMF starts
+    the loader, which reads the entry, kernel and initrd from partition 2."""
+    options = "console=ttyAMA0 handoff.marker=aa64-disk-ext4 panic=-1"
+    img = disk.build(os.path.join(case.workdir(), "disk.img"), {"loader/loader.conf": b"timeout 0\n"},
+                     esp.boot_files({"debian.conf": entry("Debian", options)}, ARM64[0], ARM64[1]),
+                     xbootldr_fs="ext4", arch="aa64")
+    qemu.expect_eq(disk.fat_names(img, "/EFI/BOOT", partition=1), ["BOOTAA64.EFI"],
+                   "handoff disk put the AArch64 fallback loader on the ESP", None)
+    res = qemu.run_qemu(img, TIMEOUT, firmware="aavmf", memory=MEMORY)
+    qemu.expect(res.time_of(r"entry 'Debian': loading /debian/vmlinuz from partition 2\b") is not None,
+                "the kernel is read from the ext4 XBOOTLDR (GPT partition 2)", res)
+    check_stub_boot(res, options, "Debian", "debian")

@@ -10,12 +10,15 @@ from . import case, esp, gpt, tool
 
 
 def gpt_disk(out, esp_dir, xbootldr=None, xbootldr_fs=None, root=None, size_mib=None, esp_size_mib=None,
-             data=None):
+             data=None, arch=None):
     """A GPT disk image @out: the ESP from the tree @esp_dir, then the optional
     XBOOTLDR (vfat or ext4), root and data (ext4) partitions from their trees.
     A root with loader entries is named in the image's loader.conf (handoff
-    disk does that); a data partition never is."""
+    disk does that); a data partition never is. @arch: `--arch` (the tool adds
+    its loader for that machine as the ESP's fallback loader)."""
     args = ["disk", "-o", out, "--esp", esp_dir]
+    if arch:
+        args += ["--arch", arch]
     if esp_size_mib:
         args += ["--esp-size", str(esp_size_mib)]
     if size_mib:
@@ -50,10 +53,10 @@ def fat_names(img, directory, partition=None, check=True):
     return sorted(os.path.basename(line.strip()) for line in out.splitlines() if line.strip())
 
 
-def build(out, esp_files, xbootldr_files=None, xbootldr_fs="ext4", size_mib=None, trees=None):
+def build(out, esp_files, xbootldr_files=None, xbootldr_fs="ext4", size_mib=None, trees=None, arch=None):
     """gpt_disk() from file maps (esp.py): the ESP's, and the XBOOTLDR's when
     given. The trees are made in @trees (default: workdir())."""
     trees = trees or case.workdir()
     esp_dir = esp.tree(esp_files, os.path.join(trees, "esp"))
     xbootldr = esp.tree(xbootldr_files, os.path.join(trees, "xbootldr")) if xbootldr_files is not None else None
-    return gpt_disk(out, esp_dir, xbootldr, xbootldr_fs if xbootldr else None, size_mib=size_mib)
+    return gpt_disk(out, esp_dir, xbootldr, xbootldr_fs if xbootldr else None, size_mib=size_mib, arch=arch)
