@@ -1,9 +1,11 @@
 /* handoff run: boot a disk image, an ESP directory or an EFI file (kernel,
- * UKI, loader) in QEMU with OVMF, serial console on stdout, and exit with the
- * guest's status: the value it wrote to isa-debug-exit (port 0xf4), 0 after a
- * clean power-off, 124 when --timeout expires. */
+ * UKI, loader) in QEMU with OVMF (x86-64) or AAVMF (AArch64), serial console
+ * on stdout, and exit with the guest's status: the value it wrote to
+ * isa-debug-exit (port 0xf4, x86 only), 0 after a clean power-off, 124 when
+ * --timeout expires. */
 #define _GNU_SOURCE
 #include "entry.h"
+#include "run_machine.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -19,19 +21,21 @@
 
 #define EXIT_TIMEOUT 124
 #define KILL_GRACE_SEC 5.0 /* SIGTERM, then SIGKILL: QEMU can hang on a SIGTERM early in OVMF's start */
-#define OVMF_DIR "/usr/share/OVMF"
-#define QEMU_DEFAULT "qemu-system-x86_64"
 
 static const char help[] =
-	"Usage: handoff run TARGET [--timeout S] [--protocol P] [--loader FILE]\n"
+	"Usage: handoff run TARGET [--arch x64|aa64] [--timeout S] [--protocol P] [--loader FILE]\n"
 	"                   [--initrd FILE]... [--options TEXT] [-- QEMU-ARGS...]\n\n"
-	"Boot TARGET in QEMU (q35, TCG) with OVMF; the serial console is on stdout.\n"
-	"TARGET is a GPT disk image, an ESP directory (made into a disk image), or an\n"
-	"EFI file. A Linux kernel is put on a temporary ESP with the loader and one\n"
-	"entry (--protocol, --initrd, --options: default console=ttyS0); any other EFI\n"
-	"application (a UKI, a boot loader) becomes \\EFI\\BOOT\\BOOTX64.EFI.\n\n"
-	"Exit status: the guest's isa-debug-exit code (port 0xf4), 0 after a power-off,\n"
-	"124 after --timeout seconds, 1 when QEMU could not run.\n\n"
+	"Boot TARGET in QEMU (TCG) with OVMF (x64: q35) or AAVMF (aa64: virt,\n"
+	"cortex-a57); the serial console is on stdout. TARGET is a GPT disk image, an\n"
+	"ESP directory (made into a disk image), or an EFI file. A Linux kernel is put\n"
+	"on a temporary ESP with the loader and one entry (--protocol, --initrd,\n"
+	"--options: default console=ttyS0); any other EFI application (a UKI, a boot\n"
+	"loader) becomes \\EFI\\BOOT\\BOOTX64.EFI, or BOOTAA64.EFI for AArch64.\n\n"
+	"Exit status: the guest's isa-debug-exit code (port 0xf4, x64 only), 0 after a\n"
+	"power-off, 124 after --timeout seconds, 1 when QEMU could not run.\n\n"
+	"  --arch ARCH      x64 or aa64: the machine to emulate (default: aa64 for an\n"
+	"                   AArch64 EFI file or an ESP directory with only\n"
+	"                   EFI/BOOT/BOOTAA64.EFI, else x64; a disk image needs it)\n"
 	"  --timeout S      stop the guest after S seconds (default: no limit)\n"
 	"  --protocol P     auto, stub, handover or legacy (kernel targets)\n"
 	"  --loader FILE    the loader for kernel targets (default: handoff.efi beside\n"
@@ -39,7 +43,8 @@ static const char help[] =
 	"  --initrd FILE    initrd for a kernel target (repeatable)\n"
 	"  --options TEXT   kernel command line for a kernel target\n"
 	"  -- QEMU-ARGS     passed to QEMU after handoff's own arguments\n"
-	"Environment: HANDOFF_QEMU (QEMU binary), HANDOFF_OVMF_DIR (instead of " OVMF_DIR ").\n";
+	"Environment: HANDOFF_QEMU (QEMU binary), HANDOFF_OVMF_DIR (instead of " RUN_OVMF_DIR "),\n"
+	"HANDOFF_AAVMF_DIR (instead of " RUN_AAVMF_DIR ").\n";
 
 enum target_kind { TARGET_DIR, TARGET_DISK, TARGET_KERNEL, TARGET_EFI };
 
@@ -53,6 +58,7 @@ struct run_args {
 	const char *options;
 	char **qemu_extra;
 	int n_extra;
+	const struct run_machine *m; /* --arch, then what the target says */
 };
 
 static volatile sig_atomic_t run_interrupted;
@@ -67,7 +73,8 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	static const struct option opts[] = {
 		{ "timeout", required_argument, NULL, 't' }, { "protocol", required_argument, NULL, 'p' },
 		{ "loader", required_argument, NULL, 'l' }, { "initrd", required_argument, NULL, 'i' },
-		{ "options", required_argument, NULL, 'o' }, { "help", no_argument, NULL, 'h' }, { 0 },
+		{ "options", required_argument, NULL, 'o' }, { "arch", required_argument, NULL, 'a' },
+		{ "help", no_argument, NULL, 'h' }, { 0 },
 	};
 	int c;
 
@@ -91,6 +98,13 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 				return tool_usage("--protocol '%s': expected auto, stub, handover or legacy", optarg);
 			break;
 		case 'l': a->loader_opt = optarg; break;
+		case 'a':
+			a->m = strcmp(optarg, "aa64") == 0 ? &run_machine_aa64 : NULL;
+			if (strcmp(optarg, "x64") == 0)
+				a->m = &run_machine_x64;
+			if (!a->m)
+				return tool_usage("--arch '%s': expected x64 or aa64", optarg);
+			break;
 		case 'o': a->options = optarg; break;
 		case 'i':
 			a->initrds = xrealloc(a->initrds, (a->n_initrds + 1) * sizeof(char *));
@@ -122,7 +136,7 @@ static ssize_t read_head(const char *path, uint8_t *buf, size_t size)
 
 /* GPT ("EFI PART" at LBA 1) is a disk; "MZ" or "HdrS" an image (kernel or
  * EFI application); anything else with an MBR boot signature a raw disk. */
-static int classify(const char *path, enum target_kind *ret)
+static int classify(const char *path, enum target_kind *ret, uint16_t *ret_machine)
 {
 	struct image_info *img;
 	uint8_t head[1024], *buf;
@@ -151,9 +165,10 @@ static int classify(const char *path, enum target_kind *ret)
 	if (read_file(path, TOOL_READ_MAX, &buf, &len) < 0)
 		return -1;
 	img = xmalloc(sizeof(*img));
-	if (image_identify(buf, len, path, img) == EFI_SUCCESS)
+	if (image_identify(buf, len, path, img) == EFI_SUCCESS) {
 		*ret = img->is_bz ? TARGET_KERNEL : TARGET_EFI;
-	else
+		*ret_machine = img->is_pe ? img->pe.machine : 0;
+	} else
 		r = -1;
 	free(img);
 	free(buf);
@@ -207,7 +222,7 @@ static int stage_kernel(const struct run_args *a, const char *esp, const char *b
 static char *stage_disk(const struct run_args *a, enum target_kind kind, const char *work)
 {
 	char *esp = path_join(work, "esp"), *boot = path_join(esp, "EFI/BOOT");
-	char *bootx64 = path_join(boot, "BOOTX64.EFI"), *disk = path_join(work, "disk.img");
+	char *bootx64 = path_join(boot, a->m->fallback), *disk = path_join(work, "disk.img");
 	const char *tree = kind == TARGET_DIR ? a->target : esp;
 	int r = 0;
 
@@ -228,60 +243,6 @@ static char *stage_disk(const struct run_args *a, enum target_kind kind, const c
 		return NULL;
 	}
 	return disk;
-}
-
-/* OVMF where Debian's ovmf package puts it: CODE read-only, a private VARS copy. */
-static int find_ovmf(const char *work, char **ret_code, char **ret_vars)
-{
-	const char *dir = getenv("HANDOFF_OVMF_DIR") ? getenv("HANDOFF_OVMF_DIR") : OVMF_DIR;
-	static const char *const pairs[][2] = {{"OVMF_CODE_4M.fd", "OVMF_VARS_4M.fd"},
-					       {"OVMF_CODE.fd", "OVMF_VARS.fd"}};
-
-	for (size_t i = 0; i < 2; i++) {
-		char *code = path_join(dir, pairs[i][0]), *vars = path_join(dir, pairs[i][1]);
-		if (is_file(code) && is_file(vars)) {
-			*ret_code = code;
-			*ret_vars = path_join(work, "OVMF_VARS.fd");
-			if (copy_file(vars, *ret_vars) < 0) {
-				free(vars);
-				return -1;
-			}
-			free(vars);
-			return 0;
-		}
-		free(code);
-		free(vars);
-	}
-	return -tool_fail(
-		"OVMF firmware not found in %s (OVMF_CODE_4M.fd, OVMF_VARS_4M.fd): install the Debian package ovmf",
-		dir);
-}
-
-static char **qemu_argv(const struct run_args *a, const char *code, const char *vars, const char *disk)
-{
-	const char *qemu = getenv("HANDOFF_QEMU") ? getenv("HANDOFF_QEMU") : QEMU_DEFAULT;
-	const char *fixed[] = {
-		"-machine", "q35", "-cpu", "max", "-m", "512", "-accel", "tcg", "-display", "none",
-		"-no-reboot", "-net", "none", "-serial", "stdio", "-monitor", "none",
-		"-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
-	};
-	size_t n = 0, max = ARRAY_SIZE(fixed) + 8 + (size_t)a->n_extra;
-	char **argv = xmalloc(max * sizeof(char *));
-
-	argv[n++] = xstrdup(qemu);
-	for (size_t i = 0; i < ARRAY_SIZE(fixed); i++)
-		argv[n++] = xstrdup(fixed[i]);
-	argv[n++] = xstrdup("-drive");
-	argv[n++] = xasprintf("if=pflash,format=raw,unit=0,readonly=on,file=%s", code);
-	argv[n++] = xstrdup("-drive");
-	argv[n++] = xasprintf("if=pflash,format=raw,unit=1,file=%s", vars);
-	/* snapshot=on: the guest never writes to the user's image. */
-	argv[n++] = xstrdup("-drive");
-	argv[n++] = xasprintf("format=raw,file=%s,snapshot=on", disk);
-	for (int i = 0; i < a->n_extra; i++)
-		argv[n++] = xstrdup(a->qemu_extra[i]);
-	argv[n] = NULL;
-	return argv;
 }
 
 static double now_sec(void)
@@ -440,8 +401,8 @@ static int qemu_run(const struct run_args *a, char **argv)
 	spawn_err = spawn_qemu(argv, pipefd[1], &pid);
 	close(pipefd[1]);
 	if (spawn_err) {
-		r = tool_fail("cannot run %s: %s (install the Debian package qemu-system-x86)", argv[0],
-			      strerror(spawn_err));
+		r = tool_fail("cannot run %s: %s (install the Debian package %s)", argv[0], strerror(spawn_err),
+			      a->m->qemu_package);
 	} else {
 		status = qemu_wait(pid, pipefd[0], a->timeout_sec, &err, &timed_out);
 		r = guest_status(status, timed_out, &err, a);
@@ -455,25 +416,65 @@ static int qemu_run(const struct run_args *a, char **argv)
 	return r;
 }
 
+static bool dir_has(const char *dir, const char *file)
+{
+	char *p = path_join(dir, file);
+	bool r = is_file(p);
+
+	free(p);
+	return r;
+}
+
+/* The machine to emulate: --arch, else what the target is built for (an EFI
+ * application's PE machine; an ESP directory whose only fallback loader is
+ * AArch64's); a disk image is not looked into: x64 unless --arch says. An
+ * x86 kernel (bzImage) or an EFI application of the other machine cannot run
+ * on the --arch asked for. */
+static int choose_machine(struct run_args *a, enum target_kind kind, uint16_t pe_machine)
+{
+	const struct run_machine *seen = NULL;
+
+	if (kind == TARGET_KERNEL)
+		seen = &run_machine_x64;
+	else if (kind == TARGET_EFI && (pe_machine == PE_MACHINE_AA64 || pe_machine == PE_MACHINE_X64))
+		seen = pe_machine == PE_MACHINE_AA64 ? &run_machine_aa64 : &run_machine_x64;
+	else if (kind == TARGET_DIR && !a->m && dir_has(a->target, "EFI/BOOT/BOOTAA64.EFI") &&
+		 !dir_has(a->target, "EFI/BOOT/BOOTX64.EFI"))
+		seen = &run_machine_aa64;
+	if (a->m && seen && a->m != seen)
+		return tool_usage("%s is %s for %s: --arch %s cannot run it", a->target,
+				  kind == TARGET_KERNEL ? "an x86 kernel" : "an EFI application", seen->name,
+				  a->m->name);
+	if (!a->m)
+		a->m = seen ? seen : &run_machine_x64;
+	return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_args a = { .protocol = SCHEME_AUTO };
 	enum target_kind kind;
+	uint16_t pe_machine = 0;
 	char *work = NULL, *code = NULL, *vars = NULL, *disk = NULL, **qargv = NULL;
 	int r = parse_args(argc, argv, &a);
 
 	if (r)
 		goto out;
 	r = EXIT_FAIL;
-	if (classify(a.target, &kind) < 0)
+	if (classify(a.target, &kind, &pe_machine) < 0)
 		goto out;
+	if (choose_machine(&a, kind, pe_machine)) {
+		r = EXIT_USAGE;
+		goto out;
+	}
 	if (kind != TARGET_KERNEL && (a.protocol != SCHEME_AUTO || a.n_initrds || a.options || a.loader_opt)) {
 		r = tool_usage("--protocol, --initrd, --options and --loader apply to a kernel TARGET only");
 		goto out;
 	}
-	if (!(work = tmpdir_create("run")) || find_ovmf(work, &code, &vars) < 0 || !(disk = stage_disk(&a, kind, work)))
+	if (!(work = tmpdir_create("run")) || run_find_firmware(a.m, work, &code, &vars) < 0 ||
+	    !(disk = stage_disk(&a, kind, work)))
 		goto out;
-	qargv = qemu_argv(&a, code, vars, disk);
+	qargv = run_qemu_argv(a.m, code, vars, disk, a.qemu_extra, a.n_extra);
 	r = qemu_run(&a, qargv);
 out:
 	for (size_t i = 0; qargv && qargv[i]; i++)

@@ -6,7 +6,8 @@ import time
 
 from harness import initramfs, qemu
 from harness.esp import write as write_files
-from common import BOOT_TIMEOUT, INITRD, KERNEL, SDBOOT, TOOL, Tmp, fails, h, ok, sha256, test
+from common import (ARM64_KERNEL, BOOT_TIMEOUT, CACHE, INITRD, KERNEL, LOADERAA64, SDBOOT, TOOL, Tmp, fails, h,
+                    need, ok, sha256, test)
 
 
 def init_report(out):
@@ -58,6 +59,31 @@ def run_kernel_file_with_loader_option():
 
 
 @test
+def run_aa64_disk_image():
+    """`handoff disk --arch aa64` (handoffaa64.efi added as BOOTAA64.EFI) and
+    `handoff run --arch aa64`: QEMU's virt machine with AAVMF boots Debian's
+    arm64 kernel from a Type #1 entry; no isa-debug-exit on virt, so the
+    guest's reboot after panic=-1 (QEMU's -no-reboot) is exit 0."""
+    arm64_initrd = os.path.join(CACHE, "arm64", "initramfs.cpio.gz")
+    need(LOADERAA64, ARM64_KERNEL, arm64_initrd)
+    options = "console=ttyAMA0 handoff.marker=run-aa64 panic=-1"
+    with Tmp() as tmp:
+        esp = os.path.join(tmp, "esp")
+        write_files(esp, {"loader/loader.conf": b"timeout 0\n", "debian/vmlinuz": open(ARM64_KERNEL, "rb").read(),
+                          "debian/initrd.img": open(arm64_initrd, "rb").read(),
+                          "loader/entries/d.conf": ("title Debian\nlinux /debian/vmlinuz\n"
+                                                    "initrd /debian/initrd.img\noptions %s\n" % options).encode()})
+        img = os.path.join(tmp, "d.img")
+        ok(h("disk", "-o", img, "--esp", esp, "--arch", "aa64"))
+        r = h("run", img, "--arch", "aa64", "--timeout", str(BOOT_TIMEOUT), timeout=BOOT_TIMEOUT + 30)
+        rep = init_report(r.stdout)
+        assert rep and r.returncode == 0, f"exit {r.returncode}: {r.stderr!r} {r.stdout[-1500:]!r}"
+        assert rep["cmdline"] == options and rep["efi"] is True, rep
+        assert rep["payload_sha256"] == initramfs.expected_payload_sha256(arm64_initrd)
+        assert b"handoff: booting 'Debian' by stub" in r.stdout, r.stdout[-1500:]
+
+
+@test
 def run_timeout_and_errors():
     """Errors are said plainly, and no path leaves a work directory behind
     (each call gets its own TMPDIR: /tmp is shared with whatever else runs)."""
@@ -73,6 +99,10 @@ def run_timeout_and_errors():
         fails(run(SDBOOT, env={"HANDOFF_QEMU": os.path.join(tmp, "qemu")}), 1, "qemu-system-x86")
         fails(run(SDBOOT, "--timeout", "30", "--", "-bogus-option"), 1, "QEMU failed")
         fails(run("/etc/hostname"), 1, "not a disk image")
+        fails(run(LOADERAA64, env={"HANDOFF_AAVMF_DIR": tmp}), 1, "install the Debian package qemu-efi-aarch64")
+        fails(run(LOADERAA64, "--arch", "x64"), 2, "an EFI application for aa64: --arch x64 cannot run it")
+        fails(run(KERNEL, "--arch", "aa64"), 2, "an x86 kernel for x64: --arch aa64 cannot run it")
+        fails(run(SDBOOT, "--arch", "arm"), 2, "expected x64 or aa64")
         fails(run(os.path.join(tmp, "missing")), 1, "No such file")
         r = run(SDBOOT, "--protocol", "handover")
         assert r.returncode == 2, r.stderr
