@@ -24,7 +24,7 @@ import os
 import struct
 import subprocess
 
-from harness import case, disk, esp, qemu, tool
+from harness import case, disk, esp, net, qemu, tool
 from harness.esp import entry
 from harness.paths import ARM64, LOADERAA64, STUBAA64, TOOL
 
@@ -246,3 +246,34 @@ def test_aa64_disk_ext4_xbootldr():
     qemu.expect(res.time_of(r"entry 'Debian': loading /debian/vmlinuz from partition 2\b") is not None,
                 "the kernel is read from the ext4 XBOOTLDR (GPT partition 2)", res)
     check_stub_boot(res, options, "Debian", "debian")
+
+
+@case.needs(LOADERAA64, *ARM64)
+def test_aa64_http_boot():
+    """UEFI HTTP Boot on AArch64: AAVMF fetches handoffaa64.efi over HTTP
+    (QEMU's user network, libslirp's boot URL), and handoff fetches
+    entries.list, loader.conf, the entry, the arm64 kernel and its initrd
+    from the same server, once each, in that order; Linux boots by the
+    kernel's EFI stub with the entry's command line and the initrd's bytes,
+    and the Boot Loader Interface names the URL."""
+    options = "console=ttyAMA0 handoff.marker=aa64-http panic=-1"
+    root = esp.loader_tree({"debian.conf": entry("Debian", options)}, "timeout 0\n",
+                           {"loader/entries.list": b"loader/entries/debian.conf\n"},
+                           path=os.path.join(case.workdir(), "srv"), loader=LOADERAA64, arch="aa64",
+                           kernel=ARM64[0], initrd=ARM64[1])
+    srv = net.Server(root)
+    boot_file = "/" + esp.FALLBACK["aa64"]
+    # AAVMF tries PXE over IPv6 first whatever IPv6Support says (64 s without
+    # an answer); its IPv6PXESupport switch turns that attempt off.
+    no_pxe6 = ["-fw_cfg", "name=opt/org.tianocore/IPv6PXESupport,string=no"]
+    res = qemu.run_qemu(None, TIMEOUT, firmware="aavmf", memory=MEMORY,
+                        net=net.http_args(srv, loader=boot_file[1:]) + no_pxe6)
+    init = qemu.expect_linux_saw(res, options, ARM64[1], fb=None)
+    qemu.expect_eq(net.bli_var(init, "LoaderDeviceURL"), "http://%s%s" % (net.SERVER_IP, boot_file),
+                   "LoaderDeviceURL", res)
+    qemu.expect_eq(init.get("loader", {}).get("HandoffBootScheme"), "stub", "HandoffBootScheme", res)
+    qemu.expect(res.time_of(STUB_INITRD_LINE) is not None,
+                "the kernel's EFI stub reports reading handoff's LoadFile2 initrd", res)
+    qemu.expect_eq(net.gets(srv), [boot_file, "/loader/entries.list", "/loader/loader.conf",
+                                   "/loader/entries/debian.conf", esp.ESP_KERNEL, esp.ESP_INITRD],
+                   "the files the server was asked for, in order", res)
