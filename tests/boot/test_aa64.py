@@ -11,7 +11,9 @@ kernel by its EFI stub). An entry's "devicetree" becomes the device tree
 Linux runs on (a file that is none is refused, back to the menu).
 A GPT disk that `handoff disk --arch aa64` makes
 (the tool adds handoffaa64.efi as BOOTAA64.EFI) boots a Type #1 entry whose
-kernel and initrd are on an ext4 XBOOTLDR partition.
+kernel and initrd are on an ext4 XBOOTLDR partition. U-Boot's UEFI
+(u-boot-qemu's qemu_arm64 build as -bios) boots the same kind of entry from a
+GPT disk.
 
 Each boot checks what Linux saw (the arm64 initramfs's HANDOFF-INIT report):
 the exact command line, EFI with efivarfs readable (runtime services), the
@@ -47,14 +49,13 @@ def boot_aa64(tree, keys=()):
     return qemu.run_qemu(esp.image(tree), TIMEOUT, keys=keys, firmware="aavmf", memory=MEMORY)
 
 
-def check_stub_boot(res, options, title, entry_id):
+def check_stub_boot(res, options, title, entry_id, image_id="\\EFI\\BOOT\\BOOTAA64.EFI"):
     init = qemu.expect_linux_saw(res, options, ARM64[1], fb=None)
     v = init.get("loader", {})
     qemu.expect(v.get("LoaderInfo", "").startswith("handoff "), "LoaderInfo: %r" % v.get("LoaderInfo"), res)
     qemu.expect_eq(v.get("HandoffBootScheme"), "stub", "HandoffBootScheme", res)
     qemu.expect_eq(v.get("LoaderEntrySelected"), entry_id, "LoaderEntrySelected", res)
-    qemu.expect_eq(v.get("LoaderImageIdentifier", "").upper(), "\\EFI\\BOOT\\BOOTAA64.EFI",
-                   "LoaderImageIdentifier", res)
+    qemu.expect_eq(v.get("LoaderImageIdentifier", "").upper(), image_id, "LoaderImageIdentifier", res)
     qemu.expect(res.time_of(r"handoff: booting '%s' by stub\b" % title) is not None,
                 "handoff says it boots by stub", res)
     qemu.expect(res.time_of(STUB_INITRD_LINE) is not None,
@@ -277,3 +278,22 @@ def test_aa64_http_boot():
     qemu.expect_eq(net.gets(srv), [boot_file, "/loader/entries.list", "/loader/loader.conf",
                                    "/loader/entries/debian.conf", esp.ESP_KERNEL, esp.ESP_INITRD],
                    "the files the server was asked for, in order", res)
+
+
+@case.needs(LOADERAA64, TOOL, *ARM64)
+def test_aa64_uboot_boots_by_the_kernels_stub():
+    """On U-Boot's UEFI (Debian's u-boot-qemu, qemu_arm64/u-boot.bin as
+    -bios on the same virt machine), U-Boot starts handoffaa64.efi as
+    \\EFI\\BOOT\\BOOTAA64.EFI from the ESP of a GPT disk, and handoff boots
+    Debian's arm64 kernel from a Type #1 entry by its EFI stub, the initrd
+    through handoff's LoadFile2; the kernel names U-Boot as its firmware.
+    U-Boot's file path for the image has no leading backslash
+    ("efi\\boot\\bootaa64.efi"), and LoaderImageIdentifier says what the
+    firmware gave."""
+    options = "console=ttyAMA0 handoff.marker=aa64-uboot panic=-1"
+    tree = aa64_tree({"debian.conf": entry("Debian", options)}, "timeout 0\n")
+    img = disk.gpt_disk(os.path.join(case.workdir(), "uboot-disk.img"), tree)
+    res = qemu.run_qemu(img, TIMEOUT, firmware="uboot-aa64", memory=MEMORY)
+    qemu.expect(res.time_of(r"efi: EFI v[0-9.]+ by Das U-Boot") is not None,
+                "the kernel names U-Boot as its EFI firmware", res)
+    check_stub_boot(res, options, "Debian", "debian", image_id="EFI\\BOOT\\BOOTAA64.EFI")

@@ -27,6 +27,9 @@ BUILDS = {
 # starts \EFI\BOOT\BOOTX64.EFI from a partition of the disk (a GPT disk);
 # what Linux needs there: docs/compatibility.md "U-Boot".
 UBOOT_ROM = "/usr/lib/u-boot/qemu-x86_64/u-boot.rom"
+# The same package's AArch64 build for QEMU's virt machine, as -bios: it too
+# starts \EFI\BOOT\BOOTAA64.EFI from the ESP of a GPT disk on virtio.
+UBOOT_AA64 = "/usr/lib/u-boot/qemu_arm64/u-boot.bin"
 # EDK II for QEMU's AArch64 "virt" machine (Debian's qemu-efi-aarch64): code
 # and a variable store template, both 64 MiB pflash images. One code image
 # for all (AAVMF_CODE.snakeoil.fd is a link to it: authenticated variables need
@@ -57,9 +60,10 @@ def aavmf(secure_boot=False):
             host.need_file(AAVMF_VARS_SB if secure_boot else AAVMF_VARS, "qemu-efi-aarch64"))
 
 
-def uboot():
-    """The U-Boot ROM (UBOOT_ROM); HarnessError naming its package when missing."""
-    return host.need_file(UBOOT_ROM, "u-boot-qemu")
+def uboot(aa64=False):
+    """The U-Boot ROM (UBOOT_ROM, or UBOOT_AA64 with @aa64); HarnessError
+    naming its package when missing."""
+    return host.need_file(UBOOT_AA64 if aa64 else UBOOT_ROM, "u-boot-qemu")
 
 
 def snakeoil_key(out_dir):

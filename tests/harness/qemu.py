@@ -38,6 +38,8 @@ cortex-a57, TCG, AAVMF_CODE read-only pflash + a per-run copy of AAVMF_VARS;
 serial on the PL011 (Linux: console=ttyAMA0); no isa-debug-exit. A bare FAT
 image boots \\EFI\\BOOT\\BOOTAA64.EFI the same way. secure_boot: the
 snakeoil store AAVMF_VARS.snakeoil.fd (no SMM there); tpm: tpm-tis-device.
+firmware="uboot-aa64": the same machine with U-Boot's qemu_arm64 build as
+-bios (no variable store); like U-Boot on x86 it wants a GPT disk.
 
 TPM: with tpm=True the harness reads swtpm's SHA-256 PCRs itself once QEMU
 has gone (Result.tpm_pcrs, firmware.read_pcrs()), for guests whose kernel
@@ -64,7 +66,8 @@ from .host import HarnessError
 QEMU = "qemu-system-x86_64"
 QEMU_AA64 = "qemu-system-aarch64"
 INTERFACES = ("virtio", "ide", "none")
-FIRMWARE = ("ovmf", "uboot", "aavmf", None)
+FIRMWARE = ("ovmf", "uboot", "aavmf", "uboot-aa64", None)
+AA64_FIRMWARE = ("aavmf", "uboot-aa64")
 
 
 @dataclasses.dataclass
@@ -177,7 +180,8 @@ def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_a
     firmware: "ovmf" (pflash; the build by secure_boot and ia32), "uboot"
     (U-Boot's ROM as -bios, machine pc; not with secure_boot, ia32, vars_file),
     "aavmf" (AArch64: qemu-system-aarch64, machine virt, cortex-a57, AAVMF in
-    pflash; not with ia32, vars_file, interface "ide") or None
+    pflash; not with ia32, vars_file, interface "ide"), "uboot-aa64" (the
+    same machine with U-Boot's AArch64 build as -bios; not with secure_boot) or None
     (QEMU's own BIOS, SeaBIOS: no UEFI), for experiments only.
     secure_boot: Debian's Secure Boot OVMF with the snakeoil keys enrolled
     (SMM, secure pflash), or AAVMF's snakeoil variable store; Secure Boot is on.
@@ -190,7 +194,7 @@ def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_a
     prefix: the command QEMU runs under (netns.Netns.exec_prefix(): in a
     network namespace).
     """
-    aa64 = firmware == "aavmf"
+    aa64 = firmware in AA64_FIRMWARE
     qemu, package = (QEMU_AA64, "qemu-system-arm") if aa64 else (QEMU, "qemu-system-x86")
     if shutil.which(qemu) is None:
         raise HarnessError("%s not found: install the Debian package '%s' (scripts/deps.sh)" % (qemu, package))
@@ -388,7 +392,7 @@ def run_qemu(disk_img, timeout_s, kernel=None, initrd=None, append=None, extra_a
 
 def _machine(firmware, secure_boot, ia32, vars_file, run_dir, memory):
     """QEMU's command for the machine, its firmware and nothing else."""
-    aa64 = firmware == "aavmf"
+    aa64 = firmware in AA64_FIRMWARE
     machine, fw_args = _firmware_args(firmware, secure_boot, ia32, vars_file, run_dir)
     cmd = [QEMU_AA64 if aa64 else QEMU, "-machine", machine, "-cpu", "cortex-a57" if aa64 else "max",
            "-m", str(memory), "-accel", "tcg", "-display", "none", "-no-reboot", "-serial", "stdio",
@@ -402,6 +406,8 @@ def _firmware_args(firmware, secure_boot, ia32, vars_file, run_dir):
     """The machine type and the arguments that give it @firmware (run_qemu())."""
     if firmware == "uboot":
         return "pc", ["-bios", uboot()]
+    if firmware == "uboot-aa64":
+        return "virt", ["-bios", uboot(aa64=True)]
     if firmware is None:
         return "q35", []
     code, vars_tmpl = aavmf(secure_boot) if firmware == "aavmf" else \
