@@ -115,9 +115,20 @@ static EFI_STATUS plan_shift(const struct pe_info *pe, const uint8_t *buf, const
 	return EFI_SUCCESS;
 }
 
+/* A header byte the new table may take: zero, or part of an AArch64 NOP
+ * (0xd503201f, A64 "HINT #0", little-endian at a 4-byte aligned offset) —
+ * the fill GNU ld leaves before .text in systemd-stub for arm64 (Debian 12's
+ * linuxaa64.efi.stub: NOPs from its 2-section table to SizeOfHeaders). */
+static bool header_byte_free(const uint8_t *buf, uint32_t off)
+{
+	static const uint8_t nop[4] = { 0x1f, 0x20, 0x03, 0xd5 };
+
+	return buf[off] == 0 || buf[off] == nop[off & 3];
+}
+
 /* The new headers overwrite [old table end, new table end): that must hold
- * nothing (lld-link and GNU ld leave zero padding up to SizeOfHeaders; Linux's
- * PE masquerade does not: its setup header follows). */
+ * nothing but fill (lld-link and GNU ld leave zero padding up to SizeOfHeaders;
+ * Linux's PE masquerade does not: its setup header follows). */
 static EFI_STATUS plan_headers(const struct pe_info *pe, const uint8_t *buf, size_t len, const char *name, size_t n,
 			       struct add_plan *p)
 {
@@ -139,7 +150,7 @@ static EFI_STATUS plan_headers(const struct pe_info *pe, const uint8_t *buf, siz
 	p->first_raw = (uint32_t)first_raw;
 	p->table_end = old_end + (uint32_t)n * PE_SECTION_HEADER_SIZE;
 	for (uint32_t off = old_end; off < MIN(p->table_end, p->first_raw); off++)
-		if (buf[off])
+		if (!header_byte_free(buf, off))
 			return log_error_status(
 				EFI_BUFFER_TOO_SMALL,
 				"%s: no room for %zu more section headers: header bytes at %#x are in use", name, n,

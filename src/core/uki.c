@@ -294,7 +294,9 @@ EFI_STATUS uki_build(const struct uki_input *in, uint8_t **ret, size_t *ret_len)
 	if (!EFI_ERROR(err))
 		err = uki_make_texts(in, bz, &t);
 	if (!EFI_ERROR(err)) {
-		sbat = in->sbat ? in->sbat : pe_find_section(stub, ".sbat") ? NULL : UKI_SBAT_DEFAULT;
+		/* the stub's own .sbat, or the caller's; never handoff's for another
+		 * stub: loaders take a "handoff" line as handoff's stub (boot_uki.c) */
+		sbat = in->sbat;
 		add_section(secs, &n, ".osrel", t.osrel, strlen(t.osrel));
 		add_section(secs, &n, ".cmdline", in->cmdline, trimmed_len(in->cmdline));
 		add_section(secs, &n, ".uname", t.uname, t.uname ? strlen(t.uname) : 0);

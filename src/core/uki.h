@@ -159,7 +159,7 @@ struct uki_input {
 	size_t splash_size;
 	const uint8_t *ucode;        /* microcode: an uncompressed (newc) cpio archive, or NULL */
 	size_t ucode_size;
-	const char *sbat;            /* NULL: UKI_SBAT_DEFAULT, unless the stub has .sbat */
+	const char *sbat;            /* NULL: the stub's own .sbat, if any */
 	const uint8_t *pcrpkey;      /* PEM public key of the PCR policy signatures, or NULL */
 	size_t pcrpkey_size;
 	const char *pcrsig;          /* the signed PCR policies (JSON, src/core/pcrsig.h), or NULL */

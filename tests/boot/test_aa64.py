@@ -7,7 +7,9 @@ kernel (with handoff-stubaa64.efi, its default for an arm64 Image) boots
 from \\EFI\\Linux through the loader's menu (the loader boots its sections
 from the buffer it read) and started by the firmware itself as
 BOOTAA64.EFI (the AArch64 stub's own code: unpacked, then the embedded
-kernel by its EFI stub). An entry's "devicetree" becomes the device tree
+kernel by its EFI stub). A UKI of Debian 12's systemd-stub for arm64, built
+by `handoff uki --stub`, boots from \\EFI\\Linux through the menu, started
+by the firmware (LoadImage/StartImage). An entry's "devicetree" becomes the device tree
 Linux runs on (a file that is none is refused, back to the menu).
 A GPT disk that `handoff disk --arch aa64` makes
 (the tool adds handoffaa64.efi as BOOTAA64.EFI) boots a Type #1 entry whose
@@ -28,7 +30,7 @@ import subprocess
 
 from harness import case, disk, esp, net, qemu, tool
 from harness.esp import entry
-from harness.paths import ARM64, LOADERAA64, STUBAA64, TOOL
+from harness.paths import ARM64, LOADERAA64, SDSTUBAA64, STUBAA64, TOOL
 
 TIMEOUT = 300   # TCG emulates every AArch64 instruction: firmware and kernel take about a minute
 MEMORY = 1024
@@ -136,6 +138,28 @@ def test_aa64_uki_from_the_menu():
     qemu.expect_eq(v.get("LoaderEntrySelected"), "arm64-uki.efi", "LoaderEntrySelected", res)
     qemu.expect_eq(v.get("HandoffBootScheme"), "stub", "HandoffBootScheme", res)
     qemu.expect(res.time_of(FROM_BUFFER) is not None, "handoff booted the UKI from its buffer", res)
+
+
+@case.needs(LOADERAA64, SDSTUBAA64, TOOL, *ARM64)
+def test_aa64_systemd_stub_uki_from_the_menu():
+    """A UKI whose stub is Debian 12's systemd-stub for arm64, built by
+    `handoff uki --stub`, in \\EFI\\Linux: handoffaa64.efi selects it
+    (timeout 0) and has the firmware start it (a stub not its own: not booted
+    from its buffer); systemd-stub boots the kernel with the UKI's .cmdline
+    and .initrd, and names itself in StubInfo."""
+    options = "console=ttyAMA0 handoff.marker=aa64-sdstub-uki panic=-1"
+    uki = tool.uki(os.path.join(case.workdir(), "sd-uki.efi"), ARM64[0], ARM64[1], options, stub=SDSTUBAA64)
+    tree = esp.loader_tree({}, "timeout 0\n", {"EFI/Linux/sd-uki.efi": open(uki, "rb").read()},
+                           loader=LOADERAA64, arch="aa64", kernel=None, initrd=None)
+    res = boot_aa64(tree)
+    init = qemu.expect_linux_saw(res, options, ARM64[1], fb=None)
+    qemu.expect_eq(init.get("loader", {}).get("LoaderEntrySelected"), "sd-uki.efi", "LoaderEntrySelected", res)
+    qemu.expect(res.time_of(r"handoff: booting '.*' by stub\b") is not None, "handoff starts the UKI by stub", res)
+    qemu.expect(res.time_of(FROM_BUFFER) is None, "not booted from handoff's buffer (not handoff's stub)", res)
+    stub_info = net.bli_var(init, "StubInfo") or ""
+    qemu.expect(stub_info.startswith("systemd-stub "), "StubInfo names systemd-stub: %r" % stub_info, res)
+    qemu.expect(res.time_of(STUB_INITRD_LINE) is not None,
+                "the kernel's EFI stub reports reading systemd-stub's LoadFile2 initrd", res)
 
 
 @case.needs(STUBAA64, TOOL, *ARM64)

@@ -31,6 +31,8 @@ INITRD = CACHE + "/initramfs.cpio.gz"
 K612 = (CACHE + "/k6.12/vmlinuz", CACHE + "/k6.12/initramfs.cpio.gz")
 # Debian's arm64 kernel (an Image with a PE header) and its initramfs (busybox-static:arm64).
 ARM64 = (CACHE + "/arm64/vmlinuz", CACHE + "/arm64/initramfs.cpio.gz")
+# systemd-stub for arm64 (systemd-boot-efi:arm64, tests/boot/fetch-arm64.sh), a UKI stub handoff starts.
+SDSTUBAA64 = CACHE + "/arm64/linuxaa64.efi.stub"
 
 
 # The size budgets of the EFI binaries (docs/style.md rule 12), in bytes: what

@@ -436,6 +436,17 @@ TEST(pe_add_sections_header_room)
 	out = NULL;
 	CHECK_EQ(pe_add_sections(img, len, "debug", s, 3, &out, &out_len), EFI_BUFFER_TOO_SMALL);
 	CHECK_LOG("debug: no room for 3 more section headers before the data at 0x200, and the debug directory");
+	/* AArch64 NOPs are fill (GNU ld's, in systemd-stub for arm64): taken */
+	for (uint32_t off = ref_sec(img, 4); off < 0x200; off += 4)
+		put_le32(img + off, 0xd503201f);
+	CHECK_EQ(pe_add_sections(img, len, "nops", s, 1, &out, &out_len), EFI_SUCCESS);
+	if (out) {
+		check_added(img, len, out, out_len, s, 1);
+		CHECK_EQ(pe_parse(out, out_len, "nops", &pe), EFI_SUCCESS);
+	}
+	mem_free(out);
+	out = NULL;
+	memset(img + ref_sec(img, 4), 0, 0x200 - ref_sec(img, 4));
 	/* the room must be unused */
 	img[ref_sec(img, 4) + 5] = 0x11;
 	CHECK_EQ(pe_add_sections(img, len, "busy", s, 1, &out, &out_len), EFI_BUFFER_TOO_SMALL);

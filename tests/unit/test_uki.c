@@ -110,6 +110,16 @@ TEST(uki_all_sections_on_synthetic_stub)
 	struct pe_info pe;
 	struct uki_sections u;
 
+	/* a stub without .sbat (systemd-stub for arm64) gets none: handoff's would make it handoff's stub */
+	CHECK_EQ(uki_build(&in, &out, &out_len), EFI_SUCCESS);
+	if (out) {
+		CHECK_EQ(pe_parse(out, out_len, "uki", &pe), EFI_SUCCESS);
+		CHECK_EQ(uki_parse(&pe, out, out_len, PE_LAYOUT_FILE, "uki", &u), EFI_SUCCESS);
+		CHECK(u.s[UKI_SBAT].data == NULL && !uki_stub_is_handoff(&u));
+	}
+	mem_free(out);
+	out = NULL;
+	in.sbat = UKI_SBAT_DEFAULT;
 	CHECK_EQ(uki_build(&in, &out, &out_len), EFI_SUCCESS);
 	if (!out)
 		goto out;

@@ -26,6 +26,7 @@ static uint8_t *build_profiles(size_t *ret_len, uint8_t **ret_kernel, size_t *re
 	size_t stub_len;
 	uint8_t *stub = fake_pe_build(&f, &stub_len), *out = NULL;
 	struct uki_input in = { .stub = stub, .stub_size = stub_len, .cmdline = "root=/dev/vda", .os_release = "ID=t\n",
+				.sbat = UKI_SBAT_DEFAULT,
 				.profiles = profiles, .n_profiles = 3 };
 
 	b.version = 0x020f;
