@@ -20,7 +20,7 @@ EFI_CC="clang -target x86_64-unknown-windows -std=gnu11 -ffreestanding -fshort-w
 	-fno-stack-protector -fno-stack-check -mno-stack-arg-probe -Os -Wall -Wextra -Werror -Iinclude -Isrc"
 build_selfcheck() {
 	local objs=() f srcs=(tests/helpers/efi_selfcheck.c src/libc/libc.c src/libc/libc_x86.c)
-	for f in pe pe_write uki uki_profile osrel wrap bzimage fmt log cmdline str16 array; do srcs+=("src/core/$f.c"); done
+	for f in pe pe_write uki uki_profile arm64_image osrel wrap bzimage fmt log cmdline str16 array; do srcs+=("src/core/$f.c"); done
 	for f in "${srcs[@]}"; do
 		$EFI_CC -c "$f" -o "$W/$(basename "${f%.c}").o" || return 1
 		objs+=("$W/$(basename "${f%.c}").o")
