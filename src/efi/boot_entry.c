@@ -269,13 +269,20 @@ static EFI_STATUS add_extras(const struct volume *vol, const struct bls_entry *e
 }
 
 /* A "devicetree" file on the entry's volume as the firmware's devicetree
- * table (AArch64; the x86 loaders keep no such path: FW_NATIVE_DT). */
-static EFI_STATUS install_devicetree(const struct volume *vol, const struct bls_entry *e, struct dt_table *dt)
+ * table (AArch64; the x86 loaders keep no such path: FW_NATIVE_DT). Nothing
+ * verifies such a file, and it tells the kernel its memory and devices:
+ * under Secure Boot it is refused (a signed UKI's .dtb is verified with it). */
+static EFI_STATUS install_devicetree(const struct volume *vol, const struct bls_entry *e, bool secure_boot,
+				     struct dt_table *dt)
 {
 	_cleanup_free_ char *path = NULL;
 
 	if (!FW_NATIVE_DT || !e->devicetree)
 		return EFI_SUCCESS;
+	if (secure_boot)
+		return log_error_status(EFI_SECURITY_VIOLATION,
+					"%s: refused by Secure Boot: a devicetree file is not verified (a signed UKI's "
+					".dtb is)", e->devicetree);
 	path = volume_path(vol, e->devicetree);
 	return path ? dt_install_file(vol->root, path, dt) : EFI_OUT_OF_RESOURCES;
 }
@@ -332,7 +339,7 @@ static EFI_STATUS boot_entry_job(struct loader *l, struct bls_entry *e, struct b
 		return err;
 	if (e->kernel)
 		warn_missing_options(job->cmdline);
-	err = install_devicetree(vol, e, &dt);
+	err = install_devicetree(vol, e, l->secure_boot, &dt);
 	if (EFI_ERROR(err))
 		return err;
 	say_what_boots(job, e);

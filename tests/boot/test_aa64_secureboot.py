@@ -22,6 +22,7 @@ import shutil
 import subprocess
 
 import measured
+from test_aa64 import virt_dtb
 from harness import case, esp, firmware, qemu
 from harness.esp import entry
 from harness.paths import ARM64, LOADERAA64, root_path
@@ -52,14 +53,20 @@ def test_aa64_secureboot_refuses_unsigned_boots_signed_measured():
     good = "console=ttyAMA0 handoff.marker=aa64-secureboot panic=-1"
     entries = {"a.conf": entry("Unsigned", "console=ttyAMA0 handoff.marker=unsigned", linux="/k/unsigned",
                                sort_key="a"),
+               "a2.conf": entry("Devicetree", good + " handoff.marker=dt", sort_key="a2",
+                                extra="devicetree /virt.dtb\n"),
                "b.conf": entry("Signed", good, sort_key="b")}
-    files = {"k/unsigned": unsigned_kernel(), "debian/vmlinuz": kernel}
+    files = {"k/unsigned": unsigned_kernel(), "debian/vmlinuz": kernel, "virt.dtb": virt_dtb()}
     tree = esp.loader_tree(entries, "timeout menu-force\n", files, loader=loader, arch="aa64", kernel=ARM64[0],
                            initrd=ARM64[1])
     res = qemu.run_qemu(esp.image(tree), TIMEOUT, firmware="aavmf", memory=MEMORY, secure_boot=True, tpm=True,
-                        keys=[(MENU, b"1"), (r"Problems: [\s\S]*/k/unsigned: refused", b"2", 0.5)],
+                        keys=[(MENU, b"1"), (r"Problems: [\s\S]*/k/unsigned: refused", b"2", 0.5),
+                              (r"Problems: [\s\S]*/virt\.dtb: refused", b"3", 0.5)],
                         stop_on=r"HANDOFF-INIT ")  # killed: QEMU's clean exit would shut swtpm down
-    qemu.expect_eq(res.keys_pending, [], "both menu keys sent (the menu came back after the refusal)", res)
+    qemu.expect_eq(res.keys_pending, [], "every menu key sent (the menu came back after each refusal)", res)
+    qemu.expect(res.time_of(r"/virt\.dtb: refused by Secure Boot: a devicetree file is not verified") is not None,
+                "an entry's devicetree file is refused under Secure Boot, by name", res)
+    qemu.expect(res.time_of(r"booting 'Devicetree'") is None, "the devicetree entry did not boot", res)
     qemu.expect(res.time_of(r"/k/unsigned: refused by Secure Boot: not signed, and its hash is not in db "
                             r"\(EFI_(SECURITY_VIOLATION|ACCESS_DENIED): the platform policy forbids") is not None,
                 "the refusal names the file, the reason and the firmware's status", res)
