@@ -29,8 +29,7 @@ static EFI_STATUS dt_copy(const uint8_t *data, const struct fdt_header_info *h, 
 
 	BS->LocateProtocol(&dt_fixup_guid, NULL, (void **)&fixup); /* none: fixup stays NULL */
 	for (int i = 0; i < DT_FIXUP_TRIES && err == EFI_BUFFER_TOO_SMALL; i++) {
-		mem_free(*ret);
-		*ret = NULL;
+		mem_free(TAKE_PTR(*ret));
 		err = BS->AllocatePool(EfiACPIReclaimMemory, have = need, ret);
 		if (EFI_ERROR(err))
 			break;
